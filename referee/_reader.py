@@ -1,0 +1,790 @@
+"""Reading .gwy text into records: one game at a time, every syntax error exactly once.
+
+The file is cut at its ``%game`` lines while it is read, so a file of any size is read in
+bounded memory. Each game is parsed whole by the Lark parser (fast: the parser builds the
+records as it reduces, no tree). Only when that fails is the game parsed again line by
+line, so that every broken line gives one diagnostic and the good lines still count; the
+same assembler builds the game in both cases, and checks the order of its parts.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import re
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from . import cards as C
+from .diagnostics import Diagnostic
+from .record import (
+    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
+    Span, Tag, Take, Trick, Waste,
+)
+from .rules import PRESETS, RuleSet, RulesError, parse_spec
+
+VERSION = 1
+MAX_SEATS, MAX_SEATS_DOUBLE = 8, 16
+RESERVED = {"deal", "position", "waste", "lead", "trick", "counts", "takes", "draws", "from", "out", "rest"}
+
+
+class ReadError(Exception):
+    """A file that cannot be read at all (missing, not UTF-8): exit code 2."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+# ---- markers the line-by-line path hands to the assembler ---------------------------------
+
+
+class _GameOpen:
+    __slots__ = ("comment", "span")
+
+    def __init__(self, comment, span):
+        self.comment, self.span = comment, span
+
+
+class _DealOpen:
+    __slots__ = ("comment", "span")
+
+    def __init__(self, comment, span):
+        self.comment, self.span = comment, span
+
+
+class _PositionOpen(_DealOpen):
+    __slots__ = ()
+
+
+class _Version:
+    __slots__ = ("number", "span")
+
+    def __init__(self, number, span):
+        self.number, self.span = number, span
+
+
+# ---- what is expected, in the game's words -------------------------------------------------
+
+_EXPECT = {
+    "CARD": "a card such as Q♥ or QH",
+    "SEAT": "a seat",
+    "SIZE": "a number of cards",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+    "TRICK_NO": "a trick number such as '2.'",
+    "TAG": 'a tag [Name "value"]',
+    "COMMENT": "a comment",
+    "SUITS": "a hand",
+    "REST": "'rest'",
+    "_OUT": "'out'",
+    "_TAKES": "'takes'",
+    "_DRAWS": "'draws'",
+    "_FROM": "'from'",
+    "GAME_OPEN": "'%game'",
+    "VERSION": "'%gwy 1'",
+}
+
+
+def _expected_words(expected) -> str:
+    names = set(expected)
+    words = []
+    if {"CARD", "SIZE", "SUITS"} <= names:
+        words.append("the seat's cards or the number of cards")
+        names -= {"CARD", "SIZE", "SUITS"}
+    if "TRICK_NO" in names and "SEAT" in names:
+        words.append("a trick ('2. West 5♥'), a take ('North takes East'), a draw ('West draws 7♦') or 'counts'")
+        names -= {"TRICK_NO", "SEAT", "COUNTS", "COMMENT"}
+    for n in ("CARD", "SEAT", "SIZE", "TRICK_NO", "_TAKES", "_DRAWS", "_OUT", "_FROM", "REST", "TAG", "_NL", "$END"):
+        if n in names:
+            w = _EXPECT[n]
+            if w not in words:
+                words.append(w)
+            names.discard(n)
+    for n in sorted(names):
+        if n in ("COMMENT", "GAME_OPEN", "VERSION"):
+            continue
+        w = _EXPECT.get(n) or ("'" + n.lower().lstrip("_") + "'")
+        if w not in words:
+            words.append(w)
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# ---- the builder: Lark calls these as it reduces ---------------------------------------------
+
+
+class _Context:
+    """What the builder knows of the game being read."""
+
+    def __init__(self):
+        self.reset(1, 0, "<text>", "")
+
+    def reset(self, first_line, offset, path, text):
+        self.first_line = first_line
+        self.offset = offset
+        self.path = path
+        self.text = text
+        self.lines = None
+        self.errors: list[Diagnostic] = []
+        self.seats: list[str] = []
+        self.seat_index: dict[str, int] = {}
+        self.seats_from_tag = False
+        self.rules: RuleSet = PRESETS["pagat"]
+        self.game_number = 0
+
+    def span(self, tok: Token) -> Span:
+        return Span(
+            self.first_line + tok.line - 1, tok.column, self.offset + tok.start_pos, self.offset + tok.end_pos
+        )
+
+    def source_line(self, line: int) -> str:
+        if self.lines is None:
+            self.lines = self.text.split("\n")
+        i = line - self.first_line
+        return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
+
+    def error(self, code, message, span, label="", help=None, notes=()):
+        self.errors.append(
+            Diagnostic(
+                code, message, span, label=label, help=help, notes=list(notes),
+                game=self.game_number or None, source_line=self.source_line(span.line) if span else "",
+                path=self.path,
+            )
+        )
+
+    def seat(self, tok: Token, *, define: bool = False) -> int:
+        name = str(tok)
+        i = self.seat_index.get(name.lower())
+        if i is not None:
+            return i
+        if define and not self.seats_from_tag:
+            if name.lower() in RESERVED:
+                self.error("S006", f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
+                return -1
+            self.seat_index[name.lower()] = len(self.seats)
+            self.seats.append(name)
+            return len(self.seats) - 1
+        if self.seats:
+            near = difflib.get_close_matches(name, self.seats, n=1)
+            hint = f"did you mean '{near[0]}'?" if near else None
+            self.error(
+                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", self.span(tok),
+                label="not a seat of this game", help=hint,
+            )
+        else:
+            self.error("S003", f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
+                       help='name the seats in the header: [Seats "North East South West"]')
+        return -1
+
+    def card(self, tok: Token) -> int:
+        c = C.parse_card(str(tok))
+        if c is None:
+            self.error(
+                "S002", f"expected a card such as Q♥ or QH, found '{tok}'", self.span(tok),
+                label="not a card",
+            )
+            return -1
+        if c == C.MARKED_ACE and self.rules.packs != 2:
+            self.error(
+                "S002", f"'{tok}' is the marked ace of a double pack, and this game has one pack",
+                self.span(tok), label="no marked ace in a single pack",
+                help="write A♠, or play with [Rules \"... packs=2\"]",
+            )
+            return -1
+        return c
+
+
+def _comment(children) -> str | None:
+    if children and isinstance(children[-1], Token) and children[-1].type == "COMMENT":
+        return children.pop()[1:].strip()
+    return None
+
+
+_TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\.)*)"')
+
+
+def unescape(s: str) -> str:
+    return re.sub(r"\\(.)", r"\1", s)
+
+
+class _Builder(Transformer):
+    """Builds record objects from the parser's reductions (no parse tree is made)."""
+
+    def __init__(self, ctx: _Context):
+        super().__init__(visit_tokens=False)
+        self.ctx = ctx
+
+    # header ---------------------------------------------------------------------------
+
+    def version(self, ch):
+        tok = ch[0]
+        number = int(str(tok).split()[-1])
+        return _Version(number, self.ctx.span(tok))
+
+    def prelude(self, ch):
+        return ch
+
+    def game_open(self, ch):
+        comment = _comment(ch)
+        return _GameOpen(comment, self.ctx.span(ch[0]))
+
+    def remark(self, ch):
+        tok = ch[0]
+        return Comment(str(tok)[1:].strip(), self.ctx.span(tok))
+
+    def tag(self, ch):
+        comment = _comment(ch)
+        tok = ch[0]
+        m = _TAG_RE.match(str(tok))
+        name, raw = m.group(1), m.group(2)
+        span = self.ctx.span(tok)
+        vstart = span.start + m.start(2)
+        value_span = Span(span.line, span.col + m.start(2), vstart, vstart + len(raw))
+        tag = Tag(name, unescape(raw), comment, span, value_span)
+        self._interpret(tag)
+        return tag
+
+    def _interpret(self, tag: Tag):
+        ctx = self.ctx
+        low = tag.name.lower()
+        if low == "seats":
+            names = tag.value.split()
+            ctx.seats, ctx.seat_index, ctx.seats_from_tag = [], {}, True
+            for name in names:
+                if name.lower() in ctx.seat_index:
+                    ctx.error("S006", f"seat '{name}' is named twice", _sub(tag, name))
+                    continue
+                if name.lower() in RESERVED or not re.fullmatch(r"[^\W\d][\w'\-]*", name):
+                    ctx.error(
+                        "S006", f"'{name}' cannot name a seat"
+                        + (" (it is a word of the notation)" if name.lower() in RESERVED else
+                           " (a seat is one word of letters, digits, _ ' or -, starting with a letter)"),
+                        _sub(tag, name),
+                    )
+                    continue
+                ctx.seat_index[name.lower()] = len(ctx.seats)
+                ctx.seats.append(name)
+        elif low == "rules":
+            try:
+                ctx.rules = parse_spec(tag.value)
+            except RulesError as e:
+                vs = tag.value_span
+                ctx.error(
+                    "S007", e.message,
+                    Span(vs.line, vs.col + e.offset, vs.start + e.offset, vs.start + e.offset + max(1, e.length)),
+                    help="`getaway-ref rules` lists the presets and options",
+                )
+        elif low in ("dealer",):
+            if tag.value.lower() not in ctx.seat_index:
+                ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag", tag.value_span)
+
+    # setup ----------------------------------------------------------------------------
+
+    def deal_open(self, ch):
+        comment = _comment(ch)
+        return _DealOpen(comment, None)
+
+    def position_open(self, ch):
+        comment = _comment(ch)
+        return _PositionOpen(comment, None)
+
+    def deal(self, ch):
+        return ch  # [_DealOpen, items...]; the assembler groups them
+
+    position = deal
+
+    def hand(self, ch):
+        comment = _comment(ch)
+        ctx = self.ctx
+        seat = ctx.seat(ch[0], define=True)
+        first = ch[1]
+        span = Span(*_line_span(ctx, ch[0], ch[-1]))
+        if first.type == "SIZE":
+            return Hand(seat, None, int(first), comment, span)
+        if first.type == "SUITS":
+            cards = self._suits(first)
+            if cards is not None:
+                cards = tuple(C.sort_cards(cards))
+            return Hand(seat, cards, len(cards) if cards is not None else 0, comment, span,
+                        tuple(ctx.span(first) for _ in (cards or ())))
+        # A hand is a set of cards: kept in the canonical order, each with its place.
+        pairs = sorted(((ctx.card(t), ctx.span(t)) for t in ch[1:]), key=lambda p: C.sort_key(p[0]) if p[0] >= 0 else -1)
+        return Hand(seat, tuple(p[0] for p in pairs), len(pairs), comment, span, tuple(p[1] for p in pairs))
+
+    def _suits(self, tok: Token):
+        """``AKQ.T92..J43``: ranks of ♠, ♥, ♦ and ♣ in that order."""
+        groups = str(tok).split(".")
+        out = []
+        for suit, group in enumerate(groups):
+            i = 0
+            while i < len(group):
+                ch = group[i]
+                if ch == "-":
+                    i += 1
+                    continue
+                if group.startswith("10", i):
+                    rank, i = 8, i + 2
+                else:
+                    rank = C.rank_from_char(ch)
+                    i += 1
+                if rank is None:
+                    self.ctx.error("S002", f"'{ch}' in '{tok}' is not a rank (2-9, T or 10, J, Q, K, A)",
+                                   self.ctx.span(tok))
+                    return None
+                card = suit * 13 + rank
+                if i < len(group) and group[i] == "*":
+                    i += 1
+                    if card != C.ACE_OF_SPADES:
+                        self.ctx.error("S002", f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
+                        return None
+                    card = C.MARKED_ACE
+                out.append(card)
+        return tuple(out)
+
+    def out(self, ch):
+        comment = _comment(ch)
+        return Out(self.ctx.seat(ch[0], define=True), comment, self.ctx.span(ch[0]))
+
+    def waste(self, ch):
+        comment = _comment(ch)
+        ctx = self.ctx
+        span = Span(*_line_span(ctx, ch[0], ch[-1]))
+        first = ch[0]
+        if first.type == "SIZE":
+            return Waste(size=int(first), comment=comment, span=span)
+        if first.type == "REST":
+            return Waste(rest=True, comment=comment, span=span)
+        return Waste(cards=tuple(ctx.card(t) for t in ch), comment=comment, span=span)
+
+    def lead(self, ch):
+        comment = _comment(ch)
+        return Lead(self.ctx.seat(ch[0]), comment, self.ctx.span(ch[0]))
+
+    def next_trick(self, ch):
+        comment = _comment(ch)
+        return NextTrick(int(ch[0]), comment, self.ctx.span(ch[0]))
+
+    # actions --------------------------------------------------------------------------
+
+    def play(self, ch):
+        ctx = self.ctx
+        s, c = ch
+        return Play(ctx.seat(s), ctx.card(c), ctx.span(s), ctx.span(c))
+
+    def trick(self, ch):
+        comment = _comment(ch)
+        no = ch[0]
+        plays = ch[1:]
+        last = plays[-1].card_span
+        first = self.ctx.span(no)
+        return Trick(int(str(no)[:-1]), plays, comment, Span(first.line, first.col, first.start, last.end))
+
+    def take(self, ch):
+        comment = _comment(ch)
+        ctx = self.ctx
+        a, b = ch
+        sa, sb = ctx.span(a), ctx.span(b)
+        return Take(ctx.seat(a), ctx.seat(b), comment, Span(sa.line, sa.col, sa.start, sb.end), sb)
+
+    def draw(self, ch):
+        comment = _comment(ch)
+        ctx = self.ctx
+        seat = ctx.seat(ch[0])
+        card = ctx.card(ch[1])
+        source = ctx.seat(ch[2]) if len(ch) > 2 else None
+        s0 = ctx.span(ch[0])
+        return Draw(seat, card, source, comment, Span(*_line_span(ctx, ch[0], ch[-1])), ctx.span(ch[1]))
+
+    def counts(self, ch):
+        comment = _comment(ch)
+        ctx = self.ctx
+        sizes, spans = [], []
+        for i in range(0, len(ch), 2):
+            sizes.append((ctx.seat(ch[i]), int(ch[i + 1])))
+            a, b = ctx.span(ch[i]), ctx.span(ch[i + 1])
+            spans.append(Span(a.line, a.col, a.start, b.end))
+        first = spans[0]
+        return Counts(tuple(sizes), comment, Span(first.line, first.col, first.start, spans[-1].end), tuple(spans))
+
+    # a game, or one line ----------------------------------------------------------------
+
+    def line(self, ch):
+        return ch[0]
+
+    def game(self, ch):
+        items = []
+        for x in ch:
+            if isinstance(x, list):
+                items.extend(x)
+            else:
+                items.append(x)
+        return items
+
+
+def _sub(tag: Tag, word: str) -> Span:
+    """The span of a word inside a tag's value."""
+    i = tag.value.find(word)
+    vs = tag.value_span
+    return Span(vs.line, vs.col + i, vs.start + i, vs.start + i + len(word))
+
+
+def _line_span(ctx, a: Token, b: Token):
+    sa, sb = ctx.span(a), ctx.span(b)
+    return sa.line, sa.col, sa.start, sb.end
+
+
+# ---- the reader ---------------------------------------------------------------------------
+
+
+def chunks(stream: BinaryIO, path: str = "<text>", prelude_always: bool = True):
+    """Cut a binary stream into (number, text, first line, char offset): number 0 is the
+    prelude (what stands before the first %game line), then one chunk per game."""
+    chunk: list[str] = []
+    chunk_line = 1
+    chunk_offset = 0
+    line_no = 0
+    offset = 0
+    byte_offset = 0
+    number = 0
+    in_prelude = True
+    for raw in stream:
+        line_no += 1
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ReadError(
+                path,
+                f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {byte_offset + e.start} "
+                f"(line {line_no}) cannot be decoded",
+            ) from None
+        if line_no == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        byte_offset += len(raw)
+        if text.startswith("%game") or text.lstrip(" \t").startswith("%game"):
+            if in_prelude:
+                yield 0, "".join(chunk), 1, 0
+                in_prelude = False
+            elif chunk:
+                yield number, "".join(chunk), chunk_line, chunk_offset
+            number += 1
+            chunk = []
+            chunk_line = line_no
+            chunk_offset = offset
+        chunk.append(text)
+        offset += len(text)
+    if in_prelude:
+        yield 0, "".join(chunk), 1, 0
+    elif chunk:
+        yield number, "".join(chunk), chunk_line, chunk_offset
+
+
+class Reader:
+    """Reads games from text, one at a time. ``prelude`` holds the version line's errors."""
+
+    _parser = None
+    _ctx = None
+
+    def __init__(self, path: str = "<text>"):
+        self.path = path
+        if Reader._parser is None:
+            from ._grammar import build_parser
+
+            Reader._ctx = _Context()
+            Reader._parser = build_parser(_Builder(Reader._ctx))
+        self.prelude = Prelude()
+
+    # chunks -------------------------------------------------------------------------------
+
+    def read_stream(self, stream: BinaryIO) -> Iterator[Game]:
+        """Games from a binary stream, cut at %game lines; the text must be UTF-8."""
+        for number, text, first_line, offset in chunks(stream, self.path):
+            if number == 0:
+                self._read_prelude(text, offset)
+            else:
+                yield self.parse_game(text, number, first_line, offset)
+
+    def read_text(self, text: str) -> Iterator[Game]:
+        return self.read_stream(io.BytesIO(text.encode("utf-8")))
+
+    def _read_prelude(self, text: str, offset: int):
+        ctx = self._ctx
+        ctx.reset(1, offset, self.path, text)
+        pre = self.prelude
+        if text.strip():
+            try:
+                items = self._parser.parse(_terminated(text), start="prelude")
+            except UnexpectedInput as e:
+                self._syntax_error(e)
+                items = []
+            for it in items:
+                if isinstance(it, _Version):
+                    if pre.version is not None:
+                        ctx.error("S005", "a second version line", it.span)
+                    pre.version = it.number
+                    if it.number != VERSION:
+                        ctx.error("S005", f"unsupported notation version {it.number} (this referee reads version {VERSION})",
+                                  it.span)
+                else:
+                    pre.items.append(it)
+        if pre.version is None and not ctx.errors:
+            ctx.error("S005", "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
+                      help="add '%gwy 1' as the first line")
+        pre.errors.extend(ctx.errors)
+
+    # one game -----------------------------------------------------------------------------
+
+    def parse_game(self, text: str, number: int, first_line: int = 1, offset: int = 0) -> Game:
+        ctx = self._ctx
+        ctx.reset(first_line, offset, self.path, text)
+        ctx.game_number = number
+        try:
+            items = self._parser.parse(_terminated(text), start="game")
+        except UnexpectedInput:
+            ctx.reset(first_line, offset, self.path, text)
+            ctx.game_number = number
+            items = self._line_by_line(text)
+        game = _assemble(items, ctx)
+        game.number = number
+        game.text = text
+        game.first_line = first_line
+        game.path = self.path
+        game.errors = ctx.errors
+        return game
+
+    def _line_by_line(self, text: str) -> list:
+        items = []
+        ctx = self._ctx
+        pos = 0
+        for i, line in enumerate(text.split("\n")):
+            start = pos
+            pos += len(line) + 1
+            if not line.strip():
+                continue
+            saved = ctx.first_line, ctx.offset
+            ctx.first_line, ctx.offset = saved[0] + i, saved[1] + start
+            try:
+                items.append(self._parser.parse(line + "\n", start="line"))
+            except UnexpectedInput as e:
+                self._syntax_error(e)
+            finally:
+                ctx.first_line, ctx.offset = saved
+        return items
+
+    def _syntax_error(self, e: UnexpectedInput):
+        ctx = self._ctx
+        line = ctx.first_line + e.line - 1
+        start = ctx.offset + e.pos_in_stream if e.pos_in_stream is not None else ctx.offset
+        if isinstance(e, UnexpectedToken):
+            tok = e.token
+            found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{tok}'"
+            width = 1 if tok.type in ("_NL", "$END") else max(1, len(str(tok)))
+            message = f"expected {_expected_words(e.expected)}, found {found}"
+            if tok.type == "TAG":
+                message = "a tag belongs in the header, before the deal"
+            elif tok.type in ("_NL", "$END") and "CARD" in e.expected and len(e.expected) == 1:
+                message = "expected a card after the seat"
+            span = Span(line, e.column, start, start + width)
+        else:
+            src = ctx.source_line(line)
+            rest = src[e.column - 1:]
+            word = re.match(r"[^\s]+", rest)
+            width = len(word.group(0)) if word else 1
+            ch = e.char
+            if ch == "[":
+                message = 'a tag is written [Name "value"], one to a line'
+            elif ch == '"':
+                message = "a quoted value belongs in a header tag"
+            else:
+                message = f"expected {_expected_words(e.allowed or ())}, found '{word.group(0) if word else ch}'"
+            span = Span(line, e.column, start, start + width)
+        ctx.error("S001", message, span)
+
+
+def _terminated(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+# ---- assembling a game from its items, and checking their order ------------------------------
+
+_HEADER, _SETUP, _BODY = 0, 1, 2
+
+
+def _assemble(items: list, ctx: _Context) -> Game:
+    game = Game(number=ctx.game_number)
+    state = _HEADER
+    setup = None
+    last_trick = None
+    first_trick_expected = None
+    for it in items:
+        if isinstance(it, _GameOpen):
+            game.open_comment = it.comment
+            game.span = it.span
+        elif isinstance(it, _Version):
+            ctx.error("S009", "the version line belongs at the top of the file", it.span)
+        elif isinstance(it, Tag):
+            if state != _HEADER:
+                ctx.error("S009", "a tag belongs in the header, before the deal", it.span)
+            else:
+                game.header.append(it)
+        elif isinstance(it, _DealOpen):
+            if setup is not None:
+                ctx.error("S009", "a game has one deal or position", Span(0, 0, 0, 0))
+                continue
+            setup = Position() if isinstance(it, _PositionOpen) else Deal()
+            if it.comment:
+                setup.items.append(Comment(it.comment))
+            game.setup = setup
+            state = _SETUP
+        elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick)):
+            if state != _SETUP:
+                ctx.error("S009", "this line belongs in a deal or a position", it.span)
+            elif isinstance(setup, Deal) and not isinstance(it, Hand):
+                ctx.error("S009", "only hands belong in a deal (write 'position' to start from a position)", it.span)
+            else:
+                setup.items.append(it)
+        elif isinstance(it, Comment):
+            if state == _HEADER:
+                game.header.append(it)
+            elif state == _SETUP:
+                setup.items.append(it)
+            else:
+                game.actions.append(it)
+        else:  # an action
+            if state == _HEADER:
+                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
+                          help="add a 'deal' with every seat's hand or size")
+                state = _BODY
+            state = _BODY
+            if isinstance(it, Trick):
+                if last_trick is None:
+                    expected = 1 if isinstance(setup, Deal) else None
+                    if isinstance(setup, Position):
+                        nt = setup.of(NextTrick)
+                        expected = nt[0].number if nt else None
+                    if expected is not None and it.number != expected:
+                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
+                elif it.number not in (last_trick, last_trick + 1):
+                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
+                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
+                last_trick = it.number
+            game.actions.append(it)
+    game.seats = tuple(ctx.seats)
+    game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
+    _check_setup(game, ctx)
+    _check_result(game, ctx)
+    return game
+
+
+def _check_setup(game: Game, ctx: _Context):
+    n = len(game.seats)
+    limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
+    seats_tag = game.tag_item("Seats")
+    where = seats_tag.value_span if seats_tag else game.span
+    if n and not 2 <= n <= limit:
+        ctx.error("S006", f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
+                  where, help="with more than 8 players use a double pack: packs=2" if n > 8 else None)
+    if game.setup is None:
+        if game.actions:
+            pass
+        return
+    seen: dict[int, Span] = {}
+    for it in game.setup.items:
+        if isinstance(it, (Hand, Out)) and it.seat >= 0:
+            name = game.seats[it.seat]
+            if it.seat in seen:
+                ctx.error("S011", f"{name}'s hand is given twice", it.span)
+            seen[it.seat] = it.span
+    missing = [game.seats[i] for i in range(n) if i not in seen]
+    if missing and seen:
+        ctx.error("S011", f"no hand for {', '.join(missing)}", game.setup.items[-1].span if game.setup.items else game.span,
+                  help="give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got away")
+    if isinstance(game.setup, Position):
+        if len(game.setup.of(Waste)) > 1:
+            ctx.error("S011", "the waste pile is given twice", game.setup.of(Waste)[1].span)
+        if len(game.setup.of(Lead)) > 1:
+            ctx.error("S011", "the leader is given twice", game.setup.of(Lead)[1].span)
+
+
+def _check_result(game: Game, ctx: _Context):
+    tag = game.tag_item("Result")
+    if tag is None:
+        return
+    words = tag.value.split()
+    if not words or words == ["*"]:
+        return
+    if words[0].lower() not in ctx.seat_index:
+        ctx.error("S010", f"unknown seat '{words[0]}' in the [Result] tag (it names the loser)", tag.value_span)
+        return
+    if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        ctx.error("S010", "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\"",
+                  tag.value_span)
+
+
+def parse_result(value: str, seats) -> tuple[int | None, int | None]:
+    """The loser's seat and the legs a [Result] tag states (None where it does not)."""
+    words = value.split()
+    if not words or words == ["*"]:
+        return None, None
+    low = [s.lower() for s in seats]
+    loser = low.index(words[0].lower()) if words[0].lower() in low else None
+    legs = int(words[1]) if len(words) == 2 and words[1].isdigit() else None
+    return loser, legs
+
+
+# ---- the public verbs ---------------------------------------------------------------------------
+
+
+def read(path: str | Path) -> Iterator[Game]:
+    """The games of a file, one at a time. Raises ReadError if the file cannot be read."""
+    p = str(path)
+    try:
+        f = open(p, "rb")
+    except FileNotFoundError:
+        raise ReadError(p, "no such file") from None
+    except IsADirectoryError:
+        raise ReadError(p, "is a directory") from None
+    except OSError as e:
+        raise ReadError(p, e.strerror or str(e)) from None
+    reader = Reader(p)
+
+    def games():
+        with f:
+            yield from reader.read_stream(f)
+
+    return _WithPrelude(games(), reader)
+
+
+class _WithPrelude:
+    """An iterator of games that also carries the file's prelude."""
+
+    def __init__(self, it, reader):
+        self._it = it
+        self.reader = reader
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+    @property
+    def prelude(self) -> Prelude:
+        return self.reader.prelude
+
+
+def parse(text: str, path: str = "<text>") -> list[Game]:
+    """All games of a text. Syntax errors are in each game's ``errors`` (and ``parse_file``)."""
+    reader = Reader(path)
+    return list(reader.read_text(text))
+
+
+def parse_file_text(text: str, path: str = "<text>") -> tuple[Prelude, list[Game]]:
+    reader = Reader(path)
+    games = list(reader.read_text(text))
+    return reader.prelude, games

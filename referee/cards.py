@@ -1,0 +1,144 @@
+"""Cards as small ints, hands as bit masks.
+
+A card is ``suit * 13 + rank``: suits ♠ ♥ ♦ ♣ are 0 1 2 3, ranks 2..A are 0..12, so the
+ace of spades is 12. A double pack (Pagat, "Variations") has two of every card and one of
+its aces of spades is marked: the marked ace is card 52, a spade ace of its own.
+
+A set of cards is an int with bit ``c`` set for card ``c``. A double pack can put two equal
+cards in one hand, so a hand is a pair of masks ``(once, twice)``: ``once`` has the cards
+held at least once, ``twice`` those held twice. Helper functions work on such pairs.
+"""
+
+from __future__ import annotations
+
+SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_LETTERS = "SHDC"
+SUIT_NAMES = ("spade", "heart", "diamond", "club")
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+ACE = 12
+ACE_OF_SPADES = SPADES * 13 + ACE
+MARKED_ACE = 52
+CARD_COUNT = 53  # 52 faces and the marked ace
+
+SUIT = tuple([c // 13 for c in range(52)] + [SPADES])
+RANK = tuple([c % 13 for c in range(52)] + [ACE])
+BIT = tuple(1 << c for c in range(CARD_COUNT))
+
+SUIT_MASK = tuple(
+    sum(1 << c for c in range(CARD_COUNT) if SUIT[c] == s) for s in range(4)
+)
+FULL_PACK = (1 << 52) - 1
+
+
+def card_str(card: int) -> str:
+    """The canonical spelling of a card: ``A♠``, ``10♥``, ``A♠*`` for the marked ace."""
+    return _CANON[card]
+
+
+def card_ascii(card: int) -> str:
+    return _ASCII[card]
+
+
+def parse_card(text: str) -> int | None:
+    """The card a word names, or None. Accepts ``AS``, ``a♠``, ``10H``, ``TH``, ``♡``/``♢``."""
+    return _SPELLINGS.get(text.upper())
+
+
+def suit_name(suit: int, plural: bool = False) -> str:
+    return SUIT_NAMES[suit] + ("s" if plural else "")
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask, ♠ first and high to low within a suit (the canonical order)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    out.sort(key=_ORDER.__getitem__)
+    return out
+
+
+def sort_cards(cards) -> list[int]:
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
+def sort_key(card: int) -> int:
+    return _ORDER[card]
+
+
+# ---- multisets of cards for the double pack: (once, twice) pairs -----------------------
+
+
+def ms_add(once: int, twice: int, card: int) -> tuple[int, int]:
+    b = BIT[card]
+    if once & b:
+        return once, twice | b
+    return once | b, twice
+
+
+def ms_remove(once: int, twice: int, card: int) -> tuple[int, int]:
+    """Remove one copy; the caller has checked the card is there."""
+    b = BIT[card]
+    if twice & b:
+        return once, twice & ~b
+    return once & ~b, twice
+
+
+def ms_size(once: int, twice: int) -> int:
+    return once.bit_count() + twice.bit_count()
+
+
+def ms_cards(once: int, twice: int) -> list[int]:
+    return sort_cards(cards_of(once) + cards_of(twice))
+
+
+def ms_union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    once, twice = a
+    for c in cards_of(b[0]) + cards_of(b[1]):
+        once, twice = ms_add(once, twice, c)
+    return once, twice
+
+
+# ---- tables ------------------------------------------------------------------------------
+
+_ORDER = tuple(SUIT[c] * 16 + (15 - RANK[c]) - (1 if c == MARKED_ACE else 0) for c in range(CARD_COUNT))
+_CANON = tuple(RANK_NAMES[RANK[c]] + SUIT_SYMBOLS[SUIT[c]] for c in range(52)) + ("A♠*",)
+_ASCII = tuple(RANK_NAMES[RANK[c]] + SUIT_LETTERS[SUIT[c]] for c in range(52)) + ("AS*",)
+
+
+def _spellings() -> dict[str, int]:
+    suits = {
+        SPADES: "S♠♤",
+        HEARTS: "H♥♡",
+        DIAMONDS: "D♦♢",
+        CLUBS: "C♣♧",
+    }
+    ranks = {r: [RANK_NAMES[r]] for r in range(13)}
+    ranks[8].append("T")
+    table: dict[str, int] = {}
+    for s, symbols in suits.items():
+        for r, names in ranks.items():
+            for name in names:
+                for sym in symbols:
+                    table[(name + sym).upper()] = s * 13 + r
+                    # Pagat writes the suit first (♠J); accept that too.
+                    table[(sym + name).upper()] = s * 13 + r
+    for sym in suits[SPADES]:
+        for form in ("A" + sym + "*", sym + "A*"):
+            table[form.upper()] = MARKED_ACE
+    return table
+
+
+_SPELLINGS = _spellings()
+
+
+def rank_from_char(ch: str) -> int | None:
+    """A rank letter of the suit-by-suit hand form (``AKQJT98``)."""
+    return _RANK_CHARS.get(ch.upper())
+
+
+_RANK_CHARS = {n: i for i, n in enumerate(RANK_NAMES) if len(n) == 1}
+_RANK_CHARS["T"] = 8

@@ -1,0 +1,250 @@
+"""``getaway-ref check``: read files game by game, judge each game, render the report.
+
+Files are streamed: a game is read, judged, reported and dropped, so memory stays flat
+whatever the file's size. With ``--jobs N`` batches of games go to N worker processes and
+come back in input order.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic
+from .rules import RuleSet
+
+BATCH = 200  # games per batch sent to a worker
+
+
+@dataclass(slots=True)
+class GameOutcome:
+    """What the report needs of a judged game: small, and cheap to send between processes."""
+
+    number: int
+    line: int
+    seats: tuple
+    rules: str | None
+    judged: bool
+    stopped: str | None
+    tricks: int
+    plays: int
+    out_order: list
+    loser: int | None
+    legs: int | None
+    finished: bool
+    sizes: list
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.is_error)
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    path: str
+    problem: str | None = None
+    prelude: list[Diagnostic] = field(default_factory=list)
+    games: list[GameOutcome] = field(default_factory=list)
+
+
+# ---- the work: judge a batch of game texts -----------------------------------------------------
+
+_referee = None
+
+
+def _init(default, overrides, force):
+    global _referee
+    from .judge import Referee
+
+    _referee = Referee(default, overrides, force)
+
+
+def judge_batch(args) -> list[GameOutcome]:
+    path, batch = args
+    from ._reader import Reader
+
+    reader = Reader(path)
+    out = []
+    for number, text, first_line, offset in batch:
+        game = reader.parse_game(text, number, first_line, offset)
+        r = _referee.judge(game)
+        out.append(GameOutcome(
+            number=game.number, line=game.span.line or first_line, seats=game.seats,
+            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
+            sizes=r.sizes, diagnostics=r.diagnostics,
+        ))
+    return out
+
+
+def _batches(path: str, prelude_sink: list):
+    from ._reader import Reader, chunks
+
+    batch = []
+    with open(path, "rb") as f:
+        for number, text, first_line, offset in chunks(f, path):
+            if number == 0:
+                reader = Reader(path)
+                reader._read_prelude(text, offset)
+                prelude_sink.extend(reader.prelude.errors)
+                continue
+            batch.append((number, text, first_line, offset))
+            if len(batch) >= BATCH:
+                yield path, batch
+                batch = []
+    if batch:
+        yield path, batch
+
+
+# ---- running and rendering ----------------------------------------------------------------------------
+
+
+def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict, force: bool,
+              quiet: bool, jobs: int) -> int:
+    from ._reader import ReadError
+
+    _init(default, overrides, force)
+    text = fmt == "text"
+    if text:
+        from rich.console import Console
+
+        out = Console(highlight=False, soft_wrap=True)
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+    pool = None
+    if jobs > 1:
+        import multiprocessing as mp
+
+        pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
+            jobs, initializer=_init, initargs=(default, overrides, force))
+    outcomes: list[FileOutcome] = []
+    totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
+    try:
+        for path in files:
+            fo = FileOutcome(str(path))
+            totals["files"] += 1
+            try:
+                prelude: list = []
+                batches = _batches(str(path), prelude)
+                results = pool.imap(judge_batch, batches) if pool else map(judge_batch, batches)
+                first = True
+                for games in results:
+                    if first and text:
+                        _render_diags(out, prelude, quiet)
+                    first = False
+                    for g in games:
+                        totals["games"] += 1
+                        totals["plays"] += g.plays
+                        totals["errors"] += g.errors
+                        totals["warnings"] += len(g.diagnostics) - g.errors
+                        if text:
+                            _render_game(out, str(path), g, quiet)
+                        else:
+                            fo.games.append(g)
+                if first and text:
+                    _render_diags(out, prelude, quiet)
+                fo.prelude = prelude
+                totals["errors"] += sum(1 for d in prelude if d.is_error)
+            except ReadError as e:
+                fo.problem = e.message
+                totals["unreadable"] += 1
+                if text:
+                    err.print(f"[bold red]error[/]: {e.path}: {e.message}")
+            except OSError as e:
+                fo.problem = e.strerror or str(e)
+                totals["unreadable"] += 1
+                if text:
+                    err.print(f"[bold red]error[/]: {path}: {fo.problem}")
+            if not text:
+                outcomes.append(fo)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    if text:
+        _render_totals(out, totals)
+    else:
+        _print_json(outcomes, totals)
+    if totals["unreadable"]:
+        return 2
+    return 1 if totals["errors"] else 0
+
+
+def _render_diags(out, diags, quiet):
+    if quiet:
+        return
+    from .render import print_diagnostic
+
+    for d in diags:
+        print_diagnostic(out, d)
+
+
+def _render_game(out, path: str, g: GameOutcome, quiet: bool):
+    if quiet:
+        return
+    _render_diags(out, g.diagnostics, quiet)
+    seats = g.seats
+    bits = [f"{path}:{g.line}: game {g.number}"]
+    if g.rules:
+        bits.append(f"rules {g.rules}")
+    if not g.judged:
+        bits.append(f"not judged: {g.stopped}")
+    else:
+        bits.append(f"{g.tricks} trick{'s' if g.tricks != 1 else ''}")
+        if g.finished and g.loser is not None:
+            legs = f" with {g.legs} card{'s' if g.legs != 1 else ''}" if g.legs else ""
+            bits.append(f"{seats[g.loser]} lost{legs}")
+        elif g.stopped:
+            bits.append(f"replay stopped: {g.stopped}")
+        else:
+            bits.append("not finished")
+        if g.out_order:
+            bits.append("got away: " + ", ".join(seats[s] for s in g.out_order))
+        if g.sizes and not g.finished:
+            bits.append("hands: " + ", ".join(f"{seats[i]} {n}" for i, n in enumerate(g.sizes)))
+    n = g.errors
+    w = len(g.diagnostics) - n
+    verdict = "ok" if n == 0 else f"{n} error{'s' if n != 1 else ''}"
+    if w:
+        verdict += f", {w} warning{'s' if w != 1 else ''}"
+    style = "green" if n == 0 else "bold red"
+    from rich.text import Text
+
+    line = Text(" — ".join(bits) + " — ")
+    line.append(verdict, style=style)
+    out.print(line, highlight=False)
+
+
+def _render_totals(out, t):
+    files = f"{t['files']} file{'s' if t['files'] != 1 else ''}"
+    games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
+    plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"
+    if t["errors"]:
+        verdict = f"[bold red]{t['errors']} error{'s' if t['errors'] != 1 else ''}[/]"
+    else:
+        verdict = "[green]no errors[/]"
+    unread = f", [bold red]{t['unreadable']} unreadable[/]" if t["unreadable"] else ""
+    out.print(f"checked {files}, {games}, {plays}: {verdict}{unread}")
+
+
+def _print_json(outcomes: list[FileOutcome], t):
+    from .report import DiagnosticModel, FileReport, GameSummary, Report
+
+    files = []
+    for fo in outcomes:
+        games = []
+        for g in fo.games:
+            seats = list(g.seats)
+            games.append(GameSummary(
+                game=g.number, line=g.line, seats=seats, rules=g.rules, judged=g.judged, stopped=g.stopped,
+                tricks=g.tricks, out_order=[seats[s] for s in g.out_order],
+                loser=seats[g.loser] if g.loser is not None else None, legs=g.legs, finished=g.finished,
+                hand_sizes={seats[i]: n for i, n in enumerate(g.sizes)} if g.sizes else {},
+                errors=g.errors, warnings=len(g.diagnostics) - g.errors,
+                diagnostics=[DiagnosticModel.of(d) for d in g.diagnostics],
+            ))
+        files.append(FileReport(path=fo.path, readable=fo.problem is None, problem=fo.problem,
+                                diagnostics=[DiagnosticModel.of(d) for d in fo.prelude], games=games))
+    rep = Report(files=files, games=t["games"], plays=t["plays"], errors=t["errors"], warnings=t["warnings"])
+    sys.stdout.write(rep.model_dump_json(indent=2) + "\n")

@@ -1,0 +1,867 @@
+"""The rules engine: the state of a game and what may happen next, under a rule set.
+
+Every other part of getaway-ref asks this module what is legal: the referee, the
+simulator, ``show``, ``legal`` and ``live``. It knows nothing of records or text.
+
+A state is a handful of lists and ints (python-chess style): per seat a hand of known cards
+as a pair of bit masks (see :mod:`referee.cards`), a count of cards nobody has seen, and a
+mask of suits that seat's unseen cards are known to lack. Cards nobody has seen are the
+``hidden`` multiset: the pack minus every card whose place is known.
+
+The rules are cited as ``file, section`` of ``shared/rules/``; "ruling N" is a ruling of
+its README. The verbs are separate, as in python-chess: ``judge_*`` says whether an action
+is legal (and why not) without changing anything, ``play``/``take``/``draw`` apply a legal
+action, ``penalise`` applies ruling 1's penalty for a mistake.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (
+    ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SPADES, SUIT, SUIT_MASK,
+    card_str, cards_of, suit_name,
+)
+from .rules import RuleSet
+
+# phases
+BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = range(5)
+PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw is due", "over")
+
+# what a judge says of a play
+OK = None
+RENEGE, AFTER_TOCHOO, OUT_OF_TURN, SECOND_CARD, NOT_ACE_FIRST, SHOOTOUT_HIGH = (
+    "M201", "M202", "M203", "M204", "M205", "M206",
+)
+NOT_IN_HAND, IN_WASTE, AFTER_END, SEAT_OUT, DRAW_MISSING = "R104", "R105", "R110", "R114", "R107"
+
+
+@dataclass(slots=True)
+class Verdict:
+    """Why an action is not legal: a diagnostic code and the facts behind it."""
+
+    code: str
+    reason: str
+    # For a renege: the suit the player held. For out of turn: whose turn it was.
+    detail: object = None
+
+
+class Engine:
+    """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
+
+    __slots__ = (
+        "rules", "n", "seq", "once", "twice", "unknown", "void", "void_since", "out", "out_order",
+        "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
+        "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
+        "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
+        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order",
+    )
+
+    def __init__(self, rules: RuleSet, n: int):
+        self.rules = rules
+        self.n = n
+        self.double = rules.packs == 2
+        self.trumps = rules.trumps
+        self.any_order = rules.first_trick == "any_order"
+        # Seats in order of play: the seats tag lists them clockwise (Pagat, Players and
+        # Cards: deal and play are clockwise; Variations: some play anticlockwise).
+        self.seq = list(range(n)) if rules.direction == "clockwise" else [0] + list(range(n - 1, 0, -1))
+        self.once = [0] * n
+        self.twice = [0] * n
+        self.unknown = [0] * n
+        self.void = [0] * n
+        self.void_since: list[dict] = [dict() for _ in range(n)]
+        self.out = [False] * n
+        self.out_order: list[int] = []
+        self.waste_once = self.waste_twice = 0
+        self.waste_unknown = 0
+        self.hidden_once = self.hidden_twice = 0
+        self.phase = BEFORE_FIRST
+        self.trick_no = 1
+        self.first = True
+        self.trick: list[tuple[int, int]] = []
+        self.played = 0  # mask of seats that played to the current trick
+        self.active = 0  # mask of seats that held cards when the trick began
+        self.leader = -1
+        self.led = -1
+        self.tochoo = False
+        self.power = -1
+        self.trump = -1
+        self.drawer = -1
+        self.draw_source = None
+        self.pending: list[tuple[int, int]] = []  # a clean trick waiting for the waste pile
+        self.drawn_lead = False
+        self.loser = -1
+        self.legs = 0
+        self.last_trick: list[tuple[int, int]] = []
+        self.last_picker = -1
+        self.lenient = False
+        self.events: list[tuple] = []
+
+    # ---- building ---------------------------------------------------------------------
+
+    def pack(self) -> tuple[int, int]:
+        """The whole pack as (once, twice): 52 cards, or 104 with the marked ace."""
+        if self.double:
+            return FULL_PACK | BIT[MARKED_ACE], FULL_PACK
+        return FULL_PACK, 0
+
+    @classmethod
+    def from_deal(cls, rules: RuleSet, hands: list) -> "Engine":
+        """``hands[i]`` is a list of cards, or an int: the size of an unseen hand."""
+        e = cls(rules, len(hands))
+        e.hidden_once, e.hidden_twice = e.pack()
+        for s, h in enumerate(hands):
+            if isinstance(h, int):
+                e.unknown[s] = h
+            else:
+                for c in h:
+                    e._give(s, c)
+                    e._unhide(c)
+        e.phase = BEFORE_FIRST
+        e.trick_no = 1
+        e.first = True
+        return e
+
+    @classmethod
+    def from_position(cls, rules: RuleSet, hands: list, out: list[int], waste, lead: int, trick_no: int) -> "Engine":
+        """A game in progress: ``hands[i]`` cards, a size, or None for a seat that is out;
+        ``waste`` a list of cards, an int size, or None for the rest of the pack."""
+        e = cls(rules, len(hands))
+        e.hidden_once, e.hidden_twice = e.pack()
+        for s, h in enumerate(hands):
+            if h is None:
+                continue
+            if isinstance(h, int):
+                e.unknown[s] = h
+            else:
+                for c in h:
+                    e._give(s, c)
+                    e._unhide(c)
+        for s in out:
+            e.out[s] = True
+            e.out_order.append(s)
+        if isinstance(waste, int):
+            e.waste_unknown = waste
+        elif waste is None:
+            e.waste_unknown = e.hidden_size() - sum(e.unknown)
+        else:
+            for c in waste:
+                e.waste_once, e.waste_twice = _add(e.waste_once, e.waste_twice, c)
+                e._unhide(c)
+        e.phase = BETWEEN
+        e.first = False
+        e.trick_no = trick_no
+        e.power = lead
+        e._finish_if_one_left()
+        return e
+
+    def copy(self) -> "Engine":
+        e = Engine.__new__(Engine)
+        for k in Engine.__slots__:
+            v = getattr(self, k)
+            if type(v) is list:
+                v = [dict(x) for x in v] if k == "void_since" else list(v)
+            setattr(e, k, v)
+        return e
+
+    # ---- card places ------------------------------------------------------------------------
+
+    def _give(self, s: int, c: int):
+        b = BIT[c]
+        if self.once[s] & b:
+            self.twice[s] |= b
+        else:
+            self.once[s] |= b
+
+    def _take_known(self, s: int, c: int) -> bool:
+        b = BIT[c]
+        if self.twice[s] & b:
+            self.twice[s] &= ~b
+            return True
+        if self.once[s] & b:
+            self.once[s] &= ~b
+            return True
+        return False
+
+    def _unhide(self, c: int) -> bool:
+        b = BIT[c]
+        if self.hidden_twice & b:
+            self.hidden_twice &= ~b
+            return True
+        if self.hidden_once & b:
+            self.hidden_once &= ~b
+            return True
+        return False
+
+    def hidden_size(self) -> int:
+        return self.hidden_once.bit_count() + self.hidden_twice.bit_count()
+
+    def size(self, s: int) -> int:
+        return self.once[s].bit_count() + self.twice[s].bit_count() + self.unknown[s]
+
+    def known(self, s: int) -> list[int]:
+        return sorted_cards(self.once[s], self.twice[s])
+
+    def holds_suit(self, s: int, suit: int) -> bool:
+        """Known to hold a card of the suit (unseen cards prove nothing)."""
+        return bool(self.once[s] & SUIT_MASK[suit])
+
+    def may_hold(self, s: int, c: int) -> bool:
+        """Could the seat hold this card? Known, or unseen and not excluded by a void."""
+        if self.once[s] & BIT[c]:
+            return True
+        return self.unknown[s] > 0 and bool(self.hidden_once & BIT[c])
+
+    def waste_size(self) -> int:
+        return self.waste_once.bit_count() + self.waste_twice.bit_count() + self.waste_unknown
+
+    def in_game(self) -> list[int]:
+        """Seats still playing (not out), in order of play."""
+        return [s for s in self.seq if not self.out[s]]
+
+    def holding(self) -> list[int]:
+        return [s for s in self.seq if not self.out[s] and self.size(s) > 0]
+
+    def next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
+        """The next seat after ``s`` in the direction of play that is in the game (and holds
+        cards); -1 if there is none but ``s``."""
+        i = self.seq.index(s)
+        for k in range(1, self.n):
+            t = self.seq[(i + k) % self.n]
+            if t == skip or self.out[t]:
+                continue
+            if holding and self.size(t) == 0:
+                continue
+            return t
+        return -1
+
+    def where(self, c: int) -> str:
+        """Where a card is known to be, in words (for diagnostics)."""
+        b = BIT[c]
+        for s in range(self.n):
+            if (self.once[s] | self.twice[s]) & b:
+                return f"seat:{s}"
+        if any(tc == c for _, tc in self.trick):
+            return "trick"
+        if any(tc == c for _, tc in self.pending):
+            return "trick"
+        if (self.waste_once | self.waste_twice) & b:
+            return "waste"
+        if (self.hidden_once | self.hidden_twice) & b:
+            return "hidden"
+        return "nowhere"
+
+    # ---- whose turn --------------------------------------------------------------------------
+
+    def to_act(self) -> int:
+        """The seat that must act now: the leader between tricks, the drawer when a draw is
+        due, the next player in a trick; -1 when any seat may (the first trick) or none."""
+        if self.phase in (BEFORE_FIRST,):
+            return self.ace_holder()
+        if self.phase == BETWEEN:
+            return self.power
+        if self.phase == DRAW_DUE:
+            return self.drawer
+        if self.phase == IN_TRICK:
+            if self.first and self.any_order:
+                return -1
+            return self._next_to_play()
+        return -1
+
+    def _next_to_play(self) -> int:
+        last = self.trick[-1][0]
+        i = self.seq.index(last)
+        for k in range(1, self.n):
+            t = self.seq[(i + k) % self.n]
+            if self.active & (1 << t) and not self.played & (1 << t):
+                return t
+        return -1
+
+    def ace_holder(self) -> int:
+        """Who holds the ace that opens the first trick (Pagat, First trick; the marked one
+        with a double pack, Pagat, Variations). -1 if unknown (unseen hands)."""
+        ace = MARKED_ACE if self.double else ACE_OF_SPADES
+        for s in range(self.n):
+            if self.once[s] & BIT[ace]:
+                return s
+        return -1
+
+    def first_card(self) -> int:
+        return MARKED_ACE if self.double else ACE_OF_SPADES
+
+    # ---- judging a play ------------------------------------------------------------------
+
+    def judge_play(self, s: int, c: int) -> Verdict | None:
+        """Is seat ``s`` playing card ``c`` now legal? None if so, else why not.
+
+        Record errors (R...) come before table mistakes (M...): a card the player cannot
+        hold is not judged as a mistake (ruling 5).
+        """
+        if self.phase == OVER:
+            return Verdict(AFTER_END, "the game is over")
+        if self.out[s]:
+            return Verdict(SEAT_OUT, "the seat has got away")
+        if self.phase == DRAW_DUE:
+            return Verdict(DRAW_MISSING, "a draw is due", self.drawer)
+        if not self.may_hold(s, c):
+            w = self.where(c)
+            return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+        if self.phase in (BETWEEN, BEFORE_FIRST):
+            return self._judge_lead(s, c)
+        # in a trick
+        if self.lenient:
+            return OK
+        if self.played & (1 << s):
+            return Verdict(SECOND_CARD, "already played to this trick")
+        if self.tochoo:
+            return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+        if not (self.first and self.any_order):
+            turn = self._next_to_play()
+            if s != turn:
+                return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+        return self._judge_follow(s, c)
+
+    def _judge_lead(self, s: int, c: int) -> Verdict | None:
+        if self.phase == BEFORE_FIRST:
+            ace = self.first_card()
+            holder = self.ace_holder()
+            if c != ace:
+                # Pagat, First trick: the holder of the ace of spades begins with it.
+                return Verdict(NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
+            return OK
+        if s != self.power:
+            return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+        return OK
+
+    def _judge_follow(self, s: int, c: int) -> Verdict | None:
+        """Follow suit if able; in Donkey, trump if unable (Pagat, Second and subsequent
+        tricks; Donkey). Only known cards prove a renege now; unseen ones are judged later
+        through voids (see the referee)."""
+        led = self.led
+        suit = SUIT[c]
+        if suit == led:
+            if self.rules.two_players == "denexa" and self._shootout():
+                return self._judge_shootout(s, c)
+            return OK
+        if self.once[s] & SUIT_MASK[led]:
+            return Verdict(RENEGE, "holds the suit led", led)
+        if self.trumps and self.trump >= 0 and suit != self.trump and self.once[s] & SUIT_MASK[self.trump]:
+            return Verdict(RENEGE, "holds a trump", self.trump)
+        return OK
+
+    def _shootout(self) -> bool:
+        return self.drawn_lead and len(self.in_game()) == 2
+
+    def _judge_shootout(self, s: int, c: int) -> Verdict | None:
+        # Denexa, Ending the hand: the player with cards plays higher only when forced.
+        lead_card = self.trick[0][1]
+        if RANK[c] > RANK[lead_card]:
+            lower = [x for x in cards_of(self.once[s] & SUIT_MASK[self.led]) if RANK[x] < RANK[lead_card]]
+            if lower:
+                return Verdict(SHOOTOUT_HIGH, "holds a lower card of the suit", lower[-1])
+        return OK
+
+    # ---- applying a play --------------------------------------------------------------------
+
+    def _remove_from_hand(self, s: int, c: int) -> bool:
+        """Take the card out of the seat's hand; True if it came from the unseen cards."""
+        if self._take_known(s, c):
+            return False
+        self.unknown[s] -= 1
+        self._unhide(c)
+        return True
+
+    def play(self, s: int, c: int) -> bool:
+        """Apply a play (the caller has judged it, or follows the record leniently).
+        Returns True if the card came from the seat's unseen cards."""
+        from_unseen = self._remove_from_hand(s, c)
+        if self.phase in (BETWEEN, BEFORE_FIRST):
+            self._open_trick(s, c)
+            return from_unseen
+        self.trick.append((s, c))
+        self.played |= 1 << s
+        suit = SUIT[c]
+        if self.lenient:
+            if suit != self.led and not (self.trumps and suit == self.trump):
+                self.tochoo = True
+            return from_unseen
+        if suit != self.led:
+            if self.trumps and self.trump < 0:
+                # Donkey: the first card that cannot follow sets trumps and does not end
+                # the trick (Pagat, Donkey).
+                self.trump = suit
+                self.events.append(("trump", s, suit))
+            elif self.trumps and suit == self.trump:
+                pass
+            elif not self.first:
+                self.tochoo = True
+                self._resolve()
+                return from_unseen
+        if self._next_to_play() == -1 or (self.first and (self.active & ~self.played) == 0):
+            self._resolve()
+        return from_unseen
+
+    def _open_trick(self, s: int, c: int):
+        self.trick = [(s, c)]
+        self.leader = s
+        self.led = SUIT[c]
+        self.tochoo = False
+        self.lenient = False
+        self.played = 1 << s
+        self.active = 0
+        for t in range(self.n):
+            if not self.out[t] and (self.size(t) > 0 or t == s):
+                self.active |= 1 << t
+        self.phase = IN_TRICK
+        if self.active == self.played and not self.first:
+            self._resolve()
+
+    def winner(self, trick=None) -> int:
+        """The seat whose card takes the trick: the highest trump if any (Donkey), else the
+        highest card of the suit led; of two equal cards the first played (Pagat,
+        Variations: double pack)."""
+        trick = self.trick if trick is None else trick
+        led = SUIT[trick[0][1]]
+        best, best_key = -1, -1
+        for s, c in trick:
+            suit = SUIT[c]
+            if self.trumps and suit == self.trump:
+                key = 100 + RANK[c]
+            elif suit == led:
+                key = RANK[c]
+            else:
+                continue
+            if key > best_key:
+                best, best_key = s, key
+        return best
+
+    def _resolve(self):
+        """The trick is over: a tochoo sends it to the winner's hand, a clean trick to the
+        waste pile (Pagat, Second and subsequent tricks; First trick: always the waste)."""
+        trick = self.trick
+        w = self.winner()
+        if self.first and self.trumps and self.trump < 0:
+            w = trick[0][0]
+        if self.tochoo and not self.first:
+            # Two players left and the lead was a card drawn: a tochoo loses the leader the
+            # game at once (Pagat, Two players, outcome 3; Denexa, Ending the hand).
+            if self.drawn_lead and len(self.in_game()) == 2:
+                self._pickup(w, trick)
+                self.last_trick, self.last_picker = list(trick), w
+                self._end_trick()
+                other = [t for t in self.in_game() if t != self.leader]
+                for t in other:
+                    self._get_away(t)
+                self._game_over(self.leader)
+                return
+            self._pickup(w, trick)
+            self.last_trick, self.last_picker = list(trick), w
+            self._end_trick()
+            self.power = w
+            self.events.append(("pickup", w, len(trick)))
+            self._settle(w, clean=False)
+            return
+        self.last_trick, self.last_picker = list(trick), -1
+        self.pending = list(trick)
+        self._end_trick()
+        self.power = w
+        self.events.append(("waste", w, len(trick)))
+        self._settle(w, clean=True)
+
+    def _pickup(self, s: int, trick):
+        for _, c in trick:
+            self._give(s, c)
+
+    def _end_trick(self):
+        self.trick = []
+        self.played = 0
+        self.tochoo = False
+        self.lenient = False
+        self.first = False
+        self.drawn_lead = False
+        self.trick_no += 1
+
+    def _flush_pending(self):
+        for _, c in self.pending:
+            self.waste_once, self.waste_twice = _add(self.waste_once, self.waste_twice, c)
+        self.pending = []
+
+    def _get_away(self, s: int):
+        if not self.out[s]:
+            self.out[s] = True
+            self.out_order.append(s)
+            self.events.append(("out", s))
+
+    def _settle(self, power: int, clean: bool):
+        """After a trick: who got away, who leads, whether a draw is due, whether the game
+        is over (Pagat, Getting away; Two players; End of Play)."""
+        for s in self.seq:
+            if s != power and not self.out[s] and self.size(s) == 0:
+                self._get_away(s)
+        self.phase = BETWEEN
+        if self.size(power) > 0:
+            self._flush_pending()
+            self.power = power
+            if not self._finish_if_one_left():
+                self.events.append(("lead", power))
+            return
+        # The power holder has no card: their last card won a clean trick.
+        others = [s for s in self.in_game() if s != power]
+        if not others:
+            # Nobody else holds cards: the power holder is the last one in (Pagat, Two
+            # players: "if that was also B's last card then A is the loser").
+            self._flush_pending()
+            self._game_over(power)
+            return
+        mode = self.rules.last_card
+        if mode == "pass_lead" and len(others) >= 2:
+            # Pagat, Variations (version 3); Denexa, Getting away: the player gets away and
+            # the next player holding cards leads.
+            self._flush_pending()
+            self._get_away(power)
+            nxt = self.next_seat(power)
+            self.power = nxt
+            if not self._finish_if_one_left():
+                self.events.append(("lead", nxt))
+            return
+        if mode == "draw_hand":
+            self.drawer = power
+            self.draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
+            self.phase = DRAW_DUE
+            self.power = power
+            self.events.append(("draw_due", power, self.draw_source))
+            return
+        if self.waste_size() == 0:
+            # Nothing to draw from (only the trick just played is face down): the player
+            # gets away and the lead passes on, as version 3 of Pagat's Variations does.
+            self._flush_pending()
+            self._get_away(power)
+            self.power = self.next_seat(power)
+            self._finish_if_one_left()
+            return
+        self.drawer = power
+        self.draw_source = None
+        self.phase = DRAW_DUE
+        self.power = power
+        self.events.append(("draw_due", power, None))
+
+    def _finish_if_one_left(self) -> bool:
+        left = self.holding()
+        if len(left) == 1 and self.phase != DRAW_DUE:
+            for s in self.in_game():
+                if s != left[0]:
+                    self._get_away(s)
+            self._game_over(left[0])
+            return True
+        return False
+
+    def _game_over(self, loser: int):
+        self.phase = OVER
+        self.loser = loser
+        self.legs = self.size(loser)
+        self.power = -1
+        self.events.append(("over", loser, self.legs))
+
+    # ---- the penalty, and the record followed as played ------------------------------------
+
+    def penalise(self, s: int, c: int | None):
+        """Ruling 1: the offender picks up every card played to the trick so far, their own
+        (``c``) included, and leads the next trick; the trick's normal end does not happen.
+        A play after a tochoo takes back the cards the tochoo's winner picked up."""
+        if c is not None:
+            self._remove_from_hand(s, c)
+        if self.phase != IN_TRICK:
+            # The trick had already ended (a play after a tochoo): undo its pickup.
+            trick = list(self.last_trick)
+            if self.last_picker >= 0:
+                for _, tc in trick:
+                    self._take_known(self.last_picker, tc)
+            elif self.phase in (BETWEEN, DRAW_DUE) and self.pending:
+                trick = list(self.pending)
+                self.pending = []
+            if self.phase == OVER:
+                self.loser = -1
+            self.trick = trick
+            self.trick_no -= 1
+        if c is not None:
+            self.trick.append((s, c))
+        taken = self.trick
+        for _, tc in taken:
+            self._give(s, tc)
+        self.events.append(("penalty", s, len(taken)))
+        self.last_trick, self.last_picker = list(taken), s
+        self.pending = []
+        self._end_trick()
+        # Players who played their last card to the trick have got away; the offender holds
+        # cards and leads.
+        for t in self.seq:
+            if t != s and not self.out[t] and self.size(t) == 0:
+                self._get_away(t)
+            elif self.out[t] and self.size(t) > 0:
+                # A seat the undone pickup had sent out holds cards again.
+                self.out[t] = False
+                if t in self.out_order:
+                    self.out_order.remove(t)
+        self.phase = BETWEEN
+        self.power = s
+        self._finish_if_one_left()
+
+    def reopen(self):
+        """Follow a record in which play went on after the trick ended (a play after a
+        tochoo that nobody noticed): the trick is back on the table, to be ended by
+        :meth:`close`."""
+        if self.phase == IN_TRICK:
+            self.lenient = True
+            return
+        trick = list(self.last_trick)
+        if self.last_picker >= 0:
+            for _, tc in trick:
+                self._take_known(self.last_picker, tc)
+        else:
+            trick = list(self.pending) or trick
+            if not self.pending:
+                for _, tc in trick:
+                    self._remove_waste(tc)
+            self.pending = []
+        for t in list(self.out_order):
+            if self.size(t) > 0:
+                self.out[t] = False
+                self.out_order.remove(t)
+        self.trick = trick
+        self.trick_no -= 1
+        self.phase = IN_TRICK
+        self.leader = trick[0][0]
+        self.led = SUIT[trick[0][1]]
+        self.played = 0
+        for t, _ in trick:
+            self.played |= 1 << t
+        self.tochoo = any(SUIT[tc] != self.led and not (self.trumps and SUIT[tc] == self.trump) for _, tc in trick)
+        self.first = False
+        self.lenient = True
+        self.loser = -1
+
+    def _remove_waste(self, c: int):
+        b = BIT[c]
+        if self.waste_twice & b:
+            self.waste_twice &= ~b
+        else:
+            self.waste_once &= ~b
+
+    def lenient_trick(self):
+        """From now on this trick follows the record: any seat, any card (one mistake, one
+        diagnostic)."""
+        self.lenient = True
+
+    def close(self):
+        """End a lenient trick as the table ended it: to the winner at a tochoo, else to
+        the waste pile."""
+        if self.phase != IN_TRICK:
+            return
+        first = self.first
+        w = self.winner()
+        if first and self.trumps and self.trump < 0:
+            w = self.trick[0][0]
+        if self.tochoo and not first:
+            self._pickup(w, self.trick)
+            self.last_trick, self.last_picker = list(self.trick), w
+            self._end_trick()
+            self._settle(w, clean=False)
+        else:
+            self.last_trick, self.last_picker = list(self.trick), -1
+            self.pending = list(self.trick)
+            self._end_trick()
+            self._settle(w, clean=True)
+
+    # ---- takes and draws ------------------------------------------------------------------------
+
+    def take_target(self, taker: int) -> int:
+        """Whose hand ``taker`` may take now: the next seat in the direction of play holding
+        cards (Pagat, Taking cards; ruling 3); -1 if none."""
+        return self.next_seat(taker)
+
+    def judge_take(self, taker: int, target: int) -> Verdict | None:
+        if self.phase == OVER:
+            return Verdict("R110", "the game is over")
+        if not self.rules.taking:
+            return Verdict("R108", "taking is not allowed by this rule set")
+        if self.phase == IN_TRICK:
+            return Verdict("R109", "a trick is being played")
+        if self.phase == DRAW_DUE:
+            return Verdict("R107", "a draw is due", self.drawer)
+        if self.out[taker] or self.size(taker) == 0:
+            return Verdict("R108", "the taker has no cards")
+        want = self.take_target(taker)
+        if target != want:
+            return Verdict("R108", "not the next player holding cards", want)
+        return OK
+
+    def take(self, taker: int, target: int):
+        """``taker`` takes ``target``'s whole hand; the target has got away (ruling 3)."""
+        for c in cards_of(self.once[target]) + cards_of(self.twice[target]):
+            self._give(taker, c)
+        self.once[target] = self.twice[target] = 0
+        # Unseen cards join unseen cards: only a suit both lacked is still lacking.
+        if self.unknown[target]:
+            self.void[taker] &= self.void[target]
+            for suit in list(self.void_since[taker]):
+                if not self.void[taker] & (1 << suit):
+                    del self.void_since[taker][suit]
+        self.unknown[taker] += self.unknown[target]
+        self.unknown[target] = 0
+        self._get_away(target)
+        if self.power == target:
+            # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
+            # target who still holds cards.
+            self.power = self.next_seat(target)
+        self.events.append(("take", taker, target))
+        self._finish_if_one_left()
+
+    def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
+        if self.phase != DRAW_DUE:
+            if self.phase == OVER:
+                return Verdict("R110", "the game is over")
+            return Verdict("R107", "no draw is due")
+        if s != self.drawer:
+            return Verdict("R107", "another player must draw", self.drawer)
+        want = self.draw_source
+        if want is None:
+            if source is not None:
+                return Verdict("R107", "the draw is from the waste pile", None)
+            if (self.waste_once | self.waste_twice) & BIT[c]:
+                return OK
+            if self.waste_unknown > 0 and self.hidden_once & BIT[c]:
+                return OK
+            return Verdict("R106", self.where(c))
+        if source is None:
+            return Verdict("R107", "the draw is from a player's hand", want)
+        if want != "any" and source != want:
+            return Verdict("R107", "the draw is from the next player's hand", want)
+        if source == s or self.out[source]:
+            return Verdict("R107", "the draw is from another player's hand", want)
+        if not self.may_hold(source, c):
+            return Verdict("R106", self.where(c))
+        return OK
+
+    def draw(self, s: int, c: int, source: int | None):
+        if source is None:
+            b = BIT[c]
+            if self.waste_twice & b:
+                self.waste_twice &= ~b
+            elif self.waste_once & b:
+                self.waste_once &= ~b
+            else:
+                self.waste_unknown -= 1
+                self._unhide(c)
+        else:
+            self._remove_from_hand(source, c)
+        self._give(s, c)
+        self._flush_pending()
+        self.phase = BETWEEN
+        self.power = s
+        self.drawer = -1
+        self.draw_source = None
+        self.drawn_lead = True
+        self.events.append(("draw", s, c, source))
+        if source is not None and self.size(source) == 0:
+            self._get_away(source)
+            self._finish_if_one_left()
+
+    def lead(self, s: int, c: int):
+        """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
+        drawn = self.drawn_lead
+        self.play(s, c)
+        if self.phase == IN_TRICK:
+            self.drawn_lead = drawn
+
+    # ---- what may happen now ---------------------------------------------------------------------
+
+    def legal_cards(self, s: int) -> int:
+        """The known cards ``s`` may play now, as a mask (all cards for a lenient trick)."""
+        if self.phase in (OVER, DRAW_DUE) or self.out[s]:
+            return 0
+        hand = self.once[s]
+        if self.phase == BEFORE_FIRST:
+            ace = self.first_card()
+            return hand & BIT[ace]
+        if self.phase == BETWEEN:
+            return hand if s == self.power else 0
+        if self.played & (1 << s) or self.tochoo:
+            return 0
+        if not (self.first and self.any_order) and s != self._next_to_play():
+            return 0
+        follow = hand & SUIT_MASK[self.led]
+        if follow:
+            if self.rules.two_players == "denexa" and self._shootout():
+                lead_card = self.trick[0][1]
+                low = sum(BIT[x] for x in cards_of(follow) if RANK[x] < RANK[lead_card])
+                return low or follow
+            return follow
+        if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
+            return hand & SUIT_MASK[self.trump]
+        return hand
+
+    def takes(self) -> list[tuple[int, int]]:
+        """Every take allowed now, as (taker, target)."""
+        if not self.rules.taking or self.phase not in (BETWEEN, BEFORE_FIRST):
+            return []
+        out = []
+        for s in self.holding():
+            t = self.take_target(s)
+            if t >= 0:
+                out.append((s, t))
+        return out
+
+    def mark_void(self, s: int, suit: int, ref):
+        """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
+        if not self.void[s] & (1 << suit):
+            self.void[s] |= 1 << suit
+            self.void_since[s][suit] = ref
+
+    def unseen_void(self, s: int, suit: int):
+        """The reference of the play that showed the seat void in ``suit``, or None."""
+        if self.void[s] & (1 << suit):
+            return self.void_since[s].get(suit)
+        return None
+
+    def describe(self, seat_names) -> str:
+        """One line of state, for debugging and ``repr``."""
+        parts = []
+        for s in self.seq:
+            parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
+        return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
+
+
+def _add(once: int, twice: int, c: int) -> tuple[int, int]:
+    b = BIT[c]
+    if once & b:
+        return once, twice | b
+    return once | b, twice
+
+
+def sorted_cards(once: int, twice: int) -> list[int]:
+    from .cards import sort_cards
+
+    return sort_cards(cards_of(once) + cards_of(twice))
+
+
+def check_invariant(e: Engine) -> str | None:
+    """Every card in exactly one place; None if so, else what is wrong (for tests)."""
+    total = [0] * CARD_COUNT
+    def add(mask, k=1):
+        for c in cards_of(mask):
+            total[c] += k
+    for s in range(e.n):
+        add(e.once[s]); add(e.twice[s])
+    add(e.waste_once); add(e.waste_twice)
+    add(e.hidden_once); add(e.hidden_twice)
+    for _, c in e.trick + e.pending:
+        total[c] += 1
+    want_once, want_twice = e.pack()
+    for c in range(CARD_COUNT):
+        want = (1 if want_once & BIT[c] else 0) + (1 if want_twice & BIT[c] else 0)
+        if total[c] != want:
+            return f"{card_str(c)} is in {total[c]} places"
+    if e.hidden_size() != sum(e.unknown) + e.waste_unknown:
+        return f"{e.hidden_size()} unseen cards but hands and waste hide {sum(e.unknown) + e.waste_unknown}"
+    return None

@@ -1,0 +1,210 @@
+"""Records as JSON: ``getaway-ref export --format json`` and the JSON Schema.
+
+The models mirror :mod:`referee.record`; cards are written in their canonical spelling
+(``10♥``), seats by name, and every item carries its line and column.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import BaseModel, Field
+
+from .cards import card_str
+from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Waste
+
+RECORD_SCHEMA_VERSION = 1
+
+
+class At(BaseModel):
+    line: int
+    column: int
+
+
+def _at(span: Span) -> At | None:
+    return At(line=span.line, column=span.col) if span.line else None
+
+
+class CommentModel(BaseModel):
+    kind: Literal["comment"] = "comment"
+    text: str
+    at: At | None = None
+
+
+class TagModel(BaseModel):
+    kind: Literal["tag"] = "tag"
+    name: str
+    value: str
+    comment: str | None = None
+    at: At | None = None
+
+
+class HandModel(BaseModel):
+    kind: Literal["hand"] = "hand"
+    seat: str
+    cards: list[str] | None = Field(None, description="the cards, or null when only the size is known")
+    size: int
+    comment: str | None = None
+    at: At | None = None
+
+
+class OutModel(BaseModel):
+    kind: Literal["out"] = "out"
+    seat: str
+    comment: str | None = None
+    at: At | None = None
+
+
+class WasteModel(BaseModel):
+    kind: Literal["waste"] = "waste"
+    cards: list[str] | None = None
+    size: int | None = None
+    rest: bool = False
+    comment: str | None = None
+    at: At | None = None
+
+
+class LeadModel(BaseModel):
+    kind: Literal["lead"] = "lead"
+    seat: str
+    comment: str | None = None
+    at: At | None = None
+
+
+class NextTrickModel(BaseModel):
+    kind: Literal["trick"] = "trick"
+    number: int
+    comment: str | None = None
+    at: At | None = None
+
+
+class PlayModel(BaseModel):
+    seat: str
+    card: str
+    at: At | None = None
+
+
+class TrickModel(BaseModel):
+    kind: Literal["trick"] = "trick"
+    number: int
+    plays: list[PlayModel]
+    comment: str | None = None
+    at: At | None = None
+
+
+class TakeModel(BaseModel):
+    kind: Literal["take"] = "take"
+    taker: str
+    target: str
+    comment: str | None = None
+    at: At | None = None
+
+
+class DrawModel(BaseModel):
+    kind: Literal["draw"] = "draw"
+    seat: str
+    card: str
+    source: str | None = Field(None, description="the seat drawn from; null for the waste pile")
+    comment: str | None = None
+    at: At | None = None
+
+
+class CountsModel(BaseModel):
+    kind: Literal["counts"] = "counts"
+    sizes: dict[str, int]
+    comment: str | None = None
+    at: At | None = None
+
+
+SetupItem = Union[HandModel, OutModel, WasteModel, LeadModel, NextTrickModel, CommentModel]
+ActionItem = Union[TrickModel, TakeModel, DrawModel, CountsModel, CommentModel]
+
+
+class SetupModel(BaseModel):
+    kind: Literal["deal", "position"]
+    items: list[SetupItem]
+
+
+class GameModel(BaseModel):
+    number: int
+    at: At | None = None
+    seats: list[str]
+    rules: str
+    open_comment: str | None = None
+    header: list[Union[TagModel, CommentModel]]
+    setup: SetupModel | None = None
+    actions: list[ActionItem]
+    errors: int = Field(0, description="syntax errors found in this game (see check)")
+
+
+class RecordFile(BaseModel):
+    schema_version: int = RECORD_SCHEMA_VERSION
+    path: str
+    version: int | None
+    comments: list[CommentModel] = []
+    games: list[GameModel]
+
+
+def game_model(g: Game) -> GameModel:
+    seats = g.seats
+    name = lambda s: seats[s] if s is not None and 0 <= s < len(seats) else "?"  # noqa: E731
+    cards = lambda cs: [card_str(c) if c >= 0 else "?" for c in cs]  # noqa: E731
+
+    def item(it):
+        if isinstance(it, Comment):
+            return CommentModel(text=it.text, at=_at(it.span))
+        if isinstance(it, Tag):
+            return TagModel(name=it.name, value=it.value, comment=it.comment, at=_at(it.span))
+        if isinstance(it, Hand):
+            return HandModel(seat=name(it.seat), cards=cards(it.cards) if it.cards is not None else None,
+                             size=it.size, comment=it.comment, at=_at(it.span))
+        if isinstance(it, Out):
+            return OutModel(seat=name(it.seat), comment=it.comment, at=_at(it.span))
+        if isinstance(it, Waste):
+            return WasteModel(cards=cards(it.cards) if it.cards is not None else None, size=it.size, rest=it.rest,
+                              comment=it.comment, at=_at(it.span))
+        if isinstance(it, Lead):
+            return LeadModel(seat=name(it.seat), comment=it.comment, at=_at(it.span))
+        if isinstance(it, NextTrick):
+            return NextTrickModel(number=it.number, comment=it.comment, at=_at(it.span))
+        if isinstance(it, Trick):
+            return TrickModel(number=it.number, comment=it.comment, at=_at(it.span),
+                              plays=[PlayModel(seat=name(p.seat), card=card_str(p.card) if p.card >= 0 else "?",
+                                               at=_at(p.seat_span)) for p in it.plays])
+        if isinstance(it, Take):
+            return TakeModel(taker=name(it.taker), target=name(it.target), comment=it.comment, at=_at(it.span))
+        if isinstance(it, Draw):
+            return DrawModel(seat=name(it.seat), card=card_str(it.card) if it.card >= 0 else "?",
+                             source=name(it.source) if it.source is not None else None,
+                             comment=it.comment, at=_at(it.span))
+        if isinstance(it, Counts):
+            return CountsModel(sizes={name(s): n for s, n in it.sizes}, comment=it.comment, at=_at(it.span))
+        raise TypeError(it)
+
+    setup = None
+    if g.setup is not None:
+        setup = SetupModel(kind="deal" if isinstance(g.setup, Deal) else "position",
+                           items=[item(i) for i in g.setup.items])
+    return GameModel(
+        number=g.number, at=_at(g.span), seats=list(seats), rules=g.rules, open_comment=g.open_comment,
+        header=[item(i) for i in g.header], setup=setup, actions=[item(a) for a in g.actions],
+        errors=len(g.errors),
+    )
+
+
+def record_file(path: str, prelude: Prelude, games) -> RecordFile:
+    return RecordFile(
+        path=path, version=prelude.version,
+        comments=[CommentModel(text=c.text, at=_at(c.span)) for c in prelude.items if isinstance(c, Comment)],
+        games=[game_model(g) for g in games],
+    )
+
+
+def schemas() -> dict:
+    """The JSON Schemas of the record export and the check report."""
+    from .report import Report
+
+    return {
+        "record": RecordFile.model_json_schema(),
+        "report": Report.model_json_schema(),
+    }

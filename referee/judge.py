@@ -1,0 +1,680 @@
+"""The referee: replay a game record through the engine and judge every action.
+
+For each game: check the deal or position (every card in one place, sizes that add up),
+then replay each play, take, draw and count in order, asking the engine whether it is
+legal. A mistake at the table (M2xx) gets ruling 1's penalty; a record that cannot be true
+(R1xx) is an error in the record (ruling 5). After a mistake the record may go on as if the
+penalty was applied (accepted silently) or as if nobody noticed (said once, in a note of
+the same diagnostic, and followed). One mistake gives one diagnostic.
+
+Where hands were not seen, the referee judges what can be known: hand sizes, where each
+card is, and voids. A player who plays off suit shows that their unseen cards hold none of
+the suit led; a later play of that suit from those cards proves the renege, reported at
+the tochoo with a note pointing at the proof.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import cards as C
+from . import engine as E
+from .diagnostics import CODES, ERROR, Diagnostic, Related
+from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Waste
+from .rules import RuleSet, RulesError, parse_spec
+
+P = "pagat-getaway.txt"
+RD = "shared/rules/README.md"
+
+RULE_NOTES = {
+    "M201": f"{P}, \"Second and subsequent tricks\": a player who holds the suit led must follow it",
+    "M202": f"{P}, \"Second and subsequent tricks\" (notes): a tochoo ends the trick; nobody plays after it",
+    "M203": f"{P}, \"Second and subsequent tricks\": after the lead, the others play in turn",
+    "M204": f"{RD}, ruling 2: each player plays one card to a trick",
+    "M205": f"{P}, \"First trick\": the holder of the ace of spades opens the first trick with it",
+    "M206": "denexa-getaway.txt, \"Ending the hand\": in the shootout the player with cards plays higher only when forced",
+}
+DONKEY_NOTE = f"{P}, \"Donkey\": a player who cannot follow suit must play a trump if they have one"
+FIRST_NOTE = f"{P}, \"First trick\": those who have a spade must play a spade"
+PENALTY_NOTE = f"{RD}, ruling 1; {P}, \"Second and subsequent tricks\" (notes): the offender picks up the trick and leads"
+
+
+@dataclass
+class GameResult:
+    """What the referee found in one game."""
+
+    game: Game
+    rules: RuleSet | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    judged: bool = True
+    stopped: str | None = None  # why the replay stopped early
+    tricks: int = 0
+    out_order: list[int] = field(default_factory=list)
+    loser: int | None = None
+    legs: int | None = None
+    sizes: list[int] = field(default_factory=list)
+    finished: bool = False
+    engine: E.Engine | None = None
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == ERROR)
+
+
+class _Stop(Exception):
+    pass
+
+
+def resolve_rules(game: Game, default: RuleSet | None = None, overrides: dict | None = None,
+                  force: bool = False) -> RuleSet:
+    """The rule set a game is judged by: its [Rules] tag, else ``default``; with ``force``
+    the default wins over the tag; ``overrides`` (from --set) always apply."""
+    tag = game.tag("Rules")
+    if tag and not (force and default is not None):
+        rules = parse_spec(tag)
+    else:
+        rules = default or parse_spec("pagat")
+    if overrides:
+        rules = rules.with_options(**overrides)
+    return rules
+
+
+class Referee:
+    """Judges games. ``keep_engine`` keeps the final state (for show and legal)."""
+
+    def __init__(self, default: RuleSet | None = None, overrides: dict | None = None, force: bool = False,
+                 keep_engine: bool = False, stop_after: int | None = None):
+        self.default = default
+        self.overrides = overrides or {}
+        self.force = force
+        self.keep_engine = keep_engine
+        self.stop_after = stop_after  # replay only up to and including this trick
+
+    # ---- one game --------------------------------------------------------------------
+
+    def judge(self, game: Game) -> GameResult:
+        if game.errors:
+            return GameResult(game, None, list(game.errors), judged=False,
+                              stopped="the game has syntax errors and is not replayed")
+        try:
+            rules = resolve_rules(game, self.default, self.overrides, self.force)
+        except (RulesError, ValueError) as ex:
+            res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
+            res.diagnostics.append(self._diag(game, "S007", str(ex), game.span, trick=None))
+            return res
+        res = GameResult(game, rules)
+        self.game, self.res, self.rules = game, res, rules
+        if game.setup is None:
+            res.judged = False
+            res.stopped = "the record has no deal or position"
+            return res
+        try:
+            engine = self._setup(game, rules)
+            self.engine = engine
+            self._replay(game)
+        except _Stop as stop:
+            res.stopped = str(stop)
+        e = self.engine if hasattr(self, "engine") and self.engine is not None else None
+        if e is not None:
+            res.tricks = e.trick_no - 1
+            res.out_order = list(e.out_order)
+            res.sizes = [e.size(s) for s in range(e.n)]
+            res.finished = e.phase == E.OVER
+            if res.finished:
+                res.loser, res.legs = e.loser, e.legs
+            if res.stopped is None:
+                self._check_result(game, e)
+            if self.keep_engine:
+                res.engine = e
+        self.engine = None
+        return res
+
+    # ---- diagnostics ------------------------------------------------------------------
+
+    def _diag(self, game: Game, code: str, message: str, span: Span | None, *, label: str = "",
+              notes=(), help: str | None = None, trick: int | None = None, related=()) -> Diagnostic:
+        d = Diagnostic(
+            code, message, span, label=label, notes=list(notes), help=help,
+            severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
+            source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
+            related=list(related),
+        )
+        return d
+
+    def report(self, code, message, span, **kw) -> Diagnostic:
+        d = self._diag(self.game, code, message, span, **kw)
+        self.res.diagnostics.append(d)
+        return d
+
+    def seat(self, s) -> str:
+        if s is None or s < 0:
+            return "nobody"
+        return self.game.seats[s]
+
+    # ---- the deal or the position -------------------------------------------------------
+
+    def _setup(self, game: Game, rules: RuleSet) -> E.Engine:
+        n = len(game.seats)
+        setup = game.setup
+        pack_once, pack_twice = E.Engine(rules, n).pack()
+        pack_size = pack_once.bit_count() + pack_twice.bit_count()
+        seen: dict[int, int] = {}
+        fatal = False
+        placed = 0
+
+        def place(card: int, span: Span, where: str) -> bool:
+            nonlocal fatal
+            allowed = (1 if pack_once & C.BIT[card] else 0) + (1 if pack_twice & C.BIT[card] else 0)
+            seen[card] = seen.get(card, 0) + 1
+            if seen[card] > allowed:
+                what = "twice" if allowed == 1 else "three times"
+                self.report("R101", f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
+                            else f"{C.card_str(card)} is placed {what}", span,
+                            label=f"{C.card_str(card)} again, in {where}",
+                            notes=[f"{RD}, ruling 5: each card of the pack is in exactly one place"],
+                            help="correct the hands so that every card appears once")
+                fatal = True
+                return False
+            return True
+
+        hands: list = [None] * n
+        for h in setup.items:
+            if isinstance(h, Hand):
+                if h.cards is not None:
+                    for i, c in enumerate(h.cards):
+                        sp = h.card_spans[i] if i < len(h.card_spans) else h.span
+                        place(c, sp, f"{game.seats[h.seat]}'s hand")
+                    hands[h.seat] = list(h.cards)
+                else:
+                    hands[h.seat] = h.size
+                placed += h.size
+        if isinstance(setup, Deal):
+            if fatal:
+                raise _Stop("the deal cannot be true")
+            if placed != pack_size:
+                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}", setup.hands[-1].span,
+                            notes=[f"{P}, \"Deal\": the whole pack is dealt"],
+                            help="check each hand's size")
+                raise _Stop("the deal cannot be true")
+            self._check_even(game, rules, setup)
+            return E.Engine.from_deal(rules, hands)
+        return self._position(game, rules, setup, hands, placed, pack_size, place, lambda: fatal)
+
+    def _check_even(self, game: Game, rules: RuleSet, deal: Deal):
+        if rules.deal == "piles":
+            return  # Pagat, Variations: piles by eye, any sizes
+        hands = deal.hands
+        sizes = {h.seat: h.size for h in hands}
+        lo, hi = min(sizes.values()), max(sizes.values())
+        if hi - lo > 1:
+            big = max(hands, key=lambda h: h.size)
+            self.report("R103", f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
+                        big.span, label=f"{hi} cards",
+                        notes=[f"{P}, \"Deal\": as equally as possible; {RD}, ruling 7"],
+                        help="with piles dealt by eye, play under deal=piles")
+            return
+        dealer = game.tag("Dealer")
+        if dealer and hi != lo:
+            seats_low = [s.lower() for s in game.seats]
+            if dealer.lower() not in seats_low:
+                return
+            d = seats_low.index(dealer.lower())
+            eng = E.Engine(rules, len(game.seats))
+            order = eng.seq
+            i = order.index(d)
+            after = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
+            extra = sum(1 for s in sizes.values() if s == hi)
+            should = set(after[:extra])
+            wrong = [h for h in hands if (h.size == hi) != (h.seat in should)]
+            if wrong:
+                h = wrong[0]
+                self.report("R103", f"with {game.seats[d]} dealing, the extra cards go to "
+                            + ", ".join(game.seats[s] for s in after[:extra]),
+                            h.span, label=f"{game.seats[h.seat]} has {h.size}",
+                            notes=[f"{RD}, ruling 7: the extra cards go to the players next after the dealer"])
+
+    def _position(self, game, rules, pos: Position, hands, placed, pack_size, place, fatal) -> E.Engine:
+        n = len(game.seats)
+        outs = [o.seat for o in pos.of(Out)]
+        wastes = pos.of(Waste)
+        waste = wastes[0] if wastes else None
+        waste_arg = None
+        if waste is not None and waste.cards is not None:
+            for c in waste.cards:
+                place(c, waste.span, "the waste pile")
+            waste_arg = list(waste.cards)
+            placed += len(waste.cards)
+        elif waste is not None and waste.size is not None:
+            waste_arg = waste.size
+            placed += waste.size
+        if fatal():
+            raise _Stop("the position cannot be true")
+        if waste is None or waste.rest:
+            if placed > pack_size:
+                self.report("R113", f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
+                            notes=[f"{RD}, ruling 5"])
+                raise _Stop("the position cannot be true")
+            waste_arg = None
+        elif placed != pack_size:
+            self.report("R113", f"the position places {placed} cards, the pack has {pack_size}",
+                        waste.span, label="the waste pile", notes=[f"{RD}, ruling 5: every card is in one place"],
+                        help="give the waste pile's size so that everything adds up, or write 'waste rest'")
+            raise _Stop("the position cannot be true")
+        for s in outs:
+            hands[s] = None
+        leads = pos.of(Lead)
+        if not leads:
+            self.report("R113", "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
+                        help="add 'lead SEAT'")
+            raise _Stop("the position cannot be true")
+        lead = leads[0].seat
+        if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
+            self.report("R113", f"{game.seats[lead]} leads but holds no cards", leads[0].span,
+                        notes=[f"{P}, \"Getting away\": a player with no cards has got away"])
+            raise _Stop("the position cannot be true")
+        nt = pos.of(NextTrick)
+        first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
+        trick_no = nt[0].number if nt else (first_trick or 2)
+        return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no)
+
+    # ---- the replay ------------------------------------------------------------------------------
+
+    def _replay(self, game: Game):
+        events = []
+        for a in game.actions:
+            if isinstance(a, Trick):
+                for p in a.plays:
+                    events.append(("play", p, a.number))
+            elif not isinstance(a, Comment):
+                events.append((type(a).__name__.lower(), a, None))
+        self.events = events
+        self.closed_rec = None   # the record's number of the trick the engine ended last
+        self.open_rec = None     # the record's number of the trick on the table
+        self.proved: set = set()
+        for k, (kind, item, tno) in enumerate(events):
+            e = self.engine
+            if self.stop_after is not None and tno is not None and tno > self.stop_after:
+                break
+            if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
+                self._close_lenient()
+            if kind == "play":
+                self._play(k, item, tno)
+            elif kind == "take":
+                self._take(item)
+            elif kind == "draw":
+                self._draw(item)
+            elif kind == "counts":
+                self._counts(item)
+
+    def _close_lenient(self):
+        e = self.engine
+        before = e.trick_no
+        e.close()
+        if e.trick_no != before:
+            self.closed_rec = self.open_rec
+
+    # plays ------------------------------------------------------------------------------------
+
+    def _play(self, k: int, play, tno: int):
+        e = self.engine
+        s, c = play.seat, play.card
+        late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
+        v = self._record_check(s, c, late)
+        if v is not None:
+            self._record_error(v, play, tno)
+            raise _Stop("from here the record cannot be replayed")
+        # A play of a suit the seat's unseen cards were shown to lack proves a renege.
+        if not (e.once[s] & C.BIT[c]):
+            ref = e.unseen_void(s, C.SUIT[c])
+            if ref is not None:
+                self._renege_proved(s, c, play, ref)
+        if late:
+            code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
+            v = E.Verdict(code, "the trick had ended")
+        else:
+            v = e.judge_play(s, c)
+        if v is None:
+            self._apply(s, c, play, tno)
+            return
+        self._mistake(k, play, tno, v, late)
+
+    def _record_check(self, s, c, late) -> E.Verdict | None:
+        e = self.engine
+        if e.phase == E.OVER and not late:
+            return E.Verdict(E.AFTER_END, "over")
+        if e.out[s] and not (late and e.phase == E.OVER):
+            return E.Verdict(E.SEAT_OUT, "out")
+        if e.phase == E.DRAW_DUE and not late:
+            return E.Verdict(E.DRAW_MISSING, "draw due", e.drawer)
+        if not e.may_hold(s, c):
+            w = e.where(c)
+            return E.Verdict(E.IN_WASTE if w == "waste" else E.NOT_IN_HAND, w)
+        return None
+
+    def _record_error(self, v: E.Verdict, play, tno):
+        e = self.engine
+        s, c = play.seat, play.card
+        name, card = self.seat(s), C.card_str(c)
+        if v.code == E.AFTER_END:
+            self.report("R110", f"{name} plays {card} after the end of the game", play.card_span,
+                        label="the game is over",
+                        notes=[f"{P}, \"End of Play\": the game ends when one player is left holding cards; "
+                               f"{self.seat(e.loser)} lost"],
+                        help="remove the plays after the end, or check the tricks before", trick=tno)
+        elif v.code == E.SEAT_OUT:
+            self.report("R114", f"{name} plays {card} but has got away", play.seat_span,
+                        label=f"{name} is out", notes=[f"{P}, \"Getting away\": a player with no cards takes no more part"],
+                        trick=tno)
+        elif v.code == E.DRAW_MISSING:
+            d = self.seat(e.drawer)
+            src = "the waste pile" if e.draw_source is None else (
+                "any other player's hand" if e.draw_source == "any" else f"{self.seat(e.draw_source)}'s hand")
+            self.report("R107", f"{d} has the power and no card, and must draw from {src} before anyone plays",
+                        play.card_span, label="no draw recorded before this play",
+                        notes=[f"{P}, \"Getting away\"; {RD}, ruling 4: the drawn card is recorded"],
+                        help=f"add '{d} draws CARD{'' if e.draw_source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
+                        trick=tno)
+        else:
+            w = v.reason
+            if w.startswith("seat:"):
+                where = f"it is in {self.seat(int(w[5:]))}'s hand"
+            elif w == "trick":
+                where = "it is on the table in this trick"
+            elif w == "waste":
+                where = "it lies in the waste pile"
+            elif w == "hidden":
+                where = f"{name} holds no unseen card that could be it" if e.unknown[s] == 0 else \
+                    f"{name}'s unseen cards were shown to lack it"
+            else:
+                where = "it has already been played"
+            code = "R105" if v.code == E.IN_WASTE else "R104"
+            self.report(code, f"{name} cannot hold {card}: {where}", play.card_span,
+                        label=f"not in {name}'s hand",
+                        notes=[f"{RD}, ruling 5: a record that cannot be true is an error in the record, not a mistake at the table"],
+                        help="check this card and the deal", trick=tno)
+
+    def _apply(self, s, c, play, tno):
+        """A legal play: apply it, and learn voids from an off-suit card."""
+        e = self.engine
+        leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
+        led, trump = e.led, e.trump
+        before = e.trick_no
+        had_unseen = e.unknown[s] > 0
+        if leading:
+            e.lead(s, c)
+            self.open_rec = tno
+        else:
+            e.play(s, c)
+        if not leading and had_unseen and C.SUIT[c] != led:
+            ref = (play, tno, s, c)
+            e.mark_void(s, led, ref)
+            if e.trumps and trump >= 0 and C.SUIT[c] != trump:
+                e.mark_void(s, trump, ref)
+        if e.trick_no != before:
+            self.closed_rec = tno
+
+    # mistakes -----------------------------------------------------------------------------------------
+
+    def _mistake(self, k, play, tno, v: E.Verdict, late: bool):
+        e = self.engine
+        s, c = play.seat, play.card
+        # Does the record go on with this trick (nobody stopped the play), and who leads next?
+        more, next_lead = False, None
+        for kind, item, t in self.events[k + 1:]:
+            if kind != "play":
+                continue
+            if t == tno:
+                more = True
+            else:
+                next_lead = item.seat
+            break
+        cards_before = len(e.trick) if not late else len(e.last_trick)
+        trick_cards = cards_before + 1
+        diag = self._mistake_diag(play, tno, v, trick_cards)
+        if more:
+            self._unnoticed(s, c, v, late, lenient=True)
+            diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
+            self.open_rec = tno
+            return
+        if next_lead is None or next_lead == s:
+            self._penalise(s, c, late)
+            return
+        sim = e.copy()
+        self.engine = sim
+        self._unnoticed(s, c, v, late, lenient=True)
+        if sim.phase == E.IN_TRICK:
+            sim.close()
+        if sim.phase == E.BETWEEN and sim.power == next_lead:
+            diag.notes.append(f"the penalty was not applied: {self.seat(next_lead)} led next as if nobody noticed, "
+                              "and the referee follows the record as played")
+            self.closed_rec = tno
+            return
+        self.engine = e
+        self._penalise(s, c, late)
+
+    def _unnoticed(self, s, c, v, late, lenient):
+        e = self.engine
+        if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
+            e.reopen()
+            e.play(s, c)
+        elif e.phase == E.BETWEEN:
+            # A lead out of turn that the table accepted.
+            e.power = s
+            e.lead(s, c)
+            self.open_rec = None
+        elif e.phase == E.BEFORE_FIRST:
+            e.play(s, c)
+            e.lenient = True
+        else:
+            e.lenient = True
+            e.play(s, c)
+
+    def _penalise(self, s, c, late):
+        e = self.engine
+        e.penalise(s, c)
+        self.closed_rec = None
+        self.open_rec = None
+
+    def _mistake_diag(self, play, tno, v: E.Verdict, trick_cards: int) -> Diagnostic:
+        e = self.engine
+        s, c = play.seat, play.card
+        name, card = self.seat(s), C.card_str(c)
+        help = (f"penalty (ruling 1): {name} picks up the {trick_cards} card{'s' if trick_cards != 1 else ''} "
+                f"of trick {tno} and leads trick {tno + 1}")
+        notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
+        code = v.code
+        span = play.card_span
+        label = ""
+        if code == E.RENEGE:
+            held = C.suit_name(v.detail)
+            known = [x for x in e.known(s) if C.SUIT[x] == v.detail]
+            if e.trumps and e.trump >= 0 and v.detail == e.trump and C.SUIT[c] != e.led:
+                msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
+                notes[0] = DONKEY_NOTE
+            else:
+                led = "spade" if e.first else C.suit_name(e.led)
+                msg = (f"renege: {name} played {card} on a {led} lead while holding "
+                       f"{C.card_str(known[0]) if known else 'a ' + held}")
+                if e.first:
+                    notes[0] = FIRST_NOTE
+            label = "tochoo while holding the suit led" if not e.first else "a spade was due"
+        elif code == E.AFTER_TOCHOO:
+            last = e.last_trick if e.phase != E.IN_TRICK else e.trick
+            tochoo = next(((t, x) for t, x in last if C.SUIT[x] != C.SUIT[last[0][1]]), None)
+            by = f" {self.seat(tochoo[0])}'s tochoo {C.card_str(tochoo[1])}" if tochoo else " the end of the trick"
+            msg = f"{name} played {card} after{by} ended trick {tno}"
+            label = "played after the trick ended"
+        elif code == E.OUT_OF_TURN:
+            turn = self.seat(v.detail)
+            if e.phase in (E.BETWEEN,):
+                msg = f"{name} led {card}, but {turn} has the power and leads trick {tno}"
+            else:
+                msg = f"{name} played {card} out of turn: it was {turn}'s turn"
+            label = "out of turn"
+            if e.first:
+                notes[0] = f"{P}, \"First trick\" and denexa-getaway.txt, \"Game play\": under first_trick=in_turn the first trick is played in turn"
+        elif code == E.SECOND_CARD:
+            msg = f"{name} played a second card, {card}, to trick {tno}"
+            label = "second card in one trick"
+        elif code == E.NOT_ACE_FIRST:
+            holder = self.seat(v.detail) if v.detail is not None and v.detail >= 0 else "its holder"
+            ace = C.card_str(e.first_card())
+            msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
+            label = f"{ace} first"
+            help = f"penalty (ruling 1): {name} picks up {card} and leads the next trick"
+        elif code == E.SHOOTOUT_HIGH:
+            msg = f"{name} answered the drawn lead with {card} while holding the lower {C.card_str(v.detail)}"
+            label = "a lower card was due"
+        else:
+            msg = f"{name} may not play {card} now"
+        notes = [n for n in notes if n]
+        return self.report(code, msg, span, label=label, notes=notes, help=help, trick=tno)
+
+    def _renege_proved(self, s, c, play, ref):
+        """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
+        tochoo was a renege. Reported there, once, with this play as the proof."""
+        e = self.engine
+        tplay, ttno, _, tcard = ref
+        suit = C.SUIT[c]
+        key = (s, suit, id(tplay))
+        if key in self.proved:
+            return
+        self.proved.add(key)
+        # The unseen cards are no longer known to lack the suit once one of them shows it.
+        e.void[s] &= ~(1 << suit)
+        e.void_since[s].pop(suit, None)
+        name = self.seat(s)
+        suit_led = C.suit_name(suit)
+        self.report(
+            "M201", f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
+            tplay.card_span, label="tochoo while holding the suit led", trick=ttno,
+            notes=[RULE_NOTES["M201"],
+                   f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since before the tochoo",
+                   "the penalty was not applied at the table; the referee follows the record as played"],
+            help=f"penalty (ruling 1): {name} should have picked up trick {ttno} and led trick {ttno + 1}",
+            related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
+                             self.game.source_line(play.card_span.line))],
+        )
+
+    def _rec_trick_of(self, play) -> int:
+        for kind, item, t in self.events:
+            if item is play:
+                return t
+        return 0
+
+    # takes, draws, counts ------------------------------------------------------------------------------
+
+    def _take(self, t: Take):
+        e = self.engine
+        if t.taker < 0 or t.target < 0:
+            return
+        v = e.judge_take(t.taker, t.target)
+        taker, target = self.seat(t.taker), self.seat(t.target)
+        if v is not None:
+            if v.code == "R110":
+                self.report("R110", f"{taker} takes {target}'s hand after the end of the game", t.span,
+                            notes=[f"{P}, \"End of Play\""])
+                raise _Stop("the game is over")
+            if v.code == "R107":
+                self.report("R107", f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
+                            notes=[f"{P}, \"Getting away\""], help="record the draw first")
+                raise _Stop("from here the record cannot be replayed")
+            if v.code == "R109":
+                self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {e.trick_no}", t.span,
+                            notes=[f"{RD}, ruling 3: hands are taken between tricks only"],
+                            help="move the take after the end of the trick")
+                e.lenient = True
+            elif v.reason.startswith("taking is not allowed"):
+                self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
+                            notes=[f"rule set: {self.rules.spec()} (taking=no)"],
+                            help="judge the game with taking=yes if the table allowed it")
+            elif v.detail is not None:
+                self.report("R108", f"{taker} may take only {self.seat(v.detail)}'s hand, not {target}'s", t.target_span,
+                            label="not the next player holding cards",
+                            notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the next player in the direction of play who holds cards"])
+            else:
+                self.report("R108", f"{taker} has no cards and cannot take a hand", t.span,
+                            notes=[f"{RD}, ruling 3: the taker must still hold cards"])
+                return
+            if e.out[t.target] or e.size(t.target) == 0:
+                return
+            # The record says it happened: follow it.
+        e.take(t.taker, t.target)
+
+    def _draw(self, d: Draw):
+        e = self.engine
+        if d.seat < 0 or d.card < 0 or (d.source is not None and d.source < 0):
+            return
+        v = e.judge_draw(d.seat, d.card, d.source)
+        name, card = self.seat(d.seat), C.card_str(d.card)
+        if v is None:
+            e.draw(d.seat, d.card, d.source)
+            return
+        if v.code == "R106":
+            src = "the waste pile" if d.source is None else f"{self.seat(d.source)}'s hand"
+            w = v.reason
+            where = (f"it is in {self.seat(int(w[5:]))}'s hand" if w.startswith("seat:") else
+                     "it is in the trick just played, which is not drawn from" if w == "trick" else
+                     "it is not there")
+            self.report("R106", f"{name} draws {card} from {src}, but {where}", d.card_span,
+                        label=f"not in {src}", notes=[f"{RD}, ruling 4: the drawn card must be where it is drawn from",
+                                                       f"{P}, \"Getting away\": not from the trick just played"])
+        elif v.reason == "no draw is due":
+            self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
+                        notes=[f"{P}, \"Getting away\": only the player with the power and no card draws"])
+        elif v.reason == "the game is over":
+            self.report("R110", f"{name} draws {card} after the end of the game", d.span)
+        else:
+            want = v.detail
+            wants = ("the waste pile" if want is None else "any other player's hand" if want == "any"
+                     else f"{self.seat(want)}'s hand")
+            who = self.seat(e.drawer)
+            msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
+                   else f"{name} must draw from {wants}")
+            self.report("R107", msg, d.span, notes=[f"{P}, \"Getting away\"; Variations (last card)",
+                                                    f"rule set: {self.rules.spec()}"])
+        raise _Stop("from here the record cannot be replayed")
+
+    def _counts(self, cnt: Counts):
+        """One diagnostic per count line, however many of its sizes are wrong."""
+        e = self.engine
+        wrong = []
+        for (s, size), span in zip(cnt.sizes, cnt.spans or [cnt.span] * len(cnt.sizes)):
+            if s >= 0 and e.size(s) != size:
+                wrong.append((s, size, span))
+        if not wrong:
+            return
+        parts = [f"{self.seat(s)} {e.size(s)}, not {size}" for s, size, _ in wrong]
+        s0, size0, span0 = wrong[0]
+        self.report("R111", "the counts contradict the replay: " + "; ".join(parts), span0,
+                    label=f"the replay gives {e.size(s0)}",
+                    notes=[f"{RD}, ruling 5: a count the replay contradicts is an error in the record",
+                           "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
+                    help="check the count, and the tricks before it")
+
+    def _check_result(self, game: Game, e: E.Engine):
+        tag = game.tag_item("Result")
+        if tag is None:
+            return
+        from ._reader import parse_result
+
+        loser, legs = parse_result(tag.value, game.seats)
+        if loser is None:
+            if e.phase == E.OVER and tag.value.strip() == "*":
+                self.report("R112", f"the result says the game is not finished, but {self.seat(e.loser)} lost",
+                            tag.value_span)
+            return
+        if e.phase != E.OVER:
+            self.report("R112", f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
+                        tag.value_span, notes=[f"{P}, \"End of Play\": the last player holding cards loses"],
+                        help="write [Result \"*\"] for a game not finished")
+        elif loser != e.loser:
+            self.report("R112", f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
+                        tag.value_span, label="not the loser", notes=[f"{P}, \"End of Play\""])
+        elif legs is not None and legs != e.legs:
+            self.report("R112", f"the result gives {legs} legs, but {self.seat(e.loser)} ends with {e.legs} cards",
+                        tag.value_span, notes=[f"{P}, \"Donkey\": a donkey with N legs, N the cards left"])
+
+
+def judge(game: Game, **kw) -> GameResult:
+    return Referee(**kw).judge(game)

@@ -1,0 +1,222 @@
+"""The typed record of a game, as the reader builds it from a ``.gwy`` file.
+
+Records state what happened at the table, legal or not: judging it is the referee's job.
+Seats are indices into ``Game.seats``; cards are the ints of :mod:`referee.cards`. Every
+item keeps the :class:`Span` of its text so a diagnostic can point at the exact card. Spans
+and the source text do not take part in equality, so ``parse(fmt(x)) == parse(x)`` compares
+the facts and the comments only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True, frozen=True)
+class Span:
+    """Where a piece of text is: 1-based line and column, 0-based char offsets in the file."""
+
+    line: int
+    col: int
+    start: int
+    end: int
+
+    @property
+    def width(self) -> int:
+        return max(1, self.end - self.start)
+
+
+NOWHERE = Span(0, 0, 0, 0)
+
+
+def _span() -> Span:
+    return field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(slots=True)
+class Comment:
+    text: str  # without the leading '#', stripped
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class Tag:
+    name: str
+    value: str
+    comment: str | None = None
+    span: Span = _span()
+    value_span: Span = _span()
+
+
+@dataclass(slots=True)
+class Hand:
+    """A seat's hand in a deal or a position: its cards, or only its size when unseen."""
+
+    seat: int
+    cards: tuple[int, ...] | None
+    size: int
+    comment: str | None = None
+    span: Span = _span()
+    card_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(slots=True)
+class Out:
+    """A seat that has already got away, in a position."""
+
+    seat: int
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class Waste:
+    """The waste pile of a position: its cards, its size, or the rest of the pack."""
+
+    cards: tuple[int, ...] | None = None
+    size: int | None = None
+    rest: bool = False
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class Lead:
+    seat: int
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class NextTrick:
+    number: int
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class Deal:
+    items: list = field(default_factory=list)  # Hand | Comment, in file order
+    span: Span = _span()
+
+    @property
+    def hands(self) -> list[Hand]:
+        return [h for h in self.items if isinstance(h, Hand)]
+
+
+@dataclass(slots=True)
+class Position:
+    items: list = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Comment
+    span: Span = _span()
+
+    def of(self, kind):
+        return [i for i in self.items if isinstance(i, kind)]
+
+
+@dataclass(slots=True)
+class Play:
+    seat: int
+    card: int
+    seat_span: Span = _span()
+    card_span: Span = _span()
+
+
+@dataclass(slots=True)
+class Trick:
+    """One line of plays. A line with the number of the trick before it continues that trick."""
+
+    number: int
+    plays: list[Play]
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
+class Take:
+    """``taker takes target``: the taker adds the target's whole hand to their own."""
+
+    taker: int
+    target: int
+    comment: str | None = None
+    span: Span = _span()
+    target_span: Span = _span()
+
+
+@dataclass(slots=True)
+class Draw:
+    """``seat draws card`` from the waste pile, or ``from`` another seat's hand."""
+
+    seat: int
+    card: int
+    source: int | None = None
+    comment: str | None = None
+    span: Span = _span()
+    card_span: Span = _span()
+
+
+@dataclass(slots=True)
+class Counts:
+    """Hand sizes the recorder states at this point, for the referee to verify."""
+
+    sizes: tuple[tuple[int, int], ...]  # (seat, size)
+    comment: str | None = None
+    span: Span = _span()
+    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
+
+
+Action = Trick | Take | Draw | Counts | Comment
+
+
+@dataclass(slots=True)
+class Game:
+    """One game of a file: its header, its deal or position, and what happened."""
+
+    number: int  # 1-based, in file order
+    header: list = field(default_factory=list)  # Tag | Comment, in file order
+    seats: tuple[str, ...] = ()
+    rules: str = "pagat"
+    setup: Deal | Position | None = None
+    actions: list = field(default_factory=list)
+    open_comment: str | None = None  # a comment on the %game line
+    span: Span = _span()
+    # Diagnostics the reader found (syntax and record-shape errors); not part of the facts.
+    errors: list = field(default_factory=list, compare=False, repr=False)
+    # The text of this game and where it starts, so diagnostics can quote their line.
+    text: str = field(default="", compare=False, repr=False)
+    first_line: int = field(default=1, compare=False, repr=False)
+    path: str = field(default="<text>", compare=False, repr=False)
+
+    def tag(self, name: str) -> str | None:
+        low = name.lower()
+        for t in self.header:
+            if isinstance(t, Tag) and t.name.lower() == low:
+                return t.value
+        return None
+
+    def tag_item(self, name: str) -> Tag | None:
+        low = name.lower()
+        for t in self.header:
+            if isinstance(t, Tag) and t.name.lower() == low:
+                return t
+        return None
+
+    def source_line(self, line: int) -> str:
+        """The text of a file line that lies in this game."""
+        i = line - self.first_line
+        lines = self.text.split("\n")
+        if 0 <= i < len(lines):
+            return lines[i].rstrip("\r")
+        return ""
+
+    @property
+    def plays(self) -> int:
+        return sum(len(a.plays) for a in self.actions if isinstance(a, Trick))
+
+
+@dataclass(slots=True)
+class Prelude:
+    """What stands before the first game: the version line and comments."""
+
+    version: int | None = None
+    items: list = field(default_factory=list)
+    errors: list = field(default_factory=list, compare=False, repr=False)

@@ -1,0 +1,106 @@
+"""The report of a check as pydantic models: the JSON of ``check --format json``.
+
+Records are plain dataclasses for speed; pydantic is used only here, at the edge, where a
+game's findings become JSON (python-chess keeps its board as ints for the same reason).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from .diagnostics import Diagnostic
+from .judge import GameResult
+
+REPORT_SCHEMA_VERSION = 1
+
+
+class Location(BaseModel):
+    path: str
+    line: int
+    column: int
+    offset: int = Field(description="0-based character offset in the file")
+    end: int = Field(description="0-based character offset just past the text")
+
+
+class RelatedModel(BaseModel):
+    location: Location
+    label: str
+
+
+class DiagnosticModel(BaseModel):
+    code: str
+    severity: Literal["error", "warning"]
+    message: str
+    game: int | None = None
+    trick: int | None = None
+    location: Location | None = None
+    source_line: str = ""
+    label: str = ""
+    notes: list[str] = []
+    help: str | None = None
+    related: list[RelatedModel] = []
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> "DiagnosticModel":
+        loc = None
+        if d.span is not None and d.span.line:
+            loc = Location(path=d.path, line=d.span.line, column=d.span.col, offset=d.span.start, end=d.span.end)
+        return cls(
+            code=d.code, severity=d.severity, message=d.message, game=d.game, trick=d.trick,
+            location=loc, source_line=d.source_line, label=d.label, notes=d.notes, help=d.help,
+            related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
+                                                    offset=r.span.start, end=r.span.end), label=r.label)
+                     for r in d.related],
+        )
+
+
+class GameSummary(BaseModel):
+    game: int
+    line: int
+    seats: list[str]
+    rules: str | None = Field(description="the rule set the game was judged by, as a [Rules] tag writes it")
+    judged: bool
+    stopped: str | None = None
+    tricks: int
+    out_order: list[str] = Field(description="seats in the order they got away")
+    loser: str | None = None
+    legs: int | None = Field(None, description="cards left in the loser's hand (Donkey's legs)")
+    finished: bool
+    hand_sizes: dict[str, int]
+    errors: int
+    warnings: int
+    diagnostics: list[DiagnosticModel]
+
+    @classmethod
+    def of(cls, r: GameResult) -> "GameSummary":
+        g = r.game
+        seats = list(g.seats)
+        return cls(
+            game=g.number, line=g.span.line or g.first_line, seats=seats,
+            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            out_order=[seats[s] for s in r.out_order], loser=seats[r.loser] if r.loser is not None else None,
+            legs=r.legs, finished=r.finished,
+            hand_sizes={seats[i]: n for i, n in enumerate(r.sizes)} if r.sizes else {},
+            errors=r.errors, warnings=len(r.diagnostics) - r.errors,
+            diagnostics=[DiagnosticModel.of(d) for d in r.diagnostics],
+        )
+
+
+class FileReport(BaseModel):
+    path: str
+    readable: bool = True
+    problem: str | None = Field(None, description="why the file could not be read")
+    diagnostics: list[DiagnosticModel] = Field([], description="file-level diagnostics (the version line)")
+    games: list[GameSummary] = []
+
+
+class Report(BaseModel):
+    schema_version: int = REPORT_SCHEMA_VERSION
+    tool: str = "getaway-ref"
+    files: list[FileReport]
+    games: int
+    plays: int
+    errors: int
+    warnings: int

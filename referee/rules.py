@@ -1,0 +1,246 @@
+"""Rule sets: every documented variant of Getaway as an option, and named presets.
+
+The engine reads nothing but a :class:`RuleSet`, so a variant is a flag here and never a
+second copy of the engine. Sources are cited as ``file, section`` of ``shared/rules/``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+PAGAT = "pagat-getaway.txt"
+DENEXA = "denexa-getaway.txt"
+RULINGS = "README.md"
+
+
+class RuleSet(BaseModel):
+    """The rules one table plays. Frozen: a game is judged by one rule set throughout."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field("pagat", description="the preset this rule set starts from")
+    direction: Literal["clockwise", "anticlockwise"] = Field(
+        "clockwise",
+        description="direction of play; the seats tag lists the seats clockwise",
+        json_schema_extra={"source": f"{PAGAT}, Players and Cards; Variations (anticlockwise)"},
+    )
+    last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = Field(
+        "draw_waste",
+        description=(
+            "a player whose last card wins a clean trick: draws from the waste pile and leads "
+            "it; draws from a player's hand and leads it; or gets away and the lead passes on "
+            "(with two players left, draws from the waste pile)"
+        ),
+        json_schema_extra={"source": f"{PAGAT}, Getting away; Variations (three versions)"},
+    )
+    draw_from: Literal["next", "any"] = Field(
+        "next",
+        description="with last_card=draw_hand: the next player holding cards, or any player",
+        json_schema_extra={"source": f"{PAGAT}, Variations (version 2)"},
+    )
+    taking: bool = Field(
+        True,
+        description="a player may take the whole hand of the next player holding cards",
+        json_schema_extra={"source": f"{PAGAT}, Taking cards; {RULINGS}, ruling 3"},
+    )
+    deal: Literal["even", "piles"] = Field(
+        "even",
+        description="dealt as equally as possible, or split into piles by eye (any sizes)",
+        json_schema_extra={"source": f"{PAGAT}, Deal; Variations (piles); {RULINGS}, ruling 7"},
+    )
+    packs: Literal[1, 2] = Field(
+        1,
+        description="one 52-card pack, or two with one ace of spades marked",
+        json_schema_extra={"source": f"{PAGAT}, Variations (double pack)"},
+    )
+    trumps: bool = Field(
+        False,
+        description="Donkey: the first card that cannot follow suit sets the trump suit",
+        json_schema_extra={"source": f"{PAGAT}, Donkey; {RULINGS}, ruling 6"},
+    )
+    first_trick: Literal["any_order", "in_turn"] = Field(
+        "any_order",
+        description="the first trick may be played in any order, or in turn like the others",
+        json_schema_extra={"source": f"{PAGAT}, First trick; {DENEXA}, Game play; {RULINGS}, ruling 2"},
+    )
+    two_players: Literal["pagat", "denexa"] = Field(
+        "pagat",
+        description=(
+            "the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
+            "where the player with cards must answer a drawn lead with a lower card if able"
+        ),
+        json_schema_extra={"source": f"{PAGAT}, Two players; {DENEXA}, Ending the hand"},
+    )
+
+    # ---- names --------------------------------------------------------------------
+
+    def overrides(self) -> dict[str, object]:
+        """The options that differ from this rule set's preset."""
+        base = PRESETS.get(self.name, PRESETS["pagat"])
+        return {k: v for k, v in self.model_dump().items() if k != "name" and getattr(base, k) != v}
+
+    def spec(self) -> str:
+        """The rule set as a record's ``[Rules]`` tag writes it: ``pagat taking=no``."""
+        parts = [self.name]
+        for k, v in self.overrides().items():
+            parts.append(f"{k}={format_value(v)}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"rule_set({self.spec()!r})"
+
+    def with_options(self, **options) -> "RuleSet":
+        return RuleSet(**{**self.model_dump(), **options})
+
+
+def format_value(v: object) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be read; ``offset`` is where in the spec text it went wrong."""
+
+    def __init__(self, message: str, offset: int = 0, length: int = 0):
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.length = length
+
+
+OPTIONS = [k for k in RuleSet.model_fields if k != "name"]
+
+PRESETS: dict[str, RuleSet] = {
+    # Pagat's main rules (pagat-getaway.txt, all sections before Variations).
+    "pagat": RuleSet(name="pagat"),
+    # Denexa's rules as written: the first trick in turn (Game play), a player who runs out
+    # while due to lead gets away and the next player leads (Getting away), the shootout
+    # (Ending the hand).
+    "denexa": RuleSet(name="denexa", last_card="pass_lead", first_trick="in_turn", two_players="denexa"),
+    # Pagat's Donkey, the Kerala trump game (pagat-getaway.txt, Donkey).
+    "donkey": RuleSet(name="donkey", trumps=True),
+}
+
+PRESET_SOURCES = {
+    "pagat": f"{PAGAT}: the main rules",
+    "denexa": f"{DENEXA}: Denexa Games' rules as written",
+    "donkey": f"{PAGAT}, Donkey: the Kerala trump game",
+}
+
+_BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
+
+
+def option_values(option: str) -> list[str]:
+    """The values an option takes, as written in a rules spec."""
+    ann = RuleSet.model_fields[option].annotation
+    if ann is bool:
+        return ["yes", "no"]
+    return [str(v) for v in ann.__args__]
+
+
+def coerce(option: str, value: str) -> object:
+    """A spec's word for an option value, as the model's type; raises ValueError."""
+    ann = RuleSet.model_fields[option].annotation
+    word = value.strip().lower()
+    if ann is bool:
+        if word in _BOOL_WORDS:
+            return _BOOL_WORDS[word]
+    else:
+        for v in ann.__args__:
+            if str(v) == word:
+                return v
+    raise ValueError(
+        f"option '{option}' takes {' or '.join(option_values(option))}, not '{value}'"
+    )
+
+
+def parse_spec(text: str, base: RuleSet | None = None) -> RuleSet:
+    """Read ``pagat taking=no direction=anticlockwise``: a preset, then option overrides.
+
+    With ``base``, a spec may be overrides alone (``taking=no``), applied to it.
+    """
+    words = []
+    pos = 0
+    for word in text.split():
+        start = text.index(word, pos)
+        pos = start + len(word)
+        words.append((word, start))
+    if not words and base is None:
+        raise RulesError("a rule set needs a preset name: " + ", ".join(PRESETS), 0, 0)
+    options: dict[str, object] = {}
+    rules = base
+    for i, (word, start) in enumerate(words):
+        if "=" not in word:
+            if i != 0:
+                raise RulesError(
+                    f"'{word}' is not an option setting (write option=value)", start, len(word)
+                )
+            if word.lower() not in PRESETS:
+                raise RulesError(
+                    f"unknown rule set '{word}' (presets are {', '.join(PRESETS)})", start, len(word)
+                )
+            rules = PRESETS[word.lower()]
+            continue
+        key, _, value = word.partition("=")
+        key = key.lower().replace("-", "_")
+        if key not in OPTIONS:
+            raise RulesError(
+                f"unknown option '{key}' (options are {', '.join(OPTIONS)})", start, len(key)
+            )
+        try:
+            options[key] = coerce(key, value)
+        except ValueError as e:
+            vstart = start + len(key) + 1
+            raise RulesError(str(e), vstart, len(value)) from None
+    if rules is None:
+        rules = PRESETS["pagat"]
+    return rules.with_options(**options) if options else rules
+
+
+def rule_set(spec: str = "pagat") -> RuleSet:
+    """The rule set a spec names; ``repr()`` of a rule set evaluates back through this."""
+    return parse_spec(spec)
+
+
+def load_file(path: str | Path) -> RuleSet:
+    """A table's house rules from a TOML or JSON file: ``preset = "pagat"`` plus options."""
+    p = Path(path)
+    raw = p.read_bytes()
+    try:
+        if p.suffix.lower() == ".json":
+            data = json.loads(raw.decode("utf-8"))
+        else:
+            import tomllib
+
+            data = tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise RulesError(f"{p}: not a readable rules file: {e}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"{p}: a rules file is a table of options")
+    preset = str(data.pop("preset", data.pop("name", "pagat"))).lower()
+    if preset not in PRESETS:
+        raise RulesError(f"{p}: unknown preset '{preset}' (presets are {', '.join(PRESETS)})")
+    for key in list(data):
+        if key not in OPTIONS:
+            raise RulesError(f"{p}: unknown option '{key}' (options are {', '.join(OPTIONS)})")
+        if isinstance(data[key], str):
+            try:
+                data[key] = coerce(key, data[key])
+            except ValueError as e:
+                raise RulesError(f"{p}: {e}") from None
+    try:
+        return PRESETS[preset].with_options(**data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        key = err["loc"][0] if err["loc"] else "?"
+        vals = option_values(str(key)) if key in OPTIONS else []
+        raise RulesError(
+            f"{p}: option '{key}' takes {' or '.join(vals)}, not {data.get(key)!r}"
+        ) from None
