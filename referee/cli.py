@@ -307,6 +307,23 @@ def rules_cmd(
         out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
 
 
+# Commands defined beside the code they drive; each module has register(app).
+def _register_more():
+    import importlib
+
+    for name in ("simulate", "table", "live"):
+        try:
+            mod = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__package__}.{name}":
+                raise
+            continue
+        mod.register(app)
+
+
+_register_more()
+
+
 def main():
     try:
         app()
