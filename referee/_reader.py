@@ -372,18 +372,19 @@ class _Builder(Transformer):
 
     # actions --------------------------------------------------------------------------
 
-    def play(self, ch):
-        ctx = self.ctx
-        s, c = ch
-        return Play(ctx.seat(s), ctx.card(c), ctx.span(s), ctx.span(c))
-
     def trick(self, ch):
         comment = _comment(ch)
+        ctx = self.ctx
         no = ch[0]
-        plays = ch[1:]
+        plays = []
+        seat, card = ctx.seat, ctx.card
+        span = ctx.span
+        for i in range(1, len(ch), 2):
+            s, c = ch[i], ch[i + 1]
+            plays.append(Play(seat(s), card(c), span(s), span(c)))
+        first = span(no)
         last = plays[-1].card_span
-        first = self.ctx.span(no)
-        return Trick(int(str(no)[:-1]), plays, comment, Span(first.line, first.col, first.start, last.end))
+        return Trick(int(no[:-1]), plays, comment, Span(first.line, first.col, first.start, last.end))
 
     def take(self, ch):
         comment = _comment(ch)

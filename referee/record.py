@@ -10,11 +10,12 @@ the facts and the comments only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
-@dataclass(slots=True, frozen=True)
-class Span:
-    """Where a piece of text is: 1-based line and column, 0-based char offsets in the file."""
+class Span(NamedTuple):
+    """Where a piece of text is: 1-based line and column, 0-based char offsets in the file.
+    A tuple, because the reader makes two for every play."""
 
     line: int
     col: int

@@ -1,0 +1,186 @@
+"""The benchmark: generate corpora with `getaway-ref simulate`, then measure.
+
+    python bench/bench.py            # the full run (10,000 + mixed games, 100,000-game memory test)
+    python bench/bench.py --quick    # a small run to see that it works
+
+What it measures, on each corpus:
+- the Lark lexer alone over the same text (the ceiling any Lark parser can reach);
+- parse alone (the reader, records built, no judging);
+- full `getaway-ref check` as a user runs it, with --jobs 1 and --jobs 2, in a fresh process:
+  wall time, plays/s, games/s, MB/s and peak memory (the child's max RSS);
+- flat memory: peak RSS of `check` on a 1,000-game file and on a 100,000-game file.
+Figures go to stdout as a table and to bench/out/results.json; the README quotes them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+
+
+def simulate(path: Path, players: int, games: int, seed: int, rules: str = "pagat") -> None:
+    if path.exists():
+        return
+    tmp = path.with_suffix(".tmp")
+    if tmp.exists():
+        tmp.unlink()
+    subprocess.run([sys.executable, "-m", "referee", "simulate", "--players", str(players), "--games", str(games),
+                    "--seed", str(seed), "--rules", rules, "-o", str(tmp)], check=True, cwd=ROOT,
+                   stderr=subprocess.DEVNULL)
+    tmp.rename(path)
+
+
+def mixed(path: Path, games_per_count: int, seed: int) -> None:
+    """A corpus of 3- to 8-player games, one file."""
+    if path.exists():
+        return
+    parts = []
+    for n in range(3, 9):
+        p = OUT / f"mixed-{n}.gwy"
+        simulate(p, n, games_per_count, seed + n)
+        text = p.read_text(encoding="utf-8")
+        if parts:
+            text = text[text.index("%game"):]
+        parts.append(text)
+        p.unlink()
+    path.write_text("\n".join(parts), encoding="utf-8")
+
+
+def repeat_to(src: Path, dst: Path, games: int) -> None:
+    """A big file made of one corpus's games over and over (for the memory test)."""
+    if dst.exists():
+        return
+    text = src.read_text(encoding="utf-8")
+    body = text[text.index("%game"):]
+    have = body.count("%game")
+    with open(dst, "w", encoding="utf-8") as f:
+        f.write("%gwy 1\n\n")
+        n = 0
+        while n < games:
+            f.write(body if body.endswith("\n") else body + "\n")
+            n += have
+    # trim is unnecessary: the count is at least `games`
+
+
+def run_child(args: list[str]) -> tuple[float, int, int]:
+    """Run a command; return (seconds, exit code, peak RSS in KiB) of that child alone."""
+    t = time.perf_counter()
+    p = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    dt = time.perf_counter() - t
+    return dt, os.waitstatus_to_exitcode(status), usage.ru_maxrss
+
+
+def in_child(code: str, path: Path) -> tuple[float, int]:
+    """Time a snippet in a fresh interpreter; the snippet prints its own seconds."""
+    out = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True, check=True)
+    secs, count = out.stdout.split()
+    return float(secs), int(count)
+
+
+LEX = """
+import sys, time
+from referee._reader import Reader
+text = open(sys.argv[1], encoding='utf-8').read()
+Reader('x')
+lark = Reader._parser
+t = time.perf_counter()
+n = 0
+for _ in lark.lex(text):
+    n += 1
+print(time.perf_counter() - t, n)
+"""
+
+PARSE = """
+import sys, time
+import referee
+t = time.perf_counter()
+plays = 0
+for g in referee.read(sys.argv[1]):
+    plays += g.plays
+print(time.perf_counter() - t, plays)
+"""
+
+
+def measure(name: str, path: Path, results: dict) -> None:
+    size = path.stat().st_size
+    text = path.read_text(encoding="utf-8")
+    games = text.count("%game")
+    lex_s, tokens = in_child(LEX, path)
+    parse_s, plays = in_child(PARSE, path)
+    row = {"file": str(path.relative_to(ROOT)), "games": games, "plays": plays, "MB": round(size / 1e6, 2),
+           "tokens": tokens, "lex_s": round(lex_s, 3), "parse_s": round(parse_s, 3)}
+    for jobs in (1, 2):
+        dt, code, rss = run_child([sys.executable, "-m", "referee", "check", "-q", "--jobs", str(jobs), str(path)])
+        row[f"check_j{jobs}_s"] = round(dt, 3)
+        row[f"check_j{jobs}_exit"] = code
+        row[f"check_j{jobs}_rss_MiB"] = round(rss / 1024, 1)
+        row[f"check_j{jobs}_plays_per_s"] = round(plays / dt)
+        row[f"check_j{jobs}_games_per_s"] = round(games / dt, 1)
+        row[f"check_j{jobs}_MB_per_s"] = round(size / 1e6 / dt, 2)
+    row["parse_plays_per_s"] = round(plays / parse_s)
+    row["parse_MB_per_s"] = round(size / 1e6 / parse_s, 2)
+    row["lex_MB_per_s"] = round(size / 1e6 / lex_s, 2)
+    row["check_j1_vs_lexer"] = round(lex_s / row["check_j1_s"], 3)
+    row["parse_vs_lexer"] = round(lex_s / parse_s, 3)
+    row["jobs2_speedup"] = round(row["check_j1_s"] / row["check_j2_s"], 2)
+    results[name] = row
+    print(f"\n{name}: {games} games, {plays} plays, {row['MB']} MB")
+    print(f"  lexer alone     {lex_s:8.2f} s  {row['lex_MB_per_s']:6.2f} MB/s  ({tokens} tokens)")
+    print(f"  parse alone     {parse_s:8.2f} s  {row['parse_MB_per_s']:6.2f} MB/s  {row['parse_plays_per_s']:>8} plays/s"
+          f"  = {row['parse_vs_lexer']:.0%} of the lexer")
+    for jobs in (1, 2):
+        print(f"  check --jobs {jobs}  {row[f'check_j{jobs}_s']:8.2f} s  {row[f'check_j{jobs}_MB_per_s']:6.2f} MB/s"
+              f"  {row[f'check_j{jobs}_plays_per_s']:>8} plays/s  {row[f'check_j{jobs}_games_per_s']:>8} games/s"
+              f"  peak {row[f'check_j{jobs}_rss_MiB']} MiB  (exit {row[f'check_j{jobs}_exit']})")
+    print(f"  check --jobs 1 = {row['check_j1_vs_lexer']:.0%} of the lexer-alone throughput;"
+          f" --jobs 2 is {row['jobs2_speedup']}x --jobs 1")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small corpora, no 100,000-game file")
+    args = ap.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    n4 = 1000 if args.quick else 10000
+    per = 100 if args.quick else 500
+    four = OUT / f"four-{n4}.gwy"
+    mix = OUT / f"mixed-{per * 6}.gwy"
+    simulate(four, 4, n4, seed=1)
+    mixed(mix, per, seed=100)
+    results: dict = {"machine": {"platform": platform.platform(), "python": platform.python_version(),
+                                 "cpus": os.cpu_count()}}
+    measure("4 players", four, results)
+    measure("3-8 players", mix, results)
+    small = OUT / "memory-1000.gwy"
+    big_n = 10000 if args.quick else 100000
+    big = OUT / f"memory-{big_n}.gwy"
+    repeat_to(four, small, 1000) if n4 > 1000 else None
+    if not small.exists():
+        small.write_text(four.read_text(encoding="utf-8"), encoding="utf-8")
+    repeat_to(four, big, big_n)
+    _, _, rss_small = run_child([sys.executable, "-m", "referee", "check", "-q", str(small)])
+    _, _, rss_big = run_child([sys.executable, "-m", "referee", "check", "-q", str(big)])
+    results["memory"] = {"small_games": small.read_text(encoding="utf-8").count("%game"), "small_MiB": round(rss_small / 1024, 1),
+                         "big_games": big.read_text(encoding="utf-8").count("%game"), "big_MiB": round(rss_big / 1024, 1),
+                         "ratio": round(rss_big / rss_small, 3)}
+    m = results["memory"]
+    print(f"\nmemory: check of {m['small_games']} games peaks at {m['small_MiB']} MiB, of {m['big_games']} games at "
+          f"{m['big_MiB']} MiB (ratio {m['ratio']})")
+    dt, _, _ = run_child([sys.executable, "-m", "referee", "check", "records/pagat-example.gwy"])
+    results["startup_small_record_s"] = round(dt, 3)
+    print(f"check of one small record: {dt:.2f} s from process start to exit")
+    (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
