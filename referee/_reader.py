@@ -61,6 +61,15 @@ class _PositionOpen(_DealOpen):
     __slots__ = ()
 
 
+class _BrokenTrick:
+    """A trick line that did not parse: only its number is known."""
+
+    __slots__ = ("number",)
+
+    def __init__(self, number):
+        self.number = number
+
+
 class _Version:
     __slots__ = ("number", "span")
 
@@ -128,6 +137,9 @@ class _Context:
     def reset(self, first_line, offset, path, text):
         self.first_line = first_line
         self.offset = offset
+        # Where the line being parsed on its own starts, within the game (line by line).
+        self.line_shift = 0
+        self.offset_shift = 0
         self.path = path
         self.text = text
         self.lines = None
@@ -135,12 +147,14 @@ class _Context:
         self.seats: list[str] = []
         self.seat_index: dict[str, int] = {}
         self.seats_from_tag = False
+        self.tags_seen: set[str] = set()
         self.rules: RuleSet = PRESETS["pagat"]
         self.game_number = 0
 
     def span(self, tok: Token) -> Span:
         return Span(
-            self.first_line + tok.line - 1, tok.column, self.offset + tok.start_pos, self.offset + tok.end_pos
+            self.first_line + self.line_shift + tok.line - 1, tok.column,
+            self.offset + self.offset_shift + tok.start_pos, self.offset + self.offset_shift + tok.end_pos,
         )
 
     def source_line(self, line: int) -> str:
@@ -253,8 +267,13 @@ class _Builder(Transformer):
     def _interpret(self, tag: Tag):
         ctx = self.ctx
         low = tag.name.lower()
+        if low in ("seats", "rules", "result", "dealer"):
+            if low in ctx.tags_seen:
+                ctx.error("S004", f"the [{tag.name}] tag is given twice", tag.span, help="keep one")
+                return
+            ctx.tags_seen.add(low)
         if low == "seats":
-            names = tag.value.split()
+            names = [n for n in re.split(r"[,\s]+", tag.value) if n]
             ctx.seats, ctx.seat_index, ctx.seats_from_tag = [], {}, True
             for name in names:
                 if name.lower() in ctx.seat_index:
@@ -280,19 +299,16 @@ class _Builder(Transformer):
                     Span(vs.line, vs.col + e.offset, vs.start + e.offset, vs.start + e.offset + max(1, e.length)),
                     help="`getaway-ref rules` lists the presets and options",
                 )
-        elif low in ("dealer",):
-            if tag.value.lower() not in ctx.seat_index:
-                ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag", tag.value_span)
 
     # setup ----------------------------------------------------------------------------
 
     def deal_open(self, ch):
         comment = _comment(ch)
-        return _DealOpen(comment, None)
+        return _DealOpen(comment, self.ctx.span(ch[0]))
 
     def position_open(self, ch):
         comment = _comment(ch)
-        return _PositionOpen(comment, None)
+        return _PositionOpen(comment, self.ctx.span(ch[0]))
 
     def deal(self, ch):
         return ch  # [_DealOpen, items...]; the assembler groups them
@@ -342,6 +358,10 @@ class _Builder(Transformer):
                     i += 1
                     if card != C.ACE_OF_SPADES:
                         self.ctx.error("S002", f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
+                        return None
+                    if self.ctx.rules.packs != 2:
+                        self.ctx.error("S002", f"'{tok}' marks an ace, and only a double pack has a marked ace",
+                                       self.ctx.span(tok), help="write A without *, or play with packs=2")
                         return None
                     card = C.MARKED_ACE
                 out.append(card)
@@ -555,7 +575,7 @@ class Reader:
         game.text = text
         game.first_line = first_line
         game.path = self.path
-        game.errors = ctx.errors
+        game.errors = sorted(ctx.errors, key=lambda d: (d.span.start if d.span else 0))
         return game
 
     def _line_by_line(self, text: str) -> list:
@@ -567,20 +587,24 @@ class Reader:
             pos += len(line) + 1
             if not line.strip():
                 continue
-            saved = ctx.first_line, ctx.offset
-            ctx.first_line, ctx.offset = saved[0] + i, saved[1] + start
+            ctx.line_shift, ctx.offset_shift = i, start
             try:
                 items.append(self._parser.parse(line + "\n", start="line"))
             except UnexpectedInput as e:
                 self._syntax_error(e)
+                # Keep the broken line's trick number, so the next trick is not also wrong.
+                m = re.match(r"\s*(\d+)\.", line)
+                if m:
+                    items.append(_BrokenTrick(int(m.group(1))))
             finally:
-                ctx.first_line, ctx.offset = saved
+                ctx.line_shift = ctx.offset_shift = 0
         return items
 
     def _syntax_error(self, e: UnexpectedInput):
         ctx = self._ctx
-        line = ctx.first_line + e.line - 1
-        start = ctx.offset + e.pos_in_stream if e.pos_in_stream is not None else ctx.offset
+        line = ctx.first_line + ctx.line_shift + e.line - 1
+        base = ctx.offset + ctx.offset_shift
+        start = base + e.pos_in_stream if e.pos_in_stream is not None else base
         if isinstance(e, UnexpectedToken):
             tok = e.token
             found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{tok}'"
@@ -598,7 +622,8 @@ class Reader:
             width = len(word.group(0)) if word else 1
             ch = e.char
             if ch == "[":
-                message = 'a tag is written [Name "value"], one to a line'
+                ctx.error("S004", 'a tag is written [Name "value"], one to a line', Span(line, e.column, start, start + width))
+                return
             elif ch == '"':
                 message = "a quoted value belongs in a header tag"
             else:
@@ -635,13 +660,16 @@ def _assemble(items: list, ctx: _Context) -> Game:
                 game.header.append(it)
         elif isinstance(it, _DealOpen):
             if setup is not None:
-                ctx.error("S009", "a game has one deal or position", Span(0, 0, 0, 0))
+                ctx.error("S009", "a game has one deal or position", it.span)
                 continue
-            setup = Position() if isinstance(it, _PositionOpen) else Deal()
+            setup = Position(span=it.span) if isinstance(it, _PositionOpen) else Deal(span=it.span)
             if it.comment:
                 setup.items.append(Comment(it.comment))
             game.setup = setup
             state = _SETUP
+        elif isinstance(it, _BrokenTrick):
+            last_trick = it.number
+            state = _BODY
         elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick)):
             if state != _SETUP:
                 ctx.error("S009", "this line belongs in a deal or a position", it.span)
@@ -678,6 +706,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)
+    _check_dealer(game, ctx)
     _check_result(game, ctx)
     return game
 
@@ -702,7 +731,11 @@ def _check_setup(game: Game, ctx: _Context):
                 ctx.error("S011", f"{name}'s hand is given twice", it.span)
             seen[it.seat] = it.span
     missing = [game.seats[i] for i in range(n) if i not in seen]
-    if missing and seen:
+    if not seen:
+        ctx.error("S011", "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
+                  game.setup.span if game.setup.span.line else game.span,
+                  help="give every seat its cards or its number of cards: 'North 13'")
+    elif missing:
         ctx.error("S011", f"no hand for {', '.join(missing)}", game.setup.items[-1].span if game.setup.items else game.span,
                   help="give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got away")
     if isinstance(game.setup, Position):
@@ -710,6 +743,13 @@ def _check_setup(game: Game, ctx: _Context):
             ctx.error("S011", "the waste pile is given twice", game.setup.of(Waste)[1].span)
         if len(game.setup.of(Lead)) > 1:
             ctx.error("S011", "the leader is given twice", game.setup.of(Lead)[1].span)
+
+
+def _check_dealer(game: Game, ctx: _Context):
+    tag = game.tag_item("Dealer")
+    if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
+        ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
+                  + (f" (seats are {', '.join(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
 def _check_result(game: Game, ctx: _Context):

@@ -82,8 +82,9 @@ CODES: dict[str, Code] = {
            "Every seat named in a deal, play, take, draw or count must be one of the seats of "
            "the [Seats] tag, spelt the same way.",
            "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'"),
-        _c("S004", "malformed tag", "docs/notation.md, Header tags",
-           "A header tag is written [Name \"value\"], one to a line, before the deal.",
+        _c("S004", "bad tag", "docs/notation.md, Header tags",
+           "A header tag is written [Name \"value\"], one to a line, before the deal; the tags "
+           "Seats, Rules, Dealer and Result are given at most once.",
            "[Seats North East]\n   -> a tag is written [Name \"value\"]"),
         _c("S005", "version line", "docs/notation.md, Files and games",
            "A file starts with the version line '%gwy 1'. Other versions are not understood.",

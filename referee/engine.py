@@ -103,7 +103,8 @@ class Engine:
     def pack(self) -> tuple[int, int]:
         """The whole pack as (once, twice): 52 cards, or 104 with the marked ace."""
         if self.double:
-            return FULL_PACK | BIT[MARKED_ACE], FULL_PACK
+            # Two of every card, but one of the two aces of spades is the marked one.
+            return FULL_PACK | BIT[MARKED_ACE], FULL_PACK & ~BIT[ACE_OF_SPADES]
         return FULL_PACK, 0
 
     @classmethod

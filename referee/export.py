@@ -72,7 +72,7 @@ class LeadModel(BaseModel):
 
 
 class NextTrickModel(BaseModel):
-    kind: Literal["trick"] = "trick"
+    kind: Literal["next_trick"] = "next_trick"
     number: int
     comment: str | None = None
     at: At | None = None

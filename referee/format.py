@@ -46,7 +46,12 @@ def format_game(g: Game) -> str:
             if isinstance(it, Comment):
                 out.append(_remark(it))
             elif isinstance(it, Hand):
-                body = str(it.size) if it.cards is None else " ".join(card_str(c) for c in it.cards)
+                if it.cards is None:
+                    body = str(it.size)
+                elif it.cards:
+                    body = " ".join(card_str(c) for c in it.cards)
+                else:
+                    body = "..."  # a known empty hand, in the suit-by-suit form
                 out.append(f"{name(it.seat)} {body}{_eol(it.comment)}")
             elif isinstance(it, Out):
                 out.append(f"{name(it.seat)} out{_eol(it.comment)}")

@@ -192,7 +192,8 @@ class Referee:
             if fatal:
                 raise _Stop("the deal cannot be true")
             if placed != pack_size:
-                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}", setup.hands[-1].span,
+                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}",
+                            setup.hands[-1].span if setup.hands else setup.span,
                             notes=[f"{P}, \"Deal\": the whole pack is dealt"],
                             help="check each hand's size")
                 raise _Stop("the deal cannot be true")
@@ -700,7 +701,7 @@ class Referee:
             self.report("R112", f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
                         tag.value_span, label="not the loser", notes=[f"{P}, \"End of Play\""])
         elif legs is not None and legs != e.legs:
-            self.report("R112", f"the result gives {legs} legs, but {self.seat(e.loser)} ends with {e.legs} cards",
+            self.report("R112", f"the result gives {legs} legs, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
                         tag.value_span, notes=[f"{P}, \"Donkey\": a donkey with N legs, N the cards left"])
 
 
