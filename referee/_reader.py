@@ -19,7 +19,7 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import cards as C
-from .diagnostics import Diagnostic
+from .diagnostics import CODES, Diagnostic
 from .record import (
     Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
     Span, Tag, Take, Trick, Waste,
@@ -164,6 +164,7 @@ class _Context:
         return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
 
     def error(self, code, message, span, label="", help=None, notes=()):
+        notes = list(notes) + [CODES[code].rule]
         self.errors.append(
             Diagnostic(
                 code, message, span, label=label, help=help, notes=list(notes),
@@ -646,7 +647,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
     state = _HEADER
     setup = None
     last_trick = None
-    first_trick_expected = None
+    skipping = False  # the lines of a second deal, already reported once
     for it in items:
         if isinstance(it, _GameOpen):
             game.open_comment = it.comment
@@ -660,7 +661,9 @@ def _assemble(items: list, ctx: _Context) -> Game:
                 game.header.append(it)
         elif isinstance(it, _DealOpen):
             if setup is not None:
-                ctx.error("S009", "a game has one deal or position", it.span)
+                ctx.error("S009", "a game has one deal or position", it.span,
+                          help="start a new game with %game, or merge the two")
+                skipping = True
                 continue
             setup = Position(span=it.span) if isinstance(it, _PositionOpen) else Deal(span=it.span)
             if it.comment:
@@ -671,6 +674,8 @@ def _assemble(items: list, ctx: _Context) -> Game:
             last_trick = it.number
             state = _BODY
         elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick)):
+            if skipping:
+                continue
             if state != _SETUP:
                 ctx.error("S009", "this line belongs in a deal or a position", it.span)
             elif isinstance(setup, Deal) and not isinstance(it, Hand):
@@ -685,6 +690,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
             else:
                 game.actions.append(it)
         else:  # an action
+            skipping = False
             if state == _HEADER:
                 ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
                           help="add a 'deal' with every seat's hand or size")

@@ -167,6 +167,11 @@ CODES: dict[str, Code] = {
         _c("R114", "play by a seat that is out", f"{P}, Getting away",
            "A player who has got away takes no more part in the play.",
            "East took West's hand\n8. West 4♣\n   -> West has got away"),
+        _c("R115", "trick not finished", f"{P}, Second and subsequent tricks",
+           "The record starts a new trick while players who hold cards have not yet played to "
+           "the last one, and no tochoo ended it. The referee ends the trick as the record "
+           "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
+           "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it"),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c("M201", "renege", f"{P}, Second and subsequent tricks; {RD}, ruling 1",
            "A player who holds a card of the suit led must play one. Playing another suit "

@@ -133,8 +133,11 @@ class Referee:
 
     def _diag(self, game: Game, code: str, message: str, span: Span | None, *, label: str = "",
               notes=(), help: str | None = None, trick: int | None = None, related=()) -> Diagnostic:
+        notes = [n for n in notes if n]
+        if code in CODES and not any(".txt" in n or "README" in n or ".md" in n for n in notes):
+            notes.append(CODES[code].rule)
         d = Diagnostic(
-            code, message, span, label=label, notes=list(notes), help=help,
+            code, message, span, label=label, notes=notes, help=help,
             severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
             source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
             related=list(related),
@@ -266,6 +269,7 @@ class Referee:
         leads = pos.of(Lead)
         if not leads:
             self.report("R113", "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
+                        notes=[f"{P}, \"Second and subsequent tricks\": the player with the power leads"],
                         help="add 'lead SEAT'")
             raise _Stop("the position cannot be true")
         lead = leads[0].seat
@@ -321,6 +325,8 @@ class Referee:
         e = self.engine
         s, c = play.seat, play.card
         late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
+        if e.phase == E.IN_TRICK and self.open_rec is not None and tno != self.open_rec:
+            self._unfinished(play, tno)
         v = self._record_check(s, c, late)
         if v is not None:
             self._record_error(v, play, tno)
@@ -339,6 +345,27 @@ class Referee:
             self._apply(s, c, play, tno)
             return
         self._mistake(k, play, tno, v, late)
+
+    def _unfinished(self, play, tno):
+        """The record starts a new trick while the engine still waits for plays to the last
+        one: the record left it unfinished. Said once; the trick ends as the table left it."""
+        e = self.engine
+        missing = [self.seat(t) for t in e.seq if e.active >> t & 1 and not e.played >> t & 1]
+        who = ", ".join(missing) if missing else "nobody"
+        self.report("R115", f"trick {self.open_rec} is not finished: {who} "
+                    f"{'has' if len(missing) == 1 else 'have'} not played to it", play.seat_span,
+                    label=f"trick {tno} starts here",
+                    notes=[f"{P}, \"Second and subsequent tricks\": everyone plays in turn until all have "
+                           "played or a tochoo ends the trick",
+                           "the referee ends the trick as the record leaves it and goes on"],
+                    help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}",
+                    trick=self.open_rec)
+        e.lenient = True
+        before = e.trick_no
+        e.close()
+        if e.trick_no != before:
+            self.closed_rec = self.open_rec
+        self.open_rec = None
 
     def _record_check(self, s, c, late) -> E.Verdict | None:
         e = self.engine
@@ -401,6 +428,7 @@ class Referee:
         leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
         led, trump = e.led, e.trump
         before = e.trick_no
+        first = e.first
         had_unseen = e.unknown[s] > 0
         if leading:
             e.lead(s, c)
@@ -408,7 +436,7 @@ class Referee:
         else:
             e.play(s, c)
         if not leading and had_unseen and C.SUIT[c] != led:
-            ref = (play, tno, s, c)
+            ref = (play, tno, s, c, first)
             e.mark_void(s, led, ref)
             if e.trumps and trump >= 0 and C.SUIT[c] != trump:
                 e.mark_void(s, trump, ref)
@@ -439,7 +467,7 @@ class Referee:
             self.open_rec = tno
             return
         counts = self._counts_after(k)
-        if (next_lead is None or next_lead == s) and counts is None:
+        if (next_lead is None or next_lead == s) and counts is None and self._ahead(e, k) is e:
             self._penalise(s, c, late)
             return
         pen = e.copy()
@@ -452,7 +480,9 @@ class Referee:
             sim.close()
 
         def score(x: E.Engine) -> int:
-            # Which continuation does the record follow: who leads next, and the counts.
+            # Which continuation does the record follow: who leads next (after the takes
+            # and draws recorded before that lead), and the counts.
+            x = self._ahead(x, k)
             lead_ok = next_lead is None or (x.phase == E.BETWEEN and x.power == next_lead)
             counts_ok = counts is None or all(x.size(t) == n for t, n in counts.sizes if t >= 0)
             return 2 * lead_ok + counts_ok
@@ -466,6 +496,26 @@ class Referee:
         self.engine = pen
         self.closed_rec = None
         self.open_rec = None
+
+    def _ahead(self, x: E.Engine, k: int) -> E.Engine:
+        """A copy of state ``x`` with the takes and draws the record makes before its next
+        trick applied (where legal)."""
+        tno = self.events[k][2]
+        y = None
+        for kind, item, t in self.events[k + 1:]:
+            if kind == "play":
+                if t == tno:
+                    continue
+                break
+            if kind == "take" and item.taker >= 0 and item.target >= 0:
+                y = y or x.copy()
+                if y.judge_take(item.taker, item.target) is None:
+                    y.take(item.taker, item.target)
+            elif kind == "draw" and item.seat >= 0 and item.card >= 0:
+                y = y or x.copy()
+                if y.judge_draw(item.seat, item.card, item.source) is None:
+                    y.draw(item.seat, item.card, item.source)
+        return y or x
 
     def _counts_after(self, k: int) -> Counts | None:
         """A count line that follows this trick's last play, before any other action."""
@@ -558,7 +608,7 @@ class Referee:
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
         tochoo was a renege. Reported there, once, with this play as the proof."""
         e = self.engine
-        tplay, ttno, _, tcard = ref
+        tplay, ttno, _, tcard, in_first = ref
         suit = C.SUIT[c]
         key = (s, suit, id(tplay))
         if key in self.proved:
@@ -571,8 +621,8 @@ class Referee:
         suit_led = C.suit_name(suit)
         self.report(
             "M201", f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
-            tplay.card_span, label="tochoo while holding the suit led", trick=ttno,
-            notes=[RULE_NOTES["M201"],
+            tplay.card_span, label="a spade was due" if in_first else "tochoo while holding the suit led", trick=ttno,
+            notes=[FIRST_NOTE if in_first else RULE_NOTES["M201"],
                    f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since before the tochoo",
                    "the penalty was not applied at the table; the referee follows the record as played"],
             help=f"penalty (ruling 1): {name} should have picked up trick {ttno} and led trick {ttno + 1}",
@@ -610,7 +660,7 @@ class Referee:
                 e.lenient = True
             elif v.reason.startswith("taking is not allowed"):
                 self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
-                            notes=[f"rule set: {self.rules.spec()} (taking=no)"],
+                            notes=[f"{P}, \"Taking cards\", and the option taking=no (rules.py); rule set: {self.rules.spec()}"],
                             help="judge the game with taking=yes if the table allowed it")
             elif v.detail is not None:
                 self.report("R108", f"{taker} may take only {self.seat(v.detail)}'s hand, not {target}'s", t.target_span,
@@ -647,7 +697,8 @@ class Referee:
             self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
                         notes=[f"{P}, \"Getting away\": only the player with the power and no card draws"])
         elif v.reason == "the game is over":
-            self.report("R110", f"{name} draws {card} after the end of the game", d.span)
+            self.report("R110", f"{name} draws {card} after the end of the game", d.span,
+                        notes=[f"{P}, \"End of Play\": nothing happens after the last player holding cards is found"])
         else:
             want = v.detail
             wants = ("the waste pile" if want is None else "any other player's hand" if want == "any"
@@ -691,7 +742,7 @@ class Referee:
         if loser is None:
             if e.phase == E.OVER and tag.value.strip() == "*":
                 self.report("R112", f"the result says the game is not finished, but {self.seat(e.loser)} lost",
-                            tag.value_span)
+                            tag.value_span, notes=[f"{P}, \"End of Play\": the last player holding cards loses"])
             return
         if e.phase != E.OVER:
             self.report("R112", f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
