@@ -39,6 +39,10 @@ class ReadError(Exception):
         self.path = path
         self.message = message
 
+    def __reduce__(self):
+        # Crosses process boundaries intact (check --jobs).
+        return (ReadError, (self.path, self.message))
+
 
 # ---- markers the line-by-line path hands to the assembler ---------------------------------
 
@@ -71,10 +75,10 @@ class _BrokenTrick:
 
 
 class _Version:
-    __slots__ = ("number", "span")
+    __slots__ = ("number", "span", "comment")
 
     def __init__(self, number, span):
-        self.number, self.span = number, span
+        self.number, self.span, self.comment = number, span, None
 
 
 # ---- what is expected, in the game's words -------------------------------------------------
@@ -238,9 +242,12 @@ class _Builder(Transformer):
     # header ---------------------------------------------------------------------------
 
     def version(self, ch):
+        comment = _comment(ch)
         tok = ch[0]
         number = int(str(tok).split()[-1])
-        return _Version(number, self.ctx.span(tok))
+        v = _Version(number, self.ctx.span(tok))
+        v.comment = comment
+        return v
 
     def prelude(self, ch):
         return ch
@@ -274,18 +281,22 @@ class _Builder(Transformer):
                 return
             ctx.tags_seen.add(low)
         if low == "seats":
-            names = [n for n in re.split(r"[,\s]+", tag.value) if n]
+            if ctx.seats and not ctx.seats_from_tag:
+                return  # the deal named the seats already; the assembler reports the late tag
             ctx.seats, ctx.seat_index, ctx.seats_from_tag = [], {}, True
-            for name in names:
+            for m in re.finditer(r"[^,\s]+", tag.value):
+                name = m.group(0)
+                vs = tag.value_span
+                where = Span(vs.line, vs.col + m.start(), vs.start + m.start(), vs.start + m.end())
                 if name.lower() in ctx.seat_index:
-                    ctx.error("S006", f"seat '{name}' is named twice", _sub(tag, name))
+                    ctx.error("S006", f"seat '{name}' is named twice", where)
                     continue
                 if name.lower() in RESERVED or not re.fullmatch(r"[^\W\d][\w'\-]*", name):
                     ctx.error(
                         "S006", f"'{name}' cannot name a seat"
                         + (" (it is a word of the notation)" if name.lower() in RESERVED else
                            " (a seat is one word of letters, digits, _ ' or -, starting with a letter)"),
-                        _sub(tag, name),
+                        where,
                     )
                     continue
                 ctx.seat_index[name.lower()] = len(ctx.seats)
@@ -375,6 +386,7 @@ class _Builder(Transformer):
     def waste(self, ch):
         comment = _comment(ch)
         ctx = self.ctx
+        ch = ch[1:]  # the word 'waste'
         span = Span(*_line_span(ctx, ch[0], ch[-1]))
         first = ch[0]
         if first.type == "SIZE":
@@ -385,11 +397,11 @@ class _Builder(Transformer):
 
     def lead(self, ch):
         comment = _comment(ch)
-        return Lead(self.ctx.seat(ch[0]), comment, self.ctx.span(ch[0]))
+        return Lead(self.ctx.seat(ch[1]), comment, self.ctx.span(ch[1]))
 
     def next_trick(self, ch):
         comment = _comment(ch)
-        return NextTrick(int(ch[0]), comment, self.ctx.span(ch[0]))
+        return NextTrick(int(ch[1]), comment, self.ctx.span(ch[1]))
 
     # actions --------------------------------------------------------------------------
 
@@ -542,13 +554,26 @@ class Reader:
             try:
                 items = self._parser.parse(_terminated(text), start="prelude")
             except UnexpectedInput as e:
-                self._syntax_error(e)
+                line = e.line
+                src = ctx.source_line(line)
+                col = e.column
+                word = re.match(r"\S+", src[col - 1:])
+                width = len(word.group(0)) if word else 1
+                start = offset + (e.pos_in_stream or 0)
+                where = Span(line, col, start, start + width)
+                if src[col - 1:col] == "[":
+                    ctx.error("S004", "a tag belongs to a game: write it after the game's %game line", where)
+                else:
+                    ctx.error("S005", "before the first %game line a file holds the version line '%gwy 1' and "
+                              f"comments only, not '{word.group(0) if word else src.strip()}'", where,
+                              help="start the file with '%gwy 1'; begin each game with '%game'")
                 items = []
             for it in items:
                 if isinstance(it, _Version):
                     if pre.version is not None:
                         ctx.error("S005", "a second version line", it.span)
                     pre.version = it.number
+                    pre.version_comment = it.comment
                     if it.number != VERSION:
                         ctx.error("S005", f"unsupported notation version {it.number} (this referee reads version {VERSION})",
                                   it.span)

@@ -265,7 +265,9 @@ class Engine:
         if self.phase == DRAW_DUE:
             return self.drawer
         if self.phase == IN_TRICK:
-            if self.first and self.any_order:
+            if (self.first and self.any_order) or self.lenient:
+                # Any order in the first trick; a trick followed as played after an
+                # unpenalised mistake has no turn order left to enforce.
                 return -1
             return self._next_to_play()
         return -1
@@ -566,13 +568,19 @@ class Engine:
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
-    def penalise(self, s: int, c: int | None):
+    def penalise(self, s: int, c: int | None, after_end: bool = False):
         """Ruling 1: the offender picks up every card played to the trick so far, their own
         (``c``) included, and leads the next trick; the trick's normal end does not happen.
-        A play after a tochoo takes back the cards the tochoo's winner picked up."""
+
+        ``after_end``: the card was played to a trick that had already ended (a play after a
+        tochoo): the cards the tochoo's winner picked up come back to the offender. Otherwise,
+        between tricks, the card was a lead out of turn: the trick holds that card alone."""
         if c is not None:
             self._remove_from_hand(s, c)
-        if self.phase != IN_TRICK:
+        if self.phase != IN_TRICK and not after_end:
+            self.trick = []
+            self.pending and self._flush_pending()
+        elif self.phase != IN_TRICK:
             # The trick had already ended (a play after a tochoo): undo its pickup.
             trick = list(self.last_trick)
             if self.last_picker >= 0:
@@ -778,7 +786,9 @@ class Engine:
     # ---- what may happen now ---------------------------------------------------------------------
 
     def legal_cards(self, s: int) -> int:
-        """The known cards ``s`` may play now, as a mask (all cards for a lenient trick)."""
+        """The known cards ``s`` may play now, as a mask. In a trick followed as played after
+        an unpenalised mistake (``lenient``) the rules give no legal play once a tochoo has
+        ended it; the table's record decides what comes next."""
         if self.phase in (OVER, DRAW_DUE) or self.out[s]:
             return 0
         hand = self.once[s]

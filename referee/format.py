@@ -12,7 +12,9 @@ from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Ou
 
 
 def _eol(comment: str | None) -> str:
-    return f"  # {comment}" if comment else ""
+    if comment is None:
+        return ""
+    return f"  # {comment}" if comment else "  #"
 
 
 def _remark(c: Comment) -> str:
@@ -24,7 +26,7 @@ def _escape(v: str) -> str:
 
 
 def format_prelude(pre: Prelude) -> str:
-    lines = [f"%gwy {pre.version or 1}"]
+    lines = [f"%gwy {pre.version or 1}{_eol(pre.version_comment)}"]
     for it in pre.items:
         if isinstance(it, Comment):
             lines.append(_remark(it))

@@ -122,7 +122,7 @@ class Referee:
             res.finished = e.phase == E.OVER
             if res.finished:
                 res.loser, res.legs = e.loser, e.legs
-            if res.stopped is None:
+            if res.stopped is None and self.stop_after is None:
                 self._check_result(game, e)
             if self.keep_engine:
                 res.engine = e
@@ -545,7 +545,7 @@ class Referee:
 
     def _penalise(self, s, c, late):
         e = self.engine
-        e.penalise(s, c)
+        e.penalise(s, c, after_end=late)
         self.closed_rec = None
         self.open_rec = None
 
@@ -623,7 +623,8 @@ class Referee:
             "M201", f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
             tplay.card_span, label="a spade was due" if in_first else "tochoo while holding the suit led", trick=ttno,
             notes=[FIRST_NOTE if in_first else RULE_NOTES["M201"],
-                   f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since before the tochoo",
+                   f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
+                   + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
             help=f"penalty (ruling 1): {name} should have picked up trick {ttno} and led trick {ttno + 1}",
             related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",

@@ -220,4 +220,5 @@ class Prelude:
 
     version: int | None = None
     items: list = field(default_factory=list)
+    version_comment: str | None = None  # a comment at the end of the version line
     errors: list = field(default_factory=list, compare=False, repr=False)

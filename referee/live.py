@@ -1,0 +1,853 @@
+"""``getaway-ref live``: a referee that follows a game typed one action at a time.
+
+Each line typed is an action in the notation's own words: a play (``West A♠``, the trick
+number is supplied), a trick line (``3. East 3♥, South 7♥``), a take (``North takes
+East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count line, or a
+comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
+
+Nothing here judges. The action is appended to the record's text, the whole game is read
+and replayed by the referee (:class:`referee.judge.Referee`), and what is new is reported:
+a table mistake with its rule and penalty (the action is recorded: it happened), or an
+action that cannot be true (a card the player cannot hold, a draw that is not due, a wrong
+take, a count the replay contradicts: a wrong entry, so it is not recorded). Games are
+small, so replaying from the deal each time costs nothing and can never drift from
+``check``.
+
+The record is the file. After every accepted action the whole file is written to a
+temporary file beside it, flushed, fsync'd and renamed over it (then the directory is
+fsync'd), so a kill -9 loses nothing that was answered, and the file is always a record
+that ``check`` reads. ``live FILE`` on an existing file continues its last game. Without a
+FILE a new name is made, and an existing file is never written unless it was named.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from . import cards as C
+from . import engine as E
+from .record import Comment, Counts, Deal, Draw, Game, Take, Trick
+
+VERSION_LINE = "%gwy 1"
+DEFAULT_SEATS = "North East South West"
+
+HELP = """\
+type an action, one a line, in the notation's words:
+  West A♠                    a play (the trick number is added)
+  3. East 3♥, South 7♥       a trick line (one play or several)
+  North takes East           a take, between tricks
+  West draws 7♦              a draw from the waste pile ('from North': from a hand)
+  counts North 12, East 9    hand sizes, for the referee to verify
+  # text   or   comment text a comment in the record
+commands: show (the state), legal (what may happen now), undo (remove the last entry:
+a wrong entry, not a table mistake), new (the next game, once this one is over),
+help, quit"""
+
+
+class LiveError(Exception):
+    """A usage problem: exit 2."""
+
+
+# ---- the record, as lines --------------------------------------------------------------------
+
+
+@dataclass
+class Unit:
+    """One line of the game after its deal: a trick line (whose plays can be extended and
+    undone one by one) or any other line, kept as written."""
+
+    kind: str  # "trick" or "line"
+    text: Optional[str] = None  # the line as written; None: rendered from the fields
+    number: int = 0
+    plays: list = field(default_factory=list)  # (seat, card)
+    comment: Optional[str] = None
+    history: list = field(default_factory=list)  # texts before plays were appended to a written line
+
+    def render(self, seats) -> str:
+        if self.text is not None:
+            return self.text
+        plays = ", ".join(f"{seats[s]} {C.card_str(c)}" for s, c in self.plays)
+        return f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
+
+
+def _split_comment(line: str) -> tuple[str, Optional[str]]:
+    i = line.find("#")
+    if i < 0:
+        return line.strip(), None
+    return line[:i].strip(), line[i + 1:].strip() or None
+
+
+_NUMBERED = re.compile(r"^\s*\d+\.(?=\s)")
+_RESULT = re.compile(r'^\s*\[\s*Result\s+"')
+_SETUP = re.compile(r"^\s*(deal|position)\s*(#.*)?$")
+_WORDS = {"takes", "draws", "from", "out", "rest"}
+
+
+def _is_bare_play(body: str) -> bool:
+    """``West A♠`` or ``West A♠, North J♠``: seats and cards without a trick number."""
+    if not body or _NUMBERED.match(body) or body.split()[0].lower() in ("counts", "deal", "position", "waste",
+                                                                         "lead", "trick"):
+        return False
+    for part in body.split(","):
+        words = part.split()
+        if len(words) != 2 or words[1].lower() in _WORDS or words[1].isdigit() or words[0][0].isdigit():
+            return False
+    return True
+
+
+# ---- files -------------------------------------------------------------------------------------
+
+
+def _umask_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def atomic_write(path: Path, text: str, mode: Optional[int] = None):
+    """Write beside the file, flush and fsync, rename over it, fsync the directory."""
+    d = str(path.parent) or "."
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode if mode is not None else _umask_mode())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    try:
+        dfd = os.open(d, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)
+
+
+def fresh_name(directory: Path) -> Path:
+    """A new file name that nothing else uses: created empty (O_EXCL) to hold it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(1, 1000):
+        name = directory / (f"live-{stamp}.gwy" if k == 1 else f"live-{stamp}-{k}.gwy")
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return name
+    raise LiveError(f"cannot find a free file name in {directory}")
+
+
+# ---- a new game's text -----------------------------------------------------------------------------
+
+
+def deal_lines(spec: Optional[str], seats: list[str], rules) -> list[str]:
+    """The deal of a new game: ``even`` (the default), sizes ``"13 13 13 13"``, or hands
+    ``"AKQ.T92..J43; 13; ..."`` (one part a seat, in seat order: cards, a hand written suit
+    by suit, or a size)."""
+    n = len(seats)
+    pack = 52 * rules.packs
+    if spec is None or spec.strip().lower() in ("", "even"):
+        base, extra = divmod(pack, n)
+        return [f"{s} {base + (1 if i < extra else 0)}" for i, s in enumerate(seats)]
+    if ";" in spec or "|" in spec:
+        parts = [p.strip() for p in re.split(r"[;|]", spec)]
+    else:
+        parts = spec.replace(",", " ").split()
+        if not all(p.isdigit() for p in parts):
+            parts = [spec.strip()]
+    if len(parts) != n:
+        raise LiveError(f"--deal: {len(parts)} hand{'s' if len(parts) != 1 else ''} for {n} seats "
+                        "(give sizes '13 13 13 13', or hands separated by ';')")
+    return [f"{s} {p}" for s, p in zip(seats, parts)]
+
+
+def new_game_text(seats: list[str], rules_spec: str, deal: list[str], event: Optional[str] = None) -> list[str]:
+    lines = ["%game"]
+    if event:
+        lines.append(f'[Event "{event}"]')
+    lines.append(f'[Date "{time.strftime("%Y.%m.%d")}"]')
+    lines.append(f'[Seats "{" ".join(seats)}"]')
+    lines.append(f'[Rules "{rules_spec}"]')
+    lines.append("deal")
+    lines.extend(deal)
+    return lines
+
+
+# ---- the session ---------------------------------------------------------------------------------
+
+
+def _diag_key(d) -> tuple:
+    return (d.code, d.message, d.trick)
+
+
+class Session:
+    """One game followed live, and the file it is written to."""
+
+    def __init__(self, path: Path, prefix: str, head: list[str], units: list[Unit], number: int,
+                 default=None, out=None, err=None, mode: Optional[int] = None):
+        self.path = path
+        self.prefix = prefix
+        self.head = head
+        self.units = units
+        self.number = number
+        self.default = default
+        self.out = out
+        self.err = err
+        self.mode = mode
+        self.game: Game | None = None
+        self.res = None
+        self.options: dict = {}
+
+    # ---- text --------------------------------------------------------------------------
+
+    def game_lines(self, units=None, head=None) -> list[str]:
+        seats = self.seats()
+        return list(head if head is not None else self.head) + [u.render(seats) for u in (units if units is not None else self.units)]
+
+    def game_text(self, units=None, head=None) -> str:
+        return "\n".join(self.game_lines(units, head)) + "\n"
+
+    def file_text(self) -> str:
+        return self.prefix + self.game_text()
+
+    def seats(self) -> tuple:
+        return self.game.seats if self.game is not None else ()
+
+    def read(self, units=None, head=None) -> Game:
+        from ._reader import Reader
+
+        text = self.game_text(units, head)
+        first_line = self.prefix.count("\n") + 1
+        return Reader(str(self.path)).parse_game(text, self.number, first_line, len(self.prefix))
+
+    def judge(self, game: Game):
+        from .judge import Referee
+
+        res = Referee(self.default, keep_engine=True).judge(game)
+        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
+        return res
+
+    def save(self):
+        atomic_write(self.path, self.file_text(), self.mode)
+
+    # ---- starting ------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
+              default=None, mode: Optional[int] = None) -> "Session":
+        """A new game at the end of ``text`` (None: a new file)."""
+        from .rules import RulesError, parse_spec
+
+        try:
+            rules = parse_spec(rules_spec)
+        except RulesError as e:
+            raise LiveError(f"--rules: {e.message}") from None
+        if text is None or not text.strip():
+            prefix, number = VERSION_LINE + "\n\n", 1
+        else:
+            prefix = text if text.endswith("\n") else text + "\n"
+            prefix += "\n"
+            from ._reader import parse
+
+            number = len(parse(text)) + 1
+        head = new_game_text(seats, rules.spec(), deal_lines(deal, seats, rules), event=None)
+        s = cls(path, prefix, head, [], number, default=default, mode=mode)
+        game = s.read()
+        if game.errors:
+            raise LiveError("the new game cannot be written: " + "; ".join(d.message for d in game.errors))
+        res = s.judge(game)
+        errors = [d for d in res.diagnostics if d.is_error]
+        if errors or res.engine is None:
+            raise LiveError("the deal cannot be true: " + "; ".join(d.message for d in errors)
+                            + (f" ({res.stopped})" if res.stopped else ""))
+        s.game, s.res = game, res
+        return s
+
+    @classmethod
+    def resume(cls, path: Path, text: str, default=None, mode: Optional[int] = None) -> "Session":
+        """Continue the last game of a record."""
+        from ._reader import Reader, chunks
+
+        last = None
+        reader = Reader(str(path))
+        for number, chunk, first_line, offset in chunks(io.BytesIO(text.encode("utf-8")), str(path)):
+            if number == 0:
+                reader._read_prelude(chunk, offset)
+            else:
+                last = (number, chunk, first_line, offset)
+        if reader.prelude.errors:
+            raise LiveError(f"{path} is not a .gwy record: {reader.prelude.errors[0].message}")
+        if last is None:
+            return None  # a record with no game yet: start one
+        number, chunk, first_line, offset = last
+        game = reader.parse_game(chunk, number, first_line, offset)
+        if game.errors:
+            d = game.errors[0]
+            raise LiveError(f"{path}: game {number} has {len(game.errors)} syntax error(s), the first at line "
+                            f"{d.span.line if d.span else '?'}: {d.message} (see getaway-ref check {path})")
+        if game.setup is None:
+            raise LiveError(f"{path}: game {number} has no deal or position")
+        lines = chunk.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        while lines and not lines[-1].strip():
+            lines.pop()
+        # The head is the header and the deal (or position) up to its last hand; what
+        # follows (comments included) can be undone line by line.
+        setup_lines = [it.span.line for it in game.setup.items if not isinstance(it, Comment) and it.span.line]
+        opening = next((i for i, line in enumerate(lines) if _SETUP.match(line)), None)
+        if setup_lines:
+            cut = max(setup_lines) - first_line + 1
+        elif opening is not None:
+            cut = opening + 1
+        else:
+            cut = len(lines)
+        head, rest = lines[:cut], lines[cut:]
+        tricks = {a.span.line: a for a in game.actions if isinstance(a, Trick)}
+        units = []
+        for i, line in enumerate(rest):
+            t = tricks.get(first_line + cut + i)
+            if t is not None:
+                units.append(Unit("trick", text=line, number=t.number, plays=[(p.seat, p.card) for p in t.plays],
+                                  comment=t.comment))
+            else:
+                units.append(Unit("line", text=line))
+        s = cls(path, text[:offset], head, units, number, default=default, mode=mode)
+        g2 = s.read()
+        if g2.errors:
+            raise LiveError(f"{path}: game {number} cannot be continued: {g2.errors[0].message}")
+        res = s.judge(g2)
+        if res.engine is None or res.stopped:
+            raise LiveError(f"{path}: game {number} cannot be replayed to its end ({res.stopped}); "
+                            f"see getaway-ref check {path}")
+        s.game, s.res = g2, res
+        return s
+
+    # ---- answering ------------------------------------------------------------------------------
+
+    def state(self):
+        from .table import legal_model
+
+        return legal_model(self.game, self.res)
+
+    def turn_line(self) -> str:
+        return "turn: " + self.state().summary
+
+    def handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
+        """Answer one line: (lines to print with a style, whether to go on)."""
+        raw = line.rstrip("\r\n")
+        text = raw.strip()
+        if not text:
+            return [], True
+        words = text.split()
+        word = words[0].lower()
+        seat_first = word in {x.lower() for x in self.seats()}
+        if len(words) == 1 or not seat_first:
+            if len(words) == 1 and word in ("quit", "exit", "q", "bye"):
+                return [], False
+            if len(words) == 1 and word in ("help", "?", "h"):
+                return [(HELP, "")], True
+            if len(words) == 1 and word in ("show", "legal"):
+                return [("@" + word, "")], True
+            if len(words) == 1 and word in ("turn", "whose"):
+                return [(self.turn_line(), "turn")], True
+            if len(words) == 1 and word == "undo":
+                return self.undo(), True
+            if len(words) == 1 and word == "new":
+                return self.new_game(), True
+            if word == "comment":
+                return self.add_comment(text[len("comment"):].strip()), True
+        if text.startswith("#"):
+            return self.add_comment(text[1:].strip()), True
+        return self.act(text), True
+
+    def add_comment(self, body: str) -> list:
+        units = self.units + [Unit("line", text=f"# {body}" if body else "#")]
+        game = self.read(units)
+        if game.errors:
+            return [("rejected (not recorded): " + game.errors[0].message, "error")]
+        failed = self._commit(units, game, self.res)
+        return [failed] if failed else [("noted", "ok")]
+
+    def trick_for(self, seat: int) -> int:
+        """The record's number for a play typed without one."""
+        e = self.res.engine
+        nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
+        last = nums[-1] if nums else None
+        if last is None:
+            return e.trick_no
+        if e.phase == E.IN_TRICK:
+            return last
+        if seat >= 0 and self._just_ended_by_tochoo() and seat != e.power and \
+                all(t != seat for t, _ in e.last_trick) and not e.out[seat]:
+            # A play right after a tochoo by a seat that had not played: a play to that
+            # trick (M202), not a lead of the next. Type the next number to lead instead.
+            return last
+        return last + 1
+
+    def _just_ended_by_tochoo(self) -> bool:
+        e = self.res.engine
+        for ev in reversed(e.events):
+            if ev[0] in ("lead", "out", "over"):
+                continue
+            return ev[0] == "pickup"
+        return False
+
+    def _seat_index(self, name: str) -> int:
+        low = name.lower()
+        for i, s in enumerate(self.seats()):
+            if s.lower() == low:
+                return i
+        return -1
+
+    def act(self, text: str) -> list:
+        body, comment = _split_comment(text)
+        note = None
+        if _is_bare_play(body):
+            first_seat = self._seat_index(body.split(",")[0].split()[0])
+            number = self.trick_for(first_seat)
+            e = self.res.engine
+            if e.phase != E.IN_TRICK and self.game.actions and number == self._last_trick():
+                note = (f"read as a play to trick {number} after its tochoo; "
+                        f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
+            body = f"{number}. {body}"
+        typed = body + (f"  # {comment}" if comment else "")
+        # Read the line in its place: the reader finds every syntax error.
+        game = self.read(self.units + [Unit("line", text=typed)])
+        if game.errors:  # the game had none before: the line is not written in the notation
+            d = game.errors[0]
+            return [(f"rejected (not recorded): {d.message}" + (f" — {d.help}" if d.help else ""), "error")]
+        actions = [a for a in game.actions if not isinstance(a, Comment)]
+        action = actions[-1] if actions else None
+        units = list(self.units)
+        if isinstance(action, Trick):
+            last = units[-1] if units else None
+            if last is not None and last.kind == "trick" and last.number == action.number and not last.comment:
+                merged = Unit("trick", text=None, number=last.number, plays=last.plays + [(p.seat, p.card) for p in action.plays],
+                              comment=action.comment, history=last.history + [(last.text, len(last.plays), last.comment)])
+                if last.text is not None:
+                    merged.text = last.text.rstrip() + ", " + ", ".join(
+                        f"{game.seats[p.seat]} {C.card_str(p.card)}" for p in action.plays) + (
+                        f"  # {action.comment}" if action.comment else "")
+                units[-1] = merged
+            else:
+                units.append(Unit("trick", number=action.number, plays=[(p.seat, p.card) for p in action.plays],
+                                  comment=action.comment))
+        else:
+            units.append(Unit("line", text=_canonical(action, game.seats, typed)))
+        game = self.read(units)
+        if game.errors:
+            return [(f"rejected (not recorded): {game.errors[0].message}", "error")]
+        res = self.judge(game)
+        before = {_diag_key(d): d for d in self.res.diagnostics}
+        after = {_diag_key(d): d for d in res.diagnostics}
+        new = [d for k, d in after.items() if k not in before]
+        bad = [d for d in new if d.is_error and d.code[0] in "SR"]
+        if bad or (res.stopped and not self.res.stopped):
+            d = bad[0] if bad else None
+            msg = d.message if d else res.stopped
+            out = [(f"rejected (not recorded): {msg}" + (f" [{d.code}]" if d else ""), "error")]
+            if d and d.help and d.code != "R111":
+                out.append((f"  help: {d.help}", "help"))
+            if d and d.code == "R111":
+                out.extend((f"  {n}", "note") for n in d.notes[1:])
+            out.append((self.turn_line(), "turn"))
+            return out
+        old_events = self.res.engine.events
+        failed = self._commit(units, game, res)
+        if failed:
+            return [failed, (self.turn_line(), "turn")]
+        what = _describe_action(action, game.seats)
+        events = _new_events(old_events, res.engine.events)
+        mistakes = [d for d in new if d.code.startswith("M")]
+        follow = _describe_events(events, res.engine, game.seats, skip_penalty=bool(mistakes))
+        out = [(f"recorded: {what}" + (f" — {follow}" if follow else ""), "ok")]
+        if note:
+            out.append((f"  note: {note}", "note"))
+        for d in new:
+            if d in bad:
+                continue
+            out.extend(_diag_lines(d))
+        for k, d in after.items():
+            if k in before:
+                extra = [n for n in d.notes if n not in before[k].notes]
+                for n in extra:
+                    out.append((f"  {d.code} (trick {d.trick}): {n}", "note"))
+        for k, d in before.items():
+            if k not in after and not d.code.startswith("R112"):
+                out.append((f"withdrawn: {d.code} {d.message}", "note"))
+        out.append((self.turn_line(), "turn"))
+        return out
+
+    def _commit(self, units, game, res):
+        """Make the new record the session's and write it; if it cannot be written, keep
+        the old one (in memory and on disk) and say so."""
+        saved = (self.units, list(self.head), self.game, self.res)
+        self.units, self.game, self.res = units, game, res
+        self._sync_result()
+        try:
+            self.save()
+        except OSError as ex:
+            self.units, self.head, self.game, self.res = saved
+            return (f"not recorded: cannot write {self.path}: {ex.strerror or ex}", "error")
+        return None
+
+    def _last_trick(self) -> Optional[int]:
+        nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
+        return nums[-1] if nums else None
+
+    def undo(self) -> list:
+        if not self.units:
+            return [("nothing to undo", "note"), (self.turn_line(), "turn")]
+        units = list(self.units)
+        last = units[-1]
+        seats = self.seats()
+        if last.kind == "trick" and len(last.plays) > 1:
+            s, c = last.plays[-1]
+            removed = f"{last.number}. {seats[s]} {C.card_str(c)}"
+            if last.history and last.history[-1][1] == len(last.plays) - 1:
+                text, _, comment = last.history[-1]
+                units[-1] = Unit("trick", text=text, number=last.number, plays=last.plays[:-1],
+                                 comment=comment, history=last.history[:-1])
+            else:
+                units[-1] = Unit("trick", text=None, number=last.number, plays=last.plays[:-1],
+                                 comment=last.comment, history=[h for h in last.history if h[1] < len(last.plays) - 1])
+        else:
+            units.pop()
+            removed = last.render(seats).strip() or "a blank line"
+        game = self.read(units)
+        if game.errors:
+            return [(f"cannot undo: {game.errors[0].message}", "error")]
+        res = self.judge(game)
+        before = {_diag_key(d): d for d in self.res.diagnostics}
+        after = {_diag_key(d): d for d in res.diagnostics}
+        failed = self._commit(units, game, res)
+        if failed:
+            return [failed, (self.turn_line(), "turn")]
+        out = [(f"removed: {removed}", "ok")]
+        for k, d in before.items():
+            if k not in after:
+                out.append((f"withdrawn: {d.code} {d.message}", "note"))
+        out.append((self.turn_line(), "turn"))
+        return out
+
+    def new_game(self) -> list:
+        e = self.res.engine
+        if e.phase != E.OVER:
+            return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
+                    (self.turn_line(), "turn")]
+        seats = list(self.game.seats)
+        rules = self.res.rules.spec() if self.res.rules else "pagat"
+        deal = self.options.get("deal")
+        if deal is not None and not (deal.strip().lower() == "even" or deal.replace(",", " ").split()
+                                     and all(w.isdigit() for w in deal.replace(",", " ").split())):
+            deal = None  # the hands dealt for one game are not the next game's
+        if deal is None and isinstance(self.game.setup, Deal) and all(h.cards is None for h in self.game.setup.hands):
+            sizes = {h.seat: h.size for h in self.game.setup.hands}
+            deal = " ".join(str(sizes.get(i, 0)) for i in range(len(seats)))
+        if self.options.get("seats"):
+            seats = self.options["seats"]
+        if self.options.get("rules"):
+            rules = self.options["rules"]
+        try:
+            nxt = Session.start(self.path, self.file_text(), seats, rules, deal, self.default, self.mode)
+        except LiveError as ex:
+            return [(f"cannot start a new game: {ex}", "error")]
+        try:
+            nxt.save()
+        except OSError as ex:
+            return [(f"cannot start a new game: cannot write {self.path}: {ex.strerror or ex}", "error")]
+        self.prefix, self.head, self.units, self.number = nxt.prefix, nxt.head, nxt.units, nxt.number
+        self.game, self.res = nxt.game, nxt.res
+        return [(f"game {self.number}: {' '.join(seats)}, rules {rules}", "ok"), (self.turn_line(), "turn")]
+
+    # ---- the result tag ---------------------------------------------------------------------------
+
+    def _sync_result(self):
+        """Keep the [Result] tag true to the game: the loser once it is over (and Donkey's
+        legs), none while it goes on."""
+        e = self.res.engine
+        want = None
+        if e is not None and e.phase == E.OVER and e.loser >= 0:
+            want = self.game.seats[e.loser] + (f" {e.legs}" if self.res.rules and self.res.rules.trumps else "")
+        setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
+        idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
+        if want is not None:
+            line = f'[Result "{want}"]'
+            if idx is None:
+                self.head.insert(setup, line)
+            elif self.head[idx].strip() != line:
+                self.head[idx] = line
+        elif idx is not None:
+            tag = self.game.tag("Result")
+            if tag is not None and tag.strip() != "*":
+                del self.head[idx]
+        self.game = self.read()
+
+
+def _canonical(action, seats, typed: str) -> str:
+    if isinstance(action, Take):
+        s = f"{seats[action.taker]} takes {seats[action.target]}"
+    elif isinstance(action, Draw):
+        s = f"{seats[action.seat]} draws {C.card_str(action.card)}" + (
+            f" from {seats[action.source]}" if action.source is not None else "")
+    elif isinstance(action, Counts):
+        s = "counts " + ", ".join(f"{seats[t]} {n}" for t, n in action.sizes)
+    else:
+        return typed
+    return s + (f"  # {action.comment}" if action.comment else "")
+
+
+def _describe_action(action, seats) -> str:
+    if isinstance(action, Trick):
+        return f"{action.number}. " + ", ".join(f"{seats[p.seat]} {C.card_str(p.card)}" for p in action.plays)
+    return _canonical(action, seats, "").split("  #")[0]
+
+
+def _new_events(old: list, new: list) -> list:
+    k = 0
+    while k < len(old) and k < len(new) and old[k] == new[k]:
+        k += 1
+    return new[k:]
+
+
+def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = False) -> str:
+    """What followed an action, in words: 'tochoo: North picks up 3 cards and leads'."""
+    parts: list[str] = []
+    # A take sends its target out before the take is logged: say the take first.
+    takes = [ev for ev in events if ev[0] == "take"]
+    events = takes + [ev for ev in events if ev[0] != "take"]
+    i = 0
+    name = lambda s: seats[s] if s is not None and s >= 0 else "nobody"  # noqa: E731
+    while i < len(events):
+        ev = events[i]
+        kind = ev[0]
+        if kind in ("pickup", "waste"):
+            _, w, n = ev
+            # the lead that follows (after any seats that got away with the trick)
+            j = i + 1
+            while j < len(events) and events[j][0] == "out":
+                j += 1
+            leads = j < len(events) and events[j][0] == "lead" and events[j][1] == w
+            if leads:
+                events = events[:j] + events[j + 1:]
+            if kind == "pickup":
+                parts.append(f"tochoo: {name(w)} picks up {n} card{'s' if n != 1 else ''}" + (" and leads" if leads else ""))
+            else:
+                parts.append(f"the trick goes to the waste pile; {name(w)} has the power" + (" and leads" if leads else ""))
+            i += 1
+            continue
+        if kind == "penalty":
+            if not skip_penalty:
+                _, s, n = ev
+                parts.append(f"penalty: {name(s)} picks up {n} card{'s' if n != 1 else ''} and leads")
+        elif kind == "lead":
+            parts.append(f"{name(ev[1])} leads")
+        elif kind == "out":
+            parts.append(f"{name(ev[1])} has got away")
+        elif kind == "draw_due":
+            _, s, src = ev
+            where = ("the waste pile" if src is None else "any other player's hand" if src == "any"
+                     else f"{name(src)}'s hand")
+            parts.append(f"{name(s)} has the power and no card: draws from {where} and leads the card")
+        elif kind == "over":
+            _, loser, legs = ev
+            if e.trumps:
+                parts.append(f"game over: {name(loser)} is the donkey with {legs} leg{'s' if legs != 1 else ''}")
+            else:
+                parts.append(f"game over: {name(loser)} lost")
+        elif kind == "trump":
+            _, s, suit = ev
+            parts.append(f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps")
+        elif kind == "take":
+            _, a, b = ev
+            parts.append(f"{name(a)} takes {name(b)}'s hand")
+        elif kind == "draw":
+            _, s, c, src = ev
+            parts.append(f"{name(s)} leads next, with the card drawn")
+        i += 1
+    return "; ".join(parts)
+
+
+def _diag_lines(d) -> list:
+    kind = "mistake" if d.code.startswith("M") else d.severity
+    out = [(f"{kind} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
+            "error" if d.is_error else "warning")]
+    for n in d.notes:
+        out.append((f"  rule: {n}" if ("pagat" in n or "README" in n or "denexa" in n) and "penalty was not" not in n
+                    else f"  note: {n}", "note"))
+    if d.help:
+        out.append((f"  {d.help}", "help"))
+    return out
+
+
+# ---- the loop --------------------------------------------------------------------------------------
+
+
+STYLES = {"ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
+          "turn": "bold"}
+
+
+class Printer:
+    """Colour when the output is a terminal; plain lines, flushed one by one, otherwise."""
+
+    def __init__(self):
+        from rich.console import Console
+
+        self.tty = sys.stdout.isatty()
+        self.console = Console(highlight=False, soft_wrap=True)
+
+    def lines(self, lines):
+        from rich.text import Text
+
+        for text, style in lines:
+            if self.tty:
+                self.console.print(Text(text, style=STYLES.get(style, "")))
+            else:
+                sys.stdout.write(text + "\n")
+        if not self.tty:
+            sys.stdout.flush()
+
+
+def run(session: Session, stdin, tty: bool) -> int:
+    from .table import legal_model, render_legal, render_state, state_model
+
+    pr = Printer()
+
+    def view(kind: str):
+        if kind == "@show":
+            render_state(pr.console, state_model(session.game, session.res))
+        else:
+            render_legal(pr.console, legal_model(session.game, session.res))
+        sys.stdout.flush()
+
+    if tty:
+        try:
+            import readline  # noqa: F401  (line editing and history at the prompt)
+        except ImportError:
+            pass
+        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry",
+                   "note")])
+    pr.lines([(session.turn_line(), "turn")])
+    while True:
+        try:
+            if tty:
+                line = input("> ")
+            else:
+                line = stdin.readline()
+                if line == "":
+                    break
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            sys.stderr.write("\ninterrupted: everything recorded is in the file\n")
+            return 130
+        lines, go_on = session.handle(line)
+        for text, style in lines:
+            if text in ("@show", "@legal"):
+                view(text)
+            else:
+                pr.lines([(text, style)])
+        if not go_on:
+            break
+    return 0
+
+
+# ---- the command ---------------------------------------------------------------------------------
+
+
+def register(app):
+    import typer
+
+    @app.command()
+    def live(
+        file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+        seats: Optional[str] = typer.Option(None, "--seats", help=f"a new game's seats, clockwise (default \"{DEFAULT_SEATS}\")"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
+        deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
+                                                                 "or hands 'AKQ.T92..J43; 13; 13; 13'"),
+    ):
+        """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
+        from ._reader import ReadError
+        from .rules import RulesError, parse_spec
+
+        err = sys.stderr
+        tty = sys.stdin.isatty()
+        seat_list = seats.split() if seats else None
+        default = None
+        try:
+            if file is None:
+                path = fresh_name(Path("."))
+                text = None
+                mode = None
+            else:
+                path = file
+                if path.is_dir():
+                    raise LiveError(f"{path} is a directory")
+                if path.exists():
+                    try:
+                        raw = path.read_bytes()
+                        text = raw.decode("utf-8")
+                    except UnicodeDecodeError:
+                        raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
+                    except OSError as ex:
+                        raise LiveError(f"{path}: {ex.strerror or ex}") from None
+                    if text.startswith("\ufeff"):
+                        text = text[1:]
+                    mode = path.stat().st_mode & 0o777
+                else:
+                    if not path.parent.exists():
+                        raise LiveError(f"{path.parent}: no such directory")
+                    text = None
+                    mode = None
+            if rules:
+                try:
+                    default = parse_spec(rules)
+                except RulesError as ex:
+                    raise LiveError(f"--rules: {ex.message}") from None
+            session = None
+            if text is not None and text.strip():
+                session = Session.resume(path, text, default=default, mode=mode)
+                if session is not None:
+                    ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
+                    over = session.res.engine.phase == E.OVER
+                    if ignored and not over:
+                        err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
+                    err.write(f"live: {path}: continuing game {session.number}"
+                              f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
+                    if over:
+                        err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
+            if session is None:
+                session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
+                                        default=None, mode=mode)
+                session.save()
+                err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
+                          f"rules {session.res.rules.spec()}\n")
+            session.options = {"seats": seat_list, "rules": rules, "deal": deal}
+        except LiveError as ex:
+            sys.stderr.write(f"error: {ex}\n")
+            if file is None and 'path' in locals() and path.exists() and path.stat().st_size == 0:
+                path.unlink()
+            raise typer.Exit(2)
+        except ReadError as ex:
+            sys.stderr.write(f"error: {ex}\n")
+            raise typer.Exit(2)
+        err.flush()
+        code = run(session, sys.stdin, tty)
+        raise typer.Exit(code)

@@ -1,0 +1,920 @@
+"""Self-play: complete games played through the rules engine and written as ``.gwy`` records.
+
+The engine is the only judge of what is legal: a bot picks among ``Engine.legal_cards``,
+``Engine.takes`` and the cards a due draw may take, and every action is checked with the
+engine's ``judge_*`` before it is applied. Nothing here knows a rule of Getaway beyond how
+to deal the pack.
+
+A game is dealt from a seeded :class:`random.Random`, so a seed gives the same bytes on
+every machine. With ``mistakes`` > 0 a bot sometimes makes a table mistake instead of a
+legal play (a renege, a play after a tochoo, a play out of turn); the record goes on as if
+the table applied the penalty (``shared/rules/README.md``, ruling 1, through
+``Engine.penalise``), and each game keeps the list of mistakes it holds, so that tests can
+check the referee finds exactly those.
+
+The module imports only the standard library when it is loaded: ``getaway-ref`` loads it
+to register the ``simulate`` command, and every command should start fast.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Engine
+    from .record import Game
+    from .rules import RuleSet
+
+BOTS = ("random", "sensible")
+RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
+MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
+MISTAKE_NAMES = {RENEGE: "renege", AFTER_TOCHOO: "play after a tochoo", OUT_OF_TURN: "play out of turn"}
+
+# How often a bot takes the next hand when nothing in particular tells it to.
+RANDOM_TAKE = 0.02
+SENSIBLE_TAKE = 0.004
+# How often the first trick (in any order, ruling 2) is played in an order of its own.
+SHUFFLED_FIRST_TRICK = 0.3
+# A safety net: no game of 104 cards comes near this many plays.
+MAX_PLAYS = 100_000
+
+COMPASS = ("North", "East", "South", "West")
+NAMES = (
+    "Anil", "Bina", "Chetan", "Divya", "Esha", "Farid", "Gita", "Hari",
+    "Indu", "Jaya", "Kiran", "Lata", "Mohan", "Nita", "Omar", "Priya",
+)
+
+
+class SimulationError(RuntimeError):
+    """The engine contradicted itself (a card it offered is judged illegal, a game that
+    never ends): a bug to report, with the seed that shows it."""
+
+
+def seat_names(players: int) -> tuple[str, ...]:
+    """The seats, clockwise: the compass for four players, names otherwise."""
+    if players == 4:
+        return COMPASS
+    if players == 2:
+        return ("North", "South")
+    return NAMES[:players]
+
+
+# ---- what a game leaves behind ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """One injected table mistake: its code, the record's trick number, who, which card."""
+
+    code: str
+    trick: int
+    seat: int
+    card: int
+    seat_name: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        from .cards import card_str
+
+        return f"{self.code} ({MISTAKE_NAMES[self.code]}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
+
+
+@dataclass(slots=True)
+class SimStats:
+    """Counts over one game or many."""
+
+    games: int = 0
+    plays: int = 0
+    tricks: int = 0
+    takes: int = 0
+    draws: int = 0           # every draw
+    draws_waste: int = 0     # of which from the waste pile
+    draws_hand: int = 0      # of which from a player's hand
+    tochoos: int = 0
+    mistakes: Counter = field(default_factory=Counter)   # code -> how many
+    losers: Counter = field(default_factory=Counter)     # seat name -> games lost
+
+    def add(self, other: "SimStats") -> "SimStats":
+        for k in ("games", "plays", "tricks", "takes", "draws", "draws_waste", "draws_hand", "tochoos"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.mistakes.update(other.mistakes)
+        self.losers.update(other.losers)
+        return self
+
+    def summary(self, seats: Sequence[str] | None = None) -> str:
+        """Two lines for people: the counts, and the losers by seat."""
+        n_m = sum(self.mistakes.values())
+        mistakes = f"{n_m} mistake{'s' if n_m != 1 else ''}"
+        if n_m:
+            mistakes += " (" + ", ".join(f"{c} {self.mistakes[c]}" for c in sorted(self.mistakes)) + ")"
+        head = (
+            f"{self.games} game{'s' if self.games != 1 else ''}, {self.plays} plays, {self.tricks} tricks, "
+            f"{self.takes} take{'s' if self.takes != 1 else ''}, {self.draws} draw{'s' if self.draws != 1 else ''} "
+            f"({self.draws_waste} from the waste pile, {self.draws_hand} from a hand), {mistakes}"
+        )
+        order = list(seats) if seats else sorted(self.losers)
+        losers = "losers: " + ", ".join(f"{s} {self.losers.get(s, 0)}" for s in order)
+        return head + "\n" + losers
+
+
+@dataclass(slots=True)
+class SimGame:
+    """One simulated game: the record, its text, the mistakes injected into it, its counts."""
+
+    number: int
+    seed: str
+    game: "Game"
+    text: str
+    mistakes: list[Mistake]
+    stats: SimStats
+    loser: int
+    legs: int
+
+
+# ---- the pack and the deal -------------------------------------------------------------------
+
+
+def pack(rules: "RuleSet") -> list[int]:
+    """The cards of the pack: 52, or two packs of 52 with one of the two aces of spades
+    marked (pagat-getaway.txt, Variations: double pack)."""
+    from .cards import ACE_OF_SPADES, MARKED_ACE
+
+    cards = list(range(52))
+    if rules.packs == 2:
+        cards += [c for c in range(52) if c != ACE_OF_SPADES] + [MARKED_ACE]
+    return cards
+
+
+def play_order(rules: "RuleSet", players: int) -> list[int]:
+    """The seats in the direction of play, as the engine orders them."""
+    from .engine import Engine
+
+    return list(Engine(rules, players).seq)
+
+
+def deal(rng: random.Random, rules: "RuleSet", players: int, dealer: int | None = None) -> list[list[int]]:
+    """Shuffle and deal. An even deal goes round one card at a time from the player after
+    the dealer, so the extra cards of an uneven deal go to the players next after the dealer
+    (ruling 7); a piles deal cuts the pack into piles of roughly equal, uncounted size
+    (pagat-getaway.txt, Variations)."""
+    cards = pack(rules)
+    rng.shuffle(cards)
+    order = play_order(rules, players)
+    if dealer is not None:
+        i = order.index(dealer)
+        order = order[i + 1:] + order[:i + 1]
+    hands: list[list[int]] = [[] for _ in range(players)]
+    if rules.deal == "piles":
+        sizes = pile_sizes(rng, len(cards), players)
+        at = 0
+        for s, size in zip(order, sizes):
+            hands[s] = cards[at:at + size]
+            at += size
+    else:
+        for k, c in enumerate(cards):
+            hands[order[k % players]].append(c)
+    return hands
+
+
+def pile_sizes(rng: random.Random, total: int, players: int) -> list[int]:
+    """Piles that look about equal: each within a fifth of an equal share, at least one card,
+    and (with more than one player) never all equal."""
+    base = total // players
+    sizes = [base + (1 if k < total % players else 0) for k in range(players)]
+    if players < 2:
+        return sizes
+    slack = max(1, base // 5)
+    moves = 0
+    while moves < players * 2 or max(sizes) - min(sizes) < 2:
+        a, b = rng.randrange(players), rng.randrange(players)
+        k = rng.randint(1, slack)
+        if a != b and sizes[a] - k >= max(1, base - slack) and sizes[b] + k <= base + slack + 1:
+            sizes[a] -= k
+            sizes[b] += k
+        moves += 1
+        if moves > 10_000:
+            break
+    return sizes
+
+
+# ---- the bots ----------------------------------------------------------------------------------
+
+
+class _Bot:
+    """A bot chooses among what the engine allows; it never decides legality itself."""
+
+    name = "bot"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+
+class RandomBot(_Bot):
+    """Any legal card; now and then a legal take."""
+
+    name = "random"
+
+    def card(self, table, seat, legal):
+        return self.rng.choice(legal)
+
+    def wants_take(self, table, taker, target):
+        return self.rng.random() < RANDOM_TAKE
+
+
+class SensibleBot(_Bot):
+    """Follows low, sheds its highest card on a tochoo, throws its highest spade into the
+    first trick (it goes to the waste pile anyway), leads low from a long suit the next
+    player is not known to lack, and takes the next hand when that player is known to be
+    void in every suit it holds (otherwise rarely, and never when it would be left alone)."""
+
+    name = "sensible"
+
+    def card(self, table, seat, legal):
+        from .cards import RANK, SUIT
+
+        e = table.e
+        high = lambda c: (RANK[c], -table.sort_key(c))  # noqa: E731
+        low = lambda c: (RANK[c], table.sort_key(c))    # noqa: E731
+        if e.phase in (table.BETWEEN, table.BEFORE_FIRST):
+            return self._lead(table, seat, legal)
+        if e.first:
+            return max(legal, key=high)
+        if all(SUIT[c] == e.led for c in legal):
+            return min(legal, key=low)
+        if e.trumps and e.trump >= 0 and all(SUIT[c] == e.trump for c in legal):
+            return min(legal, key=low)
+        return max(legal, key=high)  # a tochoo: shed the highest card
+
+    def _lead(self, table, seat, legal):
+        from .cards import RANK, SUIT
+
+        e = table.e
+        if len(legal) == 1:
+            return legal[0]
+        nxt = e.next_seat(seat)
+        avoid = table.void[nxt] if nxt >= 0 else 0
+        by_suit: dict[int, list[int]] = {}
+        for c in legal:
+            by_suit.setdefault(SUIT[c], []).append(c)
+        suits = [s for s in by_suit if not avoid & (1 << s)] or list(by_suit)
+        if e.trumps and e.trump >= 0 and len(suits) > 1:
+            suits = [s for s in suits if s != e.trump] or suits
+        suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
+        return min(by_suit[suit], key=lambda c: (RANK[c], table.sort_key(c)))
+
+    def wants_take(self, table, taker, target):
+        from .cards import SUIT_MASK
+
+        e = table.e
+        if len(e.holding()) <= 2:
+            return False
+        mine = sum(1 << s for s in range(4) if e.once[taker] & SUIT_MASK[s])
+        if mine and mine & ~table.void[target] == 0:
+            return True
+        return self.rng.random() < SENSIBLE_TAKE
+
+
+BOT_CLASSES = {"random": RandomBot, "sensible": SensibleBot}
+
+
+# ---- one game ----------------------------------------------------------------------------------
+
+
+class _Table:
+    """Plays one game through the engine and writes its record as it goes."""
+
+    def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
+                 names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
+                 annotate: bool = False, observer: Callable | None = None):
+        from . import engine as E
+        from .cards import sort_key
+
+        self.E = E
+        self.BETWEEN, self.BEFORE_FIRST = E.BETWEEN, E.BEFORE_FIRST
+        self.sort_key = sort_key
+        self.rules = rules
+        self.rng = rng
+        self.names = tuple(names)
+        self.n = len(hands)
+        self.e: Engine = E.Engine.from_deal(rules, [list(h) for h in hands])
+        self.bots = [BOT_CLASSES[b](rng) for b in bots]
+        self.rate = mistakes
+        self.inject = inject          # (code, play number): force one mistake of that kind from then on
+        self.pending: str | None = None
+        self.lapse = False            # the pending mistake lapses if it cannot be made at once
+        self.annotate = annotate
+        self.observer = observer
+        self.actions: list = []
+        self.mistakes: list[Mistake] = []
+        self.stats = SimStats(games=1)
+        self.void = [0] * self.n      # suits each seat was seen to lack (what a bot can know)
+        self.no_take = False          # no take right after a penalty: the offender leads next
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _notify(self, kind: str, *args):
+        if self.observer is not None:
+            self.observer(self.e, kind, args)
+
+    def _fail(self, what: str):
+        raise SimulationError(f"{what} ({self.e.describe(self.names)})")
+
+    def _cards(self, mask: int) -> list[int]:
+        from .cards import cards_of
+
+        return cards_of(mask)
+
+    def _hand(self, s: int) -> list[int]:
+        return self.e.known(s)
+
+    # -- the game --------------------------------------------------------------------------------
+
+    def run(self):
+        E = self.E
+        e = self.e
+        while e.phase != E.OVER:
+            if self.stats.plays > MAX_PLAYS:
+                self._fail(f"no end after {MAX_PLAYS} plays")
+            if e.phase == E.DRAW_DUE:
+                self._draw()
+                continue
+            if e.phase in (E.BEFORE_FIRST, E.BETWEEN):
+                if not self.no_take and self._takes():
+                    continue
+                self.no_take = False
+                self._trick()
+                continue
+            self._fail("the simulator found the engine in a trick between tricks")
+
+    def _takes(self) -> bool:
+        """Offer each seat a take in turn from the one to act; True if one was made."""
+        E = self.E
+        e = self.e
+        options = dict(e.takes())
+        if not options:
+            return False
+        start = e.to_act()
+        order = list(e.seq)
+        if start in order:
+            i = order.index(start)
+            order = order[i:] + order[:i]
+        for taker in order:
+            target = options.get(taker)
+            if target is None:
+                continue
+            if not self.bots[taker].wants_take(self, taker, target):
+                continue
+            v = e.judge_take(taker, target)
+            if v is not None:
+                self._fail(f"the engine offered {self.names[taker]} a take of {self.names[target]} "
+                           f"and judged it {v.code}: {v.reason}")
+            from .record import Take
+
+            e.take(taker, target)
+            self.void[taker] &= self.void[target]
+            self.stats.takes += 1
+            comment = None
+            if self.annotate:
+                comment = f"{self.names[target]} gets away"
+                if e.phase == E.OVER:
+                    comment += f"; {self.names[e.loser]} is left holding cards"
+            self.actions.append(Take(taker, target, comment))
+            self._notify("take", taker, target)
+            return True
+        return False
+
+    def _draw(self):
+        from .cards import SUIT, card_str
+        from .record import Draw
+
+        e = self.e
+        s = e.drawer
+        src = e.draw_source
+        if src is None:
+            pool = self._cards(e.waste_once) + self._cards(e.waste_twice)
+            if e.waste_unknown:
+                self._fail("the waste pile holds unseen cards in a game dealt face up")
+            source = None
+        else:
+            source = src
+            if src == "any":
+                others = [t for t in e.holding() if t != s]
+                source = self.rng.choice(others)
+            pool = self._cards(e.once[source]) + self._cards(e.twice[source])
+        if not pool:
+            self._fail(f"{self.names[s]} must draw from an empty place")
+        c = self.rng.choice(pool)
+        v = e.judge_draw(s, c, source)
+        if v is not None:
+            self._fail(f"{self.names[s]} draws {card_str(c)}: judged {v.code}: {v.reason}")
+        e.draw(s, c, source)
+        self.void[s] &= ~(1 << SUIT[c])
+        self.stats.draws += 1
+        if source is None:
+            self.stats.draws_waste += 1
+        else:
+            self.stats.draws_hand += 1
+        comment = None
+        if self.annotate:
+            comment = f"{self.names[s]}'s last card won a clean trick"
+        self.actions.append(Draw(s, c, source, comment))
+        self._notify("draw", s, c, source)
+
+    # -- a trick -----------------------------------------------------------------------------------
+
+    def _trick(self):
+        from .record import Play, Trick
+
+        E = self.E
+        e = self.e
+        number = e.trick_no
+        plays: list = []
+        trick = Trick(number, plays)
+        self._event_mark = len(e.events)
+        self.trick_end = None
+        self.actions.append(trick)
+        leader = e.to_act()
+        if leader < 0:
+            self._fail("nobody to lead")
+        c = self._choose(leader)
+        self._apply(leader, c, plays, lead=True)
+        order = None
+        if e.first and e.any_order:
+            # Ruling 2: in the first trick the others may play in any order.
+            rest = [t for t in e.seq if e.active & (1 << t) and t != leader]
+            if self.rng.random() < SHUFFLED_FIRST_TRICK:
+                self.rng.shuffle(rest)
+            else:
+                i = e.seq.index(leader)
+                seq = e.seq[i + 1:] + e.seq[:i]
+                rest = [t for t in seq if e.active & (1 << t)]
+            order = rest
+        while e.phase == E.IN_TRICK:
+            if order is not None:
+                s = next((t for t in order if not e.played & (1 << t)), -1)
+            else:
+                s = e.to_act()
+            if s < 0:
+                self._fail("nobody to play in a trick that is not over")
+            if self._maybe_mistake(s, plays, number):
+                break
+            c = self._choose(s)
+            self._apply(s, c, plays, lead=False)
+        self._after_trick(plays, number)
+        self._comment_trick(trick)
+
+    def _choose(self, s: int) -> int:
+        e = self.e
+        legal = self._cards(e.legal_cards(s))
+        if not legal:
+            self._fail(f"{self.names[s]} is to act and has no legal card")
+        return self.bots[s].card(self, s, legal)
+
+    def _apply(self, s: int, c: int, plays: list, lead: bool):
+        from .cards import SUIT, card_str
+        from .record import Play
+
+        E = self.E
+        e = self.e
+        v = e.judge_play(s, c)
+        if v is not None:
+            self._fail(f"{self.names[s]} {card_str(c)} is offered as legal but judged {v.code}: {v.reason}")
+        led, trump = e.led, e.trump
+        if lead:
+            e.lead(s, c)
+        else:
+            e.play(s, c)
+        plays.append(Play(s, c))
+        self.stats.plays += 1
+        if not lead and SUIT[c] != led:
+            # What every player sees: the seat has no card of the suit led (and, in Donkey,
+            # no trump either when it played neither).
+            self.void[s] |= 1 << led
+            if e.trumps and trump >= 0 and SUIT[c] != trump:
+                self.void[s] |= 1 << trump
+        self._notify("play", s, c)
+
+    def _after_trick(self, plays: list, number: int):
+        """A trick is over: who picked up what, and perhaps a play after the tochoo."""
+        from .cards import SUIT
+
+        E = self.E
+        e = self.e
+        if e.trick_no == number:
+            return
+        self.stats.tricks += 1
+        if self.trick_end == "penalty":
+            return
+        if e.last_picker >= 0:
+            self.trick_end = "tochoo"
+            for _, c in e.last_trick:
+                self.void[e.last_picker] &= ~(1 << SUIT[c])
+            self.stats.tochoos += 1
+            self._maybe_late_play(plays, number)
+        else:
+            self.trick_end = "waste"
+
+    # -- mistakes ----------------------------------------------------------------------------------
+
+    def _arm(self):
+        """Decide, before a play, whether a mistake is coming (at the rate, or as planned)."""
+        if self.pending is not None:
+            return
+        if self.inject is not None:
+            code, at = self.inject
+            if self.stats.plays >= at:
+                self.pending = code
+                self.inject = None
+                self.lapse = False
+            return
+        if self.rate > 0 and self.rng.random() < self.rate:
+            self.pending = self.rng.choice(MISTAKE_KINDS)
+            self.lapse = True
+
+    def _maybe_mistake(self, s: int, plays: list, number: int) -> bool:
+        """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
+        seat, if one is pending and possible now. True if the trick ended in a penalty."""
+        from .cards import SUIT, SUIT_MASK
+
+        E = self.E
+        e = self.e
+        self._arm()
+        if self.pending == RENEGE:
+            led = e.led
+            if e.once[s] & SUIT_MASK[led]:
+                off = [c for c in self._hand(s) if SUIT[c] != led]
+                if off:
+                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number, expect=E.RENEGE)
+        elif self.pending == OUT_OF_TURN and not (e.first and e.any_order):
+            others = [t for t in e.seq if t != s and e.active & (1 << t) and not e.played & (1 << t)
+                      and not e.out[t] and e.size(t) > 0]
+            if others:
+                t = self.rng.choice(others)
+                return self._penalty(OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number,
+                                     expect=E.OUT_OF_TURN)
+        if self.lapse and self.pending in (RENEGE, OUT_OF_TURN):
+            # A mistake drawn at the rate is made at this play or not at all; a planned one
+            # (``inject``) waits for its chance. A play after a tochoo waits for a tochoo.
+            self.pending = None
+        return False
+
+    def _maybe_late_play(self, plays: list, number: int):
+        """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
+        E = self.E
+        e = self.e
+        if self.pending != AFTER_TOCHOO or e.phase == E.OVER:
+            return
+        played = {t for t, _ in e.last_trick}
+        late = [t for t in e.holding() if t not in played]
+        if late:
+            t = self.rng.choice(late)
+            self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number, expect=None)
+
+    def _penalty(self, code: str, s: int, c: int, plays: list, number: int, expect: str | None) -> bool:
+        from .cards import card_str
+        from .record import Play
+
+        e = self.e
+        if expect is not None:
+            v = e.judge_play(s, c)
+            if v is None or v.code != expect:
+                self._fail(f"{self.names[s]} {card_str(c)} should be {expect}, judged "
+                           f"{'legal' if v is None else v.code}")
+        e.penalise(s, c, after_end=code == AFTER_TOCHOO)
+        plays.append(Play(s, c))
+        self.pending = None
+        self.no_take = True
+        self.void[s] = 0
+        self.stats.plays += 1
+        self.stats.mistakes[code] += 1
+        self.mistakes.append(Mistake(code, number, s, c, self.names[s]))
+        self.trick_end = "penalty"
+        self._notify("penalty", s, c, code)
+        return True
+
+    # -- comments ------------------------------------------------------------------------------------
+
+    def _comment_trick(self, trick):
+        """With ``annotate``: say at the end of a trick line what happened to the trick."""
+        from .cards import card_str, suit_name
+        from .record import Counts
+
+        if not self.annotate:
+            return
+        E = self.E
+        e = self.e
+        parts = []
+        m = self.mistakes[-1] if self.trick_end == "penalty" else None
+        if m is not None:
+            parts.append(f"{MISTAKE_NAMES[m.code]} ({m.code}): {m.seat_name} picks up "
+                         f"{len(trick.plays)} card{'s' if len(trick.plays) != 1 else ''} and leads")
+        elif trick.number == 1:
+            parts.append("to the waste pile")
+        elif self.trick_end == "tochoo":
+            parts.append(f"tochoo: {self.names[e.last_picker]} picks up {len(trick.plays)} "
+                         f"card{'s' if len(trick.plays) != 1 else ''}")
+        for ev in self._trick_events():
+            if ev[0] == "trump":
+                parts.append(f"{suit_name(ev[2], plural=True)} are trumps")
+            elif ev[0] == "out":
+                parts.append(f"{self.names[ev[1]]} gets away")
+            elif ev[0] == "over":
+                parts.append(f"{self.names[ev[1]]} loses" + (f" with {ev[2]} legs" if e.trumps else ""))
+        if parts:
+            trick.comment = "; ".join(parts)
+        if self.trick_end in ("tochoo", "penalty") and e.phase != E.OVER:
+            self.actions.append(Counts(tuple((s, e.size(s)) for s in e.in_game())))
+
+    def _trick_events(self):
+        e = self.e
+        start = getattr(self, "_event_mark", 0)
+        self._event_mark = len(e.events)
+        return e.events[start:]
+
+
+def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Sequence[str] | None = None,
+              mistakes: float = 0.0, inject: tuple[str, int] | None = None, number: int = 1,
+              seed: str = "", annotate: bool = False, dealer: int | None = -1,
+              observer: Callable | None = None, header: Sequence[str] = ()) -> SimGame:
+    """Deal and play one game with ``rng``; return its record.
+
+    ``bots`` names a bot per seat (default: all sensible). ``mistakes`` is the chance per
+    play of a table mistake; ``inject=(code, k)`` instead makes one mistake of that kind at
+    the first chance from the k-th play on. ``dealer`` is the dealing seat (-1: the one
+    whose turn it is in a series, from ``number``; None: no [Dealer] tag). ``observer`` is
+    called as ``observer(engine, kind, args)`` after every action (for tests).
+    """
+    from .format import format_game
+    from .record import Comment, Deal, Game, Hand, Tag
+
+    _check_players(rules, players)
+    names = seat_names(players)
+    bots = list(bots) if bots is not None else ["sensible"] * players
+    if len(bots) != players or any(b not in BOT_CLASSES for b in bots):
+        raise ValueError(f"bots: one of {', '.join(BOTS)} per seat, {players} seats")
+    order = play_order(rules, players)
+    if dealer == -1:
+        # The players take turns to deal (pagat-getaway.txt, Deal): in the direction of play.
+        dealer = order[(number - 2) % players]
+    hands = deal(rng, rules, players, dealer)
+    table = _Table(rules, hands, rng, bots, names, mistakes=mistakes, inject=inject, annotate=annotate,
+                   observer=observer)
+    table.run()
+    e = table.e
+    loser, legs = e.loser, e.legs
+    table.stats.losers[names[loser]] += 1
+    head: list = [Tag("Seats", " ".join(names)), Tag("Rules", rules.spec())]
+    if dealer is not None:
+        head.append(Tag("Dealer", names[dealer]))
+    head.append(Tag("Result", f"{names[loser]} {legs}" if rules.trumps else names[loser]))
+    for line in header:
+        head.append(Comment(line))
+    if table.mistakes:
+        head.append(Comment("mistakes made at the table, each penalised (ruling 1): "
+                            + "; ".join(str(m) for m in table.mistakes)))
+    if annotate and set(bots) != {"sensible"}:
+        head.append(Comment("bots: " + ", ".join(f"{names[s]} {bots[s]}" for s in range(players))))
+    setup = Deal([Hand(s, tuple(_sorted(h)), len(h)) for s, h in enumerate(hands)])
+    game = Game(number=number, header=head, seats=names, rules=rules.spec(), setup=setup,
+                actions=table.actions)
+    return SimGame(number, seed, game, format_game(game), table.mistakes, table.stats, loser, legs)
+
+
+def _sorted(cards):
+    from .cards import sort_cards
+
+    return sort_cards(cards)
+
+
+def _check_players(rules: "RuleSet", players: int):
+    limit = 16 if rules.packs == 2 else 8
+    if not 2 <= players <= limit:
+        more = " (more than 8 need a double pack: packs=2)" if players > 8 and rules.packs == 1 else ""
+        raise ValueError(f"a game has 2 to {limit} players with {rules.packs} pack{'s' if rules.packs == 2 else ''}, "
+                         f"not {players}{more}")
+
+
+def game_seed(seed: int, number: int) -> str:
+    """The seed of one game of a series: any game can be replayed on its own."""
+    return f"getaway-ref/{seed}/{number}"
+
+
+def simulate(players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+             bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
+             dealer: bool = True, first: int = 1) -> Iterator[SimGame]:
+    """Play ``games`` games between ``players`` bots under ``rules`` (default: pagat).
+
+    Each game has its own generator seeded from ``seed`` and its number, so the same
+    arguments give the same games, byte for byte.
+    """
+    from .rules import PRESETS
+
+    rules = rules or PRESETS["pagat"]
+    _check_players(rules, players)
+    if not 0.0 <= mistakes <= 1.0:
+        raise ValueError(f"mistakes is a rate from 0 to 1, not {mistakes}")
+    for number in range(first, first + games):
+        s = game_seed(seed, number)
+        yield play_game(rules, players, random.Random(s), bots=bots, mistakes=mistakes, number=number,
+                        seed=s, annotate=annotate, dealer=-1 if dealer else None)
+
+
+def file_header(players: int, games: int, seed: int, rules: "RuleSet", bots: Sequence[str] | None,
+                mistakes: float, annotate: bool = False) -> list[str]:
+    """The comment lines that say how a file was made (to make it again)."""
+    args = f"getaway-ref simulate --players {players} --games {games} --seed {seed} --rules '{rules.spec()}'"
+    names = seat_names(players)
+    if bots is not None and set(bots) != {"sensible"}:
+        if len(set(bots)) == 1:
+            args += f" --bot {bots[0]}"
+        else:
+            args += "".join(f" --bot {names[s]}={b}" for s, b in enumerate(bots) if b != "sensible")
+    if mistakes:
+        args += f" --mistakes {mistakes:g}"
+    if annotate:
+        args += " --comments"
+    lines = [f"made by {args}"]
+    if mistakes:
+        lines.append("these games hold table mistakes on purpose, each penalised as ruling 1 says; "
+                     "each game's header says which, and `getaway-ref check` reports exactly those")
+    return lines
+
+
+def write_file(out, players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+               bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
+               comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> SimStats:
+    """Write a whole ``.gwy`` file of simulated games to ``out`` (a text stream, or a path,
+    which is created or overwritten); return the counts. ``comments`` replace the default
+    file comment (the command that makes the file again); ``progress(k)`` after game k."""
+    from .format import format_prelude
+    from .record import Comment, Prelude
+    from .rules import PRESETS
+
+    if isinstance(out, (str, Path)):
+        with open(out, "w", encoding="utf-8", newline="") as f:
+            return write_file(f, players, games, seed, rules, bots, mistakes, annotate=annotate,
+                              comments=comments, progress=progress)
+    rules = rules or PRESETS["pagat"]
+    lines = (list(comments) if comments is not None
+             else file_header(players, games, seed, rules, bots, mistakes, annotate))
+    out.write(format_prelude(Prelude(1, [Comment(x) for x in lines])))
+    total = SimStats()
+    for k, g in enumerate(simulate(players, games, seed, rules, bots, mistakes, annotate=annotate), 1):
+        out.write("\n")
+        out.write(g.text)
+        total.add(g.stats)
+        if progress is not None:
+            progress(k)
+    return total
+
+
+def simulate_text(players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+                  bots: Sequence[str] | None = None, mistakes: float = 0.0, **kw) -> str:
+    """The whole file as a string (see :func:`write_file`)."""
+    import io
+
+    buf = io.StringIO()
+    write_file(buf, players, games, seed, rules, bots, mistakes, **kw)
+    return buf.getvalue()
+
+
+# ---- the command -----------------------------------------------------------------------------------
+
+
+def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") -> list[str]:
+    """``--bot`` values: ``SEAT=KIND`` (a seat's name or number from 1), or ``KIND`` for all."""
+    names = [n.lower() for n in seat_names(players)]
+    bots = [default] * players
+    for spec in specs:
+        seat, eq, kind = spec.partition("=")
+        if not eq:
+            seat, kind = "all", seat
+        kind = kind.strip().lower()
+        if kind not in BOT_CLASSES:
+            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS)}")
+        key = seat.strip().lower()
+        if key in ("all", "*"):
+            bots = [kind] * players
+        elif key in names:
+            bots[names.index(key)] = kind
+        elif key.isdigit() and 1 <= int(key) <= players:
+            bots[int(key) - 1] = kind
+        else:
+            raise ValueError(f"--bot {spec}: no seat '{seat}' (the seats are {', '.join(seat_names(players))})")
+    return bots
+
+
+def register(app) -> None:
+    """Add ``getaway-ref simulate`` to the typer app. (typer reads the annotations of the
+    command from this module's globals, so Path, List and Optional are imported above.)"""
+    import typer
+
+    @app.command()
+    def simulate(
+        players: int = typer.Option(4, "--players", "-n", help="players at the table (2-8; up to 16 with packs=2)"),
+        games: int = typer.Option(1, "--games", "-g", min=0, help="games to play"),
+        seed: int = typer.Option(0, "--seed", "-s", help="the same seed gives the same file, byte for byte"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
+        rules_file: Optional[Path] = typer.Option(None, "--rules-file", help="house rules from a TOML or JSON file"),
+        sets: List[str] = typer.Option([], "--set", help="override one option: --set packs=2"),
+        bot: List[str] = typer.Option([], "--bot", help="SEAT=random|sensible (or just random|sensible for every seat)"),
+        mistakes: float = typer.Option(0.0, "--mistakes", min=0.0, max=1.0,
+                                       help="chance per play of a table mistake (renege, play after a tochoo, out of turn)"),
+        comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the record here instead of stdout"),
+        force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
+    ):
+        """Play games between bots through the rules engine and write them as a .gwy record."""
+        import os
+        import sys
+
+        from .cli import EXIT_OK, EXIT_USAGE, _fail, _rules_options
+        from .rules import PRESETS
+
+        default, overrides = _rules_options(rules, rules_file, sets)
+        rs = default or PRESETS["pagat"]
+        if overrides:
+            rs = rs.with_options(**overrides)
+        try:
+            _check_players(rs, players)
+            bots = parse_bots(bot, players)
+        except ValueError as ex:
+            raise _fail(str(ex))
+        if output is not None and output.exists() and not force:
+            raise _fail(f"{output} exists (use --force to overwrite it)")
+        err = _err_console()
+        bar = None
+        if games > 200 and sys.stderr.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                           console=err, transient=True)
+        task = None
+
+        def tick(k: int):
+            if bar is not None:
+                bar.update(task, completed=k)
+
+        try:
+            if bar is not None:
+                bar.start()
+                task = bar.add_task("simulate", total=games)
+            if output is None:
+                stats = write_file(sys.stdout, players, games, seed, rs, bots, mistakes, annotate=comments,
+                                   progress=tick)
+                sys.stdout.flush()
+            else:
+                stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
+        except BrokenPipeError:
+            # The reader of stdout went away (| head): stop quietly, as other tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(EXIT_OK)
+        except SimulationError as ex:
+            err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
+            raise typer.Exit(EXIT_USAGE)
+        except OSError as ex:
+            raise _fail(f"{output}: {ex.strerror or ex}")
+        finally:
+            if bar is not None:
+                bar.stop()
+        err.print(f"simulated {stats.summary(seat_names(players))}", markup=False)
+        if output is not None:
+            err.print(f"wrote {output}", markup=False)
+
+
+def _err_console():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _write_output(path, players, games, seed, rules, bots, mistakes, comments, tick) -> SimStats:
+    """Write beside the target and rename over it, so a failed run leaves no half file."""
+    import os
+    import tempfile
+
+    directory = str(path.parent) or "."
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
+        # mkstemp makes the file private (0600); a record is an ordinary file.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return stats

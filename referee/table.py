@@ -1,0 +1,1054 @@
+"""At the table: ``show`` (the state at a point), ``legal`` (what may happen next) and
+``tally`` (who lost how often), over records replayed by the referee.
+
+Nothing here decides a rule. The state is the engine the referee keeps after replaying a
+record (``Referee(keep_engine=True, stop_after=N)``), and every "may" is the engine's:
+``to_act()``, ``legal_cards()``, ``takes()``, ``draw_source``. This module only reads that
+state and says it in words, as rich tables for people and as pydantic models for programs.
+
+The rules are cited as ``file, section`` of ``shared/rules/``; "ruling N" is a ruling of its
+README.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import List, Literal, Optional
+
+from pydantic import BaseModel, Field
+
+from . import cards as C
+from . import engine as E
+from .diagnostics import Diagnostic
+from .judge import GameResult, Referee, resolve_rules
+from .record import Game, Position, Trick
+
+
+class Fmt(str, Enum):
+    text = "text"
+    json = "json"
+
+P = "pagat-getaway.txt"
+D = "denexa-getaway.txt"
+RD = "shared/rules/README.md"
+
+PHASES = ("before_first", "between", "in_trick", "draw_due", "over")
+
+CITE_FIRST = f"{P}, \"First trick\"; {RD}, ruling 2"
+CITE_FOLLOW = f"{P}, \"Second and subsequent tricks\""
+CITE_DONKEY = f"{P}, \"Donkey\""
+CITE_TAKE = f"{P}, \"Taking cards\"; {RD}, ruling 3"
+CITE_DRAW = f"{P}, \"Getting away\"; {RD}, ruling 4"
+CITE_END = f"{P}, \"End of Play\""
+CITE_SHOOTOUT = f"{D}, \"Ending the hand\""
+
+
+# ---- the models (the JSON of --format json) ------------------------------------------------------
+
+
+class VoidModel(BaseModel):
+    suit: str = Field(description="the suit's symbol: ♠ ♥ ♦ ♣")
+    name: str = Field(description="the suit's name, plural")
+    since_trick: Optional[int] = Field(
+        None, description="unseen cards: the trick in which the seat showed it; a known hand: the trick after "
+                          "which it held none (0: since the deal or the position)")
+    shown_by: Optional[str] = Field(None, description="the off-suit card that showed it, for unseen cards")
+
+
+class SeatModel(BaseModel):
+    seat: str
+    cards: int = Field(description="hand size")
+    known: List[str] = Field(description="cards known to be in the hand (the whole hand when `full`)")
+    full: bool = Field(description="the whole hand is known")
+    unseen: int = Field(description="cards of the hand nobody has seen")
+    voids: List[VoidModel] = Field(description="suits the hand is known to lack")
+    out: bool = Field(description="has got away")
+    out_position: Optional[int] = Field(None, description="1 for the first to get away, 2 for the next, ...")
+    power: bool = Field(description="has the power (leads the next trick, or led this one)")
+    to_act: bool = Field(description="must act now (may act, in a first trick played in any order)")
+
+
+class PlayModel(BaseModel):
+    seat: str
+    card: str
+
+
+class TrickModel(BaseModel):
+    number: int
+    leader: str
+    led: str = Field(description="the suit led")
+    plays: List[PlayModel]
+    tochoo: bool = Field(description="a card of another suit (not a trump) has been played to it")
+    as_played: bool = Field(
+        False, description="play went on after a mistake the table did not penalise; the referee follows it as played")
+
+
+class WastePileModel(BaseModel):
+    size: int
+    known: List[str] = Field(description="cards known to lie in it (all of them when `full`)")
+    full: bool
+    unseen: int
+    pending: List[PlayModel] = Field(
+        [], description="the clean trick just played: it joins the pile after the draw, and is not drawn from")
+
+
+class DiagModel(BaseModel):
+    code: str
+    severity: str
+    message: str
+    trick: Optional[int] = None
+    line: Optional[int] = None
+    notes: List[str] = []
+    help: Optional[str] = None
+
+    @classmethod
+    def of(cls, d: Diagnostic) -> "DiagModel":
+        return cls(code=d.code, severity=d.severity, message=d.message, trick=d.trick,
+                   line=d.span.line if d.span is not None and d.span.line else None, notes=list(d.notes),
+                   help=d.help)
+
+
+class StateModel(BaseModel):
+    """``getaway-ref show --format json``."""
+
+    path: str
+    game: int
+    event: Optional[str] = None
+    seats: List[str]
+    rules: str
+    after: Optional[int] = Field(None, description="the state after this trick (null: the end of the record)")
+    trick: int = Field(description="the trick on the table, or the next one")
+    phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
+    phase_text: str
+    power: Optional[str] = Field(None, description="who has the power")
+    to_act: Optional[str] = Field(None, description="who must act now; null when several may (first trick) or none")
+    any_order: bool = Field(False, description="the first trick, played in any order: everyone still to play may")
+    start: Literal["deal", "position"] = Field("deal", description="how the record starts: void since_trick 0 means since then")
+    donkey: bool = Field(False, description="the rule set has trumps (Donkey)")
+    trump: Optional[str] = Field(None, description="Donkey: the trump suit, once made")
+    hands: List[SeatModel]
+    waste: WastePileModel
+    trick_on_table: Optional[TrickModel] = None
+    out_order: List[str]
+    over: bool
+    loser: Optional[str] = None
+    legs: Optional[int] = Field(None, description="cards the loser is left with (Donkey's legs)")
+    stopped: Optional[str] = Field(None, description="why the replay stopped before the end of the record")
+    diagnostics: List[DiagModel] = []
+
+
+class SeatLegalModel(BaseModel):
+    seat: str
+    action: Literal["lead", "play"]
+    exact: bool = Field(description="the whole hand is known, so `cards` is every card the seat may play")
+    cards: List[str] = Field(description="the known cards the seat may play")
+    any_card: bool = Field(False, description="any card of the hand may be played")
+    must_follow: Optional[str] = Field(None, description="the suit to follow if the seat holds one")
+    must_trump: Optional[str] = Field(None, description="Donkey: the trump to play if the seat cannot follow")
+    unseen: int = 0
+    unseen_may_follow: List[str] = Field(
+        [], description="cards of the suit to follow that the seat's unseen cards may hold")
+    shown_void: Optional[VoidModel] = Field(None, description="the seat has shown it holds none of the suit led")
+    may_not: Optional[str] = Field(None, description="what the seat may not play, in words")
+    ends_trick: Optional[str] = Field(None, description="what a card of another suit does, in words")
+    rule: str = Field(description="the rule, in words")
+    cite: str
+
+
+class TakeModel(BaseModel):
+    taker: str
+    target: str
+
+
+class DrawModel(BaseModel):
+    seat: str
+    source: str = Field(description="'waste' or a seat's name, or 'any' (any other player's hand)")
+    cards: List[str] = Field(description="the cards the draw may be, where known")
+    unseen: int = Field(description="cards of the source nobody has seen")
+    not_from: List[str] = Field([], description="the trick just played: not drawn from")
+    cite: str
+
+
+class LegalModel(BaseModel):
+    """``getaway-ref legal --format json``."""
+
+    path: str
+    game: int
+    seats: List[str]
+    rules: str
+    trick: int
+    phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
+    summary: str = Field(description="whose turn, in one line")
+    to_act: Optional[str] = None
+    any_order: bool = False
+    trick_on_table: Optional[TrickModel] = None
+    plays: List[SeatLegalModel] = []
+    takes: List[TakeModel] = []
+    takes_cite: Optional[str] = None
+    draw: Optional[DrawModel] = None
+    over: bool = False
+    loser: Optional[str] = None
+    legs: Optional[int] = None
+    notes: List[str] = []
+    stopped: Optional[str] = None
+    diagnostics: List[DiagModel] = Field([], description="the referee's findings in the record")
+    then: Optional["LegalModel"] = Field(
+        None, description="for a trick followed as played after an unpenalised mistake: what may happen once it ends")
+
+
+LegalModel.model_rebuild()
+
+
+class PlayerTally(BaseModel):
+    player: str
+    games: int = Field(description="finished games the player sat in")
+    lost: int
+    rate: float = Field(description="lost / games")
+    donkey_games: int = 0
+    donkey_lost: int = 0
+    legs: int = Field(0, description="Donkey: legs over all the games the player lost")
+    most_legs: Optional[int] = None
+
+
+class GameTally(BaseModel):
+    path: str
+    game: int
+    seats: List[str]
+    rules: Optional[str] = None
+    donkey: bool = False
+    loser: Optional[str] = None
+    legs: Optional[int] = None
+    by: Literal["tag", "replay", "none"] = Field(description="where the loser comes from")
+    problem: Optional[str] = None
+
+
+class TallyModel(BaseModel):
+    """``getaway-ref tally --format json``."""
+
+    files: List[str]
+    games: int
+    finished: int
+    unfinished: int
+    players: List[PlayerTally]
+    game_results: List[GameTally]
+    unreadable: List[str] = []
+
+
+# ---- loading a game -----------------------------------------------------------------------------
+
+
+class TableError(Exception):
+    """A usage problem (exit 2) or a record that cannot be shown (exit 1)."""
+
+    def __init__(self, message: str, code: int = 2, diagnostics=()):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.diagnostics = list(diagnostics)
+
+
+def read_game(path: Path, number: int | None = None) -> Game:
+    """Game ``number`` (1-based) of a file, or its last game."""
+    from ._reader import ReadError, read
+
+    try:
+        games = read(path)
+        chosen = None
+        count = 0
+        for g in games:
+            count += 1
+            chosen = g
+            if number is not None and g.number == number:
+                break
+        prelude = games.prelude
+    except ReadError as e:
+        raise TableError(f"{e.path}: {e.message}") from None
+    if chosen is None:
+        if prelude.errors:
+            raise TableError(f"{path}: not a .gwy record: {prelude.errors[0].message}", 1, prelude.errors)
+        raise TableError(f"{path}: the file holds no game")
+    if number is not None and chosen.number != number:
+        raise TableError(f"{path}: there is no game {number} (the file holds {count})")
+    return chosen
+
+
+def judge_game(game: Game, after: int | None = None, default=None, overrides=None, force=False) -> GameResult:
+    """Replay a game (up to and including trick ``after``) and keep the engine."""
+    res = Referee(default, overrides, force, keep_engine=True, stop_after=after).judge(game)
+    if after is not None:
+        # The result tag speaks of the whole game, not of the part replayed.
+        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]
+    if res.engine is None:
+        raise TableError(f"{game.path}: game {game.number} cannot be replayed: {res.stopped}", 1, res.diagnostics)
+    return res
+
+
+def check_after(game: Game, after: int | None):
+    """--after names a trick of the record (or the one before its first: the start)."""
+    if after is None:
+        return
+    nums = _record_tricks(game, None)
+    if not nums:
+        return
+    if after > nums[-1]:
+        raise TableError(f"--after {after}: game {game.number} ends at trick {nums[-1]}")
+    if after < nums[0] - 1:
+        raise TableError(f"--after {after}: game {game.number} starts at trick {nums[0]} "
+                         f"(--after {nums[0] - 1} is its starting position)")
+
+
+# ---- reading the engine ---------------------------------------------------------------------------
+
+
+def suit_symbol(suit: int) -> str:
+    return C.SUIT_SYMBOLS[suit]
+
+
+def cards_str(cards) -> List[str]:
+    return [C.card_str(c) for c in cards]
+
+
+@dataclass
+class Resolved:
+    """Where the unseen cards are, when only one place holds them all (by elimination)."""
+
+    hands: list  # per seat: the full list of cards, or None when not known
+    waste: list | None
+
+
+def resolve(e: E.Engine) -> Resolved:
+    hidden = E.sorted_cards(e.hidden_once, e.hidden_twice)
+    places = [s for s in range(e.n) if e.unknown[s] > 0]
+    if e.waste_unknown > 0:
+        places.append("waste")
+    hands = []
+    for s in range(e.n):
+        if e.unknown[s] == 0:
+            hands.append(e.known(s))
+        elif places == [s]:
+            hands.append(C.sort_cards(e.known(s) + hidden))
+        else:
+            hands.append(None)
+    waste_known = E.sorted_cards(e.waste_once, e.waste_twice)
+    if e.waste_unknown == 0:
+        waste = waste_known
+    elif places == ["waste"]:
+        waste = C.sort_cards(waste_known + hidden)
+    else:
+        waste = None
+    return Resolved(hands, waste)
+
+
+def full_engine(e: E.Engine, r: Resolved) -> E.Engine:
+    """A copy of the engine in which hands known by elimination are known."""
+    x = e.copy()
+    for s in range(e.n):
+        if e.unknown[s] and r.hands[s] is not None:
+            x.once[s] |= x.hidden_once
+            x.twice[s] |= x.hidden_twice
+            x.unknown[s] = 0
+            x.hidden_once = x.hidden_twice = 0
+    return x
+
+
+def _record_tricks(game: Game, after: int | None) -> list[int]:
+    nums = sorted({a.number for a in game.actions if isinstance(a, Trick)})
+    return [n for n in nums if after is None or n <= after]
+
+
+def _hand_voids(game: Game, res: GameResult, after, default, overrides, force, seats: list[int]) -> dict:
+    """For seats whose whole hand is known: since which trick each suit it lacks has been
+    lacking, found by replaying the record trick by trick. 0: since the deal (or position)."""
+    e = res.engine
+    now = {s: e.once[s] | e.twice[s] for s in seats}
+    missing = {s: [u for u in range(4) if not now[s] & C.SUIT_MASK[u]] for s in seats}
+    if not any(missing.values()):
+        return {}
+    nums = _record_tricks(game, after)
+    in_trick = e.phase == E.IN_TRICK and bool(nums)
+    completed = nums[:-1] if in_trick else nums
+    first = nums[0] - 1 if nums else 0
+    # snapshots of the known hands after trick k (-1: not known in full then)
+    snaps: list[tuple[int, list[int]]] = []
+    for k in [first] + completed:
+        r = Referee(default, overrides, force, keep_engine=True, stop_after=k).judge(game)
+        if r.engine is None:
+            continue
+        x = r.engine
+        snaps.append((k, [x.once[s] | x.twice[s] if x.unknown[s] == 0 else -1 for s in range(e.n)]))
+    if in_trick or not snaps:
+        snaps.append((nums[-1] if nums else first, [e.once[s] | e.twice[s] if e.unknown[s] == 0 else -1
+                                                   for s in range(e.n)]))
+    out: dict = {}
+    for s in seats:
+        for u in missing[s]:
+            since = 0
+            for i in range(len(snaps) - 1, -1, -1):
+                hand = snaps[i][1][s]
+                if hand == -1 or hand & C.SUIT_MASK[u]:
+                    since = snaps[i + 1][0] if i + 1 < len(snaps) else snaps[-1][0]
+                    break
+            out[(s, u)] = since
+    return out
+
+
+def _plays(e: E.Engine, seats, trick) -> List[PlayModel]:
+    return [PlayModel(seat=seats[s], card=C.card_str(c)) for s, c in trick]
+
+
+def trick_model(e: E.Engine, seats) -> TrickModel | None:
+    if e.phase != E.IN_TRICK or not e.trick:
+        return None
+    return TrickModel(number=e.trick_no, leader=seats[e.leader], led=suit_symbol(e.led),
+                      plays=_plays(e, seats, e.trick), tochoo=e.tochoo, as_played=e.lenient)
+
+
+def _seat(seats, s) -> str | None:
+    return seats[s] if s is not None and s >= 0 else None
+
+
+def state_model(game: Game, res: GameResult, after: int | None = None, default=None, overrides=None,
+                force=False) -> StateModel:
+    e = res.engine
+    seats = list(game.seats)
+    r = resolve(e)
+    to_act = e.to_act()
+    any_order = e.phase == E.IN_TRICK and e.first and e.any_order
+    full_seats = [s for s in range(e.n) if r.hands[s] is not None and e.size(s) > 0 and not e.out[s]]
+    since = _hand_voids(game, res, after, default, overrides, force,
+                        [s for s in full_seats if e.unknown[s] == 0])
+    hands = []
+    for s in range(e.n):
+        full = r.hands[s] is not None
+        known = r.hands[s] if full else e.known(s)
+        voids = []
+        if e.size(s) > 0 and not e.out[s]:
+            held = 0
+            for c in known:
+                held |= C.BIT[c]
+            for u in range(4):
+                if held & C.SUIT_MASK[u]:
+                    continue
+                if full:
+                    voids.append(VoidModel(suit=suit_symbol(u), name=C.suit_name(u, True),
+                                           since_trick=since.get((s, u))))
+                elif e.void[s] & (1 << u):
+                    ref = e.void_since[s].get(u)
+                    tno = ref[1] if isinstance(ref, tuple) and len(ref) > 1 else None
+                    card = C.card_str(ref[3]) if isinstance(ref, tuple) and len(ref) > 3 else None
+                    voids.append(VoidModel(suit=suit_symbol(u), name=C.suit_name(u, True), since_trick=tno,
+                                           shown_by=f"{card} in trick {tno}" if card and tno else None))
+        to = (to_act == s) or (any_order and not e.played & (1 << s) and e.active & (1 << s)
+                               and not e.tochoo)
+        hands.append(SeatModel(
+            seat=seats[s], cards=e.size(s), known=cards_str(known), full=full,
+            unseen=0 if full else e.unknown[s], voids=voids, out=e.out[s],
+            out_position=e.out_order.index(s) + 1 if s in e.out_order else None,
+            power=e.power == s or (e.phase == E.IN_TRICK and e.leader == s and e.power < 0),
+            to_act=bool(to) and e.phase != E.OVER,
+        ))
+    waste = WastePileModel(
+        size=e.waste_size(), known=cards_str(r.waste if r.waste is not None else E.sorted_cards(e.waste_once, e.waste_twice)),
+        full=r.waste is not None, unseen=0 if r.waste is not None else e.waste_unknown,
+        pending=_plays(e, seats, e.pending),
+    )
+    phase = PHASES[e.phase]
+    return StateModel(
+        path=str(game.path), game=game.number, event=game.tag("Event"), seats=seats,
+        rules=res.rules.spec() if res.rules else "?", after=after, trick=e.trick_no, phase=phase,
+        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power), to_act=_seat(seats, to_act),
+        any_order=any_order, start="position" if isinstance(game.setup, Position) else "deal", donkey=e.trumps, trump=suit_symbol(e.trump) if e.trumps and e.trump >= 0 else None,
+        hands=hands, waste=waste, trick_on_table=trick_model(e, seats),
+        out_order=[seats[s] for s in e.out_order], over=e.phase == E.OVER,
+        loser=_seat(seats, e.loser) if e.phase == E.OVER else None,
+        legs=e.legs if e.phase == E.OVER else None, stopped=res.stopped,
+        diagnostics=[DiagModel.of(d) for d in res.diagnostics],
+    )
+
+
+# ---- what may happen next -------------------------------------------------------------------------
+
+
+def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLegalModel:
+    """What seat ``s`` may play now. ``x`` is the engine with hands known by elimination."""
+    name = seats[s]
+    exact = x.unknown[s] == 0
+    mask = x.legal_cards(s)
+    cards = E.sorted_cards(mask & x.once[s], mask & x.twice[s])
+    if action == "lead":
+        if e.phase == E.BEFORE_FIRST:
+            ace = C.card_str(e.first_card())
+            return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
+                                  rule=f"the first trick opens with {ace}", cite=f"{P}, \"First trick\"")
+        rule, cite = "leads any card", CITE_FOLLOW
+        if e.drawn_lead:
+            rule, cite = "leads the card it has just drawn", CITE_DRAW
+        return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(x.known(s)),
+                              any_card=True, unseen=0 if exact else x.unknown[s], rule=rule, cite=cite)
+    led = e.led
+    first = e.first
+    trump = e.trump if e.trumps and e.trump >= 0 else None
+    if first:
+        other = "a card of another suit does not end the first trick"
+    elif e.trumps and trump is None:
+        other = "a card of another suit makes trumps and does not end the trick"
+    elif trump is not None:
+        other = f"a card of neither {suit_symbol(led)} nor the trump {suit_symbol(trump)} is a tochoo: it ends the trick"
+    else:
+        other = "a card of another suit is a tochoo: it ends the trick"
+    cite = CITE_FIRST if first else CITE_FOLLOW
+    if e.trumps:
+        cite += f"; {CITE_DONKEY}"
+    if e.rules.two_players == "denexa" and e._shootout():
+        cite += f"; {CITE_SHOOTOUT}"
+    led_sym = suit_symbol(led)
+    holds_led = bool(x.once[s] & C.SUIT_MASK[led])
+    if exact:
+        if holds_led:
+            rule = f"must follow {led_sym}"
+            may_not = "another suit"
+            if len(cards) < (x.once[s] & C.SUIT_MASK[led]).bit_count():
+                rule += " with a lower card than the one led (the shootout)"
+        elif trump is not None and x.once[s] & C.SUIT_MASK[trump]:
+            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
+            may_not = f"anything but a trump {suit_symbol(trump)}"
+        else:
+            rule = f"holds no {led_sym}: any card"
+            may_not = None
+        return SeatLegalModel(seat=name, action="play", exact=True, cards=cards_str(cards), must_follow=led_sym,
+                              must_trump=suit_symbol(trump) if trump is not None and not holds_led else None,
+                              may_not=may_not, ends_trick=other, rule=rule, cite=cite)
+    # Unseen cards: what can be said is the duty to follow and what the seat has shown.
+    unseen = x.unknown[s]
+    void_led = bool(x.void[s] & (1 << led))
+    may_follow = [] if void_led else E.sorted_cards(x.hidden_once & C.SUIT_MASK[led], x.hidden_twice & C.SUIT_MASK[led])
+    shown = None
+    if void_led:
+        ref = x.void_since[s].get(led)
+        tno = ref[1] if isinstance(ref, tuple) and len(ref) > 1 else None
+        card = C.card_str(ref[3]) if isinstance(ref, tuple) and len(ref) > 3 else None
+        shown = VoidModel(suit=led_sym, name=C.suit_name(led, True), since_trick=tno,
+                          shown_by=f"{card} in trick {tno}" if card and tno else None)
+    must_trump = None
+    if holds_led:
+        rule = f"must follow {led_sym}: it holds {', '.join(cards_str(cards))}"
+        may_not = "another suit"
+    elif void_led or not may_follow:
+        if trump is not None and x.once[s] & C.SUIT_MASK[trump]:
+            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
+            may_not = f"a suit other than the trump {suit_symbol(trump)}"
+            must_trump = suit_symbol(trump)
+        elif trump is not None and not x.void[s] & (1 << trump):
+            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)} if it holds one, else any card"
+            may_not = None
+            must_trump = suit_symbol(trump)
+        else:
+            rule = f"holds no {led_sym}" + (f" (shown in trick {shown.since_trick})" if shown and shown.since_trick else "") + ": any card"
+            may_not = None
+    else:
+        rule = f"must follow {led_sym} if it holds one"
+        if trump is not None:
+            rule += f", else a trump {suit_symbol(trump)} if it holds one"
+        rule += ", else any card"
+        may_not = f"another suit while holding a {C.suit_name(led)}"
+        if trump is not None:
+            must_trump = suit_symbol(trump)
+    return SeatLegalModel(seat=name, action="play", exact=False, cards=cards_str(cards), must_follow=led_sym,
+                          must_trump=must_trump, unseen=unseen, unseen_may_follow=cards_str(may_follow),
+                          shown_void=shown, may_not=may_not, ends_trick=other,
+                          rule=rule, cite=cite)
+
+
+def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats) -> DrawModel:
+    s = e.drawer
+    src = e.draw_source
+    pending = cards_str(c for _, c in e.pending)
+    if src is None:
+        known = r.waste if r.waste is not None else E.sorted_cards(e.waste_once, e.waste_twice)
+        return DrawModel(seat=seats[s], source="waste", cards=cards_str(known),
+                         unseen=0 if r.waste is not None else e.waste_unknown, not_from=pending, cite=CITE_DRAW
+                         + f"; {P}, \"Variations\" (last card)")
+    if src == "any":
+        return DrawModel(seat=seats[s], source="any", cards=[], unseen=0, not_from=pending,
+                         cite=f"{P}, \"Variations\" (version 2); {RD}, ruling 4")
+    known = r.hands[src] if r.hands[src] is not None else e.known(src)
+    return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(known),
+                     unseen=0 if r.hands[src] is not None else e.unknown[src], not_from=pending,
+                     cite=f"{P}, \"Variations\" (version 2); {RD}, ruling 4")
+
+
+def legal_model(game: Game, res: GameResult) -> LegalModel:
+    """What may happen next at the end of the replay."""
+    e = res.engine
+    seats = list(game.seats)
+    if not (e.phase == E.IN_TRICK and e.lenient):
+        return _legal(game, res, e)
+    # Play went on after a mistake nobody penalised: the referee follows the table, so the
+    # seats still to play may play any card they hold, and the trick ends when the next
+    # lead, take or draw comes (judge.py follows the record as played).
+    still = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and not e.out[s]]
+    closed = e.copy()
+    closed.close()
+    then = _legal(game, res, closed)
+    then.trick_on_table = None
+    r = resolve(e)
+    plays = []
+    for s in still:
+        known = r.hands[s] if r.hands[s] is not None else e.known(s)
+        exact = r.hands[s] is not None
+        plays.append(SeatLegalModel(
+            seat=seats[s], action="play", exact=exact, cards=cards_str(known), any_card=True,
+            unseen=0 if exact else e.unknown[s],
+            rule=f"trick {e.trick_no} is followed as the table plays it: any card it holds",
+            cite=f"{RD}, ruling 1; {P}, \"Second and subsequent tricks\" (notes)"))
+    who = ", ".join(seats[s] for s in still)
+    summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
+               + (f"; {who} may still play to it" if still else "")
+               + f"; when it ends: {then.summary}")
+    notes = [f"the referee follows trick {e.trick_no} as played: it ends at the next lead, take or draw"
+             + ("; by the tochoo in it, its winner picks it up" if e.tochoo else "; it goes to the waste pile")]
+    return LegalModel(path=str(game.path), game=game.number, seats=seats,
+                      rules=res.rules.spec() if res.rules else "?", trick=e.trick_no, phase="in_trick",
+                      summary=summary, trick_on_table=trick_model(e, seats), plays=plays, notes=notes,
+                      stopped=res.stopped, diagnostics=[DiagModel.of(d) for d in res.diagnostics], then=then)
+
+
+def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
+    seats = list(game.seats)
+    notes: list[str] = []
+    on_table = trick_model(e, seats)
+    r = resolve(e)
+    x = full_engine(e, r)
+    model = LegalModel(path=str(game.path), game=game.number, seats=seats,
+                       rules=res.rules.spec() if res.rules else "?", trick=e.trick_no, phase=PHASES[e.phase],
+                       summary="", trick_on_table=on_table, notes=notes, stopped=res.stopped,
+                       diagnostics=[DiagModel.of(d) for d in res.diagnostics])
+    if res.stopped:
+        model.notes.append(f"the replay stopped before the end of the record: {res.stopped}; this is the state where it stopped")
+    if e.phase == E.OVER:
+        model.over = True
+        model.loser = seats[e.loser] if e.loser >= 0 else None
+        model.legs = e.legs
+        model.summary = _over_text(e, seats)
+        model.notes.append(f"{CITE_END}: nothing more is played")
+        return model
+    if e.phase == E.DRAW_DUE:
+        model.to_act = seats[e.drawer]
+        model.draw = _draw_model(e, x, r, seats)
+        model.summary = draw_text(model.draw, seats)
+        return model
+    if e.phase in (E.BETWEEN, E.BEFORE_FIRST):
+        if e.phase == E.BEFORE_FIRST:
+            holder = e.ace_holder()
+            if holder < 0 and x is not e:
+                holder = x.ace_holder()
+            ace = C.card_str(e.first_card())
+            if holder >= 0:
+                model.to_act = seats[holder]
+                model.plays = [_seat_legal(e, x, holder, seats, "lead")]
+                model.summary = f"{seats[holder]} opens trick {e.trick_no} with {ace}"
+            else:
+                maybe = [s for s in range(e.n) if not e.out[s] and e.may_hold(s, e.first_card())]
+                model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=e.unknown[s],
+                                              rule=f"opens the first trick with {ace} if it holds it",
+                                              cite=f"{P}, \"First trick\"") for s in maybe]
+                model.summary = (f"whoever holds {ace} opens trick {e.trick_no} with it ("
+                                 + " or ".join(seats[s] for s in maybe) + ")")
+        else:
+            model.to_act = seats[e.power]
+            model.plays = [_seat_legal(e, x, e.power, seats, "lead")]
+            model.summary = f"{seats[e.power]} has the power and leads trick {e.trick_no}"
+        model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
+        if model.takes:
+            model.takes_cite = CITE_TAKE
+            model.summary += "; before it, a player may take the next player's hand"
+        elif not e.rules.taking:
+            model.notes.append("taking is not allowed by this rule set (taking=no)")
+        return model
+    # in a trick
+    turn = e.to_act()
+    if e.first and e.any_order:
+        who = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s)]
+        model.any_order = True
+        model.plays = [_seat_legal(e, x, s, seats, "play") for s in who]
+        model.summary = (f"trick {e.trick_no} (the first, in any order): " + ", ".join(seats[s] for s in who)
+                         + " still to play, a spade if they hold one")
+        model.notes.append(f"{CITE_FIRST}: in the first trick the others may play in any order")
+        return model
+    if turn >= 0:
+        model.to_act = seats[turn]
+        model.plays = [_seat_legal(e, x, turn, seats, "play")]
+        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, following {suit_symbol(e.led)} if able"
+    else:
+        model.summary = f"trick {e.trick_no}: nobody is to play"
+    return model
+
+
+def _over_text(e: E.Engine, seats) -> str:
+    if e.loser < 0:
+        return "game over"
+    legs = f" (a donkey with {e.legs} leg{'s' if e.legs != 1 else ''})" if e.trumps else \
+        f" holding {e.legs} card{'s' if e.legs != 1 else ''}"
+    return f"game over: {seats[e.loser]} lost{legs}"
+
+
+def draw_text(d: DrawModel, seats) -> str:
+    if d.source == "waste":
+        src = "the waste pile" + (" (not from the trick just played)" if d.not_from else "")
+    elif d.source == "any":
+        src = "any other player's hand"
+    else:
+        src = f"{d.source}'s hand"
+    return f"{d.seat} has the power and no card: draws from {src} and leads the card drawn"
+
+
+# ---- rendering ------------------------------------------------------------------------------------
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _cards_line(cards: list[str], unseen: int = 0) -> str:
+    s = " ".join(cards)
+    if unseen:
+        s = (s + " " if s else "") + f"+{unseen} unseen"
+    return s or "-"
+
+
+def render_state(out, m: StateModel):
+    from rich.table import Table
+    from rich.text import Text
+
+    title = f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else "")
+    where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
+    out.print(Text(f"{title} — rules {m.rules} — {where}", style="bold"))
+    t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for col in ("seat", "cards", "known cards", "void in (since trick)", "status"):
+        t.add_column(col, overflow="fold")
+    for h in m.hands:
+        voids = ", ".join(f"{v.suit} ({m.start if v.since_trick == 0 else v.since_trick if v.since_trick is not None else '?'})"
+                          for v in h.voids) or "-"
+        status = []
+        if h.out:
+            status.append(f"out ({_ordinal(h.out_position)})")
+        if m.over and m.loser == h.seat:
+            status.append("lost")
+        if h.power and not m.over:
+            status.append("power")
+        if h.to_act:
+            status.append("to act")
+        known = _cards_line(h.known, h.unseen)
+        if h.full and h.cards and not h.out:
+            status.insert(0, "hand known")
+        t.add_row(h.seat, str(h.cards), known, voids, ", ".join(status) or "-")
+    out.print(t)
+    w = m.waste
+    out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
+              + (f": {' '.join(w.known)}" if w.full and w.known else
+                 f", known: {' '.join(w.known)}" if w.known else ""), markup=False)
+    if w.pending:
+        out.print("trick just played (joins the waste pile after the draw): "
+                  + ", ".join(f"{p.seat} {p.card}" for p in w.pending), markup=False)
+    if m.trick_on_table:
+        tt = m.trick_on_table
+        out.print(f"on the table, trick {tt.number} ({tt.led} led): "
+                  + ", ".join(f"{p.seat} {p.card}" for p in tt.plays)
+                  + (" — tochoo" if tt.tochoo else "") + (" — followed as played" if tt.as_played else ""),
+                  markup=False)
+    if m.trump:
+        out.print(f"trumps: {m.trump}", markup=False)
+    if m.over:
+        legs = (f", a donkey with {m.legs} leg{'s' if m.legs != 1 else ''}" if m.donkey
+                else f", holding {m.legs} card{'s' if m.legs != 1 else ''}")
+        out.print(Text(f"game over: {m.loser} lost{legs}", style="bold"))
+    else:
+        if m.phase == "in_trick":
+            if m.to_act:
+                out.print(f"trick {m.trick}: {m.to_act} to play", markup=False)
+            else:
+                who = ", ".join(h.seat for h in m.hands if h.to_act)
+                out.print(f"trick {m.trick}: {who} to play, in any order", markup=False)
+        elif m.phase == "draw_due":
+            out.print(f"{m.to_act} has the power and no card: must draw", markup=False)
+        else:
+            who = m.to_act or "whoever holds A♠"
+            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}", markup=False)
+    if m.out_order:
+        out.print("got away: " + ", ".join(m.out_order), markup=False)
+    if m.stopped:
+        out.print(Text(f"replay stopped: {m.stopped}", style="bold red"))
+    _render_diags(out, m.diagnostics)
+
+
+def _ordinal(n: int | None) -> str:
+    if n is None:
+        return "?"
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _render_diags(out, diags: list[DiagModel]):
+    from rich.text import Text
+
+    for d in diags:
+        where = f" (trick {d.trick})" if d.trick else ""
+        out.print(Text(f"{d.severity}[{d.code}]{where}: {d.message}",
+                       style="bold red" if d.severity == "error" else "bold yellow"))
+        for n in d.notes:
+            if not _is_citation(n):
+                out.print(f"  = note: {n}", markup=False)
+        if d.help:
+            out.print(f"  = {d.help}", markup=False)
+
+
+def _is_citation(note: str) -> bool:
+    return note.startswith(("pagat-", "denexa-", "shared/rules", "README", "getaway-card", "rule set"))
+
+
+def render_legal(out, m: LegalModel, *, header: bool = True):
+    from rich.text import Text
+
+    if header:
+        out.print(Text(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}", style="bold"))
+    if m.trick_on_table:
+        tt = m.trick_on_table
+        out.print(f"on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
+    out.print(Text(m.summary, style="bold"))
+    for p in m.plays:
+        out.print(f"  {p.seat}: {p.rule}", markup=False)
+        if p.exact or p.cards:
+            label = "may play" if p.exact else "known cards it may play"
+            out.print(f"    {label}: {' '.join(p.cards) or '-'}", markup=False)
+        if not p.exact:
+            extra = f"{p.unseen} unseen card{'s' if p.unseen != 1 else ''}"
+            if p.unseen_may_follow:
+                extra += f"; a {p.must_follow} among them would be one of {' '.join(p.unseen_may_follow)}"
+            out.print(f"    {extra}", markup=False)
+        if p.may_not:
+            out.print(f"    may not play: {p.may_not}", markup=False)
+        if p.ends_trick and p.action == "play":
+            out.print(f"    {p.ends_trick}", markup=False)
+        out.print(f"    rule: {p.cite}", markup=False)
+    if m.takes:
+        out.print("takes allowed now: " + ", ".join(f"{t.taker} takes {t.target}" for t in m.takes), markup=False)
+        out.print(f"    rule: {m.takes_cite}", markup=False)
+    if m.draw:
+        d = m.draw
+        if d.source == "waste" and d.cards and not d.unseen:
+            out.print(f"  the draw is one of: {' '.join(d.cards)}", markup=False)
+        elif d.cards or d.unseen:
+            out.print(f"  the draw: {_cards_line(d.cards, d.unseen)}", markup=False)
+        if d.not_from:
+            out.print(f"  not from the trick just played: {' '.join(d.not_from)}", markup=False)
+        out.print(f"    rule: {d.cite}", markup=False)
+    for n in m.notes:
+        out.print(f"note: {n}", markup=False)
+    if m.then is not None:
+        out.print("when the trick ends:", markup=False)
+        render_legal(out, m.then, header=False)
+    if header and m.diagnostics:
+        _render_diags(out, m.diagnostics)
+
+
+# ---- tally ----------------------------------------------------------------------------------------
+
+
+def tally(paths: list[Path], default=None, overrides=None, force=False) -> TallyModel:
+    from ._reader import ReadError, parse_result, read
+
+    results: list[GameTally] = []
+    unreadable: list[str] = []
+    for path in paths:
+        try:
+            for g in read(path):
+                results.append(_tally_game(g, default, overrides, force, parse_result))
+        except ReadError as e:
+            unreadable.append(f"{e.path}: {e.message}")
+    players: dict[str, PlayerTally] = {}
+    for gt in results:
+        if gt.loser is None:
+            continue
+        for name in gt.seats:
+            key = name.lower()
+            p = players.setdefault(key, PlayerTally(player=name, games=0, lost=0, rate=0.0))
+            p.games += 1
+            if gt.donkey:
+                p.donkey_games += 1
+            if name.lower() == gt.loser.lower():
+                p.lost += 1
+                if gt.donkey:
+                    p.donkey_lost += 1
+                    if gt.legs is not None:
+                        p.legs += gt.legs
+                        p.most_legs = max(p.most_legs or 0, gt.legs)
+    for p in players.values():
+        p.rate = round(p.lost / p.games, 4) if p.games else 0.0
+    ordered = sorted(players.values(), key=lambda p: (-p.lost, -p.rate, p.player.lower()))
+    finished = sum(1 for g in results if g.loser is not None)
+    return TallyModel(files=[str(p) for p in paths], games=len(results), finished=finished,
+                      unfinished=len(results) - finished, players=ordered, game_results=results,
+                      unreadable=unreadable)
+
+
+def _tally_game(g: Game, default, overrides, force, parse_result) -> GameTally:
+    seats = list(g.seats)
+    gt = GameTally(path=str(g.path), game=g.number, seats=seats, by="none")
+    try:
+        rules = resolve_rules(g, default, overrides, force)
+        gt.rules = rules.spec()
+        gt.donkey = rules.trumps
+    except ValueError as ex:
+        gt.problem = f"rule set: {ex}"
+        return gt
+    tag = g.tag("Result")
+    if tag is not None and not g.errors:
+        loser, legs = parse_result(tag, seats)
+        if loser is not None:
+            gt.loser, gt.legs, gt.by = seats[loser], legs, "tag"
+            if legs is not None or not gt.donkey:
+                return gt
+        elif tag.strip() == "*":
+            gt.problem = "not finished ([Result \"*\"])"
+            return gt
+    if g.errors:
+        gt.problem = f"{len(g.errors)} syntax error{'s' if len(g.errors) != 1 else ''}"
+        return gt
+    res = Referee(default, overrides, force).judge(g)
+    if res.finished and res.loser is not None:
+        if gt.loser is None:
+            gt.loser, gt.by = seats[res.loser], "replay"
+        if gt.donkey and gt.legs is None and seats[res.loser] == gt.loser:
+            gt.legs = res.legs
+    elif gt.loser is None:
+        gt.problem = f"replay stopped: {res.stopped}" if res.stopped else "not finished"
+    return gt
+
+
+def render_tally(out, m: TallyModel):
+    from rich.table import Table
+
+    donkey = any(p.donkey_games for p in m.players)
+    t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for col in ("player", "games", "lost", "rate"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    if donkey:
+        for col in ("donkey games", "donkey lost", "legs", "most legs"):
+            t.add_column(col, justify="right")
+    for p in m.players:
+        row = [p.player, str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
+        if donkey:
+            row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
+        t.add_row(*row)
+    out.print(t)
+    out.print(f"{m.games} game{'s' if m.games != 1 else ''}: {m.finished} finished, {m.unfinished} not", markup=False)
+    for g in m.game_results:
+        if g.problem and g.loser is None:
+            out.print(f"  {g.path} game {g.game}: {g.problem}", markup=False)
+    for u in m.unreadable:
+        out.print(f"[bold red]error[/]: {u}")
+
+
+# ---- the commands ---------------------------------------------------------------------------------
+
+
+def register(app):
+    import typer
+
+    def fail(e: TableError):
+        from .render import print_diagnostic
+
+        err = _console_err()
+        for d in e.diagnostics:
+            print_diagnostic(err, d)
+        err.print(f"[bold red]error[/]: {e.message}", highlight=False)
+        raise typer.Exit(e.code)
+
+    @app.command()
+    def show(
+        file: Path = typer.Argument(..., help="a record (.gwy)"),
+        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
+        after: Optional[int] = typer.Option(None, "--after", "-a", min=0,
+                                            help="the state after this trick (default: the end of the record)"),
+        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    ):
+        """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
+        from .cli import _rules_options
+
+        default, overrides = _rules_options(rules, None, [])
+        try:
+            g = read_game(file, game)
+            if g.errors:
+                raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+            check_after(g, after)
+            res = judge_game(g, after, default, overrides)
+            m = state_model(g, res, after, default, overrides)
+        except TableError as e:
+            fail(e)
+        if format == Fmt.json:
+            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+        else:
+            render_state(_console(), m)
+        raise typer.Exit(1 if res.stopped else 0)
+
+    @app.command()
+    def legal(
+        file: Path = typer.Argument(..., help="a record (.gwy)"),
+        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
+        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    ):
+        """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
+        from .cli import _rules_options
+
+        default, overrides = _rules_options(rules, None, [])
+        try:
+            g = read_game(file, game)
+            if g.errors:
+                raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+            res = judge_game(g, None, default, overrides)
+            m = legal_model(g, res)
+        except TableError as e:
+            fail(e)
+        if format == Fmt.json:
+            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+        else:
+            render_legal(_console(), m)
+        raise typer.Exit(1 if res.stopped else 0)
+
+    @app.command()
+    def tally_cmd(
+        paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
+        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
+    ):
+        """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
+        from .cli import _expand, _rules_options
+
+        default, overrides = _rules_options(rules, None, [])
+        files = _expand(paths)
+        if not files:
+            _console_err().print("[bold red]error[/]: no .gwy records found in " + ", ".join(map(str, paths)))
+            raise typer.Exit(2)
+        m = tally(files, default, overrides)
+        if format == Fmt.json:
+            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+        else:
+            render_tally(_console(), m)
+        raise typer.Exit(2 if m.unreadable else 0)
+
+    # typer names a command after its function; "tally" is the function above.
+    for c in app.registered_commands:
+        if c.callback is tally_cmd:
+            c.name = "tally"
+
+
+def _console_err():
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)

@@ -1,0 +1,189 @@
+"""Properties of whole games, with Hypothesis: whatever the rule set, seats, bots and deal,
+
+(a) a game of legal actions, played through the engine, is accepted by the referee without
+    a single diagnostic and ends with the loser the engine saw;
+(b) after every action the engine's state is sound: every card in one place, the seat to act
+    holds cards (or, when a draw is due, holds none), a finished game has one loser;
+(c) one table mistake of each kind, made at a random point and penalised (ruling 1), is
+    reported by the referee exactly once, at that card, and nothing else is.
+
+A game is drawn from an integer seed, not from Hypothesis' own choices: a game makes
+hundreds of random choices, more than an example's buffer holds, and a failing seed
+replays the same game exactly. Keep the default run fast (well under a minute); set
+GETAWAY_PROFILE=long for many more examples.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+
+from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import strategies as st
+
+from referee._reader import parse, parse_file_text
+from referee.engine import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, check_invariant
+from referee.format import format_file
+from referee.judge import Referee
+from referee.record import Trick
+from referee.rules import OPTIONS, PRESETS, coerce, option_values
+from referee.simulate import BOTS, MISTAKE_KINDS, play_game
+
+PROFILE = os.environ.get("GETAWAY_PROFILE", "default")
+SCALE = {"default": 1, "long": 20}.get(PROFILE, 1)
+
+
+def examples(n: int):
+    return settings(
+        max_examples=n * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        # Shrinking a seed says nothing more about the game; the failing seed is enough.
+        phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    )
+
+
+# ---- strategies ------------------------------------------------------------------------------
+
+
+@st.composite
+def rule_sets(draw, packs=st.sampled_from([1, 1, 1, 2])):
+    """A preset, then any of its options overridden with any of their values."""
+    rules = PRESETS[draw(st.sampled_from(sorted(PRESETS)))]
+    opts = {}
+    for o in OPTIONS:
+        if o == "packs":
+            continue
+        v = draw(st.none() | st.sampled_from(option_values(o)))
+        if v is not None:
+            opts[o] = coerce(o, v)
+    opts["packs"] = draw(packs)
+    return rules.with_options(**opts)
+
+
+@st.composite
+def tables(draw, min_players=2, packs=st.sampled_from([1, 1, 1, 2])):
+    """(rules, players, bots, seed)."""
+    rules = draw(rule_sets(packs=packs))
+    top = 16 if rules.packs == 2 else 8
+    low = 9 if rules.packs == 2 and draw(st.booleans()) else min_players  # a double pack: often 9+ seats
+    players = draw(st.integers(max(low, min_players), top))
+    bots = draw(st.lists(st.sampled_from(BOTS), min_size=players, max_size=players))
+    seed = draw(st.integers(0, 2**32 - 1))
+    return rules, players, bots, seed
+
+
+def run(rules, players, bots, seed, **kw):
+    return play_game(rules, players, random.Random(seed), bots=bots, seed=str(seed), **kw)
+
+
+# ---- (a) legal games pass the referee ----------------------------------------------------------
+
+
+@examples(250)
+@given(tables())
+def test_legal_games_pass_check(table):
+    rules, players, bots, seed = table
+    sim = run(rules, players, bots, seed)
+    assert sim.mistakes == []
+    [game] = parse(sim.text)
+    assert game.errors == []
+    res = Referee().judge(game)
+    assert [(d.code, d.message) for d in res.diagnostics] == []
+    assert res.finished and res.loser == sim.loser and res.legs == sim.legs
+    assert game == dataclasses.replace(sim.game, number=game.number)
+    prelude, games = parse_file_text("%gwy 1\n\n" + sim.text)
+    assert format_file(prelude, games) == "%gwy 1\n\n" + sim.text
+
+
+# ---- (b) the engine's invariants after every action ------------------------------------------------
+
+
+class Watch:
+    """Called after every action of a simulated game: checks the engine's state."""
+
+    def __init__(self):
+        self.actions = 0
+        self.e = None
+
+    def __call__(self, e, kind, args):
+        self.actions += 1
+        self.e = e
+        problem = check_invariant(e)
+        assert problem is None, f"after {kind} {args}: {problem}"
+        sizes = [e.size(s) for s in range(e.n)]
+        for s in range(e.n):
+            if e.out[s]:
+                assert sizes[s] == 0 or e.phase == OVER, f"{s} is out with {sizes[s]} cards"
+        if e.phase == OVER:
+            return
+        if e.phase in (BEFORE_FIRST, BETWEEN):
+            assert len(e.holding()) >= 2, "a game with one seat holding cards is over"
+        s = e.to_act()
+        if e.phase == DRAW_DUE:
+            assert s == e.drawer and sizes[s] == 0 and not e.out[s]
+            if e.draw_source is None:
+                assert e.waste_size() > 0
+            elif e.draw_source != "any":
+                assert sizes[e.draw_source] > 0
+        elif s >= 0:
+            assert not e.out[s] and sizes[s] > 0, f"seat {s} is to act with no cards after {kind}"
+            assert e.legal_cards(s), f"seat {s} is to act with no legal card"
+        else:
+            # Only the first trick played in any order has no seat to act.
+            assert e.phase == IN_TRICK and e.first and e.any_order
+
+
+@examples(200)
+@given(tables(), st.sampled_from([0.0, 0.0, 0.05]))
+def test_engine_invariants_after_every_action(table, rate):
+    rules, players, bots, seed = table
+    watch = Watch()
+    sim = run(rules, players, bots, seed, mistakes=rate, observer=watch)
+    assert watch.actions >= sim.stats.plays
+    e = watch.e  # the engine after the last action
+    assert e.phase == OVER
+    assert e.loser == sim.loser >= 0
+    assert [s for s in range(players) if not e.out[s]] == [e.loser], "one loser, everyone else out"
+    assert sorted(e.out_order) == sorted(s for s in range(players) if s != e.loser)
+    assert e.legs == e.size(e.loser)
+
+
+# ---- (c) one mistake of each kind, found exactly ---------------------------------------------------
+
+
+@examples(300)
+@given(st.sampled_from(MISTAKE_KINDS), st.integers(0, 80), tables(min_players=3))
+def test_one_injected_mistake_is_found_exactly(code, at, table):
+    rules, players, bots, seed = table
+    sim = run(rules, players, bots, seed, inject=(code, at))
+    event(f"{code} {'made' if sim.mistakes else 'no chance'}")
+    if not sim.mistakes:
+        return  # no chance for this kind from that play on: nothing to find, checked by (a)
+    [m] = sim.mistakes
+    assert m.code == code
+    [game] = parse(sim.text)
+    res = Referee().judge(game)
+    assert [(d.code, d.trick) for d in res.diagnostics] == [(code, m.trick)], \
+        [(d.code, d.trick, d.message) for d in res.diagnostics]
+    [d] = res.diagnostics
+    trick = next(a for a in game.actions if isinstance(a, Trick) and a.number == m.trick)
+    play = trick.plays[-1]  # the mistake ends the trick (ruling 1): it is the trick's last play
+    assert (play.seat, play.card) == (m.seat, m.card)
+    assert d.span == play.card_span
+    assert res.finished and res.loser == sim.loser
+
+
+@examples(12)
+@given(st.integers(0, 2**32 - 1))
+def test_every_kind_of_mistake_can_be_injected(seed):
+    """The planned injection finds a chance for each kind in an ordinary four-player game."""
+    found = set()
+    for code in MISTAKE_KINDS:
+        for k in range(5):
+            sim = run(PRESETS["pagat"], 4, ["random"] * 4, seed + k, inject=(code, 5))
+            if sim.mistakes:
+                found.add(sim.mistakes[0].code)
+                break
+    assert found == set(MISTAKE_KINDS)
