@@ -111,14 +111,7 @@ class Engine:
     def from_deal(cls, rules: RuleSet, hands: list) -> "Engine":
         """``hands[i]`` is a list of cards, or an int: the size of an unseen hand."""
         e = cls(rules, len(hands))
-        e.hidden_once, e.hidden_twice = e.pack()
-        for s, h in enumerate(hands):
-            if isinstance(h, int):
-                e.unknown[s] = h
-            else:
-                for c in h:
-                    e._give(s, c)
-                    e._unhide(c)
+        e._place_hands(hands)
         e.phase = BEFORE_FIRST
         e.trick_no = 1
         e.first = True
@@ -129,16 +122,7 @@ class Engine:
         """A game in progress: ``hands[i]`` cards, a size, or None for a seat that is out;
         ``waste`` a list of cards, an int size, or None for the rest of the pack."""
         e = cls(rules, len(hands))
-        e.hidden_once, e.hidden_twice = e.pack()
-        for s, h in enumerate(hands):
-            if h is None:
-                continue
-            if isinstance(h, int):
-                e.unknown[s] = h
-            else:
-                for c in h:
-                    e._give(s, c)
-                    e._unhide(c)
+        e._place_hands(hands)
         for s in out:
             e.out[s] = True
             e.out_order.append(s)
@@ -156,6 +140,19 @@ class Engine:
         e.power = lead
         e._finish_if_one_left()
         return e
+
+    def _place_hands(self, hands: list):
+        """Every card starts unseen; a hand given by its cards takes them out of hiding."""
+        self.hidden_once, self.hidden_twice = self.pack()
+        for s, h in enumerate(hands):
+            if h is None:
+                continue
+            if isinstance(h, int):
+                self.unknown[s] = h
+            else:
+                for c in h:
+                    self._give(s, c)
+                    self._unhide(c)
 
     def copy(self) -> "Engine":
         e = Engine.__new__(Engine)

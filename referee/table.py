@@ -250,6 +250,14 @@ class TableError(Exception):
         self.diagnostics = list(diagnostics)
 
 
+def read_clean_game(file, game):
+    """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
+    g = read_game(file, game)
+    if g.errors:
+        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+    return g
+
+
 def read_game(path: Path, number: int | None = None) -> Game:
     """Game ``number`` (1-based) of a file, or its last game."""
     from ._reader import ReadError, read
@@ -982,9 +990,7 @@ def register(app):
 
         default, overrides = _rules_options(rules, None, [])
         try:
-            g = read_game(file, game)
-            if g.errors:
-                raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+            g = read_clean_game(file, game)
             check_after(g, after)
             res = judge_game(g, after, default, overrides)
             m = state_model(g, res, after, default, overrides)
@@ -1008,9 +1014,7 @@ def register(app):
 
         default, overrides = _rules_options(rules, None, [])
         try:
-            g = read_game(file, game)
-            if g.errors:
-                raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+            g = read_clean_game(file, game)
             res = judge_game(g, None, default, overrides)
             m = legal_model(g, res)
         except TableError as e:
