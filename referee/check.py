@@ -79,12 +79,14 @@ def judge_batch(args) -> list[GameOutcome]:
     return out
 
 
-def _batches(path: str, prelude_sink: list):
+def _batches(path: str, prelude_sink: list, on_read=None):
     from ._reader import Reader, chunks
 
     batch = []
     with open(path, "rb") as f:
         for number, text, first_line, offset in chunks(f, path):
+            if on_read is not None and len(batch) == 0:
+                on_read(f.tell())
             if number == 0:
                 reader = Reader(path)
                 reader._read_prelude(text, offset)
@@ -120,13 +122,19 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
             jobs, initializer=_init, initargs=(default, overrides, force))
     outcomes: list[FileOutcome] = []
     totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
+    progress = _progress(files)
+    done = 0
     try:
         for path in files:
             fo = FileOutcome(str(path))
             totals["files"] += 1
             try:
                 prelude: list = []
-                batches = _batches(str(path), prelude)
+                on_read = None
+                if progress is not None:
+                    bar, task = progress
+                    on_read = lambda pos, base=done: bar.update(task, completed=base + pos)  # noqa: E731
+                batches = _batches(str(path), prelude, on_read)
                 results = pool.imap(judge_batch, batches) if pool else map(judge_batch, batches)
                 first = True
                 for games in results:
@@ -158,10 +166,13 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                     err.print(f"[bold red]error[/]: {path}: {fo.problem}")
             if not text:
                 outcomes.append(fo)
+            done += _size(path)
     finally:
         if pool is not None:
             pool.close()
             pool.join()
+        if progress is not None:
+            progress[0].stop()
     if text:
         _render_totals(out, totals)
     else:
@@ -169,6 +180,34 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
     if totals["unreadable"]:
         return 2
     return 1 if totals["errors"] else 0
+
+
+PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this
+
+
+def _size(path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+def _progress(files):
+    """A progress bar on stderr, for long runs and only when stderr is a terminal."""
+    import os
+
+    total = sum(_size(p) for p in files)
+    threshold = int(os.environ.get("GETAWAY_PROGRESS_BYTES", PROGRESS_BYTES))
+    if total < threshold or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+    bar = Progress("checking", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("check", total=total)
+    bar.start()
+    return bar, task
 
 
 def _render_diags(out, diags, quiet):

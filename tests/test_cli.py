@@ -579,3 +579,38 @@ def test_every_command_is_registered_and_has_help():
         assert name in r.stdout, name
         sub = run_cli(name, "--help")
         assert sub.returncode == 0 and "Usage" in sub.stdout, (name, sub.stderr)
+
+
+def test_check_progress_bar_only_on_a_terminal(tmp_path):
+    """A long check shows a progress bar on stderr when stderr is a terminal, and never in
+    a pipe (so logs and JSON stay clean)."""
+    import pty
+    import subprocess
+    import sys
+
+    big = tmp_path / "big.gwy"
+    from conftest import ROOT
+
+    big.write_text((ROOT / "records" / "series.gwy").read_text(encoding="utf-8"), encoding="utf-8")
+    env = dict(os.environ, GETAWAY_PROGRESS_BYTES="1", COLUMNS="100")
+    piped = subprocess.run([sys.executable, "-m", "referee", "check", "-q", str(big)], capture_output=True,
+                           text=True, env=env, cwd=str(ROOT))
+    assert piped.returncode == 0 and "checking" not in piped.stderr
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "check", "-q", str(big)], stdout=subprocess.PIPE,
+                            stderr=slave, env=env, cwd=str(ROOT))
+    os.close(slave)
+    out, _ = proc.communicate(timeout=120)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    assert b"checking" in seen
+    assert b"checking" not in out and b"5 games" in out
