@@ -406,18 +406,30 @@ class _Builder(Transformer):
     # actions --------------------------------------------------------------------------
 
     def trick(self, ch):
+        # The hot path of the reader: one call per trick line, so spans are made inline.
         comment = _comment(ch)
         ctx = self.ctx
+        base_line = ctx.first_line + ctx.line_shift - 1
+        base = ctx.offset + ctx.offset_shift
+        seat_index = ctx.seat_index
+        spellings = C.SPELLINGS
+        marked_ok = ctx.rules.packs == 2
         no = ch[0]
         plays = []
-        seat, card = ctx.seat, ctx.card
-        span = ctx.span
+        append = plays.append
         for i in range(1, len(ch), 2):
             s, c = ch[i], ch[i + 1]
-            plays.append(Play(seat(s), card(c), span(s), span(c)))
-        first = span(no)
-        last = plays[-1].card_span
-        return Trick(int(no[:-1]), plays, comment, Span(first.line, first.col, first.start, last.end))
+            seat = seat_index.get(s.lower())
+            if seat is None:
+                seat = ctx.seat(s)
+            card = spellings.get(c.upper())
+            if card is None or (card == C.MARKED_ACE and not marked_ok):
+                card = ctx.card(c)
+            append(Play(seat, card,
+                        Span(base_line + s.line, s.column, base + s.start_pos, base + s.end_pos),
+                        Span(base_line + c.line, c.column, base + c.start_pos, base + c.end_pos)))
+        first = Span(base_line + no.line, no.column, base + no.start_pos, base + no.end_pos)
+        return Trick(int(no[:-1]), plays, comment, Span(first.line, first.col, first.start, plays[-1].card_span.end))
 
     def take(self, ch):
         comment = _comment(ch)

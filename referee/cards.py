@@ -133,6 +133,7 @@ def _spellings() -> dict[str, int]:
 
 
 _SPELLINGS = _spellings()
+SPELLINGS = _SPELLINGS  # every accepted spelling, upper-cased, to its card
 
 
 def rank_from_char(ch: str) -> int | None:
