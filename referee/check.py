@@ -14,7 +14,6 @@ from pathlib import Path
 from .diagnostics import Diagnostic
 from .rules import RuleSet
 
-BATCH = 200  # games per batch sent to a worker
 
 
 @dataclass(slots=True)
@@ -61,13 +60,26 @@ def _init(default, overrides, force):
     _referee = Referee(default, overrides, force)
 
 
-def judge_batch(args) -> list[GameOutcome]:
-    path, batch = args
-    from ._reader import Reader
+def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
+    """Read one slice of a file (it starts at a %game line, or at the file's start), judge
+    its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
+    import io
 
+    from ._reader import Reader, chunks
+
+    path, start, end, games, lines, chars = args
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
     reader = Reader(path)
+    prelude: list[Diagnostic] = []
     out = []
-    for number, text, first_line, offset in batch:
+    for number, text, first_line, offset in chunks(io.BytesIO(data), path, number=games, line=lines,
+                                                  offset=chars, byte_offset=start):
+        if number == 0:
+            reader._read_prelude(text, offset)
+            prelude.extend(reader.prelude.errors)
+            continue
         game = reader.parse_game(text, number, first_line, offset)
         r = _referee.judge(game)
         out.append(GameOutcome(
@@ -76,28 +88,20 @@ def judge_batch(args) -> list[GameOutcome]:
             plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
             sizes=r.sizes, diagnostics=r.diagnostics,
         ))
-    return out
+    return prelude, out
 
 
-def _batches(path: str, prelude_sink: list, on_read=None):
-    from ._reader import Reader, chunks
+def _work(path: str, on_read=None):
+    """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
+    import os
 
-    batch = []
-    with open(path, "rb") as f:
-        for number, text, first_line, offset in chunks(f, path):
-            if on_read is not None and len(batch) == 0:
-                on_read(f.tell())
-            if number == 0:
-                reader = Reader(path)
-                reader._read_prelude(text, offset)
-                prelude_sink.extend(reader.prelude.errors)
-                continue
-            batch.append((number, text, first_line, offset))
-            if len(batch) >= BATCH:
-                yield path, batch
-                batch = []
-    if batch:
-        yield path, batch
+    from ._reader import RANGE_BYTES, ranges
+
+    size = int(os.environ.get("GETAWAY_RANGE_BYTES", RANGE_BYTES))  # tests cut small files finely
+    for start, end, games, lines, chars in ranges(path, size):
+        if on_read is not None:
+            on_read(end)
+        yield path, start, end, games, lines, chars
 
 
 # ---- running and rendering ----------------------------------------------------------------------------
@@ -134,10 +138,11 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                 if progress is not None:
                     bar, task = progress
                     on_read = lambda pos, base=done: bar.update(task, completed=base + pos)  # noqa: E731
-                batches = _batches(str(path), prelude, on_read)
-                results = pool.imap(judge_batch, batches) if pool else map(judge_batch, batches)
+                work = _work(str(path), on_read)
+                results = pool.imap(judge_range, work) if pool else map(judge_range, work)
                 first = True
-                for games in results:
+                for pre, games in results:
+                    prelude.extend(pre)
                     if first and text:
                         _render_diags(out, prelude, quiet)
                     first = False

@@ -614,3 +614,37 @@ def test_check_progress_bar_only_on_a_terminal(tmp_path):
     assert proc.returncode == 0
     assert b"checking" in seen
     assert b"checking" not in out and b"5 games" in out
+
+
+def test_parallel_check_reports_exactly_what_the_streaming_reader_finds(tmp_path):
+    """check cuts a file into slices for its worker processes: every diagnostic must keep
+    its game number, line, column and offset, whatever the slicing and the job count."""
+    import referee
+    from conftest import ROOT
+
+    parts = ["%gwy 1\n# résumé: accents shift characters against bytes\n"]
+    sources = ["series.gwy", "simulated-mistakes.gwy", "dispute-unseen-void.gwy", "donkey.gwy"]
+    for name in sources * 3:
+        text = (ROOT / "records" / name).read_text(encoding="utf-8")
+        parts.append("\n" + text[text.index("%game"):])
+    parts.append("\n%game\n[Seats \"A B\"]\ndeal\nA 26\nB 26\n1. A QX\n")  # a syntax error at the end
+    big = tmp_path / "many.gwy"
+    big.write_text("".join(parts), encoding="utf-8")
+
+    want = []
+    games = referee.read(big)
+    for g in games:
+        for d in referee.Referee().judge(g).diagnostics:
+            want.append((d.code, d.game, d.span.line, d.span.col, d.span.start))
+    assert len(want) > 5
+
+    env = dict(os.environ, GETAWAY_RANGE_BYTES="3000")
+    for jobs in ("1", "2"):
+        r = subprocess.run([sys.executable, "-m", "referee", "check", "--format", "json", "--jobs", jobs, str(big)],
+                           capture_output=True, text=True, env=env, cwd=str(ROOT))
+        assert r.returncode == 1, r.stderr
+        rep = json.loads(r.stdout)
+        got = [(d["code"], d["game"], d["location"]["line"], d["location"]["column"], d["location"]["offset"])
+               for g in rep["files"][0]["games"] for d in g["diagnostics"]]
+        assert got == want, jobs
+        assert [g["game"] for g in rep["files"][0]["games"]] == list(range(1, len(rep["files"][0]["games"]) + 1))
