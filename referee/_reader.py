@@ -533,7 +533,7 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
 
 
 _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
-RANGE_BYTES = 1 << 20
+RANGE_BYTES = 1 << 18  # small enough to balance two workers on a few-MB file
 
 
 def ranges(path: str, size: int = RANGE_BYTES):
