@@ -40,14 +40,6 @@ class GameOutcome:
         return sum(1 for d in self.diagnostics if d.is_error)
 
 
-@dataclass(slots=True)
-class FileOutcome:
-    path: str
-    problem: str | None = None
-    prelude: list[Diagnostic] = field(default_factory=list)
-    games: list[GameOutcome] = field(default_factory=list)
-
-
 # ---- the work: judge a batch of game texts -----------------------------------------------------
 
 _referee = None
@@ -112,65 +104,47 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
     from ._reader import ReadError
 
     _init(default, overrides, force)
-    text = fmt == "text"
-    if text:
-        from rich.console import Console
-
-        out = Console(highlight=False, soft_wrap=True)
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+    sink = _TextSink(quiet) if fmt == "text" else _JsonSink()
     pool = None
     if jobs > 1:
         import multiprocessing as mp
 
         pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
             jobs, initializer=_init, initargs=(default, overrides, force))
-    outcomes: list[FileOutcome] = []
     totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
     progress = _progress(files)
     done = 0
     try:
         for path in files:
-            fo = FileOutcome(str(path))
             totals["files"] += 1
+            sink.start_file(str(path))
+            prelude: list = []
+            problem = None
             try:
-                prelude: list = []
                 on_read = None
                 if progress is not None:
                     bar, task = progress
                     on_read = lambda pos, base=done: bar.update(task, completed=base + pos)  # noqa: E731
                 work = _work(str(path), on_read)
                 results = pool.imap(judge_range, work) if pool else map(judge_range, work)
-                first = True
                 for pre, games in results:
-                    prelude.extend(pre)
-                    if first and text:
-                        _render_diags(out, prelude, quiet)
-                    first = False
+                    if pre:
+                        prelude.extend(pre)
+                        sink.prelude(pre)
                     for g in games:
                         totals["games"] += 1
                         totals["plays"] += g.plays
                         totals["errors"] += g.errors
                         totals["warnings"] += len(g.diagnostics) - g.errors
-                        if text:
-                            _render_game(out, str(path), g, quiet)
-                        else:
-                            fo.games.append(g)
-                if first and text:
-                    _render_diags(out, prelude, quiet)
-                fo.prelude = prelude
+                        sink.game(g)
                 totals["errors"] += sum(1 for d in prelude if d.is_error)
             except ReadError as e:
-                fo.problem = e.message
-                totals["unreadable"] += 1
-                if text:
-                    err.print(f"[bold red]error[/]: {e.path}: {e.message}")
+                problem = e.message
             except OSError as e:
-                fo.problem = e.strerror or str(e)
+                problem = str(e.strerror or e)
+            if problem is not None:
                 totals["unreadable"] += 1
-                if text:
-                    err.print(f"[bold red]error[/]: {path}: {fo.problem}")
-            if not text:
-                outcomes.append(fo)
+            sink.end_file(problem)
             done += _size(path)
     finally:
         if pool is not None:
@@ -178,13 +152,95 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
             pool.join()
         if progress is not None:
             progress[0].stop()
-    if text:
-        _render_totals(out, totals)
-    else:
-        _print_json(outcomes, totals)
+    sink.finish(totals)
     if totals["unreadable"]:
         return 2
     return 1 if totals["errors"] else 0
+
+
+class _TextSink:
+    """Diagnostics as they come, a line per game, and the totals: for people."""
+
+    def __init__(self, quiet: bool):
+        from rich.console import Console
+
+        self.quiet = quiet
+        self.out = Console(highlight=False, soft_wrap=True)
+        self.err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def start_file(self, path: str):
+        self.path = path
+
+    def prelude(self, diags):
+        _render_diags(self.out, diags, self.quiet)
+
+    def game(self, g: GameOutcome):
+        _render_game(self.out, self.path, g, self.quiet)
+
+    def end_file(self, problem: str | None):
+        if problem is not None:
+            self.err.print(f"[bold red]error[/]: {self.path}: {problem}", markup=True, highlight=False)
+
+    def finish(self, totals):
+        _render_totals(self.out, totals)
+
+
+class _JsonSink:
+    """The report of ``report.Report``, written as the games are judged, so that memory stays
+    flat on archives of any size: one game's summary at a time, the totals at the end."""
+
+    def __init__(self):
+        self.w = sys.stdout.write
+        self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % _schema_version())
+        self.files = 0
+
+    def start_file(self, path: str):
+        import json
+
+        self.w(("," if self.files else "") + '\n    {"path": %s, "games": [' % json.dumps(path, ensure_ascii=False))
+        self.files += 1
+        self.games = 0
+        self.pre: list = []
+
+    def prelude(self, diags):
+        self.pre.extend(diags)
+
+    def game(self, g: GameOutcome):
+        self.w(("," if self.games else "") + "\n      " + _game_summary(g).model_dump_json())
+        self.games += 1
+
+    def end_file(self, problem: str | None):
+        import json
+
+        from .report import DiagnosticModel
+
+        diags = "[" + ", ".join(DiagnosticModel.of(d).model_dump_json() for d in self.pre) + "]"
+        self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
+               % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
+
+    def finish(self, t):
+        self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
+               % (t["games"], t["plays"], t["errors"], t["warnings"]))
+
+
+def _schema_version() -> int:
+    from .report import REPORT_SCHEMA_VERSION
+
+    return REPORT_SCHEMA_VERSION
+
+
+def _game_summary(g: GameOutcome):
+    from .report import DiagnosticModel, GameSummary
+
+    seats = list(g.seats)
+    return GameSummary(
+        game=g.number, line=g.line, seats=seats, rules=g.rules, judged=g.judged, stopped=g.stopped,
+        tricks=g.tricks, out_order=[seats[s] for s in g.out_order],
+        loser=seats[g.loser] if g.loser is not None else None, legs=g.legs, finished=g.finished,
+        hand_sizes={seats[i]: n for i, n in enumerate(g.sizes)} if g.sizes else {},
+        errors=g.errors, warnings=len(g.diagnostics) - g.errors,
+        diagnostics=[DiagnosticModel.of(d) for d in g.diagnostics],
+    )
 
 
 PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this
@@ -270,25 +326,3 @@ def _render_totals(out, t):
         verdict = "[green]no errors[/]"
     unread = f", [bold red]{t['unreadable']} unreadable[/]" if t["unreadable"] else ""
     out.print(f"checked {files}, {games}, {plays}: {verdict}{unread}")
-
-
-def _print_json(outcomes: list[FileOutcome], t):
-    from .report import DiagnosticModel, FileReport, GameSummary, Report
-
-    files = []
-    for fo in outcomes:
-        games = []
-        for g in fo.games:
-            seats = list(g.seats)
-            games.append(GameSummary(
-                game=g.number, line=g.line, seats=seats, rules=g.rules, judged=g.judged, stopped=g.stopped,
-                tricks=g.tricks, out_order=[seats[s] for s in g.out_order],
-                loser=seats[g.loser] if g.loser is not None else None, legs=g.legs, finished=g.finished,
-                hand_sizes={seats[i]: n for i, n in enumerate(g.sizes)} if g.sizes else {},
-                errors=g.errors, warnings=len(g.diagnostics) - g.errors,
-                diagnostics=[DiagnosticModel.of(d) for d in g.diagnostics],
-            ))
-        files.append(FileReport(path=fo.path, readable=fo.problem is None, problem=fo.problem,
-                                diagnostics=[DiagnosticModel.of(d) for d in fo.prelude], games=games))
-    rep = Report(files=files, games=t["games"], plays=t["plays"], errors=t["errors"], warnings=t["warnings"])
-    sys.stdout.write(rep.model_dump_json(indent=2) + "\n")
