@@ -22,13 +22,13 @@ from . import cards as C
 from .diagnostics import CODES, Diagnostic
 from .record import (
     Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
-    Span, Tag, Take, Trick, Waste,
+    Span, Tag, Take, Trick, Trumps, Waste,
 )
 from .rules import PRESETS, RuleSet, RulesError, parse_spec
 
 VERSION = 1
 MAX_SEATS, MAX_SEATS_DOUBLE = 8, 16
-RESERVED = {"deal", "position", "waste", "lead", "trick", "counts", "takes", "draws", "from", "out", "rest"}
+RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "takes", "draws", "from", "out", "rest"}
 
 
 class ReadError(Exception):
@@ -94,6 +94,7 @@ _EXPECT = {
     "COMMENT": "a comment",
     "SUITS": "a hand",
     "REST": "'rest'",
+    "SUIT": "a suit such as ♥ or hearts",
     "_OUT": "'out'",
     "_TAKES": "'takes'",
     "_DRAWS": "'draws'",
@@ -403,6 +404,14 @@ class _Builder(Transformer):
         comment = _comment(ch)
         return NextTrick(int(ch[1]), comment, self.ctx.span(ch[1]))
 
+    def trumps(self, ch):
+        comment = _comment(ch)
+        word = str(ch[1]).lower()
+        suit = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}.get(word)
+        if suit is None:
+            suit = "shdc".find(word) if word in "shdc" else "♠♥♦♣♤♡♢♧".find(word) % 4
+        return Trumps(suit, comment, Span(*_line_span(self.ctx, ch[0], ch[1])))
+
     # actions --------------------------------------------------------------------------
 
     def trick(self, ch):
@@ -547,7 +556,7 @@ def ranges(path: str, size: int = RANGE_BYTES):
             block = f.read(size)
             data = carry + block
             if not block:
-                if data:
+                if data or pos == 0:  # an empty file still has its (missing) version line judged
                     yield pos, pos + len(data), games, lines, chars
                 return
             cut = data.rfind(b"\n%game", 1)
@@ -746,7 +755,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
         elif isinstance(it, _BrokenTrick):
             last_trick = it.number
             state = _BODY
-        elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick)):
+        elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick, Trumps)):
             if skipping:
                 continue
             if state != _SETUP:
@@ -797,7 +806,7 @@ def _check_setup(game: Game, ctx: _Context):
     where = seats_tag.value_span if seats_tag else game.span
     if n and not 2 <= n <= limit:
         ctx.error("S006", f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
-                  where, help="with more than 8 players use a double pack: packs=2" if n > 8 else None)
+                  where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
     if game.setup is None:
         if game.actions:
             pass
@@ -810,6 +819,8 @@ def _check_setup(game: Game, ctx: _Context):
                 ctx.error("S011", f"{name}'s hand is given twice", it.span)
             seen[it.seat] = it.span
     missing = [game.seats[i] for i in range(n) if i not in seen]
+    if any(d.code == "S003" for d in ctx.errors):
+        missing = []  # a misspelt seat was reported already: its hand is the one "missing"
     if not seen:
         ctx.error("S011", "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
                   game.setup.span if game.setup.span.line else game.span,
@@ -822,6 +833,8 @@ def _check_setup(game: Game, ctx: _Context):
             ctx.error("S011", "the waste pile is given twice", game.setup.of(Waste)[1].span)
         if len(game.setup.of(Lead)) > 1:
             ctx.error("S011", "the leader is given twice", game.setup.of(Lead)[1].span)
+        if len(game.setup.of(Trumps)) > 1:
+            ctx.error("S011", "the trump suit is given twice", game.setup.of(Trumps)[1].span)
 
 
 def _check_dealer(game: Game, ctx: _Context):

@@ -48,10 +48,13 @@ def _rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[
     try:
         if rules_file is not None:
             default = load_file(rules_file)
+    except (FileNotFoundError, IsADirectoryError):
+        raise _fail(f"--rules-file {rules_file}: no such rules file")
+    except RulesError as e:
+        raise _fail(f"--rules-file: {e.message}")
+    try:
         if rules is not None:
             default = parse_spec(rules, base=default)
-    except FileNotFoundError:
-        raise _fail(f"{rules_file}: no such rules file")
     except RulesError as e:
         raise _fail(f"--rules: {e.message}")
     overrides = {}
@@ -90,7 +93,7 @@ def check(
     sets: List[str] = typer.Option([], "--set", help="override one option in every game: --set taking=no"),
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the summary"),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="check files in this many processes"),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from .check import run_check

@@ -118,7 +118,8 @@ class Engine:
         return e
 
     @classmethod
-    def from_position(cls, rules: RuleSet, hands: list, out: list[int], waste, lead: int, trick_no: int) -> "Engine":
+    def from_position(cls, rules: RuleSet, hands: list, out: list[int], waste, lead: int, trick_no: int,
+                      trump: int = -1) -> "Engine":
         """A game in progress: ``hands[i]`` cards, a size, or None for a seat that is out;
         ``waste`` a list of cards, an int size, or None for the rest of the pack."""
         e = cls(rules, len(hands))
@@ -138,6 +139,7 @@ class Engine:
         e.first = False
         e.trick_no = trick_no
         e.power = lead
+        e.trump = trump
         e._finish_if_one_left()
         return e
 

@@ -11,7 +11,8 @@ from typing import Literal, Union
 from pydantic import BaseModel, Field
 
 from .cards import card_str
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Waste
+from .cards import SUIT_SYMBOLS
+from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
 
 RECORD_SCHEMA_VERSION = 1
 
@@ -78,6 +79,13 @@ class NextTrickModel(BaseModel):
     at: At | None = None
 
 
+class TrumpsModel(BaseModel):
+    kind: Literal["trumps"] = "trumps"
+    suit: str = Field(description="the trump suit already set (Donkey): ♠ ♥ ♦ or ♣")
+    comment: str | None = None
+    at: At | None = None
+
+
 class PlayModel(BaseModel):
     seat: str
     card: str
@@ -116,7 +124,7 @@ class CountsModel(BaseModel):
     at: At | None = None
 
 
-SetupItem = Union[HandModel, OutModel, WasteModel, LeadModel, NextTrickModel, CommentModel]
+SetupItem = Union[HandModel, OutModel, WasteModel, LeadModel, NextTrickModel, TrumpsModel, CommentModel]
 ActionItem = Union[TrickModel, TakeModel, DrawModel, CountsModel, CommentModel]
 
 
@@ -167,6 +175,8 @@ def game_model(g: Game) -> GameModel:
             return LeadModel(seat=name(it.seat), comment=it.comment, at=_at(it.span))
         if isinstance(it, NextTrick):
             return NextTrickModel(number=it.number, comment=it.comment, at=_at(it.span))
+        if isinstance(it, Trumps):
+            return TrumpsModel(suit=SUIT_SYMBOLS[it.suit], comment=it.comment, at=_at(it.span))
         if isinstance(it, Trick):
             return TrickModel(number=it.number, comment=it.comment, at=_at(it.span),
                               plays=[PlayModel(seat=name(p.seat), card=card_str(p.card) if p.card >= 0 else "?",

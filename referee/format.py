@@ -8,7 +8,8 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 from __future__ import annotations
 
 from .cards import card_str
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Waste
+from .cards import SUIT_SYMBOLS
+from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
 
 def _eol(comment: str | None) -> str:
@@ -65,6 +66,8 @@ def format_game(g: Game) -> str:
                 out.append(f"lead {name(it.seat)}{_eol(it.comment)}")
             elif isinstance(it, NextTrick):
                 out.append(f"trick {it.number}{_eol(it.comment)}")
+            elif isinstance(it, Trumps):
+                out.append(f"trumps {SUIT_SYMBOLS[it.suit]}{_eol(it.comment)}")
     for a in g.actions:
         if isinstance(a, Trick):
             plays = ", ".join(f"{name(p.seat)} {card_str(p.card)}" for p in a.plays)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from . import cards as C
 from . import engine as E
 from .diagnostics import CODES, ERROR, Diagnostic, Related
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Waste
+from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Trumps, Waste
 from .rules import RuleSet, RulesError, parse_spec
 
 P = "pagat-getaway.txt"
@@ -175,7 +175,7 @@ class Referee:
                             else f"{C.card_str(card)} is placed {what}", span,
                             label=f"{C.card_str(card)} again, in {where}",
                             notes=[f"{RD}, ruling 5: each card of the pack is in exactly one place"],
-                            help="correct the hands so that every card appears once")
+                            help="correct the hands so that every card appears as often as the pack holds it")
                 fatal = True
                 return False
             return True
@@ -264,6 +264,9 @@ class Referee:
                         waste.span, label="the waste pile", notes=[f"{RD}, ruling 5: every card is in one place"],
                         help="give the waste pile's size so that everything adds up, or write 'waste rest'")
             raise _Stop("the position cannot be true")
+        for s, h in enumerate(hands):
+            if s not in outs and (h == 0 or h == []):
+                outs.append(s)  # an empty hand has got away (Pagat, "Getting away")
         for s in outs:
             hands[s] = None
         leads = pos.of(Lead)
@@ -280,7 +283,16 @@ class Referee:
         nt = pos.of(NextTrick)
         first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
         trick_no = nt[0].number if nt else (first_trick or 2)
-        return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no)
+        trumps = pos.of(Trumps)
+        trump = -1
+        if trumps:
+            if not rules.trumps:
+                self.report("R113", f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
+                            trumps[0].span, notes=[f"{P}, \"Donkey\": trumps belong to the Kerala game"],
+                            help="judge it as Donkey: [Rules \"donkey\"]")
+                raise _Stop("the position cannot be true")
+            trump = trumps[0].suit
+        return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)
 
     # ---- the replay ------------------------------------------------------------------------------
 
@@ -297,12 +309,17 @@ class Referee:
         self.open_rec = None     # the record's number of the trick on the table
         self.proved: set = set()
         self.count_offset: dict[int, int] = {}
+        self.deferred: list[Take] = []  # takes written inside a trick (R109)
+        self.late_penalty = None  # (offender, diagnostic) while a trick goes on after a mistake
         for k, (kind, item, tno) in enumerate(events):
             e = self.engine
             if self.stop_after is not None and tno is not None and tno > self.stop_after:
                 break
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
-                self._close_lenient()
+                if kind != "take" or self.late_penalty is None:
+                    self._close_lenient(k)
+            if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and kind != "take":
+                self._take_deferred()
             if kind == "play":
                 self._play(k, item, tno)
             elif kind == "take":
@@ -312,9 +329,26 @@ class Referee:
             elif kind == "counts":
                 self._counts(item)
 
-    def _close_lenient(self):
+    def _close_lenient(self, k: int | None = None):
+        """End a trick that went on after a mistake. If the record then shows the offender
+        leading, the table applied the penalty when the trick was over (the first trick is
+        played in any order, so this is how a table often does it): the offender picks up
+        the whole trick."""
         e = self.engine
         before = e.trick_no
+        late, self.late_penalty = self.late_penalty, None
+        if late is not None and k is not None:
+            offender, diag = late
+            next_lead = next((item.seat for kind, item, t in self.events[k:] if kind == "play"), None)
+            normal = e.copy()
+            normal.close()
+            if next_lead == offender and not (normal.phase == E.BETWEEN and normal.power == offender):
+                e.penalise(offender, None)
+                self.closed_rec = self.open_rec
+                diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
+                diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
+                                  "picked up every card of it and led next")
+                return
         e.close()
         if e.trick_no != before:
             self.closed_rec = self.open_rec
@@ -465,6 +499,7 @@ class Referee:
             self._unnoticed(s, c, v, late, lenient=True)
             diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
             self.open_rec = tno
+            self.late_penalty = (s, diag)
             return
         counts = self._counts_after(k)
         if (next_lead is None or next_lead == s) and counts is None and self._ahead(e, k) is e:
@@ -565,13 +600,15 @@ class Referee:
             if e.trumps and e.trump >= 0 and v.detail == e.trump and C.SUIT[c] != e.led:
                 msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
                 notes[0] = DONKEY_NOTE
+                label = "a trump was due"
             else:
                 led = "spade" if e.first else C.suit_name(e.led)
                 msg = (f"renege: {name} played {card} on a {led} lead while holding "
                        f"{C.card_str(known[0]) if known else 'a ' + held}")
                 if e.first:
                     notes[0] = FIRST_NOTE
-            label = "tochoo while holding the suit led" if not e.first else "a spade was due"
+            if not label:
+                label = "tochoo while holding the suit led" if not e.first else "a spade was due"
         elif code == E.AFTER_TOCHOO:
             last = e.last_trick if e.phase != E.IN_TRICK else e.trick
             tochoo = next(((t, x) for t, x in last if C.SUIT[x] != C.SUIT[last[0][1]]), None)
@@ -639,12 +676,28 @@ class Referee:
 
     # takes, draws, counts ------------------------------------------------------------------------------
 
-    def _take(self, t: Take):
+    def _take(self, t: Take, deferred: bool = False):
         e = self.engine
         if t.taker < 0 or t.target < 0:
             return
-        v = e.judge_take(t.taker, t.target)
         taker, target = self.seat(t.taker), self.seat(t.target)
+        if t.taker == t.target:
+            # Never the taker's own hand (ruling 3: the next player holding cards): nothing
+            # moves, and the replay goes on without it.
+            self.report("R108", f"{taker} takes {target}'s own hand", t.target_span,
+                        label="the taker's own seat",
+                        notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the hand of the next player who holds cards"],
+                        help="name the player whose hand was taken")
+            return
+        v = e.judge_take(t.taker, t.target)
+        if v is not None and v.code == "R109":
+            if not deferred:
+                self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",
+                            t.span, notes=[f"{RD}, ruling 3: hands are taken between tricks only"],
+                            help="move the take after the end of the trick")
+            # Followed as if written after the trick: the record cannot mean anything else.
+            self.deferred.append(t)
+            return
         if v is not None:
             if v.code == "R110":
                 self.report("R110", f"{taker} takes {target}'s hand after the end of the game", t.span,
@@ -654,27 +707,31 @@ class Referee:
                 self.report("R107", f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
                             notes=[f"{P}, \"Getting away\""], help="record the draw first")
                 raise _Stop("from here the record cannot be replayed")
-            if v.code == "R109":
-                self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {e.trick_no}", t.span,
-                            notes=[f"{RD}, ruling 3: hands are taken between tricks only"],
-                            help="move the take after the end of the trick")
-                e.lenient = True
-            elif v.reason.startswith("taking is not allowed"):
+            if v.reason.startswith("taking is not allowed"):
                 self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
-                            notes=[f"{P}, \"Taking cards\", and the option taking=no (rules.py); rule set: {self.rules.spec()}"],
+                            notes=[f"{P}, \"Taking cards\", where taking is the rule; this game is judged with "
+                                   f"taking=no ({self.rules.spec()})"],
                             help="judge the game with taking=yes if the table allowed it")
-            elif v.detail is not None:
+            elif v.detail is not None and v.detail >= 0:
                 self.report("R108", f"{taker} may take only {self.seat(v.detail)}'s hand, not {target}'s", t.target_span,
                             label="not the next player holding cards",
                             notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the next player in the direction of play who holds cards"])
             else:
-                self.report("R108", f"{taker} has no cards and cannot take a hand", t.span,
+                self.report("R108", f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
+                            else f"{taker} cannot take {target}'s hand", t.span,
                             notes=[f"{RD}, ruling 3: the taker must still hold cards"])
                 return
             if e.out[t.target] or e.size(t.target) == 0:
                 return
-            # The record says it happened: follow it.
+            # The record says the hand changed places: follow it, so every card stays in
+            # one known place.
         e.take(t.taker, t.target)
+
+    def _take_deferred(self):
+        """Takes written inside a trick, applied once the trick is over."""
+        waiting, self.deferred = self.deferred, []
+        for t in waiting:
+            self._take(t, deferred=True)
 
     def _draw(self, d: Draw):
         e = self.engine
@@ -691,12 +748,19 @@ class Referee:
             where = (f"it is in {self.seat(int(w[5:]))}'s hand" if w.startswith("seat:") else
                      "it is in the trick just played, which is not drawn from" if w == "trick" else
                      "it is not there")
+            notes = [f"{RD}, ruling 4: the drawn card must be where it is drawn from"]
+            if d.source is None:
+                notes.append(f"{P}, \"Getting away\": from the waste pile, not from the trick just played")
             self.report("R106", f"{name} draws {card} from {src}, but {where}", d.card_span,
-                        label=f"not in {src}", notes=[f"{RD}, ruling 4: the drawn card must be where it is drawn from",
-                                                       f"{P}, \"Getting away\": not from the trick just played"])
+                        label=f"not in {src}", notes=notes)
         elif v.reason == "no draw is due":
             self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
                         notes=[f"{P}, \"Getting away\": only the player with the power and no card draws"])
+            if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and (e.waste_once | e.waste_twice) & C.BIT[d.card]:
+                # The card changed places at the table: follow the record.
+                e._remove_waste(d.card)
+                e._give(d.seat, d.card)
+                return
         elif v.reason == "the game is over":
             self.report("R110", f"{name} draws {card} after the end of the game", d.span,
                         notes=[f"{P}, \"End of Play\": nothing happens after the last player holding cards is found"])

@@ -96,6 +96,15 @@ class NextTrick:
 
 
 @dataclass(slots=True)
+class Trumps:
+    """Donkey: the trump suit a position starts with (set earlier in the game)."""
+
+    suit: int
+    comment: str | None = None
+    span: Span = _span()
+
+
+@dataclass(slots=True)
 class Deal:
     items: list = field(default_factory=list)  # Hand | Comment, in file order
     span: Span = _span()
@@ -107,7 +116,7 @@ class Deal:
 
 @dataclass(slots=True)
 class Position:
-    items: list = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Comment
+    items: list = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Trumps | Comment
     span: Span = _span()
 
     def of(self, kind):

@@ -458,3 +458,80 @@ def test_explain_from_the_command_line():
     assert "M201" in proc.stdout and "renege" in proc.stdout
     bad = run_cli("explain", "X999")
     assert bad.returncode == 2
+
+
+# ---- record errors that must not cascade, and the penalty applied when a trick is over ----------
+
+FULL_DEAL = (
+    "deal\n"
+    "North 2♠ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥\n"
+    "East 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ 2♥ 2♦\n"
+    "South 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣ J♣ Q♣ K♣ A♣\n"
+    "West A♠ 3♦ 4♦ 5♦ 6♦ 7♦ 8♦ 9♦ 10♦ J♦ Q♦ K♦ A♦\n"
+)
+
+
+def test_a_seat_cannot_take_its_own_hand_and_nothing_moves():
+    text = ('%gwy 1\n%game\n[Seats "N E S W"]\nposition\nN 2\nE out\nS 5\nW 4\nwaste rest\nlead S\ntrick 9\n'
+            "N takes N\nN takes S\n")
+    res = judge_text(text, keep_engine=True)
+    assert [d.code for d in res.diagnostics] == ["R108"]
+    assert "own hand" in res.diagnostics[0].message
+    e = res.engine
+    # The second take is the legal one (S is the next player holding cards): N holds 2 + 5.
+    assert e.size(0) == 7 and e.out[2] and not e.out[0]
+
+
+def test_a_take_inside_a_trick_is_one_diagnostic_and_the_replay_goes_on():
+    text = HEADER + SIZES13 + "1. West A♠, North J♠\nEast takes South\n1. East A♥, South 10♠\n2. West 5♥, North 9♥, East Q♥\n"
+    res = judge_text(text, keep_engine=True)
+    assert [d.code for d in res.diagnostics] == ["R109"]
+    assert res.stopped is None
+    e = res.engine
+    # Followed as if written after trick 1: East's 12 cards and South's 12, less Q♥.
+    assert e.out[2] and e.size(1) == 12 + 12 - 1
+
+
+def test_first_trick_renege_penalised_when_the_trick_is_over():
+    """Ruling 2: the first trick is played in any order, so a table may apply the penalty
+    once every card is down. North reneged (holds 2♠) and leads trick 2 with the trick's
+    four cards in hand: one diagnostic, saying the penalty was applied."""
+    text = HEADER + FULL_DEAL + "1. West A♠, North 3♥, East 3♠, South 2♣\n2. North 4♥, East 2♥\n"
+    res = judge_text(text, keep_engine=True)
+    assert [d.code for d in res.diagnostics] == ["M201"]
+    notes = " ".join(res.diagnostics[0].notes)
+    assert "applied when the trick was over" in notes and "not applied" not in notes
+    assert res.engine.size(0) == 13 - 1 + 4 - 1
+
+
+def test_donkey_position_states_the_trumps_already_set():
+    body = ("position\nNorth 5♣ 9♣\nEast 2♦ 4♥\nSouth 7♣ 3♠\nWest 8♣ 4♠\nwaste rest\nlead North\ntrick 5\n"
+            "trumps hearts\n5. North 5♣, East 2♦\n")
+    donkey = '%gwy 1\n%game\n[Rules "donkey"]\n[Seats "North East South West"]\n' + body
+    res = judge_text(donkey)
+    assert [d.code for d in res.diagnostics] == ["M201"]
+    assert "trump 4♥" in res.diagnostics[0].message
+    getaway = '%gwy 1\n%game\n[Rules "pagat"]\n[Seats "North East South West"]\n' + body
+    assert [d.code for d in judge_text(getaway).diagnostics] == ["R113"]
+    from referee.format import format_file
+
+    pre, games = Reader("x"), None
+    from referee._reader import parse_file_text
+
+    pre, games = parse_file_text(donkey)
+    text2 = format_file(pre, games)
+    assert "trumps ♥" in text2
+    assert parse_file_text(text2)[1] == games
+
+
+def test_a_misspelt_seat_in_the_deal_is_one_diagnostic():
+    text = HEADER + "deal\nNorth 13\nEast 13\nSouth 13\nWset 13\n"
+    games = parse(text)
+    assert [d.code for d in games[0].errors] == ["S003"]
+
+
+def test_an_empty_file_lacks_its_version_line(tmp_path):
+    p = tmp_path / "empty.gwy"
+    p.write_text("", encoding="utf-8")
+    r = run_cli("check", str(p))
+    assert r.returncode == 1 and "S005" in r.stdout
