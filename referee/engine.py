@@ -385,7 +385,8 @@ class Engine:
         self.played |= 1 << s
         suit = SUIT[c]
         if self.lenient:
-            if suit != self.led and not (self.trumps and suit == self.trump):
+            # No card ends the first trick (Pagat, First trick); later an off-suit card does.
+            if suit != self.led and not (self.trumps and suit == self.trump) and not self.first:
                 self.tochoo = True
             return from_unseen
         if suit != self.led:

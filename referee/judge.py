@@ -32,7 +32,8 @@ RULE_NOTES = {
     "M203": f"{P}, \"Second and subsequent tricks\": after the lead, the others play in turn",
     "M204": f"{RD}, ruling 2: each player plays one card to a trick",
     "M205": f"{P}, \"First trick\": the holder of the ace of spades opens the first trick with it",
-    "M206": "denexa-getaway.txt, \"Ending the hand\": in the shootout the player with cards plays higher only when forced",
+    "M206": "denexa-getaway.txt, \"Ending the hand\": in the shootout the player with cards plays higher only when "
+            "\"forced\" (our reading of that word, under two_players=denexa only; Pagat leaves the choice free)",
 }
 DONKEY_NOTE = f"{P}, \"Donkey\": a player who cannot follow suit must play a trump if they have one"
 FIRST_NOTE = f"{P}, \"First trick\": those who have a spade must play a spade"

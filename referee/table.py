@@ -781,7 +781,11 @@ def render_state(out, m: StateModel):
                 out.print(f"trick {m.trick}: {m.to_act} to play", markup=False)
             else:
                 who = ", ".join(h.seat for h in m.hands if h.to_act)
-                out.print(f"trick {m.trick}: {who} to play, in any order", markup=False)
+                if who:
+                    out.print(f"trick {m.trick}: {who} to play, in any order", markup=False)
+                else:
+                    out.print(f"trick {m.trick}: followed as played after a mistake; it ends at the next "
+                              "lead, take or draw of the record", markup=False)
         elif m.phase == "draw_due":
             out.print(f"{m.to_act} has the power and no card: must draw", markup=False)
         else:
