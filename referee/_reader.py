@@ -696,7 +696,9 @@ class Reader:
             if tok.type == "TAG":
                 message = "a tag belongs in the header, before the deal"
             elif tok.type in ("_NL", "$END") and "CARD" in e.expected and len(e.expected) == 1:
-                message = "expected a card after the seat"
+                prev = (getattr(e, "token_history", None) or [None])[-1]
+                seat = f" '{prev}'" if prev is not None and getattr(prev, "type", "") == "SEAT" else ""
+                message = f"expected a card after the seat{seat}, found the end of the line"
             span = Span(line, e.column, start, start + width)
         else:
             src = ctx.source_line(line)

@@ -423,8 +423,8 @@ def test_syntax_errors_only_each_reported_once():
     lines[12] = "counts North 12, East"  # a count without its number
     g = one("\n".join(lines))
     assert [(e.code, e.message, e.span.line, e.span.col) for e in g.errors] == [
-        ("S001", "expected a card after the seat", 11, len(lines[10]) + 1),
-        ("S001", "expected a card after the seat", 12, len(lines[11]) + 1),
+        ("S001", "expected a card after the seat 'North', found the end of the line", 11, len(lines[10]) + 1),
+        ("S001", "expected a card after the seat 'West', found the end of the line", 12, len(lines[11]) + 1),
         ("S001", "expected a number of cards, found the end of the line", 13, len(lines[12]) + 1),
     ]
     for e in g.errors:
@@ -432,7 +432,7 @@ def test_syntax_errors_only_each_reported_once():
 
 
 @pytest.mark.parametrize("line, code, message, word", [
-    ("1. West A♠, North", "S001", "expected a card after the seat", None),
+    ("1. West A♠, North", "S001", "expected a card after the seat 'North', found the end of the line", None),
     ("North takes", "S001", "expected a seat, found the end of the line", None),
     ("West draws 7D from", "S001", "expected a seat, found the end of the line", None),
     ("counts North", "S001", "expected a number of cards, found the end of the line", None),
