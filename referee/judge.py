@@ -377,7 +377,7 @@ class Referee:
         else:
             v = e.judge_play(s, c)
         if v is None:
-            self._apply(s, c, play, tno)
+            self._apply(s, c, play, tno, k)
             return
         self._mistake(k, play, tno, v, late)
 
@@ -457,7 +457,7 @@ class Referee:
                         notes=[f"{RD}, ruling 5: a record that cannot be true is an error in the record, not a mistake at the table"],
                         help="check this card and the deal", trick=tno)
 
-    def _apply(self, s, c, play, tno):
+    def _apply(self, s, c, play, tno, k=None):
         """A legal play: apply it, and learn voids from an off-suit card."""
         e = self.engine
         leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
@@ -465,11 +465,32 @@ class Referee:
         before = e.trick_no
         first = e.first
         had_unseen = e.unknown[s] > 0
+        # A tochoo from unseen cards that could have held the suit led: keep the state, in
+        # case the record shows the table penalising it as a renege (see below).
+        snapshot = None
+        if (not leading and had_unseen and not first and C.SUIT[c] != led and k is not None
+                and e.hidden_once & C.SUIT_MASK[led] and not (e.trumps and (e.trump < 0 or C.SUIT[c] == e.trump))):
+            snapshot = e.copy()
         if leading:
             e.lead(s, c)
             self.open_rec = tno
         else:
             e.play(s, c)
+        if snapshot is not None and e.trick_no != before and e.phase != E.OVER and e.power != s:
+            if self._penalty_shown(k, s):
+                self.engine = e = snapshot
+                d = self.report(
+                    "M201", f"renege: {self.seat(s)} played {C.card_str(c)} on a {C.suit_name(led)} lead, "
+                    "and the table penalised it", play.card_span, label="tochoo penalised as a renege", trick=tno,
+                    notes=[RULE_NOTES["M201"], PENALTY_NOTE,
+                           f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
+                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
+                    help=f"penalty (ruling 1): {self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
+                         f"and leads trick {tno + 1}")
+                e.penalise(s, c)
+                self.closed_rec = None
+                self.open_rec = None
+                return
         if not leading and had_unseen and C.SUIT[c] != led:
             ref = (play, tno, s, c, first)
             e.mark_void(s, led, ref)
@@ -552,6 +573,18 @@ class Referee:
                 if y.judge_draw(item.seat, item.card, item.source) is None:
                     y.draw(item.seat, item.card, item.source)
         return y or x
+
+    def _penalty_shown(self, k: int, s: int) -> bool:
+        """Does the record go on with ``s`` leading the next trick (before any other play)?"""
+        tno = self.events[k][2]
+        for kind, item, t in self.events[k + 1:]:
+            if kind == "play":
+                if t == tno:
+                    return False
+                return item.seat == s
+            if kind in ("take", "draw"):
+                return False
+        return False
 
     def _counts_after(self, k: int) -> Counts | None:
         """A count line that follows this trick's last play, before any other action."""
