@@ -468,15 +468,21 @@ class Referee:
         # A tochoo from unseen cards that could have held the suit led: keep the state, in
         # case the record shows the table penalising it as a renege (see below).
         snapshot = None
-        if (not leading and had_unseen and not first and C.SUIT[c] != led and k is not None
-                and e.hidden_once & C.SUIT_MASK[led] and not (e.trumps and (e.trump < 0 or C.SUIT[c] == e.trump))):
-            snapshot = e.copy()
+        if not leading and had_unseen and C.SUIT[c] != led and k is not None:
+            could = e.hidden_once & C.SUIT_MASK[led]
+            if e.trumps and e.trump >= 0 and C.SUIT[c] != e.trump:
+                could = could or e.hidden_once & C.SUIT_MASK[e.trump]  # Donkey: must trump if able
+            if could:
+                snapshot = e.copy()
         if leading:
             e.lead(s, c)
             self.open_rec = tno
         else:
             e.play(s, c)
-        if snapshot is not None and e.trick_no != before and e.phase != E.OVER and e.power != s:
+        ended = e.trick_no != before
+        if snapshot is not None and ((ended and e.power != s) or e.phase == E.IN_TRICK):
+            # Penalised means the trick ended here and the player leads next: the record's
+            # next play is a new trick led by this seat.
             if self._penalty_shown(k, s):
                 self.engine = e = snapshot
                 d = self.report(
