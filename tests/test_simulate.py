@@ -349,7 +349,8 @@ def test_penalty_for_a_lead_out_of_turn_keeps_the_previous_trick(after):
     pytest.skip("no game reached the moment")
 
 
-LEAD_OUT_OF_TURN = """%gwy 1
+# One deal with every hand known, for the penalty tests below.
+KNOWN_DEAL = """%gwy 1
 %game
 [Seats "North East South West"]
 [Rules "pagat"]
@@ -358,7 +359,9 @@ North A♠ 10♠ 8♠ 6♥ K♦ Q♦ 9♦ 8♦ 6♦ 5♦ 8♣ 7♣ 5♣
 East K♠ 7♠ 4♠ 3♠ K♥ Q♥ 10♥ 9♥ 5♥ 7♦ Q♣ J♣ 6♣
 South Q♠ 6♠ 2♠ A♥ 8♥ 4♥ 2♥ 10♦ 2♦ A♣ K♣ 10♣ 9♣
 West J♠ 9♠ 5♠ J♥ 7♥ 3♥ A♦ J♦ 4♦ 3♦ 4♣ 3♣ 2♣
-1. North A♠, West J♠, South Q♠, East K♠
+"""
+
+LEAD_OUT_OF_TURN = KNOWN_DEAL + """1. North A♠, West J♠, South Q♠, East K♠
 2. North 5♦, East 7♦, South 2♦, West 3♦
 3. South 2♥
 counts North 11, East 11, South 11, West 11
@@ -513,16 +516,7 @@ def test_write_file_to_a_path(tmp_path):
     assert "4 games" in stats.summary(seat_names(3)) and "losers: Anil" in stats.summary(seat_names(3))
 
 
-WRONG_FIRST_LEAD = """%gwy 1
-%game
-[Seats "North East South West"]
-[Rules "pagat"]
-deal
-North A♠ 10♠ 8♠ 6♥ K♦ Q♦ 9♦ 8♦ 6♦ 5♦ 8♣ 7♣ 5♣
-East K♠ 7♠ 4♠ 3♠ K♥ Q♥ 10♥ 9♥ 5♥ 7♦ Q♣ J♣ 6♣
-South Q♠ 6♠ 2♠ A♥ 8♥ 4♥ 2♥ 10♦ 2♦ A♣ K♣ 10♣ 9♣
-West J♠ 9♠ 5♠ J♥ 7♥ 3♥ A♦ J♦ 4♦ 3♦ 4♣ 3♣ 2♣
-1. East 5♥
+WRONG_FIRST_LEAD = KNOWN_DEAL + """1. East 5♥
 counts North 13, East 13, South 13, West 13
 2. East K♠, South Q♠, West J♠, North A♠
 """
