@@ -575,6 +575,15 @@ def ranges(path: str, size: int = RANGE_BYTES):
             carry = data[cut:]
 
 
+def quote_first_line(errors, text: str):
+    """A file that starts with its first game has no prelude text: its missing-version
+    diagnostic quotes the game's first line instead of an empty one."""
+    first = text.split("\n", 1)[0].rstrip("\r")
+    for d in errors:
+        if d.span is not None and d.span.line == 1 and not d.source_line:
+            d.source_line = first
+
+
 class Reader:
     """Reads games from text, one at a time. ``prelude`` holds the version line's errors."""
 
@@ -598,6 +607,8 @@ class Reader:
             if number == 0:
                 self._read_prelude(text, offset)
             else:
+                if first_line == 1:
+                    quote_first_line(self.prelude.errors, text)
                 yield self.parse_game(text, number, first_line, offset)
 
     def read_text(self, text: str) -> Iterator[Game]:

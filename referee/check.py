@@ -57,7 +57,7 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
     its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
     import io
 
-    from ._reader import Reader, chunks
+    from ._reader import Reader, chunks, quote_first_line
 
     path, start, end, games, lines, chars = args
     with open(path, "rb") as f:
@@ -72,6 +72,8 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
             reader._read_prelude(text, offset)
             prelude.extend(reader.prelude.errors)
             continue
+        if first_line == 1:
+            quote_first_line(prelude, text)
         game = reader.parse_game(text, number, first_line, offset)
         r = _referee.judge(game)
         out.append(GameOutcome(

@@ -608,3 +608,14 @@ def test_reader_from_a_binary_stream_and_text():
     a = list(Reader("<s>").read_stream(io.BytesIO(data.encode())))
     b = list(Reader("<t>").read_text(data))
     assert a == b and len(a) == 1
+
+
+def test_missing_version_quotes_the_first_line_of_the_file(tmp_path):
+    """A file that starts straight with %game: the S005 diagnostic shows that line."""
+    from conftest import run_cli
+
+    p = tmp_path / "noversion.gwy"
+    p.write_text('%game\n[Seats "A B"]\ndeal\nA 26\nB 26\n', encoding="utf-8")
+    r = run_cli("check", str(p))
+    assert r.returncode == 1
+    assert "S005" in r.stdout and "1 | %game" in r.stdout
