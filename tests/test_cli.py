@@ -623,7 +623,7 @@ def test_parallel_check_reports_exactly_what_the_streaming_reader_finds(tmp_path
     from conftest import ROOT
 
     parts = ["%gwy 1\n# résumé: accents shift characters against bytes\n"]
-    sources = ["series.gwy", "simulated-mistakes.gwy", "dispute-unseen-void.gwy", "donkey.gwy"]
+    sources = ["series.gwy", "simulated-mistakes-illegal.gwy", "dispute-unseen-void.gwy", "donkey.gwy"]
     for name in sources * 3:
         text = (ROOT / "records" / name).read_text(encoding="utf-8")
         parts.append("\n" + text[text.index("%game"):])

@@ -30,7 +30,7 @@ from referee._reader import Reader
 from referee.diagnostics import CODES
 from referee.judge import Referee
 
-from conftest import DATA, run_cli
+from conftest import DATA, RECORDS, run_cli
 
 VALID = sorted((DATA / "valid").glob("*.gwy"))
 INVALID = sorted((DATA / "invalid").glob("*.gwy"))
@@ -259,3 +259,14 @@ def test_installed_command_exit_codes():
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 1
     assert "error[R111]" in bad.stdout
+
+
+MEANT_TO_FAIL = ("illegal", "invalid", "bad")
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.gwy")), ids=lambda p: p.name)
+def test_records_pass_unless_named_to_fail(path):
+    """records/: a record passes `check`, unless its name says it shows a mistake."""
+    failing = any(word in path.stem for word in MEANT_TO_FAIL)
+    r = run_cli("check", "-q", str(path))
+    assert r.returncode == (1 if failing else 0), r.stdout + r.stderr

@@ -441,7 +441,7 @@ def test_cli_help_lists_simulate():
 
 MY_RECORDS = [
     "full-game.gwy", "take-and-draw.gwy", "series.gwy", "donkey.gwy", "double-pack.gwy", "denexa.gwy",
-    "anticlockwise.gwy", "no-taking.gwy", "piles.gwy", "draw-from-hand.gwy", "simulated-mistakes.gwy",
+    "anticlockwise.gwy", "no-taking.gwy", "piles.gwy", "draw-from-hand.gwy", "simulated-mistakes-illegal.gwy",
 ]
 
 
@@ -464,7 +464,7 @@ def test_record_is_clean(name):
 
 
 def test_mistakes_record_reports_what_its_headers_say():
-    text, prelude, games = _record("simulated-mistakes.gwy")
+    text, prelude, games = _record("simulated-mistakes-illegal.gwy")
     assert any("mistake" in c.text for c in prelude.items)
     total = 0
     for g in games:

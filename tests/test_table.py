@@ -176,7 +176,7 @@ def test_every_record_shows_and_has_a_legal_next_step(path):
 
 
 def test_dispute_renege():
-    m = legal_json(RECORDS / "dispute-renege.gwy")
+    m = legal_json(RECORDS / "dispute-renege-illegal.gwy")
     assert [d.code for d in m.diagnostics] == ["M201"]
     assert "East picks up the 3 cards of trick 5 and leads trick 6" in m.diagnostics[0].help
     assert m.to_act == "East" and m.trick == 6
@@ -185,14 +185,14 @@ def test_dispute_renege():
 
 
 def test_dispute_after_tochoo():
-    m = legal_json(RECORDS / "dispute-after-tochoo.gwy")
+    m = legal_json(RECORDS / "dispute-after-tochoo-illegal.gwy")
     assert [d.code for d in m.diagnostics] == ["M202"]
     assert m.to_act == "South" and m.trick == 5
     assert m.plays[0].cards == ["6♥", "4♥", "2♥", "K♣"]  # the trick South picked up
 
 
 def test_dispute_unnoticed_trick_goes_on():
-    m = legal_json(RECORDS / "dispute-unnoticed.gwy")
+    m = legal_json(RECORDS / "dispute-unnoticed-illegal.gwy")
     assert m.phase == "in_trick" and [p.seat for p in m.plays] == ["West"]
     assert any("penalty was not applied" in n for n in m.diagnostics[0].notes)
     assert m.then is not None and m.then.to_act == "South" and m.then.trick == 6
