@@ -27,6 +27,8 @@ from .record import (
 from .rules import PRESETS, RuleSet, RulesError, parse_spec
 
 VERSION = 1
+# Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
+# double pack). 16 seats with two packs keep six or more cards a hand, as 8 do with one.
 MAX_SEATS, MAX_SEATS_DOUBLE = 8, 16
 RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "takes", "draws", "from", "out", "rest"}
 
@@ -480,13 +482,6 @@ class _Builder(Transformer):
             else:
                 items.append(x)
         return items
-
-
-def _sub(tag: Tag, word: str) -> Span:
-    """The span of a word inside a tag's value."""
-    i = tag.value.find(word)
-    vs = tag.value_span
-    return Span(vs.line, vs.col + i, vs.start + i, vs.start + i + len(word))
 
 
 def _line_span(ctx, a: Token, b: Token):

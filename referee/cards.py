@@ -95,13 +95,6 @@ def ms_cards(once: int, twice: int) -> list[int]:
     return sort_cards(cards_of(once) + cards_of(twice))
 
 
-def ms_union(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    once, twice = a
-    for c in cards_of(b[0]) + cards_of(b[1]):
-        once, twice = ms_add(once, twice, c)
-    return once, twice
-
-
 # ---- tables ------------------------------------------------------------------------------
 
 _ORDER = tuple(SUIT[c] * 16 + (15 - RANK[c]) - (1 if c == MARKED_ACE else 0) for c in range(CARD_COUNT))

@@ -39,6 +39,17 @@ class GameOutcome:
     def errors(self) -> int:
         return sum(1 for d in self.diagnostics if d.is_error)
 
+    @classmethod
+    def of(cls, r) -> "GameOutcome":
+        """The outcome of a judge.GameResult, without its record and engine."""
+        game = r.game
+        return cls(
+            number=game.number, line=game.span.line or game.first_line, seats=game.seats,
+            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
+            sizes=r.sizes, diagnostics=r.diagnostics,
+        )
+
 
 # ---- the work: judge a batch of game texts -----------------------------------------------------
 
@@ -75,13 +86,7 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
         if first_line == 1:
             quote_first_line(prelude, text)
         game = reader.parse_game(text, number, first_line, offset)
-        r = _referee.judge(game)
-        out.append(GameOutcome(
-            number=game.number, line=game.span.line or first_line, seats=game.seats,
-            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
-            plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
-            sizes=r.sizes, diagnostics=r.diagnostics,
-        ))
+        out.append(GameOutcome.of(_referee.judge(game)))
     return prelude, out
 
 
@@ -192,8 +197,11 @@ class _JsonSink:
     flat on archives of any size: one game's summary at a time, the totals at the end."""
 
     def __init__(self):
+        from .report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
+
+        self.summary, self.diagnostic = GameSummary, DiagnosticModel
         self.w = sys.stdout.write
-        self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % _schema_version())
+        self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
         self.files = 0
 
     def start_file(self, path: str):
@@ -208,41 +216,19 @@ class _JsonSink:
         self.pre.extend(diags)
 
     def game(self, g: GameOutcome):
-        self.w(("," if self.games else "") + "\n      " + _game_summary(g).model_dump_json())
+        self.w(("," if self.games else "") + "\n      " + self.summary.of(g).model_dump_json())
         self.games += 1
 
     def end_file(self, problem: str | None):
         import json
 
-        from .report import DiagnosticModel
-
-        diags = "[" + ", ".join(DiagnosticModel.of(d).model_dump_json() for d in self.pre) + "]"
+        diags = "[" + ", ".join(self.diagnostic.of(d).model_dump_json() for d in self.pre) + "]"
         self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
                % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
 
     def finish(self, t):
         self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
                % (t["games"], t["plays"], t["errors"], t["warnings"]))
-
-
-def _schema_version() -> int:
-    from .report import REPORT_SCHEMA_VERSION
-
-    return REPORT_SCHEMA_VERSION
-
-
-def _game_summary(g: GameOutcome):
-    from .report import DiagnosticModel, GameSummary
-
-    seats = list(g.seats)
-    return GameSummary(
-        game=g.number, line=g.line, seats=seats, rules=g.rules, judged=g.judged, stopped=g.stopped,
-        tricks=g.tricks, out_order=[seats[s] for s in g.out_order],
-        loser=seats[g.loser] if g.loser is not None else None, legs=g.legs, finished=g.finished,
-        hand_sizes={seats[i]: n for i, n in enumerate(g.sizes)} if g.sizes else {},
-        errors=g.errors, warnings=len(g.diagnostics) - g.errors,
-        diagnostics=[DiagnosticModel.of(d) for d in g.diagnostics],
-    )
 
 
 PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this

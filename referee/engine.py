@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import (
-    ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SPADES, SUIT, SUIT_MASK,
-    card_str, cards_of, suit_name,
+    ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of,
+    ms_add, ms_cards,
 )
 from .rules import RuleSet
 
@@ -133,7 +133,7 @@ class Engine:
             e.waste_unknown = e.hidden_size() - sum(e.unknown)
         else:
             for c in waste:
-                e.waste_once, e.waste_twice = _add(e.waste_once, e.waste_twice, c)
+                e.waste_once, e.waste_twice = ms_add(e.waste_once, e.waste_twice, c)
                 e._unhide(c)
         e.phase = BETWEEN
         e.first = False
@@ -168,6 +168,7 @@ class Engine:
     # ---- card places ------------------------------------------------------------------------
 
     def _give(self, s: int, c: int):
+        # cards.ms_add in place: the hot path of every pickup and deal.
         b = BIT[c]
         if self.once[s] & b:
             self.twice[s] |= b
@@ -201,11 +202,7 @@ class Engine:
         return self.once[s].bit_count() + self.twice[s].bit_count() + self.unknown[s]
 
     def known(self, s: int) -> list[int]:
-        return sorted_cards(self.once[s], self.twice[s])
-
-    def holds_suit(self, s: int, suit: int) -> bool:
-        """Known to hold a card of the suit (unseen cards prove nothing)."""
-        return bool(self.once[s] & SUIT_MASK[suit])
+        return ms_cards(self.once[s], self.twice[s])
 
     def may_hold(self, s: int, c: int) -> bool:
         """Could the seat hold this card? Known, or unseen and not excluded by a void."""
@@ -444,8 +441,6 @@ class Engine:
         waste pile (Pagat, Second and subsequent tricks; First trick: always the waste)."""
         trick = self.trick
         w = self.winner()
-        if self.first and self.trumps and self.trump < 0:
-            w = trick[0][0]
         if self.tochoo and not self.first:
             # Two players left and the lead was a card drawn: a tochoo loses the leader the
             # game at once (Pagat, Two players, outcome 3; Denexa, Ending the hand).
@@ -463,14 +458,14 @@ class Engine:
             self._end_trick()
             self.power = w
             self.events.append(("pickup", w, len(trick)))
-            self._settle(w, clean=False)
+            self._settle(w)
             return
         self.last_trick, self.last_picker = list(trick), -1
         self.pending = list(trick)
         self._end_trick()
         self.power = w
         self.events.append(("waste", w, len(trick)))
-        self._settle(w, clean=True)
+        self._settle(w)
 
     def _pickup(self, s: int, trick):
         for _, c in trick:
@@ -487,7 +482,7 @@ class Engine:
 
     def _flush_pending(self):
         for _, c in self.pending:
-            self.waste_once, self.waste_twice = _add(self.waste_once, self.waste_twice, c)
+            self.waste_once, self.waste_twice = ms_add(self.waste_once, self.waste_twice, c)
         self.pending = []
 
     def _get_away(self, s: int):
@@ -496,7 +491,7 @@ class Engine:
             self.out_order.append(s)
             self.events.append(("out", s))
 
-    def _settle(self, power: int, clean: bool):
+    def _settle(self, power: int):
         """After a trick: who got away, who leads, whether a draw is due, whether the game
         is over (Pagat, Getting away; Two players; End of Play)."""
         for s in self.seq:
@@ -657,30 +652,22 @@ class Engine:
         else:
             self.waste_once &= ~b
 
-    def lenient_trick(self):
-        """From now on this trick follows the record: any seat, any card (one mistake, one
-        diagnostic)."""
-        self.lenient = True
-
     def close(self):
         """End a lenient trick as the table ended it: to the winner at a tochoo, else to
         the waste pile."""
         if self.phase != IN_TRICK:
             return
-        first = self.first
         w = self.winner()
-        if first and self.trumps and self.trump < 0:
-            w = self.trick[0][0]
-        if self.tochoo and not first:
+        if self.tochoo and not self.first:
             self._pickup(w, self.trick)
             self.last_trick, self.last_picker = list(self.trick), w
             self._end_trick()
-            self._settle(w, clean=False)
+            self._settle(w)
         else:
             self.last_trick, self.last_picker = list(self.trick), -1
             self.pending = list(self.trick)
             self._end_trick()
-            self._settle(w, clean=True)
+            self._settle(w)
 
     # ---- takes and draws ------------------------------------------------------------------------
 
@@ -698,6 +685,9 @@ class Engine:
             return Verdict("R109", "a trick is being played")
         if self.phase == DRAW_DUE:
             return Verdict("R107", "a draw is due", self.drawer)
+        if taker == target:
+            # Pagat, Taking cards: the hand of the player to one's left, never one's own.
+            return Verdict("R108", "own hand", self.take_target(taker))
         if self.out[taker] or self.size(taker) == 0:
             return Verdict("R108", "the taker has no cards")
         want = self.take_target(taker)
@@ -841,19 +831,6 @@ class Engine:
         for s in self.seq:
             parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
         return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
-
-
-def _add(once: int, twice: int, c: int) -> tuple[int, int]:
-    b = BIT[c]
-    if once & b:
-        return once, twice | b
-    return once | b, twice
-
-
-def sorted_cards(once: int, twice: int) -> list[int]:
-    from .cards import sort_cards
-
-    return sort_cards(cards_of(once) + cards_of(twice))
 
 
 def check_invariant(e: Engine) -> str | None:

@@ -362,8 +362,9 @@ class Referee:
         late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
         if e.phase == E.IN_TRICK and self.open_rec is not None and tno != self.open_rec:
             self._unfinished(play, tno)
-        v = self._record_check(s, c, late)
-        if v is not None:
+        # One verdict per play: record errors (R...) first, then table mistakes (M...).
+        v = self._late_verdict(s, c) if late else e.judge_play(s, c)
+        if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             raise _Stop("from here the record cannot be replayed")
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
@@ -371,11 +372,6 @@ class Referee:
             ref = e.unseen_void(s, C.SUIT[c])
             if ref is not None:
                 self._renege_proved(s, c, play, ref)
-        if late:
-            code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
-            v = E.Verdict(code, "the trick had ended")
-        else:
-            v = e.judge_play(s, c)
         if v is None:
             self._apply(s, c, play, tno, k)
             return
@@ -402,18 +398,18 @@ class Referee:
             self.closed_rec = self.open_rec
         self.open_rec = None
 
-    def _record_check(self, s, c, late) -> E.Verdict | None:
+    def _late_verdict(self, s, c) -> E.Verdict:
+        """A card played to a trick the engine has already ended (the record continues it):
+        a record error if the card cannot be there, else a second card or a play after the
+        tochoo."""
         e = self.engine
-        if e.phase == E.OVER and not late:
-            return E.Verdict(E.AFTER_END, "over")
-        if e.out[s] and not (late and e.phase == E.OVER):
+        if e.out[s] and e.phase != E.OVER:
             return E.Verdict(E.SEAT_OUT, "out")
-        if e.phase == E.DRAW_DUE and not late:
-            return E.Verdict(E.DRAW_MISSING, "draw due", e.drawer)
         if not e.may_hold(s, c):
             w = e.where(c)
             return E.Verdict(E.IN_WASTE if w == "waste" else E.NOT_IN_HAND, w)
-        return None
+        code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
+        return E.Verdict(code, "the trick had ended")
 
     def _record_error(self, v: E.Verdict, play, tno):
         e = self.engine
@@ -524,7 +520,7 @@ class Referee:
         trick_cards = cards_before + 1
         diag = self._mistake_diag(play, tno, v, trick_cards)
         if more:
-            self._unnoticed(s, c, v, late, lenient=True)
+            self._unnoticed(s, c, v, late)
             diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
             self.open_rec = tno
             self.late_penalty = (s, diag)
@@ -538,7 +534,7 @@ class Referee:
         self._penalise(s, c, late)
         sim = e.copy()
         self.engine = sim
-        self._unnoticed(s, c, v, late, lenient=True)
+        self._unnoticed(s, c, v, late)
         if sim.phase == E.IN_TRICK:
             sim.close()
 
@@ -601,7 +597,7 @@ class Referee:
             return item if kind == "counts" else None
         return None
 
-    def _unnoticed(self, s, c, v, late, lenient):
+    def _unnoticed(self, s, c, v, late):
         e = self.engine
         if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
             e.reopen()
@@ -721,15 +717,14 @@ class Referee:
         if t.taker < 0 or t.target < 0:
             return
         taker, target = self.seat(t.taker), self.seat(t.target)
-        if t.taker == t.target:
-            # Never the taker's own hand (ruling 3: the next player holding cards): nothing
-            # moves, and the replay goes on without it.
+        v = e.judge_take(t.taker, t.target)
+        if v is not None and v.reason == "own hand":
+            # Nothing moves, and the replay goes on without it.
             self.report("R108", f"{taker} takes {target}'s own hand", t.target_span,
                         label="the taker's own seat",
                         notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the hand of the next player who holds cards"],
                         help="name the player whose hand was taken")
             return
-        v = e.judge_take(t.taker, t.target)
         if v is not None and v.code == "R109":
             if not deferred:
                 self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",

@@ -11,7 +11,6 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from .diagnostics import Diagnostic
-from .judge import GameResult
 
 REPORT_SCHEMA_VERSION = 1
 
@@ -74,17 +73,16 @@ class GameSummary(BaseModel):
     diagnostics: list[DiagnosticModel]
 
     @classmethod
-    def of(cls, r: GameResult) -> "GameSummary":
-        g = r.game
+    def of(cls, g) -> "GameSummary":
+        """The summary of a check.GameOutcome."""
         seats = list(g.seats)
         return cls(
-            game=g.number, line=g.span.line or g.first_line, seats=seats,
-            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
-            out_order=[seats[s] for s in r.out_order], loser=seats[r.loser] if r.loser is not None else None,
-            legs=r.legs, finished=r.finished,
-            hand_sizes={seats[i]: n for i, n in enumerate(r.sizes)} if r.sizes else {},
-            errors=r.errors, warnings=len(r.diagnostics) - r.errors,
-            diagnostics=[DiagnosticModel.of(d) for d in r.diagnostics],
+            game=g.number, line=g.line, seats=seats, rules=g.rules, judged=g.judged, stopped=g.stopped,
+            tricks=g.tricks, out_order=[seats[s] for s in g.out_order],
+            loser=seats[g.loser] if g.loser is not None else None, legs=g.legs, finished=g.finished,
+            hand_sizes={seats[i]: n for i, n in enumerate(g.sizes)} if g.sizes else {},
+            errors=g.errors, warnings=len(g.diagnostics) - g.errors,
+            diagnostics=[DiagnosticModel.of(d) for d in g.diagnostics],
         )
 
 

@@ -328,7 +328,7 @@ class Resolved:
 
 
 def resolve(e: E.Engine) -> Resolved:
-    hidden = E.sorted_cards(e.hidden_once, e.hidden_twice)
+    hidden = C.ms_cards(e.hidden_once, e.hidden_twice)
     places = [s for s in range(e.n) if e.unknown[s] > 0]
     if e.waste_unknown > 0:
         places.append("waste")
@@ -340,7 +340,7 @@ def resolve(e: E.Engine) -> Resolved:
             hands.append(C.sort_cards(e.known(s) + hidden))
         else:
             hands.append(None)
-    waste_known = E.sorted_cards(e.waste_once, e.waste_twice)
+    waste_known = C.ms_cards(e.waste_once, e.waste_twice)
     if e.waste_unknown == 0:
         waste = waste_known
     elif places == ["waste"]:
@@ -459,7 +459,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
             to_act=bool(to) and e.phase != E.OVER,
         ))
     waste = WastePileModel(
-        size=e.waste_size(), known=cards_str(r.waste if r.waste is not None else E.sorted_cards(e.waste_once, e.waste_twice)),
+        size=e.waste_size(), known=cards_str(r.waste if r.waste is not None else C.ms_cards(e.waste_once, e.waste_twice)),
         full=r.waste is not None, unseen=0 if r.waste is not None else e.waste_unknown,
         pending=_plays(e, seats, e.pending),
     )
@@ -485,7 +485,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
     name = seats[s]
     exact = x.unknown[s] == 0
     mask = x.legal_cards(s)
-    cards = E.sorted_cards(mask & x.once[s], mask & x.twice[s])
+    cards = C.ms_cards(mask & x.once[s], mask & x.twice[s])
     if action == "lead":
         if e.phase == E.BEFORE_FIRST:
             ace = C.card_str(e.first_card())
@@ -532,7 +532,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
     # Unseen cards: what can be said is the duty to follow and what the seat has shown.
     unseen = x.unknown[s]
     void_led = bool(x.void[s] & (1 << led))
-    may_follow = [] if void_led else E.sorted_cards(x.hidden_once & C.SUIT_MASK[led], x.hidden_twice & C.SUIT_MASK[led])
+    may_follow = [] if void_led else C.ms_cards(x.hidden_once & C.SUIT_MASK[led], x.hidden_twice & C.SUIT_MASK[led])
     shown = None
     if void_led:
         ref = x.void_since[s].get(led)
@@ -575,7 +575,7 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats) -> DrawModel:
     src = e.draw_source
     pending = cards_str(c for _, c in e.pending)
     if src is None:
-        known = r.waste if r.waste is not None else E.sorted_cards(e.waste_once, e.waste_twice)
+        known = r.waste if r.waste is not None else C.ms_cards(e.waste_once, e.waste_twice)
         return DrawModel(seat=seats[s], source="waste", cards=cards_str(known),
                          unseen=0 if r.waste is not None else e.waste_unknown, not_from=pending, cite=CITE_DRAW
                          + f"; {P}, \"Variations\" (last card)")

@@ -419,6 +419,7 @@ def _crash_in_process(data: bytes) -> str | None:
     from referee.format import format_file
     from referee.judge import Referee
     from referee.render import diagnostic_text
+    from referee.check import GameOutcome
     from referee.report import GameSummary
 
     try:
@@ -430,7 +431,7 @@ def _crash_in_process(data: bytes) -> str | None:
         ref = Referee()
         for g in games:
             result = ref.judge(g)
-            GameSummary.of(result)
+            GameSummary.of(GameOutcome.of(result))
             for d in result.diagnostics:
                 diagnostic_text(d)
         format_file(pre, games)
