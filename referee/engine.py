@@ -269,6 +269,9 @@ class Engine:
         return -1
 
     def _next_to_play(self) -> int:
+        """The next seat in the direction of play that held cards when the trick began and
+        has not played to it (Pagat, Second and subsequent tricks: the others play in turn;
+        players out of cards are passed over, Getting away)."""
         last = self.trick[-1][0]
         i = self.seq.index(last)
         for k in range(1, self.n):
@@ -322,6 +325,7 @@ class Engine:
         return self._judge_follow(s, c)
 
     def _judge_lead(self, s: int, c: int) -> Verdict | None:
+        # Pagat, Second and subsequent tricks: the player with the power leads any card.
         if self.phase == BEFORE_FIRST:
             ace = self.first_card()
             holder = self.ace_holder()
@@ -403,6 +407,8 @@ class Engine:
         return from_unseen
 
     def _open_trick(self, s: int, c: int):
+        # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
+        # subsequent tricks), the leader included even if the lead was their last card.
         self.trick = [(s, c)]
         self.leader = s
         self.led = SUIT[c]
@@ -545,6 +551,7 @@ class Engine:
         self.events.append(("draw_due", power, None))
 
     def _finish_if_one_left(self) -> bool:
+        # Pagat, End of Play: the last player left holding cards is the loser.
         left = self.holding()
         if len(left) == 1 and self.phase != DRAW_DUE:
             for s in self.in_game():
