@@ -8,6 +8,8 @@ What it measures, on each corpus:
 - parse alone (the reader, records built, no judging);
 - full `getaway-ref check` as a user runs it, with --jobs 1 and --jobs 2, in a fresh process:
   wall time, plays/s, games/s, MB/s and peak memory (the child's max RSS);
+- the same check --jobs 1 with the reader's fast lane off (GETAWAY_LARK_ONLY=1: Lark lexes and
+  parses every line), to show what the lane buys (referee/_lane.py);
 - flat memory: peak RSS of `check` on a 1,000-game file and on a 100,000-game file.
 Each time is the best of three runs (the machine may be shared).
 Figures go to stdout as a table and to bench/out/results.json; the README quotes them.
@@ -86,13 +88,13 @@ runpy.run_module('referee', run_name='__main__')
 """
 
 
-def run_child(args: list[str]) -> tuple[float, int, int]:
+def run_child(args: list[str], extra_env: dict | None = None) -> tuple[float, int, int]:
     """Run `python -m referee ARGS`; return (seconds, exit code, peak RSS in KiB)."""
     import tempfile
 
     assert args[:3] == [sys.executable, "-m", "referee"]
     with tempfile.NamedTemporaryFile("r", suffix=".hwm") as hwm:
-        env = dict(os.environ, GETAWAY_HWM=hwm.name)
+        env = dict(os.environ, GETAWAY_HWM=hwm.name, **(extra_env or {}))
         t = time.perf_counter()
         p = subprocess.run([sys.executable, "-c", HWM, *args[3:]], cwd=ROOT, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -156,6 +158,11 @@ def measure(name: str, path: Path, results: dict) -> None:
         row[f"check_j{jobs}_plays_per_s"] = round(plays / dt)
         row[f"check_j{jobs}_games_per_s"] = round(games / dt, 1)
         row[f"check_j{jobs}_MB_per_s"] = round(size / 1e6 / dt, 2)
+    dt, code, _ = best(lambda: run_child([sys.executable, "-m", "referee", "check", "-q", "--jobs", "1", str(path)],
+                                         {"GETAWAY_LARK_ONLY": "1"}))
+    row["check_j1_lark_only_s"] = round(dt, 3)
+    row["check_j1_lark_only_exit"] = code
+    row["check_j1_lark_only_vs_lexer"] = round(lex_s / dt, 3)
     row["parse_plays_per_s"] = round(plays / parse_s)
     row["parse_MB_per_s"] = round(size / 1e6 / parse_s, 2)
     row["lex_MB_per_s"] = round(size / 1e6 / lex_s, 2)
@@ -171,6 +178,8 @@ def measure(name: str, path: Path, results: dict) -> None:
         print(f"  check --jobs {jobs}  {row[f'check_j{jobs}_s']:8.2f} s  {row[f'check_j{jobs}_MB_per_s']:6.2f} MB/s"
               f"  {row[f'check_j{jobs}_plays_per_s']:>8} plays/s  {row[f'check_j{jobs}_games_per_s']:>8} games/s"
               f"  peak {row[f'check_j{jobs}_rss_MiB']} MiB  (exit {row[f'check_j{jobs}_exit']})")
+    print(f"  check --jobs 1, Lark only {row['check_j1_lark_only_s']:8.2f} s"
+          f"  = {row['check_j1_lark_only_vs_lexer']:.0%} of the lexer (the fast lane off)")
     print(f"  check --jobs 1 = {row['check_j1_vs_lexer']:.0%} of the lexer-alone throughput;"
           f" --jobs 2 is {row['jobs2_speedup']}x --jobs 1")
 

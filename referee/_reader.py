@@ -1,10 +1,14 @@
 """Reading .gwy text into records: one game at a time, every syntax error exactly once.
 
 The file is cut at its ``%game`` lines while it is read, so a file of any size is read in
-bounded memory. Each game is parsed whole by the Lark parser (fast: the parser builds the
-records as it reduces, no tree). Only when that fails is the game parsed again line by
+bounded memory. Each game is parsed whole by the Lark parser (the parser builds the records
+as it reduces, no tree). Only when that fails is the game parsed again line by
 line, so that every broken line gives one diagnostic and the good lines still count; the
 same assembler builds the game in both cases, and checks the order of its parts.
+
+Trick lines and hands written card by card, nine tenths of a record's tokens, take the fast
+lane (``_lane.py``): found by one regex made of the grammar's terminals, blanked out of
+Lark's text, and made into records by the same builder code once Lark has read the rest.
 """
 
 from __future__ import annotations
@@ -157,6 +161,12 @@ class _Context:
         self.tags_seen: set[str] = set()
         self.rules: RuleSet = PRESETS["pagat"]
         self.game_number = 0
+        # Where the fast lane's first line starts (absolute offset), if it found one. Its
+        # tricks and hands are made after Lark has read the rest, so what they depend on (the
+        # seats and the rule set) must not change after that point; if it does, `unsettled`
+        # sends the game back to be read by Lark alone, in order.
+        self.settled: int | None = None
+        self.unsettled = False
 
     def span(self, tok: Token) -> Span:
         return Span(
@@ -189,6 +199,8 @@ class _Context:
             if name.lower() in RESERVED:
                 self.error("S006", f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
                 return -1
+            if self.settled is not None and self.offset + self.offset_shift + tok.start_pos > self.settled:
+                self.unsettled = True
             self.seat_index[name.lower()] = len(self.seats)
             self.seats.append(name)
             return len(self.seats) - 1
@@ -277,6 +289,8 @@ class _Builder(Transformer):
 
     def _interpret(self, tag: Tag):
         ctx = self.ctx
+        if ctx.settled is not None and tag.span.start > ctx.settled:
+            ctx.unsettled = True
         low = tag.name.lower()
         if low in ("seats", "rules", "result", "dealer"):
             if low in ctx.tags_seen:
@@ -417,30 +431,14 @@ class _Builder(Transformer):
     # actions --------------------------------------------------------------------------
 
     def trick(self, ch):
-        # The hot path of the reader: one call per trick line, so spans are made inline.
         comment = _comment(ch)
-        ctx = self.ctx
-        base_line = ctx.first_line + ctx.line_shift - 1
-        base = ctx.offset + ctx.offset_shift
-        seat_index = ctx.seat_index
-        spellings = C.SPELLINGS
-        marked_ok = ctx.rules.packs == 2
         no = ch[0]
-        plays = []
-        append = plays.append
-        for i in range(1, len(ch), 2):
-            s, c = ch[i], ch[i + 1]
-            seat = seat_index.get(s.lower())
-            if seat is None:
-                seat = ctx.seat(s)
-            card = spellings.get(c.upper())
-            if card is None or (card == C.MARKED_ACE and not marked_ok):
-                card = ctx.card(c)
-            append(Play(seat, card,
-                        Span(base_line + s.line, s.column, base + s.start_pos, base + s.end_pos),
-                        Span(base_line + c.line, c.column, base + c.start_pos, base + c.end_pos)))
-        first = Span(base_line + no.line, no.column, base + no.start_pos, base + no.end_pos)
-        return Trick(int(no[:-1]), plays, comment, Span(first.line, first.col, first.start, plays[-1].card_span.end))
+        line_start = no.start_pos - no.column + 1
+        plays = [
+            (s, s.column, s.start_pos, s.end_pos, c, c.column, c.start_pos, c.end_pos)
+            for s, c in zip(ch[1::2], ch[2::2])
+        ]
+        return build_trick(self.ctx, no, no.line, line_start, no.start_pos, plays, comment)
 
     def take(self, ch):
         comment = _comment(ch)
@@ -482,6 +480,30 @@ class _Builder(Transformer):
             else:
                 items.append(x)
         return items
+
+
+def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: int, plays, comment) -> Trick:
+    """A trick line's record, whether Lark or the fast lane (_lane.py) read it: the number
+    ``no`` ('12.') at ``no_start``; ``plays`` as (seat, column, start, end, card, column,
+    start, end); positions within the text being parsed, ``line`` 1-based."""
+    # The hot path of the reader: one call per trick line, so spans are made inline.
+    row = ctx.first_line + ctx.line_shift - 1 + line
+    base = ctx.offset + ctx.offset_shift
+    seat_index = ctx.seat_index
+    spellings = C.SPELLINGS
+    marked_ok = ctx.rules.packs == 2
+    out = []
+    append = out.append
+    for s, s_col, s0, s1, c, c_col, c0, c1 in plays:
+        seat = seat_index.get(s.lower())
+        if seat is None:
+            seat = ctx.seat(Token("SEAT", s, s0, line, s_col, line, s_col + s1 - s0, s1))
+        card = spellings.get(c.upper())
+        if card is None or (card == C.MARKED_ACE and not marked_ok):
+            card = ctx.card(Token("CARD", c, c0, line, c_col, line, c_col + c1 - c0, c1))
+        append(Play(seat, card, Span(row, s_col, base + s0, base + s1), Span(row, c_col, base + c0, base + c1)))
+    no_col = no_start - line_start + 1
+    return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
 def _line_span(ctx, a: Token, b: Token):
@@ -584,14 +606,20 @@ class Reader:
 
     _parser = None
     _ctx = None
+    _builder = None
+    _lane = None
 
     def __init__(self, path: str = "<text>"):
         self.path = path
         if Reader._parser is None:
             from ._grammar import build_parser
 
+            from ._lane import Lane
+
             Reader._ctx = _Context()
-            Reader._parser = build_parser(_Builder(Reader._ctx))
+            Reader._builder = _Builder(Reader._ctx)
+            Reader._parser = build_parser(Reader._builder)
+            Reader._lane = Lane.for_parser(Reader._parser)
         self.prelude = Prelude()
 
     # chunks -------------------------------------------------------------------------------
@@ -651,14 +679,29 @@ class Reader:
 
     def parse_game(self, text: str, number: int, first_line: int = 1, offset: int = 0) -> Game:
         ctx = self._ctx
-        ctx.reset(first_line, offset, self.path, text)
-        ctx.game_number = number
-        try:
-            items = self._parser.parse(_terminated(text), start="game")
-        except UnexpectedInput:
+        whole = _terminated(text)
+        found, lark_text = self._lane.scan(whole) if self._lane is not None else ((), whole)
+        while True:
             ctx.reset(first_line, offset, self.path, text)
             ctx.game_number = number
-            items = self._line_by_line(text)
+            if found:
+                ctx.settled = offset + found[0].start()
+            try:
+                items = self._parser.parse(lark_text, start="game")
+            except UnexpectedInput:
+                ctx.reset(first_line, offset, self.path, text)
+                ctx.game_number = number
+                items = self._line_by_line(text)
+                break
+            if not found:
+                break
+            if ctx.unsettled or (not ctx.seats_from_tag and any(m.group("seat") for m in found)):
+                # A seat or the rules changed after the lane's first line, or the hands name
+                # the seats (no [Seats] tag): read the game again by Lark alone, in order.
+                found, lark_text = (), whole
+                continue
+            items = _merge(items, self._lane_items(found, whole))
+            break
         game = _assemble(items, ctx)
         game.number = number
         game.text = text
@@ -666,6 +709,32 @@ class Reader:
         game.path = self.path
         game.errors = sorted(ctx.errors, key=lambda d: (d.span.start if d.span else 0))
         return game
+
+    def _lane_items(self, found, text: str) -> list:
+        """The tricks and hands of the lines the fast lane found, made by the builder's code."""
+        ctx = self._ctx
+        lane = self._lane
+        items = []
+        line, pos = 1, 0
+        for m in found:
+            start = m.start()
+            line += text.count("\n", pos, start)
+            pos = start
+            comment = m.group("comment")
+            if m.group("no") is not None:
+                items.append(build_trick(ctx, m.group("no"), line, start, m.start("no"), lane.plays(m, start),
+                                         comment[1:].strip() if comment is not None else None))
+                continue
+            # A hand (four a game): made as Lark's tokens, for the builder's own hand().
+            col = 1 - start
+            s0, s1 = m.span("seat")
+            ch = [Token("SEAT", m.group("seat"), s0, line, s0 + col, line, s1 + col, s1)]
+            ch += [Token("CARD", c, c0, line, c0 + col, line, c1 + col, c1) for c, c0, c1 in lane.cards(m)]
+            if comment is not None:
+                c0, c1 = m.span("comment")
+                ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
+            items.append(self._builder.hand(ch))
+        return items
 
     def _line_by_line(self, text: str) -> list:
         items = []
@@ -721,6 +790,20 @@ class Reader:
                 message = f"expected {_expected_words(e.allowed or ())}, found '{word.group(0) if word else ch}'"
             span = Span(line, e.column, start, start + width)
         ctx.error("S001", message, span)
+
+
+def _merge(items: list, tricks: list) -> list:
+    """Lark's items and the fast lane's tricks, in the order of the text."""
+    out = []
+    i, n = 0, len(items)
+    for t in tricks:
+        start = t.span.start
+        while i < n and items[i].span.start < start:
+            out.append(items[i])
+            i += 1
+        out.append(t)
+    out.extend(items[i:])
+    return out
 
 
 def _terminated(text: str) -> str:

@@ -1,0 +1,175 @@
+"""The reader's fast lane (referee/_lane.py) reads exactly what Lark reads.
+
+Trick lines and hands written card by card are found by a regex made of the grammar's
+terminals and taken out of Lark's way. Nothing a user sees may change: every game, every
+span and every diagnostic must be the same as when Lark reads every line. These tests read
+the same text both ways and compare everything, spans included (which record equality
+leaves out): every record and corpus file, simulated games under every preset, and lines
+mutated at random into the near-misses a lexer must get right.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee._grammar import grammar_text
+from referee._lane import Lane
+from referee._reader import Reader, parse_file_text
+from referee.rules import PRESETS
+from referee.simulate import simulate_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(
+    [*ROOT.glob("records/*.gwy"), *ROOT.glob("tests/data/valid/*.gwy"), *ROOT.glob("tests/data/invalid/*.gwy")]
+)
+
+
+def facts(x):
+    """Everything a record holds, spans and source text included, as nested tuples."""
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__, tuple((f.name, facts(getattr(x, f.name))) for f in dataclasses.fields(x)))
+    if isinstance(x, (list, tuple)):
+        return tuple(facts(v) for v in x)
+    return x
+
+
+def read(text: str, lane: bool):
+    Reader("<text>")  # builds the shared parser and lane
+    saved = Reader._lane
+    if not lane:
+        Reader._lane = None
+    try:
+        prelude, games = parse_file_text(text)
+    finally:
+        Reader._lane = saved
+    return facts(prelude), [(facts(g), facts(g.errors)) for g in games]
+
+
+def assert_same(text: str):
+    with_lane, lark_only = read(text, True), read(text, False)
+    assert with_lane == lark_only
+
+
+def test_the_shipped_grammar_has_the_lane():
+    Reader("<text>")
+    assert Reader._lane is not None, "the grammar's trick or hand rule changed: update _lane._SHAPES"
+
+
+def test_the_lane_takes_tricks_and_hands_and_leaves_the_rest():
+    Reader("<text>")
+    lane = Reader._lane
+    text = (
+        "%game\n[Seats \"North East\"]\ndeal\nNorth A♠ 2♣ # ok\nEast 13\nWest AKQ.T92..J43\n"
+        "waste 5♠ 6♠\nWest out\n1. North A♠, East 10♠ # lead\n2.North 2♣\nNorth takes East\n"
+        "counts North 12\n3. East 4♣\r\n"
+    )
+    found, blanked = lane.scan(text)
+    assert [m.group(0) for m in found] == ["North A♠ 2♣ # ok", "1. North A♠, East 10♠ # lead", "3. East 4♣"]
+    assert len(blanked) == len(text) and blanked.count("\n") == text.count("\n")
+    assert "North A♠" not in blanked and "waste 5♠ 6♠" in blanked and "2.North 2♣" in blanked
+
+
+def test_lark_only_switch(monkeypatch):
+    Reader("<text>")
+    monkeypatch.setenv("GETAWAY_LARK_ONLY", "1")
+    assert Lane.for_parser(Reader._parser) is None
+
+
+def test_a_grammar_of_another_shape_turns_the_lane_off():
+    from lark import Lark
+
+    text = grammar_text().replace("trick: TRICK_NO (SEAT CARD)+ _eol", "trick: TRICK_NO (SEAT CARD)+ SIZE? _eol")
+    assert text != grammar_text()
+    lark = Lark(text, parser="lalr", lexer="contextual", start=["game", "line", "prelude"])
+    assert Lane.for_parser(lark) is None
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_record_reads_the_same(path):
+    assert_same(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_simulated_games_read_the_same(preset):
+    assert_same(simulate_text(5, 6, seed=11, rules=PRESETS[preset], mistakes=0.05))
+
+
+def test_the_order_of_seats_and_rules_is_kept():
+    # Hands that name the seats (no [Seats] tag); a tag and a hand after the first trick:
+    # what the lane's lines depend on changes after them, so Lark reads these in order.
+    head = "%gwy 1\n%game\n"
+    assert_same(head + "deal\nNorth A♠ 2♣\nEast 3♣ 4♣\n1. North A♠, East 3♣\nSouth 2♦ 5♦\n2. South 2♦\n")
+    assert_same(head + "deal\nNorth 2\nEast 2\n1. North A♠, South 3♣\nSouth 2\n2. South 2♦\n")
+    assert_same(head + '[Seats "N E"]\ndeal\nN A♠* 2♣\nE 3♣ 4♣\n1. N A♠*, E 3♣\n[Rules "pagat packs=2"]\n'
+                "2. N A♠*\n")
+    assert_same(head + "1. North A♠\n[Seats \"North East\"]\ndeal\nNorth A♠\nEast 2♠\n")
+
+
+# ---- lines mutated at random -------------------------------------------------------------------
+
+BASE = (
+    "%gwy 1\n%game\n[Seats \"North East South\"]\n[Rules \"donkey\"]\ndeal\n"
+    "North A♠ K♠ 2♥ 10♣ 3♦ 4♦\nEast Q♠ 5♥ 9♣ J♦ 7♠ 8♠\nSouth 2♠ 3♠ 4♥ 6♥ 5♣ 6♣\n"
+    "1. North A♠, East Q♠, South 2♠\n2. North K♠, East 7♠, South 3♠ # end\n"
+    "3. North 2♥, East 5♥, South 4♥\nSouth takes East\n4. North 10♣\n"
+)
+# What a lexer must tell apart: separators, comments, numbers, suits, keywords, odd letters.
+PIECES = [" ", "  ", "\t", ",", ", ", "#", "# x", ".", "1", "10", "2.", "A", "a", "♠", "♥", "S", "s", "*",
+          "-", "'", "_", "é", "[", "]", '"', "\r", "\f", "\u00a0", "\n", "North", "north", "East", "out",
+          "takes", "draws", "from", "rest", "waste", "trick", "counts", "lead", "deal", "13", "AKQ.T..2.3", "x"]
+
+
+@st.composite
+def mutated(draw):
+    text = BASE
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(BASE.index("deal"), len(text) - 1))
+        cut = draw(st.integers(0, 3))
+        text = text[:at] + draw(st.sampled_from(PIECES)) + text[at + cut:]
+    return text
+
+
+SCALE = 20 if os.environ.get("GETAWAY_PROFILE") == "long" else 1
+FUZZ = settings(max_examples=400 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(mutated())
+def test_mutated_lines_read_the_same(text):
+    assert_same(text)
+
+
+@st.composite
+def shuffled(draw):
+    """BASE's lines moved, repeated and dropped: tags after tricks, hands after tricks, no
+    [Seats] tag, a second deal... the orders in which the lane must give way to Lark."""
+    lines = BASE.split("\n")[2:-1]
+    extra = ['[Seats "North East"]', '[Rules "pagat packs=2"]', "North A♠* 5♦", "West 2♣ 3♣", "position", "West 6",
+             "1. North A♠*, East Q♠", "West out", "lead East"]
+    body = draw(st.lists(st.sampled_from(lines + extra), min_size=1, max_size=14))
+    return "%gwy 1\n%game\n" + "\n".join(body) + "\n"
+
+
+@FUZZ
+@given(shuffled())
+def test_lines_in_any_order_read_the_same(text):
+    assert_same(text)
+
+
+def test_random_trick_lines_read_the_same():
+    # Whole lines of random words: the lane must never take one Lark would read otherwise.
+    rng = random.Random(7)
+    lines = []
+    for _ in range(300):
+        words = [rng.choice(PIECES) for _ in range(rng.randint(1, 7))]
+        lead = rng.choice(["1. ", "2. ", "North ", "East ", "", "3.", "South\t"])
+        lines.append(lead + "".join(words))
+    for line in lines:
+        assert_same(BASE + line + "\n")
