@@ -13,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +175,17 @@ def test_random_trick_lines_read_the_same():
         lines.append(lead + "".join(words))
     for line in lines:
         assert_same(BASE + line + "\n")
+
+
+def test_check_reports_the_same_with_the_lane_off():
+    # The whole command, judging included, on every record and corpus file: the JSON report
+    # is the same byte for byte whichever way the text was read.
+    args = [sys.executable, "-m", "referee", "check", "--format", "json",
+            "records", "tests/data/valid", "tests/data/invalid"]
+    env = {k: v for k, v in os.environ.items() if k != "GETAWAY_LARK_ONLY"}
+    with_lane = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    lark_only = subprocess.run(args, cwd=ROOT, env={**env, "GETAWAY_LARK_ONLY": "1"}, capture_output=True,
+                               text=True, timeout=300)
+    assert with_lane.returncode == lark_only.returncode == 1  # the invalid corpus is found out
+    assert '"code":"M201"' in with_lane.stdout
+    assert with_lane.stdout == lark_only.stdout
