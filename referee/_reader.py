@@ -743,7 +743,7 @@ class Reader:
         for i, line in enumerate(text.split("\n")):
             start = pos
             pos += len(line) + 1
-            if not line.strip():
+            if _BLANK.fullmatch(line):
                 continue
             ctx.line_shift, ctx.offset_shift = i, start
             try:
@@ -786,6 +786,15 @@ class Reader:
                 return
             elif ch == '"':
                 message = "a quoted value belongs in a header tag"
+            elif word is None and (ch.isspace() or not ch.isprintable()):
+                # Invisible in a quote: name it (a no-break space pasted from a web page).
+                import unicodedata
+
+                name = unicodedata.name(ch, "a control character")
+                ctx.error("S001", f"expected {_expected_words(e.allowed or ())}, found U+{ord(ch):04X} ({name})",
+                          Span(line, e.column, start, start + 1),
+                          help="words are separated by spaces, tabs or commas; remove this character")
+                return
             else:
                 message = f"expected {_expected_words(e.allowed or ())}, found '{word.group(0) if word else ch}'"
             span = Span(line, e.column, start, start + width)
@@ -804,6 +813,10 @@ def _merge(items: list, tricks: list) -> list:
         out.append(t)
     out.extend(items[i:])
     return out
+
+
+# A line the grammar's _NL passes over whole: separators only (the \r of a \r\n ending).
+_BLANK = re.compile(r"[ \t\f,]*\r?")
 
 
 def _terminated(text: str) -> str:
@@ -910,8 +923,8 @@ def _check_setup(game: Game, ctx: _Context):
                 ctx.error("S011", f"{name}'s hand is given twice", it.span)
             seen[it.seat] = it.span
     missing = [game.seats[i] for i in range(n) if i not in seen]
-    if any(d.code == "S003" for d in ctx.errors):
-        missing = []  # a misspelt seat was reported already: its hand is the one "missing"
+    if any(d.code in ("S001", "S003") for d in ctx.errors):
+        missing = []  # a misspelt seat or a broken line was reported already: its hand is the one "missing"
     if not seen:
         ctx.error("S011", "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
                   game.setup.span if game.setup.span.line else game.span,

@@ -454,6 +454,28 @@ def test_one_bad_line_one_diagnostic(line, code, message, word):
         assert span.col == len(line) + 1
 
 
+@pytest.mark.parametrize("blank", [" ,", "\t,\f ", ",,,", " \r"])
+def test_a_line_of_separators_is_blank_in_a_good_game_and_in_a_broken_one(blank):
+    good = "%gwy 1\n%game\n" + SEATS4 + "deal\nNorth 13\n" + blank + "\nEast 13\nSouth 13\nWest 13\n"
+    assert one(good).errors == []
+    # A broken line sends the game to be read line by line: the blank line is still blank.
+    broken = good + "North takes\n"
+    assert [(e.code, e.span.line) for e in one(broken).errors] == [("S001", 10)]
+
+
+def test_an_invisible_character_is_named():
+    g = one("%gwy 1\n%game\n" + SEATS4 + "deal\nNorth 13\n\u00a0\nEast 13\nSouth 13\nWest\v13\n")
+    assert [(e.code, e.span.line, e.span.col) for e in g.errors] == [("S001", 6, 1), ("S001", 9, 5)]
+    assert g.errors[0].message.endswith("found U+00A0 (NO-BREAK SPACE)")
+    assert g.errors[1].message.endswith("found U+000B (a control character)")
+    assert g.errors[0].help == "words are separated by spaces, tabs or commas; remove this character"
+
+
+def test_a_broken_hand_line_is_not_also_a_missing_hand():
+    g = one("%gwy 1\n%game\n" + SEATS4 + "deal\nNorth 13\nEast 13\nSouth 13\nWest 13 13\n")
+    assert [(e.code, e.span.line) for e in g.errors] == [("S001", 8)]
+
+
 def test_a_trick_before_the_deal():
     g = one('%gwy 1\n%game\n[Seats "A B"]\n1. A AS\n')
     assert [(e.code, e.span.line) for e in g.errors] == [("S009", 4)]
