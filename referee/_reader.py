@@ -220,7 +220,7 @@ class _Context:
         c = C.parse_card(str(tok))
         if c is None:
             self.error(
-                "S002", f"expected a card such as Q♥ or QH, found '{tok}'", self.span(tok),
+                "S002", f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
                 label="not a card",
             )
             return -1
@@ -232,6 +232,12 @@ class _Context:
             )
             return -1
         return c
+
+
+def _clip(word: str, most: int = 40) -> str:
+    """A word quoted in a message, cut short if it is long (the caret shows all of it)."""
+    word = str(word)
+    return word if len(word) <= most else word[:most - 1] + "…"
 
 
 def _comment(children) -> str | None:
@@ -751,7 +757,7 @@ class Reader:
             except UnexpectedInput as e:
                 self._syntax_error(e)
                 # Keep the broken line's trick number, so the next trick is not also wrong.
-                m = re.match(r"\s*(\d+)\.", line)
+                m = re.match(r"\s*(\d{1,9})\.", line)
                 if m:
                     items.append(_BrokenTrick(int(m.group(1))))
             finally:
@@ -765,7 +771,7 @@ class Reader:
         start = base + e.pos_in_stream if e.pos_in_stream is not None else base
         if isinstance(e, UnexpectedToken):
             tok = e.token
-            found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{tok}'"
+            found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{_clip(tok)}'"
             width = 1 if tok.type in ("_NL", "$END") else max(1, len(str(tok)))
             message = f"expected {_expected_words(e.expected)}, found {found}"
             if tok.type == "TAG":
@@ -796,7 +802,7 @@ class Reader:
                           help="words are separated by spaces, tabs or commas; remove this character")
                 return
             else:
-                message = f"expected {_expected_words(e.allowed or ())}, found '{word.group(0) if word else ch}'"
+                message = f"expected {_expected_words(e.allowed or ())}, found '{_clip(word.group(0) if word else ch)}'"
             span = Span(line, e.column, start, start + width)
         ctx.error("S001", message, span)
 
@@ -958,9 +964,12 @@ def _check_result(game: Game, ctx: _Context):
     if words[0].lower() not in ctx.seat_index:
         ctx.error("S010", f"unknown seat '{words[0]}' in the [Result] tag (it names the loser)", tag.value_span)
         return
-    if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+    if len(words) > 2 or (len(words) == 2 and not _LEGS.fullmatch(words[1])):
         ctx.error("S010", "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\"",
                   tag.value_span)
+
+
+_LEGS = re.compile(r"[0-9]{1,9}")  # not str.isdigit: '²' is a digit to it, and not to int()
 
 
 def parse_result(value: str, seats) -> tuple[int | None, int | None]:
@@ -970,7 +979,7 @@ def parse_result(value: str, seats) -> tuple[int | None, int | None]:
         return None, None
     low = [s.lower() for s in seats]
     loser = low.index(words[0].lower()) if words[0].lower() in low else None
-    legs = int(words[1]) if len(words) == 2 and words[1].isdigit() else None
+    legs = int(words[1]) if len(words) == 2 and _LEGS.fullmatch(words[1]) else None
     return loser, legs
 
 

@@ -19,6 +19,7 @@ to register the ``simulate`` command, and every command should start fast.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -806,7 +807,7 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
             bots = [kind] * players
         elif key in names:
             bots[names.index(key)] = kind
-        elif key.isdigit() and 1 <= int(key) <= players:
+        elif re.fullmatch(r"[0-9]{1,3}", key) and 1 <= int(key) <= players:
             bots[int(key) - 1] = kind
         else:
             raise ValueError(f"--bot {spec}: no seat '{seat}' (the seats are {', '.join(seat_names(players))})")

@@ -476,6 +476,34 @@ def test_a_broken_hand_line_is_not_also_a_missing_hand():
     assert [(e.code, e.span.line) for e in g.errors] == [("S001", 8)]
 
 
+BIG = "9" * 5000  # past int()'s limit on digits
+
+
+@pytest.mark.parametrize("line, code", [
+    (BIG + ". North A♠", "S001"),
+    ("counts North " + BIG, "S001"),
+    ("North takes East  # " + BIG, None),
+], ids=["trick-number", "count", "comment"])
+def test_a_number_too_long_is_a_diagnostic_not_a_crash(line, code):
+    g = one("%gwy 1\n%game\n" + SEATS4 + DEAL13 + line + "\n")
+    assert [e.code for e in g.errors] == ([code] if code else [])
+    for e in g.errors:
+        assert len(e.message) < 200  # the word is quoted short; the caret shows it whole
+        assert e.span.end - e.span.start >= 5000
+
+
+@pytest.mark.parametrize("tag", ['[Result "North ' + BIG + '"]', '[Result "North ²"]'], ids=["long", "superscript"])
+def test_legs_that_are_not_a_plain_number(tag):
+    g = one("%gwy 1\n%game\n" + SEATS4 + tag + "\n" + DEAL13)
+    assert [e.code for e in g.errors] == ["S010"]
+
+
+def test_a_hand_size_too_long_is_not_a_size():
+    g = one("%gwy 1\n%game\n" + SEATS4 + "deal\nNorth " + BIG + "\nEast 13\nSouth 13\nWest 13\n")
+    assert [e.code for e in g.errors] == ["S002"]
+    assert "found '99999" in g.errors[0].message and "…" in g.errors[0].message
+
+
 def test_a_trick_before_the_deal():
     g = one('%gwy 1\n%game\n[Seats "A B"]\n1. A AS\n')
     assert [(e.code, e.span.line) for e in g.errors] == [("S009", 4)]
