@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from lark import Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from . import cards as C
 from .diagnostics import CODES, Diagnostic
@@ -345,11 +345,6 @@ class _Builder(Transformer):
         comment = _comment(ch)
         return _PositionOpen(comment, self.ctx.span(ch[0]))
 
-    def deal(self, ch):
-        return ch  # [_DealOpen, items...]; the assembler groups them
-
-    position = deal
-
     def hand(self, ch):
         comment = _comment(ch)
         ctx = self.ctx
@@ -459,7 +454,6 @@ class _Builder(Transformer):
         seat = ctx.seat(ch[0])
         card = ctx.card(ch[1])
         source = ctx.seat(ch[2]) if len(ch) > 2 else None
-        s0 = ctx.span(ch[0])
         return Draw(seat, card, source, comment, Span(*_line_span(ctx, ch[0], ch[-1])), ctx.span(ch[1]))
 
     def counts(self, ch):
@@ -479,13 +473,7 @@ class _Builder(Transformer):
         return ch[0]
 
     def game(self, ch):
-        items = []
-        for x in ch:
-            if isinstance(x, list):
-                items.extend(x)
-            else:
-                items.append(x)
-        return items
+        return ch  # the game's items in order; the assembler groups them
 
 
 def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: int, plays, comment) -> Trick:
@@ -918,8 +906,6 @@ def _check_setup(game: Game, ctx: _Context):
         ctx.error("S006", f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
                   where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
     if game.setup is None:
-        if game.actions:
-            pass
         return
     seen: dict[int, Span] = {}
     for it in game.setup.items:

@@ -825,7 +825,7 @@ class Referee:
         if not wrong:
             return
         parts = [f"{self.seat(s)} {e.size(s)}, not {size}" for s, size, _ in wrong]
-        s0, size0, span0 = wrong[0]
+        s0, _, span0 = wrong[0]
         self.report("R111", "the counts contradict the replay: " + "; ".join(parts), span0,
                     label=f"the replay gives {e.size(s0)}",
                     notes=[f"{RD}, ruling 5: a count the replay contradicts is an error in the record",

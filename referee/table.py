@@ -980,6 +980,22 @@ def register(app):
         err.print(f"[bold red]error[/]: {e.message}", highlight=False)
         raise typer.Exit(e.code)
 
+    def answer(file, game, format, rules, build, render):
+        """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
+        replay stopped short (show and legal)."""
+        from .cli import _rules_options
+
+        default, overrides = _rules_options(rules, None, [])
+        try:
+            res, m = build(read_clean_game(file, game), default, overrides)
+        except TableError as e:
+            fail(e)
+        if format == Fmt.json:
+            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+        else:
+            render(_console(), m)
+        raise typer.Exit(1 if res.stopped else 0)
+
     @app.command()
     def show(
         file: Path = typer.Argument(..., help="a record (.gwy)"),
@@ -990,21 +1006,13 @@ def register(app):
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
     ):
         """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
-        from .cli import _rules_options
 
-        default, overrides = _rules_options(rules, None, [])
-        try:
-            g = read_clean_game(file, game)
+        def build(g, default, overrides):
             check_after(g, after)
             res = judge_game(g, after, default, overrides)
-            m = state_model(g, res, after, default, overrides)
-        except TableError as e:
-            fail(e)
-        if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
-        else:
-            render_state(_console(), m)
-        raise typer.Exit(1 if res.stopped else 0)
+            return res, state_model(g, res, after, default, overrides)
+
+        answer(file, game, format, rules, build, render_state)
 
     @app.command()
     def legal(
@@ -1014,20 +1022,12 @@ def register(app):
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
     ):
         """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
-        from .cli import _rules_options
 
-        default, overrides = _rules_options(rules, None, [])
-        try:
-            g = read_clean_game(file, game)
+        def build(g, default, overrides):
             res = judge_game(g, None, default, overrides)
-            m = legal_model(g, res)
-        except TableError as e:
-            fail(e)
-        if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
-        else:
-            render_legal(_console(), m)
-        raise typer.Exit(1 if res.stopped else 0)
+            return res, legal_model(g, res)
+
+        answer(file, game, format, rules, build, render_legal)
 
     @app.command()
     def tally_cmd(
