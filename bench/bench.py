@@ -112,7 +112,7 @@ def in_child(code: str, path: Path) -> tuple[float, int]:
 
 LEX = """
 import sys, time
-from referee._reader import Reader
+from referee.notation.reader import Reader
 text = open(sys.argv[1], encoding='utf-8').read()
 Reader('x')
 lark = Reader._parser

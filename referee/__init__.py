@@ -11,15 +11,15 @@ render::
         print(referee.diagnostic_text(d))
 """
 
-from ._reader import ReadError, Reader, parse, read
-from .cards import card_str, parse_card
-from .diagnostics import CODES, Diagnostic
-from .engine import Engine
-from .format import format_file, format_game
-from .judge import GameResult, Referee, judge
-from .record import Game, Span
-from .render import diagnostic_text
-from .rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
+from referee.notation.reader import ReadError, Reader, parse, read
+from referee.engine.cards import card_str, parse_card
+from referee.reports.diagnostics import CODES, Diagnostic
+from referee.engine.state import Engine
+from referee.notation.format import format_file, format_game
+from referee.judging.referee import GameResult, Referee, judge
+from referee.notation.record import Game, Span
+from referee.reports.render import diagnostic_text
+from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
 
 __all__ = [
     "CODES", "Diagnostic", "Engine", "Game", "GameResult", "PRESETS", "ReadError", "Reader", "Referee",

@@ -1,3 +1,3 @@
-from .cli import main
+from referee.cli import main
 
 main()

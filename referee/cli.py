@@ -42,7 +42,7 @@ def _fail(message: str) -> "typer.Exit":
 
 def _rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[str]):
     """--rules / --rules-file / --set, read into (default rule set, overrides)."""
-    from .rules import OPTIONS, RulesError, coerce, load_file, parse_spec
+    from referee.engine.rules import OPTIONS, RulesError, coerce, load_file, parse_spec
 
     default = None
     try:
@@ -96,7 +96,7 @@ def check(
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
-    from .check import run_check
+    from referee.archive.check import run_check
 
     default, overrides = _rules_options(rules, rules_file, sets)
     files = _expand(paths)
@@ -116,8 +116,8 @@ def fmt(
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
 ):
     """Print records in canonical form (or check it, or rewrite in place with --write)."""
-    from ._reader import ReadError, Reader
-    from .format import format_file
+    from referee.notation.reader import ReadError, Reader
+    from referee.notation.format import format_file
 
     if check_only and write:
         raise _fail("--check and --write do not go together")
@@ -136,7 +136,7 @@ def fmt(
         problems = list(reader.prelude.errors) + [d for g in games for d in g.errors]
         if problems:
             # A record with syntax errors is not reformatted: its text might be lost.
-            from .render import print_diagnostic
+            from referee.reports.render import print_diagnostic
 
             for d in problems:
                 print_diagnostic(err, d)
@@ -158,7 +158,7 @@ def fmt(
 
 
 def _read_text(path: Path) -> str:
-    from ._reader import ReadError
+    from referee.notation.reader import ReadError
 
     try:
         raw = path.read_bytes()
@@ -206,8 +206,8 @@ def export(
     format: Fmt = typer.Option(Fmt.json, "--format", "-f", help="json (the only export format)"),
 ):
     """Write a record's games as JSON (see `getaway-ref schema`)."""
-    from ._reader import ReadError, Reader
-    from .export import record_file
+    from referee.notation.reader import ReadError, Reader
+    from referee.reports.export import record_file
 
     if format != Fmt.json:
         raise _fail("export writes JSON only: --format json")
@@ -229,7 +229,7 @@ def schema():
     """Print the JSON Schemas of the record export and of the check report."""
     import json
 
-    from .export import schemas
+    from referee.reports.export import schemas
 
     sys.stdout.write(json.dumps(schemas(), indent=2, ensure_ascii=False) + "\n")
 
@@ -240,7 +240,7 @@ def schema():
 @app.command()
 def explain(code: str = typer.Argument(..., help="a diagnostic code such as M201")):
     """Explain a diagnostic code, with an example."""
-    from .diagnostics import CODES, explain as lookup
+    from referee.reports.diagnostics import CODES, explain as lookup
 
     c = lookup(code)
     if c is None:
@@ -265,7 +265,7 @@ def rules_cmd(
     """List the rule presets and options, or show one preset."""
     import json
 
-    from .rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
+    from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
 
     out = _console()
     if name is not None:
@@ -312,15 +312,10 @@ def rules_cmd(
 
 # Commands defined beside the code they drive; each module has register(app).
 def _register_more():
-    import importlib
+    from referee.selfplay import simulate
+    from referee.table import live, views
 
-    for name in ("simulate", "table", "live"):
-        try:
-            mod = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{name}":
-                raise
-            continue
+    for mod in (simulate, views, live):
         mod.register(app)
 
 

@@ -12,7 +12,7 @@ import itertools
 import pytest
 
 import referee
-from referee import cards as C
+from referee.engine import cards as C
 
 # The canonical rank names and suit symbols, written out here rather than taken from the module.
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from referee._reader import Reader
-from referee.diagnostics import CODES
-from referee.judge import Referee
+from referee.notation.reader import Reader
+from referee.reports.diagnostics import CODES
+from referee.judging.referee import Referee
 
 from conftest import DATA, RECORDS, run_cli
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee
-from referee import cards as C
-from referee._reader import RESERVED, parse_file_text
-from referee.format import format_file, format_game
+from referee.engine import cards as C
+from referee.notation.reader import RESERVED, parse_file_text
+from referee.notation.format import format_file, format_game
 
 
 def fmt(text: str) -> str:

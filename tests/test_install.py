@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT
 
 import referee
-from referee import _grammar
+from referee.notation import grammar as _grammar
 
 RECORD = '%gwy 1\n%game\n[Seats "A B"]\ndeal\nA 26\nB 26\n1. A AS, B 2S\n'
 
@@ -60,7 +60,7 @@ def test_installed_wheel_finds_its_grammar(wheel, tmp_path):
     elsewhere.mkdir()
     script = (
         "import sys, pathlib\n"
-        "import referee, referee._grammar as g\n"
+        "import referee, referee.notation.grammar as g\n"
         f"site = pathlib.Path({str(site)!r}).resolve()\n"
         "assert pathlib.Path(referee.__file__).resolve().is_relative_to(site), referee.__file__\n"
         "assert g.grammar_path().resolve() == site / 'referee' / 'grammar' / 'gwy.lark', g.grammar_path()\n"

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import engine as E
-from referee._reader import Reader, parse
-from referee.cards import card_str, parse_card
+from referee.engine import state as E
+from referee.notation.reader import Reader, parse
+from referee.engine.cards import card_str, parse_card
 from referee.cli import app
-from referee.diagnostics import CODES
-from referee.judge import Referee
-from referee.rules import rule_set
+from referee.reports.diagnostics import CODES
+from referee.judging.referee import Referee
+from referee.engine.rules import rule_set
 
 from conftest import DATA, RECORDS, run_cli
 
@@ -513,10 +513,10 @@ def test_donkey_position_states_the_trumps_already_set():
     assert "trump 4♥" in res.diagnostics[0].message
     getaway = '%gwy 1\n%game\n[Rules "pagat"]\n[Seats "North East South West"]\n' + body
     assert [d.code for d in judge_text(getaway).diagnostics] == ["R113"]
-    from referee.format import format_file
+    from referee.notation.format import format_file
 
     pre, games = Reader("x"), None
-    from referee._reader import parse_file_text
+    from referee.notation.reader import parse_file_text
 
     pre, games = parse_file_text(donkey)
     text2 = format_file(pre, games)

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee._grammar import grammar_text
-from referee._lane import Lane
-from referee._reader import Reader, parse_file_text
-from referee.rules import PRESETS
-from referee.simulate import simulate_text
+from referee.notation.grammar import grammar_text
+from referee.notation.lane import Lane
+from referee.notation.reader import Reader, parse_file_text
+from referee.engine.rules import PRESETS
+from referee.selfplay.simulate import simulate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted(

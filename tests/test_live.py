@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from referee import parse
-from referee.cards import card_str
-from referee.record import Comment, Counts, Draw, Take, Trick
+from referee.engine.cards import card_str
+from referee.notation.record import Comment, Counts, Draw, Take, Trick
 
 from conftest import RECORDS, ROOT, run_cli
 
@@ -472,10 +472,9 @@ def test_pexpect_session(tmp_path):
     ("pagat last_card=draw_hand", 4, 9, 0.0), ("pagat packs=2", 9, 3, 0.0),
 ])
 def test_simulated_games_typed_play_by_play(tmp_path, spec, players, seed, mistakes):
-    sim = pytest.importorskip("referee.simulate")
-    if not hasattr(sim, "simulate"):
-        pytest.skip("referee.simulate has no simulate()")
-    from referee.rules import parse_spec
+    from referee.selfplay import simulate as sim
+
+    from referee.engine.rules import parse_spec
 
     g = next(sim.simulate(players, 1, seed, parse_spec(spec), mistakes=mistakes))
     src = tmp_path / "sim.gwy"
@@ -508,7 +507,7 @@ def test_simulated_games_typed_play_by_play(tmp_path, spec, players, seed, mista
 
 
 def test_a_file_that_cannot_be_written_keeps_the_last_good_record(tmp_path, monkeypatch):
-    from referee import live
+    from referee.table import live as live
 
     f = tmp_path / "w.gwy"
     s = live.Session.start(f, None, ["North", "East", "South", "West"], "pagat", None)

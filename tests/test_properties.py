@@ -22,13 +22,13 @@ import random
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from referee._reader import parse, parse_file_text
-from referee.engine import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, check_invariant
-from referee.format import format_file
-from referee.judge import Referee
-from referee.record import Trick
-from referee.rules import OPTIONS, PRESETS, coerce, option_values
-from referee.simulate import BOTS, MISTAKE_KINDS, play_game
+from referee.notation.reader import parse, parse_file_text
+from referee.engine.state import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, check_invariant
+from referee.notation.format import format_file
+from referee.judging.referee import Referee
+from referee.notation.record import Trick
+from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values
+from referee.selfplay.simulate import BOTS, MISTAKE_KINDS, play_game
 
 PROFILE = os.environ.get("GETAWAY_PROFILE", "default")
 SCALE = {"default": 1, "long": 20}.get(PROFILE, 1)

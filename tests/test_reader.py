@@ -9,9 +9,9 @@ import tracemalloc
 import pytest
 
 import referee
-from referee import cards as C
-from referee._reader import ReadError, Reader, parse_file_text
-from referee.record import Comment, Counts, Deal, Draw, Hand, Lead, NextTrick, Out, Position, Take, Trick, Waste
+from referee.engine import cards as C
+from referee.notation.reader import ReadError, Reader, parse_file_text
+from referee.notation.record import Comment, Counts, Deal, Draw, Hand, Lead, NextTrick, Out, Position, Take, Trick, Waste
 
 SEATS4 = '[Seats "North East South West"]\n'
 DEAL13 = "deal\nNorth 13\nEast 13\nSouth 13\nWest 13\n"

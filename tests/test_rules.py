@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 import referee
-from referee.rules import OPTIONS, PRESETS, RuleSet, RulesError, load_file, option_values, parse_spec, rule_set
+from referee.engine.rules import OPTIONS, PRESETS, RuleSet, RulesError, load_file, option_values, parse_spec, rule_set
 
 ALL_OPTIONS = ["direction", "last_card", "draw_from", "taking", "deal", "packs", "trumps", "first_trick", "two_players"]
 

@@ -23,8 +23,8 @@ def test_committed_schema_matches_the_models():
 
 
 def test_schema_describes_the_record_and_the_report():
-    from referee.export import RecordFile
-    from referee.report import Report
+    from referee.reports.export import RecordFile
+    from referee.reports.report import Report
 
     data = json.loads(SCHEMA.read_text(encoding="utf-8"))
     assert set(data) == {"record", "report"}

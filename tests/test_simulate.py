@@ -14,14 +14,14 @@ from collections import Counter
 
 import pytest
 
-from referee import cards as C
-from referee._reader import parse, parse_file_text
-from referee.engine import BETWEEN, Engine, check_invariant
-from referee.format import format_file
-from referee.judge import Referee
-from referee.record import Comment, Draw, Take, Trick
-from referee.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
-from referee.simulate import (
+from referee.engine import cards as C
+from referee.notation.reader import parse, parse_file_text
+from referee.engine.state import BETWEEN, Engine, check_invariant
+from referee.notation.format import format_file
+from referee.judging.referee import Referee
+from referee.notation.record import Comment, Draw, Take, Trick
+from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
+from referee.selfplay.simulate import (
     MISTAKE_KINDS, SimStats, deal, pack, parse_bots, play_game, seat_names, simulate, simulate_text,
 )
 
@@ -507,7 +507,7 @@ def test_records_play_their_variant(name, spec):
 
 
 def test_write_file_to_a_path(tmp_path):
-    from referee.simulate import write_file
+    from referee.selfplay.simulate import write_file
 
     out = tmp_path / "w.gwy"
     stats = write_file(out, 3, 4, 6, PRESETS["denexa"], mistakes=0.05)

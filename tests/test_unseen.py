@@ -12,13 +12,13 @@ import random
 
 import pytest
 
-from referee import engine as E
-from referee.format import format_game
-from referee._reader import parse
-from referee.judge import Referee
-from referee.record import Deal, Hand
-from referee.rules import parse_spec
-from referee.simulate import simulate
+from referee.engine import state as E
+from referee.notation.format import format_game
+from referee.notation.reader import parse
+from referee.judging.referee import Referee
+from referee.notation.record import Deal, Hand
+from referee.engine.rules import parse_spec
+from referee.selfplay.simulate import simulate
 
 SPECS = ["pagat", "denexa", "donkey", "pagat direction=anticlockwise", "pagat last_card=draw_hand",
          "pagat last_card=pass_lead", "pagat packs=2"]

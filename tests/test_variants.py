@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee import engine as E
-from referee._reader import parse
-from referee.judge import Referee
-from referee.rules import PRESETS, parse_spec
+from referee.engine import state as E
+from referee.notation.reader import parse
+from referee.judging.referee import Referee
+from referee.engine.rules import PRESETS, parse_spec
 
 
 def judge(text: str, spec: str | None = None, **kw):

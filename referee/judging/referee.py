@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import cards as C
-from . import engine as E
-from .diagnostics import CODES, ERROR, Diagnostic, Related
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Trumps, Waste
-from .rules import RuleSet, RulesError, parse_spec
+from referee.engine import cards as C
+from referee.engine import state as E
+from referee.reports.diagnostics import CODES, ERROR, Diagnostic, Related
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Trumps, Waste
+from referee.engine.rules import RuleSet, RulesError, parse_spec
 
 P = "pagat-getaway.txt"
 RD = "shared/rules/README.md"
@@ -836,7 +836,7 @@ class Referee:
         tag = game.tag_item("Result")
         if tag is None:
             return
-        from ._reader import parse_result
+        from referee.notation.reader import parse_result
 
         loser, legs = parse_result(tag.value, game.seats)
         if loser is None:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .diagnostics import Diagnostic
+from referee.reports.diagnostics import Diagnostic
 
 REPORT_SCHEMA_VERSION = 1
 

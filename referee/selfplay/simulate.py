@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Engine
-    from .record import Game
-    from .rules import RuleSet
+    from referee.engine.state import Engine
+    from referee.notation.record import Game
+    from referee.engine.rules import RuleSet
 
 BOTS = ("random", "sensible")
 RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
@@ -78,7 +78,7 @@ class Mistake:
     seat_name: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        from .cards import card_str
+        from referee.engine.cards import card_str
 
         return f"{self.code} ({MISTAKE_NAMES[self.code]}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
 
@@ -141,7 +141,7 @@ class SimGame:
 def pack(rules: "RuleSet") -> list[int]:
     """The cards of the pack: 52, or two packs of 52 with one of the two aces of spades
     marked (pagat-getaway.txt, Variations: double pack)."""
-    from .cards import ACE_OF_SPADES, MARKED_ACE
+    from referee.engine.cards import ACE_OF_SPADES, MARKED_ACE
 
     cards = list(range(52))
     if rules.packs == 2:
@@ -151,7 +151,7 @@ def pack(rules: "RuleSet") -> list[int]:
 
 def play_order(rules: "RuleSet", players: int) -> list[int]:
     """The seats in the direction of play, as the engine orders them."""
-    from .engine import Engine
+    from referee.engine.state import Engine
 
     return list(Engine(rules, players).seq)
 
@@ -240,7 +240,7 @@ class SensibleBot(_Bot):
     name = "sensible"
 
     def card(self, table, seat, legal):
-        from .cards import RANK, SUIT
+        from referee.engine.cards import RANK, SUIT
 
         e = table.e
         high = lambda c: (RANK[c], -table.sort_key(c))  # noqa: E731
@@ -256,7 +256,7 @@ class SensibleBot(_Bot):
         return max(legal, key=high)  # a tochoo: shed the highest card
 
     def _lead(self, table, seat, legal):
-        from .cards import RANK, SUIT
+        from referee.engine.cards import RANK, SUIT
 
         e = table.e
         if len(legal) == 1:
@@ -273,7 +273,7 @@ class SensibleBot(_Bot):
         return min(by_suit[suit], key=lambda c: (RANK[c], table.sort_key(c)))
 
     def wants_take(self, table, taker, target):
-        from .cards import SUIT_MASK
+        from referee.engine.cards import SUIT_MASK
 
         e = table.e
         if len(e.holding()) <= 2:
@@ -296,8 +296,8 @@ class _Table:
     def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
                  names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
                  annotate: bool = False, observer: Callable | None = None):
-        from . import engine as E
-        from .cards import sort_key
+        from referee.engine import state as E
+        from referee.engine.cards import sort_key
 
         self.E = E
         self.BETWEEN, self.BEFORE_FIRST = E.BETWEEN, E.BEFORE_FIRST
@@ -330,7 +330,7 @@ class _Table:
         raise SimulationError(f"{what} ({self.e.describe(self.names)})")
 
     def _cards(self, mask: int) -> list[int]:
-        from .cards import cards_of
+        from referee.engine.cards import cards_of
 
         return cards_of(mask)
 
@@ -378,7 +378,7 @@ class _Table:
             if v is not None:
                 self._fail(f"the engine offered {self.names[taker]} a take of {self.names[target]} "
                            f"and judged it {v.code}: {v.reason}")
-            from .record import Take
+            from referee.notation.record import Take
 
             e.take(taker, target)
             self.void[taker] &= self.void[target]
@@ -394,8 +394,8 @@ class _Table:
         return False
 
     def _draw(self):
-        from .cards import SUIT, card_str
-        from .record import Draw
+        from referee.engine.cards import SUIT, card_str
+        from referee.notation.record import Draw
 
         e = self.e
         s = e.drawer
@@ -433,7 +433,7 @@ class _Table:
     # -- a trick -----------------------------------------------------------------------------------
 
     def _trick(self):
-        from .record import Play, Trick
+        from referee.notation.record import Play, Trick
 
         E = self.E
         e = self.e
@@ -481,8 +481,8 @@ class _Table:
         return self.bots[s].card(self, s, legal)
 
     def _apply(self, s: int, c: int, plays: list, lead: bool):
-        from .cards import SUIT, card_str
-        from .record import Play
+        from referee.engine.cards import SUIT, card_str
+        from referee.notation.record import Play
 
         E = self.E
         e = self.e
@@ -506,7 +506,7 @@ class _Table:
 
     def _after_trick(self, plays: list, number: int):
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
-        from .cards import SUIT
+        from referee.engine.cards import SUIT
 
         E = self.E
         e = self.e
@@ -544,7 +544,7 @@ class _Table:
     def _maybe_mistake(self, s: int, plays: list, number: int) -> bool:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
-        from .cards import SUIT, SUIT_MASK
+        from referee.engine.cards import SUIT, SUIT_MASK
 
         E = self.E
         e = self.e
@@ -581,8 +581,8 @@ class _Table:
             self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number, expect=None)
 
     def _penalty(self, code: str, s: int, c: int, plays: list, number: int, expect: str | None) -> bool:
-        from .cards import card_str
-        from .record import Play
+        from referee.engine.cards import card_str
+        from referee.notation.record import Play
 
         e = self.e
         if expect is not None:
@@ -606,8 +606,8 @@ class _Table:
 
     def _comment_trick(self, trick):
         """With ``annotate``: say at the end of a trick line what happened to the trick."""
-        from .cards import card_str, suit_name
-        from .record import Counts
+        from referee.engine.cards import card_str, suit_name
+        from referee.notation.record import Counts
 
         if not self.annotate:
             return
@@ -654,8 +654,8 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     whose turn it is in a series, from ``number``; None: no [Dealer] tag). ``observer`` is
     called as ``observer(engine, kind, args)`` after every action (for tests).
     """
-    from .format import format_game
-    from .record import Comment, Deal, Game, Hand, Tag
+    from referee.notation.format import format_game
+    from referee.notation.record import Comment, Deal, Game, Hand, Tag
 
     _check_players(rules, players)
     names = seat_names(players)
@@ -691,7 +691,7 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
 
 
 def _sorted(cards):
-    from .cards import sort_cards
+    from referee.engine.cards import sort_cards
 
     return sort_cards(cards)
 
@@ -717,7 +717,7 @@ def simulate(players: int, games: int, seed: int, rules: "RuleSet | None" = None
     Each game has its own generator seeded from ``seed`` and its number, so the same
     arguments give the same games, byte for byte.
     """
-    from .rules import PRESETS
+    from referee.engine.rules import PRESETS
 
     rules = rules or PRESETS["pagat"]
     _check_players(rules, players)
@@ -756,9 +756,9 @@ def write_file(out, players: int, games: int, seed: int, rules: "RuleSet | None"
     """Write a whole ``.gwy`` file of simulated games to ``out`` (a text stream, or a path,
     which is created or overwritten); return the counts. ``comments`` replace the default
     file comment (the command that makes the file again); ``progress(k)`` after game k."""
-    from .format import format_prelude
-    from .record import Comment, Prelude
-    from .rules import PRESETS
+    from referee.notation.format import format_prelude
+    from referee.notation.record import Comment, Prelude
+    from referee.engine.rules import PRESETS
 
     if isinstance(out, (str, Path)):
         with open(out, "w", encoding="utf-8", newline="") as f:
@@ -838,8 +838,8 @@ def register(app) -> None:
         import os
         import sys
 
-        from .cli import EXIT_OK, EXIT_USAGE, _fail, _rules_options
-        from .rules import PRESETS
+        from referee.cli import EXIT_OK, EXIT_USAGE, _fail, _rules_options
+        from referee.engine.rules import PRESETS
 
         default, overrides = _rules_options(rules, rules_file, sets)
         rs = default or PRESETS["pagat"]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import (
+from referee.engine.cards import (
     ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of,
     ms_add, ms_cards,
 )
-from .rules import RuleSet
+from referee.engine.rules import RuleSet
 
 # phases
 BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = range(5)

@@ -11,8 +11,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Diagnostic
-from .rules import RuleSet
+from referee.reports.diagnostics import Diagnostic
+from referee.engine.rules import RuleSet
 
 
 
@@ -58,7 +58,7 @@ _referee = None
 
 def _init(default, overrides, force):
     global _referee
-    from .judge import Referee
+    from referee.judging.referee import Referee
 
     _referee = Referee(default, overrides, force)
 
@@ -68,7 +68,7 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
     its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
     import io
 
-    from ._reader import Reader, chunks, quote_first_line
+    from referee.notation.reader import Reader, chunks, quote_first_line
 
     path, start, end, games, lines, chars = args
     with open(path, "rb") as f:
@@ -94,7 +94,7 @@ def _work(path: str, on_read=None):
     """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
     import os
 
-    from ._reader import RANGE_BYTES, ranges
+    from referee.notation.reader import RANGE_BYTES, ranges
 
     size = int(os.environ.get("GETAWAY_RANGE_BYTES", RANGE_BYTES))  # tests cut small files finely
     for start, end, games, lines, chars in ranges(path, size):
@@ -108,7 +108,7 @@ def _work(path: str, on_read=None):
 
 def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict, force: bool,
               quiet: bool, jobs: int) -> int:
-    from ._reader import ReadError
+    from referee.notation.reader import ReadError
 
     _init(default, overrides, force)
     sink = _TextSink(quiet) if fmt == "text" else _JsonSink()
@@ -197,7 +197,7 @@ class _JsonSink:
     flat on archives of any size: one game's summary at a time, the totals at the end."""
 
     def __init__(self):
-        from .report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
+        from referee.reports.report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
 
         self.summary, self.diagnostic = GameSummary, DiagnosticModel
         self.w = sys.stdout.write
@@ -262,7 +262,7 @@ def _progress(files):
 def _render_diags(out, diags, quiet):
     if quiet:
         return
-    from .render import print_diagnostic
+    from referee.reports.render import print_diagnostic
 
     for d in diags:
         print_diagnostic(out, d)

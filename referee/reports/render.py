@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .diagnostics import Diagnostic
+from referee.reports.diagnostics import Diagnostic
 
 
 def _caret_line(source: str, col: int, width: int) -> str:

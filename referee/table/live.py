@@ -6,7 +6,7 @@ East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count l
 comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
 
 Nothing here judges. The action is appended to the record's text, the whole game is read
-and replayed by the referee (:class:`referee.judge.Referee`), and what is new is reported:
+and replayed by the referee (:class:`referee.judging.referee.Referee`), and what is new is reported:
 a table mistake with its rule and penalty (the action is recorded: it happened), or an
 action that cannot be true (a card the player cannot hold, a draw that is not due, a wrong
 take, a count the replay contradicts: a wrong entry, so it is not recorded). Games are
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from . import cards as C
-from . import engine as E
-from .record import Comment, Counts, Deal, Draw, Game, Take, Trick
+from referee.engine import cards as C
+from referee.engine import state as E
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
@@ -230,14 +230,14 @@ class Session:
         return self.game.seats if self.game is not None else ()
 
     def read(self, units=None, head=None) -> Game:
-        from ._reader import Reader
+        from referee.notation.reader import Reader
 
         text = self.game_text(units, head)
         first_line = self.prefix.count("\n") + 1
         return Reader(str(self.path)).parse_game(text, self.number, first_line, len(self.prefix))
 
     def judge(self, game: Game):
-        from .judge import Referee
+        from referee.judging.referee import Referee
 
         res = Referee(self.default, keep_engine=True).judge(game)
         res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
@@ -252,7 +252,7 @@ class Session:
     def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
               default=None, mode: Optional[int] = None) -> "Session":
         """A new game at the end of ``text`` (None: a new file)."""
-        from .rules import RulesError, parse_spec
+        from referee.engine.rules import RulesError, parse_spec
 
         try:
             rules = parse_spec(rules_spec)
@@ -263,7 +263,7 @@ class Session:
         else:
             prefix = text if text.endswith("\n") else text + "\n"
             prefix += "\n"
-            from ._reader import parse
+            from referee.notation.reader import parse
 
             number = len(parse(text)) + 1
         head = new_game_text(seats, rules.spec(), deal_lines(deal, seats, rules), event=None)
@@ -282,7 +282,7 @@ class Session:
     @classmethod
     def resume(cls, path: Path, text: str, default=None, mode: Optional[int] = None) -> "Session":
         """Continue the last game of a record."""
-        from ._reader import Reader, chunks
+        from referee.notation.reader import Reader, chunks
 
         last = None
         reader = Reader(str(path))
@@ -342,7 +342,7 @@ class Session:
     # ---- answering ------------------------------------------------------------------------------
 
     def state(self):
-        from .table import legal_model
+        from referee.table.views import legal_model
 
         return legal_model(self.game, self.res)
 
@@ -726,7 +726,7 @@ class Printer:
 
 
 def run(session: Session, stdin, tty: bool) -> int:
-    from .table import legal_model, render_legal, render_state, state_model
+    from referee.table.views import legal_model, render_legal, render_state, state_model
 
     pr = Printer()
 
@@ -784,8 +784,8 @@ def register(app):
                                                                  "or hands 'AKQ.T92..J43; 13; 13; 13'"),
     ):
         """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
-        from ._reader import ReadError
-        from .rules import RulesError, parse_spec
+        from referee.notation.reader import ReadError
+        from referee.engine.rules import RulesError, parse_spec
 
         err = sys.stderr
         tty = sys.stdin.isatty()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .record import Span
+from referee.notation.record import Span
 
 ERROR, WARNING = "error", "warning"
 

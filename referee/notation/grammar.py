@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # the referee package
 CANDIDATES = (
     _PACKAGE / "grammar" / "gwy.lark",  # installed from a wheel
     _PACKAGE.parent / "grammar" / "gwy.lark",  # editable install or checkout

@@ -22,13 +22,13 @@ from typing import BinaryIO, Iterator
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
-from . import cards as C
-from .diagnostics import CODES, Diagnostic
-from .record import (
+from referee.engine import cards as C
+from referee.reports.diagnostics import CODES, Diagnostic
+from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
     Span, Tag, Take, Trick, Trumps, Waste,
 )
-from .rules import PRESETS, RuleSet, RulesError, parse_spec
+from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
 
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
@@ -606,9 +606,9 @@ class Reader:
     def __init__(self, path: str = "<text>"):
         self.path = path
         if Reader._parser is None:
-            from ._grammar import build_parser
+            from referee.notation.grammar import build_parser
 
-            from ._lane import Lane
+            from referee.notation.lane import Lane
 
             Reader._ctx = _Context()
             Reader._builder = _Builder(Reader._ctx)

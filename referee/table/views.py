@@ -20,11 +20,11 @@ from typing import List, Literal, Optional
 
 from pydantic import BaseModel, Field
 
-from . import cards as C
-from . import engine as E
-from .diagnostics import Diagnostic
-from .judge import GameResult, Referee, resolve_rules
-from .record import Game, Position, Trick
+from referee.engine import cards as C
+from referee.engine import state as E
+from referee.reports.diagnostics import Diagnostic
+from referee.judging.referee import GameResult, Referee, resolve_rules
+from referee.notation.record import Game, Position, Trick
 
 
 class Fmt(str, Enum):
@@ -260,7 +260,7 @@ def read_clean_game(file, game):
 
 def read_game(path: Path, number: int | None = None) -> Game:
     """Game ``number`` (1-based) of a file, or its last game."""
-    from ._reader import ReadError, read
+    from referee.notation.reader import ReadError, read
 
     try:
         games = read(path)
@@ -871,7 +871,7 @@ def render_legal(out, m: LegalModel, *, header: bool = True):
 
 
 def tally(paths: list[Path], default=None, overrides=None, force=False) -> TallyModel:
-    from ._reader import ReadError, parse_result, read
+    from referee.notation.reader import ReadError, parse_result, read
 
     results: list[GameTally] = []
     unreadable: list[str] = []
@@ -972,7 +972,7 @@ def register(app):
     import typer
 
     def fail(e: TableError):
-        from .render import print_diagnostic
+        from referee.reports.render import print_diagnostic
 
         err = _console_err()
         for d in e.diagnostics:
@@ -983,7 +983,7 @@ def register(app):
     def answer(file, game, format, rules, build, render):
         """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
         replay stopped short (show and legal)."""
-        from .cli import _rules_options
+        from referee.cli import _rules_options
 
         default, overrides = _rules_options(rules, None, [])
         try:
@@ -1036,7 +1036,7 @@ def register(app):
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
     ):
         """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-        from .cli import _expand, _rules_options
+        from referee.cli import _expand, _rules_options
 
         default, overrides = _rules_options(rules, None, [])
         files = _expand(paths)

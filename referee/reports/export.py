@@ -10,9 +10,9 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, Field
 
-from .cards import card_str
-from .cards import SUIT_SYMBOLS
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.engine.cards import card_str
+from referee.engine.cards import SUIT_SYMBOLS
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
 
 RECORD_SCHEMA_VERSION = 1
 
@@ -212,7 +212,7 @@ def record_file(path: str, prelude: Prelude, games) -> RecordFile:
 
 def schemas() -> dict:
     """The JSON Schemas of the record export and the check report."""
-    from .report import Report
+    from referee.reports.report import Report
 
     return {
         "record": RecordFile.model_json_schema(),

@@ -7,9 +7,9 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 
 from __future__ import annotations
 
-from .cards import card_str
-from .cards import SUIT_SYMBOLS
-from .record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
+from referee.engine.cards import card_str
+from referee.engine.cards import SUIT_SYMBOLS
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
 
 def _eol(comment: str | None) -> str:

@@ -1,0 +1,1 @@
+"""Archives: checking many files and games, streaming, in worker processes."""

@@ -1,0 +1,1 @@
+"""Self-play: bots that play whole games through the engine."""

@@ -1,0 +1,1 @@
+"""At the table: show, legal, tally and the live referee."""
