@@ -34,6 +34,7 @@ from typing import Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.citations import is_citation
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 
@@ -683,12 +684,10 @@ def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = Fals
 
 
 def _diag_lines(d) -> list:
-    kind = "mistake" if d.code.startswith("M") else d.severity
-    out = [(f"{kind} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
+    out = [(f"{d.severity} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
             "error" if d.is_error else "warning")]
     for n in d.notes:
-        out.append((f"  rule: {n}" if ("pagat" in n or "README" in n or "denexa" in n) and "penalty was not" not in n
-                    else f"  note: {n}", "note"))
+        out.append((f"  rule: {n}" if is_citation(n) else f"  note: {n}", "note"))
     if d.help:
         out.append((f"  {d.help}", "help"))
     return out
