@@ -63,9 +63,14 @@ def find_config(start: Path) -> Path | None:
         py = d / PYPROJECT
         if py.is_file():
             try:
-                data = tomllib.loads(py.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                # Someone else's broken pyproject.toml is not ours to judge unless it is ours.
+                text = py.read_text(encoding="utf-8")
+                data = tomllib.loads(text)
+            except (OSError, UnicodeDecodeError):
+                continue
+            except tomllib.TOMLDecodeError:
+                # A broken pyproject.toml is ours to report only if it means to configure us.
+                if f"tool.{TOOL_KEY}" in text:
+                    return py
                 continue
             if TOOL_KEY in data.get("tool", {}):
                 return py
