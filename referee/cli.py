@@ -365,6 +365,18 @@ def rules_cmd(
         out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
 
 
+@app.command()
+def lsp():
+    """Run the editor server (Language Server Protocol over stdio; needs the lsp extra)."""
+    from referee.lsp import MISSING_HINT, available
+
+    if not available():
+        raise _fail(MISSING_HINT)
+    from referee.lsp.server import main as serve
+
+    serve()
+
+
 # Commands defined beside the code they drive; each module has register(app).
 def _register_more():
     from referee.selfplay import simulate
