@@ -67,7 +67,9 @@ def _console(stderr: bool = False):
 
 
 def _fail(message: str) -> "typer.Exit":
-    _console(stderr=True).print(f"[bold red]error[/]: {message}", highlight=False)
+    from rich.markup import escape  # a message may quote [brackets]: they are text
+
+    _console(stderr=True).print(f"[bold red]error[/]: {escape(message)}", highlight=False)
     return typer.Exit(EXIT_USAGE)
 
 
