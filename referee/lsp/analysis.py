@@ -3,13 +3,12 @@ position before a play (hover), what may be typed next (completion), the canonic
 (formatting) and quick fixes. Positions here are 0-based lines and code-point columns;
 server.py turns them into the protocol's UTF-16 positions.
 
-The position before a play comes from ``position_before`` alone: it judges the game cut
-just before the play (the replay contract's ``step.before``, until the replay walk lands).
+The position before a play comes from ``position_before`` alone: the replay walk's
+``step.before`` (referee.judging.replay), so the editor and ``check`` never disagree.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,23 +95,27 @@ def findings(doc: Document) -> list[Finding]:
 # ---- the position before a play ----------------------------------------------------------------
 
 
-def _cut(game: Game, trick_index: int, play_index: int) -> Game:
-    """The game with its actions cut just before play ``play_index`` of action ``trick_index``."""
-    actions = list(game.actions[:trick_index])
-    trick = game.actions[trick_index]
-    if play_index > 0:
-        actions.append(dataclasses.replace(trick, plays=list(trick.plays[:play_index])))
-    return dataclasses.replace(game, actions=actions, header=[t for t in game.header
-                                                              if getattr(t, "name", "").lower() != "result"])
+def position_before(game: Game, play: Play) -> tuple[Any, Any]:
+    """The referee's state just before ``play`` (penalties applied, as check judges), from the
+    replay walk: (the engine before the play, or None if the replay stops first; the result)."""
+    from referee.judging.replay import replay
+
+    walk = replay(game, snapshots=True)
+    for step in walk:
+        if step.item is play:
+            return step.before, walk.result
+    return None, walk.result
 
 
-def position_before(game: Game, trick_index: int, play_index: int) -> Any:
-    """The referee's state just before a play: a GameResult whose ``engine`` is the position.
-    (The replay walk's ``step.before`` will answer this; this is the one place to adapt.)"""
-    from referee.judging.referee import Referee
-
-    cut = _cut(game, trick_index, play_index)
-    return cut, Referee(keep_engine=True).judge(cut)
+LEAD_WHY = {
+    "ace": "holds A♠, which opens the first trick",
+    "power": "has the power: the highest card of the suit led in the last trick",
+    "take": "the lead passed on: the hand of the seat due to lead was taken",
+    "pass_lead": "the lead passed on: the seat with the power got away with its last card",
+    "penalty": "picked up the last trick as the penalty for a mistake",
+    "draw": "had the power and no card: leads the card it drew",
+    "position": "the position written in the record says so",
+}
 
 
 def _game_at(doc: Document, line: int) -> int | None:
@@ -144,21 +147,23 @@ def play_at(doc: Document, line: int, col: int) -> tuple[Game, int, int, Play] |
 def hover(doc: Document, line: int, col: int) -> str | None:
     """Markdown for the position before the play under the cursor."""
     from referee.engine.cards import card_str
+    from referee.judging.referee import GameResult
     from referee.table.views import legal_model
 
     hit = play_at(doc, line, col)
     if hit is None:
         return None
-    game, ti, pi, play = hit
-    cut, res = position_before(game, ti, pi)
+    game, ti, _, play = hit
+    e, result = position_before(game, play)
     seats = list(game.seats)
-    trick_no = game.actions[ti].number
-    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {trick_no})"
-    e = res.engine
+    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {game.actions[ti].number})"
     if e is None:
-        return f"{head}\n\nthe game cannot be replayed to this play: {res.stopped}"
-    m = legal_model(cut, res)
+        return f"{head}\n\nthe game cannot be replayed to this play: {result.stopped}"
+    m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
+    if e.power >= 0:
+        why = str(getattr(e.lead_why, "value", e.lead_why))
+        out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {LEAD_WHY.get(why, why)}")
     out.append("hands: " + ", ".join(f"{seats[s]} {e.size(s)}" + (" (out)" if e.out[s] else "")
                                      for s in range(len(seats))))
     out.append(f"waste pile: {e.waste_size()} card{'s' if e.waste_size() != 1 else ''}")
