@@ -184,3 +184,21 @@ def test_without_the_lsp_extra_the_user_gets_a_one_line_hint() -> None:
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip() == "error: the editor server needs the lsp extra: pip install 'getaway-ref[lsp]'"
+
+
+@pytest.mark.asyncio
+async def test_the_editor_follows_the_projects_settings(client: LanguageClient, tmp_path: Path) -> None:
+    # What CI gates is what the editor shows: [tool.getaway-ref] ignore = ["M"]
+    (tmp_path / "pyproject.toml").write_text('[tool.getaway-ref]\nignore = ["M"]\n', encoding="utf-8")
+    uri = await open_doc(client, tmp_path / "renege.gwy", PROVED.read_text(encoding="utf-8"))
+    assert [d.code for d in client.diagnostics[uri]] == []
+    # the default rule set too: a game without [Rules], played anticlockwise
+    src = (RECORDS / "anticlockwise.gwy").read_text(encoding="utf-8")
+    text = "".join(x for x in src.splitlines(True) if not x.startswith("[Rules"))
+    d = tmp_path / "anti"
+    d.mkdir()
+    uri = await open_doc(client, d / "anti.gwy", text)
+    assert client.diagnostics[uri]
+    (d / "getaway-ref.toml").write_text('set = { direction = "anticlockwise" }\n', encoding="utf-8")
+    uri = await open_doc(client, d / "anti2.gwy", text)
+    assert list(client.diagnostics[uri]) == []

@@ -39,6 +39,45 @@ class Finding:
 
 
 @dataclass
+class Settings:
+    """The project's settings for ``check`` ([tool.getaway-ref]), so that the editor shows
+    what CI gates: the codes chosen, the default rule set and options."""
+
+    policy: Any = None
+    rules: Any = None
+    overrides: dict[str, object] = field(default_factory=dict)
+    error: str | None = None  # a settings file that cannot be used: defaults apply
+
+
+def settings_for(path: str) -> Settings:
+    from pathlib import Path
+
+    from referee.config import ConfigError, config_for
+    from referee.engine.rules import OPTIONS, RulesError, coerce, parse_spec
+    from referee.reports.select import Policy, SelectError, parse_codes
+
+    if not path or path.startswith("<"):
+        return Settings()
+    try:
+        cfg = config_for([Path(path)])
+        where = f"{cfg.path}"
+        policy = Policy(select=parse_codes(cfg.select or ["ALL"], f"{where}: select"),
+                        ignore=parse_codes(cfg.ignore or [], f"{where}: ignore"))
+        rules = parse_spec(cfg.rules) if cfg.rules else None
+        overrides: dict[str, object] = {}
+        for k, v in cfg.sets.items():
+            key = k.strip().lower().replace("-", "_")
+            if key not in OPTIONS:
+                raise ConfigError(f"{where}: set: unknown option '{k}'")
+            overrides[key] = coerce(key, v)
+    except (ConfigError, SelectError, ValueError) as e:
+        return Settings(error=str(e))
+    except RulesError as e:
+        return Settings(error=f"rules: {e.message}")
+    return Settings(policy, rules, overrides)
+
+
+@dataclass
 class Document:
     """A document read and judged once per change."""
 
@@ -47,6 +86,7 @@ class Document:
     prelude: Any
     games: list[Game]
     results: list[Any]
+    settings: Settings = field(default_factory=lambda: Settings())
 
     @property
     def lines(self) -> list[str]:
@@ -56,10 +96,11 @@ class Document:
 def read(text: str, path: str = "<editor>") -> Document:
     from referee.judging.referee import Referee
 
+    settings = settings_for(path)
     reader = Reader(path)
     games = list(reader.read_text(text))
-    referee = Referee()
-    return Document(text, path, reader.prelude, games, [referee.judge(g) for g in games])
+    referee = Referee(settings.rules, settings.overrides)
+    return Document(text, path, reader.prelude, games, [referee.judge(g) for g in games], settings)
 
 
 def _place(span: Any, lines: list[str]) -> Place:
@@ -81,6 +122,8 @@ def findings(doc: Document) -> list[Finding]:
     """Every diagnostic of the document, with related places and quick fixes."""
     lines = doc.lines
     diags = list(doc.prelude.errors) + [d for r in doc.results for d in r.diagnostics]
+    if doc.settings.policy is not None:
+        diags = doc.settings.policy.keep(diags)
     out = []
     for d in diags:
         place = _place(d.span, lines) if d.span is not None and d.span.line else Place(0, 0, 1)
@@ -95,12 +138,13 @@ def findings(doc: Document) -> list[Finding]:
 # ---- the position before a play ----------------------------------------------------------------
 
 
-def position_before(game: Game, play: Play) -> tuple[Any, Any]:
+def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Any, Any]:
     """The referee's state just before ``play`` (penalties applied, as check judges), from the
     replay walk: (the engine before the play, or None if the replay stops first; the result)."""
     from referee.judging.replay import replay
 
-    walk = replay(game, snapshots=True)
+    settings = settings or Settings()
+    walk = replay(game, settings.rules, snapshots=True, overrides=settings.overrides)
     for step in walk:
         if step.item is play:
             return step.before, walk.result
@@ -154,7 +198,7 @@ def hover(doc: Document, line: int, col: int) -> str | None:
     if hit is None:
         return None
     game, ti, _, play = hit
-    e, result = position_before(game, play)
+    e, result = position_before(game, play, doc.settings)
     seats = list(game.seats)
     head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {game.actions[ti].number})"
     if e is None:
@@ -216,7 +260,7 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     # The document up to the plays already complete on this line: its last game's end is the
     # position the cursor is at.
     prefix = "\n".join(lines[:line] + [m.group(1) + done if done.strip() else ""])
-    game, res = _last_game_judged(prefix, doc.path)
+    game, res = _last_game_judged(prefix, doc.path, doc.settings)
     if game is None or res is None or res.engine is None:
         return [Suggestion(s, "seat", "seat", f"1{s}") for s in seats]
     from referee.table.views import legal_model
@@ -257,14 +301,14 @@ def _cards_for(model: Any, e: Any, seats: list[str], typed: str) -> list[Suggest
     return out
 
 
-def _last_game_judged(text: str, path: str) -> tuple[Game | None, Any]:
+def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, Any]:
     """The last game of ``text``, judged with its final state kept."""
     from referee.judging.referee import Referee
 
     games = list(Reader(path).read_text(text))
     if not games:
         return None, None
-    return games[-1], Referee(keep_engine=True).judge(games[-1])
+    return games[-1], Referee(settings.rules, settings.overrides, keep_engine=True).judge(games[-1])
 
 
 # ---- formatting -----------------------------------------------------------------------------------

@@ -41,9 +41,9 @@ def _read(doc: TextDocument) -> A.Document:
     return A.read(doc.source, _path(doc.uri))
 
 
-def diagnostics(doc: TextDocument) -> list[T.Diagnostic]:
+def diagnostics(doc: TextDocument, read: A.Document) -> list[T.Diagnostic]:
     out = []
-    for f in A.findings(_read(doc)):
+    for f in A.findings(read):
         related = [T.DiagnosticRelatedInformation(location=T.Location(uri=doc.uri, range=_range(doc, p)), message=label)
                    for p, label in f.related]
         out.append(T.Diagnostic(
@@ -56,8 +56,12 @@ def diagnostics(doc: TextDocument) -> list[T.Diagnostic]:
 
 def _publish(ls: LanguageServer, uri: str) -> None:
     doc = ls.workspace.get_text_document(uri)
+    read = _read(doc)
+    if read.settings.error:
+        ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,
+                                                   message=f"getaway-ref: settings not used: {read.settings.error}"))
     ls.text_document_publish_diagnostics(
-        T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics(doc)))
+        T.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics(doc, read)))
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
