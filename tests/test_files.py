@@ -289,3 +289,32 @@ def test_live_keeps_a_symlink_and_refuses_a_record_it_may_not_write(shared: Path
     assert "may not write" in r.stdout + r.stderr
     assert (shared / "game.gwy").read_text(encoding="utf-8") == before
     assert sorted(p.name for p in shared.iterdir()) == ["game.gwy", "link.gwy"]
+
+
+@pytest.fixture
+def small_disk(shared: Path) -> Iterator[Path]:
+    """A 64 KiB file system (tmpfs), to fill up."""
+    d = shared / "disk"
+    d.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0777", "tmpfs", str(d)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a small file system here: {r.stderr.strip()}")
+    try:
+        yield d
+    finally:
+        subprocess.run(["umount", str(d)], check=False)
+
+
+@needs_root
+@pytest.mark.parametrize("linked", [False, True], ids=["renamed", "in-place"])
+def test_a_full_disk_is_a_one_line_error_and_the_original_is_untouched(small_disk: Path, linked: bool) -> None:
+    f = small_disk / "out.gwy"
+    f.write_text("the old record\n", encoding="utf-8")
+    if linked:
+        os.link(f, small_disk / "other.gwy")
+    r = run(*SIM, "--games", "300", "-o", "out.gwy", "--force", cwd=small_disk)
+    line = one_line_error(r)
+    assert "out.gwy" in line and "no space left" in line
+    assert f.read_text(encoding="utf-8") == "the old record\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == (["other.gwy", "out.gwy"] if linked else ["out.gwy"])
