@@ -901,22 +901,10 @@ def _err_console():
 
 
 def _write_output(path, players, games, seed, rules, bots, mistakes, comments, tick) -> SimStats:
-    """Write beside the target and rename over it, so a failed run leaves no half file."""
-    import os
-    import tempfile
+    """Write through referee.files: nothing is left behind if the run fails or is killed,
+    and an existing file (--force) keeps its links, mode and owner."""
+    from referee.files import replacing
 
-    directory = str(path.parent) or "."
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
-        # mkstemp makes the file private (0600); a record is an ordinary file.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with replacing(path) as f:
+        stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
     return stats

@@ -26,7 +26,6 @@ import io
 import os
 import re
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,37 +107,13 @@ def _is_bare_play(body: str) -> bool:
 # ---- files -------------------------------------------------------------------------------------
 
 
-def _umask_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def atomic_write(path: Path, text: str, mode: Optional[int] = None):
-    """Write beside the file, flush and fsync, rename over it, fsync the directory."""
-    d = str(path.parent) or "."
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode if mode is not None else _umask_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    try:
-        dfd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    """Replace the record through referee.files, the one careful writer: a symlink or a hard
+    link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
+    a failure is a one-line OSError and the file as it was."""
+    from referee.files import write_text
+
+    write_text(path, text)
 
 
 def fresh_name(directory: Path) -> Path:
@@ -843,6 +818,9 @@ def register(app):
             raise typer.Exit(2)
         except ReadError as ex:
             sys.stderr.write(f"error: {ex}\n")
+            raise typer.Exit(2)
+        except OSError as ex:  # the first save: referee.files.WriteError, one line
+            sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
             raise typer.Exit(2)
         err.flush()
         code = run(session, sys.stdin, tty)
