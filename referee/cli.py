@@ -70,15 +70,7 @@ def _rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[
     return default, overrides
 
 
-def _expand(paths: List[Path]) -> List[Path]:
-    """Files as given; directories give their .gwy files, recursively, in name order."""
-    out = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*.gwy") if q.is_file()))
-        else:
-            out.append(p)
-    return out
+from referee._start import expand as _expand  # noqa: E402 - one reading of paths for both ways in
 
 
 # ---- check ------------------------------------------------------------------------------------
@@ -93,16 +85,21 @@ def check(
     sets: List[str] = typer.Option([], "--set", help="override one option in every game: --set taking=no"),
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the summary"),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
+    jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.archive.check import run_check
+    from referee.archive.jobs import choose_jobs
 
     default, overrides = _rules_options(rules, rules_file, sets)
     files = _expand(paths)
     if not files:
         raise _fail("no .gwy records found in " + ", ".join(map(str, paths)))
-    code = run_check(files, format.value, default, overrides, force_rules, quiet, jobs)
+    try:
+        processes = choose_jobs(sum(p.stat().st_size for p in files if p.is_file()), jobs)
+    except ValueError as e:
+        raise _fail(str(e))
+    code = run_check(files, format.value, default, overrides, force_rules, quiet, processes)
     raise typer.Exit(code)
 
 
@@ -311,7 +308,17 @@ def rules_cmd(
 
 
 # Commands defined beside the code they drive; each module has register(app).
+# Start-up (issue 16): importing them costs a fifth of `check`'s start, so main() registers
+# them only when the command line may name one of them (or asks for the list of commands).
+_OWN_COMMANDS = frozenset({"check", "fmt", "export", "schema", "explain", "rules"})
+_registered = False
+
+
 def _register_more():
+    global _registered
+    if _registered:
+        return
+    _registered = True
     from referee.selfplay import simulate
     from referee.table import live, views
 
@@ -319,10 +326,9 @@ def _register_more():
         mod.register(app)
 
 
-_register_more()
-
-
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] not in _OWN_COMMANDS:
+        _register_more()
     try:
         app()
     except KeyboardInterrupt:
