@@ -25,7 +25,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
+    Comment, Counts, Deal, Draw, Game, Hand, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
     Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
@@ -500,6 +500,10 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
+def _by_card_order(pair: tuple[int, Span]) -> int:
+    return C.sort_key(pair[0])
+
+
 def _line_span(ctx, a: Token, b: Token):
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
@@ -710,16 +714,52 @@ class Reader:
         lane = self._lane
         items = []
         line, pos = 1, 0
+        # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
+        # is made from the lane's pairs of words, with no span until a diagnostic asks for
+        # one (LanePlay); any other line goes through build_trick, which reports.
+        pairs = lane.pairs.findall
+        play_re = lane.play
+        seat_index = ctx.seat_index
+        spellings = C.SPELLINGS
+        no_marked = ctx.rules.packs != 2
+        marked = C.MARKED_ACE
+        row0 = ctx.first_line + ctx.line_shift - 1
+        base = ctx.offset + ctx.offset_shift
         for m in found:
             start = m.start()
             line += text.count("\n", pos, start)
             pos = start
             comment = m.group("comment")
-            if m.group("no") is not None:
-                items.append(build_trick(ctx, m.group("no"), line, start, m.start("no"), lane.plays(m, start),
-                                         comment[1:].strip() if comment is not None else None))
+            no = m.group("no")
+            if no is not None:
+                p0, p1 = m.span("plays")
+                words = pairs(text, p0, p1)
+                seats = [seat_index.get(s.lower()) for s, _ in words]
+                cards = [spellings.get(c.upper()) for _, c in words]
+                if None in seats or None in cards or (no_marked and marked in cards):
+                    items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
+                                             comment[1:].strip() if comment is not None else None))
+                    continue
+                where = PlaysText(text, p0, p1, row0 + line, start, base, play_re)
+                n0 = m.start("no")
+                items.append(Trick(int(no[:-1]), [LanePlay(s, c, where, i) for i, (s, c) in enumerate(zip(seats, cards))],
+                                   comment[1:].strip() if comment is not None else None,
+                                   Span(row0 + line, n0 - start + 1, base + n0, base + p1)))
                 continue
-            # A hand (four a game): made as Lark's tokens, for the builder's own hand().
+            # A hand: made here when its seat and every card read; else as Lark's tokens, for
+            # the builder's own hand(), which reports.
+            written = lane.cards(m)
+            seat = seat_index.get(m.group("seat").lower())
+            got = [spellings.get(c.upper()) for c, _, _ in written]
+            if seat is not None and None not in got and not (no_marked and marked in got):
+                row = row0 + line
+                s0 = m.start("seat")
+                held = sorted(zip(got, [Span(row, c0 - start + 1, base + c0, base + c1) for _, c0, c1 in written]),
+                              key=_by_card_order)
+                items.append(Hand(seat, tuple(c for c, _ in held), len(held),
+                                  comment[1:].strip() if comment is not None else None,
+                                  Span(row, s0 - start + 1, base + s0, base + m.end("cards")), tuple(sp for _, sp in held)))
+                continue
             col = 1 - start
             s0, s1 = m.span("seat")
             ch = [Token("SEAT", m.group("seat"), s0, line, s0 + col, line, s1 + col, s1)]

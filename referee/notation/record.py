@@ -10,7 +10,7 @@ the facts and the comments only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Span(NamedTuple):
@@ -123,12 +123,73 @@ class Position:
         return [i for i in self.items if isinstance(i, kind)]
 
 
-@dataclass(slots=True)
 class Play:
-    seat: int
-    card: int
-    seat_span: Span = _span()
-    card_span: Span = _span()
+    """One card played to a trick: ``seat`` and ``card``, and where each is written.
+    Equal plays have the same seat and card, wherever they are written."""
+
+    __slots__ = ("seat", "card", "seat_span", "card_span")
+
+    def __init__(self, seat: int, card: int, seat_span: Span = NOWHERE, card_span: Span = NOWHERE):
+        self.seat = seat
+        self.card = card
+        self.seat_span = seat_span
+        self.card_span = card_span
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.seat == other.seat and self.card == other.card
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"Play(seat={self.seat!r}, card={self.card!r})"
+
+
+class PlaysText:
+    """Where a trick line's plays are written, to find their spans when a diagnostic asks.
+
+    The reader's fast lane makes a play without its spans (two tuples a play, over a
+    hundred thousand a second, for spans that only a diagnostic reads): each of its plays
+    keeps this and its index, and the first span asked for finds the spans of the whole line."""
+
+    __slots__ = ("text", "start", "end", "row", "line_start", "base", "pattern", "_spans")
+
+    def __init__(self, text: str, start: int, end: int, row: int, line_start: int, base: int, pattern: Any):
+        self.text, self.start, self.end = text, start, end
+        self.row, self.line_start, self.base, self.pattern = row, line_start, base, pattern
+        self._spans: list[tuple[Span, Span]] | None = None
+
+    def spans(self, i: int) -> tuple[Span, Span]:
+        if self._spans is None:
+            row, col, base = self.row, 1 - self.line_start, self.base
+            out = []
+            for p in self.pattern.finditer(self.text, self.start, self.end):
+                s0, s1 = p.span(1)
+                c0, c1 = p.span(2)
+                out.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
+            self._spans = out
+        return self._spans[i]
+
+
+class LanePlay(Play):
+    """A play read by the fast lane: its spans are found on first use (see PlaysText)."""
+
+    __slots__ = ("_where", "_i")
+
+    def __init__(self, seat: int, card: int, where: PlaysText, i: int):
+        self.seat = seat
+        self.card = card
+        self._where = where
+        self._i = i
+
+    @property  # type: ignore[override]
+    def seat_span(self) -> Span:
+        return self._where.spans(self._i)[0]
+
+    @property  # type: ignore[override]
+    def card_span(self) -> Span:
+        return self._where.spans(self._i)[1]
 
 
 @dataclass(slots=True)
