@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -79,28 +78,9 @@ def build_parser(transformer: Any) -> Lark:
     text = grammar_text()
     path = cache_file(text)
     try:
-        with open(path, "rb") as f:
-            return Lark.load(f, transformer=transformer)
-    except Exception:  # noqa: BLE001 - missing, unreadable or damaged: build it anew
-        pass
-    parser = Lark(text, transformer=transformer, **OPTIONS)
-    _save(parser, path)
-    return parser
-
-
-def _save(parser: Lark, path: Path) -> None:
-    """Write the cache beside its final name, then rename: a reader never sees half a file."""
-    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".gwy-", suffix=".tmp", dir=str(path.parent))
     except OSError:
-        return  # a read-only home or cache: parse without a cache
-    try:
-        with os.fdopen(fd, "wb") as f:
-            parser.save(f, exclude_options=("transformer",))
-        os.replace(tmp, path)
-    except Exception:  # noqa: BLE001 - a full disk: the next run builds again
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass  # a read-only home: lark reads the cache if it is there, and builds if not
+    # lark checks the file's own hash of the grammar and options before it trusts it, and
+    # carries on without it when it cannot read or write it (a damaged or read-only cache).
+    return Lark(text, transformer=transformer, cache=str(path), **OPTIONS)
