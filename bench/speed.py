@@ -110,7 +110,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     # ---- check against python-chess, same run --------------------------------------------------
     sim = OUT / f"speed-4p-{games}.gwy"
     plays = simulate(sim, 4, games, seed=1)
-    check = lambda jobs="1": wall([py, "-m", "referee", "check", "-q", "--jobs", jobs, str(sim)])  # noqa: E731
+
+    def check(jobs: str = "1") -> float:
+        return wall([py, "-m", "referee", "check", "-q", "--jobs", jobs, str(sim)])
+
     try:
         import chess  # noqa: F401 - the bench extra
     except ImportError:
@@ -120,7 +123,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         pgn = OUT / f"speed-chess-{games // 3}.pgn"
         moves = chess_corpus(pgn, max(1, games // 3), seed=1)
         runs: dict[str, Callable[[], float]] = {"check": check, "chess": lambda: chess_read(pgn)}
-        extract = shutil.which("pgn-extract")
+        extract = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")  # Debian's place
         if extract:
             runs["pgn_extract"] = lambda: wall([extract, "-s", "--quiet", "-o", "/dev/null", str(pgn)])
         med = alternate(rounds, **runs)

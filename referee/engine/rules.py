@@ -280,7 +280,8 @@ def load_file(path: str | Path) -> RuleSet:
     from pydantic import ValidationError
 
     try:
-        return _adapter().validate_python({**PRESETS[preset].model_dump(), **data})
+        rules: RuleSet = _adapter().validate_python({**PRESETS[preset].model_dump(), **data})
+        return rules
     except (ValidationError, RulesError) as e:
         if isinstance(e, RulesError):
             raise RulesError(f"{p}: {e.message}") from None
