@@ -25,7 +25,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
+    CardSpans, Comment, Counts, Deal, Draw, Game, Hand, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
     Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
@@ -500,10 +500,6 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
-def _by_card_order(pair: tuple[int, Span]) -> int:
-    return C.sort_key(pair[0])
-
-
 def _line_span(ctx, a: Token, b: Token):
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
@@ -723,6 +719,8 @@ class Reader:
         spellings = C.SPELLINGS
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
+        card_words = lane.card.findall
+        card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
         for m in found:
@@ -748,17 +746,18 @@ class Reader:
                 continue
             # A hand: made here when its seat and every card read; else as Lark's tokens, for
             # the builder's own hand(), which reports.
-            written = lane.cards(m)
+            c0, c1 = m.span("cards")
             seat = seat_index.get(m.group("seat").lower())
-            got = [spellings.get(c.upper()) for c, _, _ in written]
+            got = [spellings.get(c.upper()) for c in card_words(text, c0, c1)]
             if seat is not None and None not in got and not (no_marked and marked in got):
                 row = row0 + line
                 s0 = m.start("seat")
-                held = sorted(zip(got, [Span(row, c0 - start + 1, base + c0, base + c1) for _, c0, c1 in written]),
-                              key=_by_card_order)
-                items.append(Hand(seat, tuple(c for c, _ in held), len(held),
+                # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
+                order = sorted(range(len(got)), key=list(map(card_order, got)).__getitem__)
+                items.append(Hand(seat, tuple(map(got.__getitem__, order)), len(got),
                                   comment[1:].strip() if comment is not None else None,
-                                  Span(row, s0 - start + 1, base + s0, base + m.end("cards")), tuple(sp for _, sp in held)))
+                                  Span(row, s0 - start + 1, base + s0, base + c1),
+                                  CardSpans(text, c0, c1, row, start, base, lane.card, order)))
                 continue
             col = 1 - start
             s0, s1 = m.span("seat")
