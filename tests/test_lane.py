@@ -130,7 +130,7 @@ BASE = (
 )
 # What a lexer must tell apart: separators, comments, numbers, suits, keywords, odd letters.
 PIECES = [" ", "  ", "\t", ",", ", ", "#", "# x", ".", "1", "10", "2.", "A", "a", "♠", "♥", "S", "s", "*",
-          "-", "'", "_", "é", "[", "]", '"', "\r", "\f", "\u00a0", "\n", "North", "north", "East", "out",
+          "-", "'", "_", "é", "[", "]", '"', "\r", "\f", "\u00a0", "\x1c", "\u2028", "\v", "\n", "North", "north", "East", "out",
           "takes", "draws", "from", "rest", "waste", "trick", "counts", "lead", "deal", "13", "AKQ.T..2.3", "x"]
 
 

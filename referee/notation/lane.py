@@ -80,8 +80,6 @@ class Lane:
             flags | re.M,
         )
         self.play = re.compile(rf"{ign}({seat}){ign}({card})", flags)
-        # The same, for findall: a trick's (seat, card) words in one call, no match objects.
-        self.pairs = re.compile(rf"{ign}({seat}){ign}({card})", flags)
         self.card = re.compile(rf"{ign}({card})", flags)
 
     @classmethod

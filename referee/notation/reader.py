@@ -250,6 +250,8 @@ _TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\.)*)
 
 
 def unescape(s: str) -> str:
+    if "\\" not in s:  # nearly every tag: no escapes, no regex
+        return s
     return re.sub(r"\\(.)", r"\1", s)
 
 
@@ -713,7 +715,6 @@ class Reader:
         # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
         # is made from the lane's pairs of words, with no span until a diagnostic asks for
         # one (LanePlay); any other line goes through build_trick, which reports.
-        pairs = lane.pairs.findall
         play_re = lane.play
         seat_index = ctx.seat_index
         spellings = C.SPELLINGS
@@ -731,10 +732,14 @@ class Reader:
             no = m.group("no")
             if no is not None:
                 p0, p1 = m.span("plays")
-                words = pairs(text, p0, p1)
-                seats = [seat_index.get(s.lower()) for s, _ in words]
-                cards = [spellings.get(c.upper()) for _, c in words]
-                if None in seats or None in cards or (no_marked and marked in cards):
+                # Within the plays the lane matched, the only separators are the grammar's
+                # ignored [ \t\f,] (a seat and a card are runs of other characters), so the
+                # words split there are the lane's seats and cards whenever every seat word
+                # is a seat of the game: a seat written against its card ("North♠") is not.
+                words = text[p0:p1].replace(",", " ").split()
+                seats = [seat_index.get(s.lower()) for s in words[0::2]]
+                cards = [spellings.get(c.upper()) for c in words[1::2]]
+                if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
                     items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
                                              comment[1:].strip() if comment is not None else None))
                     continue
