@@ -518,40 +518,64 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
     The keyword arguments say where the stream starts in its file, for a stream that is a
     slice of a file starting at a %game line (check --jobs): games already before it, lines,
     characters and bytes."""
-    chunk: list[str] = []
+    # Lines are kept as bytes and a game is decoded whole (one decode a game, not a line);
+    # the first line and each %game line are decoded on their own, so a bad byte stops the
+    # reading exactly where decoding line by line would: after the same games.
+    chunk: list[bytes] = []
     chunk_line = line + 1
     chunk_offset = offset
+    chunk_bytes = byte_offset
     line_no = line
     in_prelude = number == 0 and line == 0
+
+    def decoded(raws: list[bytes], first_line: int, first_byte: int) -> str:
+        try:
+            return b"".join(raws).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        at = first_byte
+        for n, raw in enumerate(raws):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ReadError(
+                    path,
+                    f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {at + e.start} "
+                    f"(line {first_line + n}) cannot be decoded",
+                ) from None
+            at += len(raw)
+        raise AssertionError("a text that decodes line by line decodes whole")  # pragma: no cover
+
     for raw in stream:
         line_no += 1
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise ReadError(
-                path,
-                f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {byte_offset + e.start} "
-                f"(line {line_no}) cannot be decoded",
-            ) from None
-        if line_no == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        byte_offset += len(raw)
-        if text.startswith("%game") or text.lstrip(" \t").startswith("%game"):
-            if in_prelude:
-                yield 0, "".join(chunk), 1, 0
-                in_prelude = False
-            elif chunk:
-                yield number, "".join(chunk), chunk_line, chunk_offset
+        if line_no == 1:
+            decoded([raw], line_no, byte_offset)  # raises here, as line by line does
+            if raw.startswith(b"\xef\xbb\xbf"):
+                byte_offset += 3  # the byte-order mark is no part of the text
+                chunk_bytes += 3
+                raw = raw[3:]
+        opens = raw.startswith(b"%game") or raw.lstrip(b" \t").startswith(b"%game")
+        if opens:
+            decoded([raw], line_no, byte_offset)
+            if in_prelude or chunk:
+                text = decoded(chunk, chunk_line, chunk_bytes)
+                if in_prelude:
+                    yield 0, text, 1, 0
+                else:
+                    yield number, text, chunk_line, chunk_offset
+                offset = chunk_offset + len(text)
+            in_prelude = False
             number += 1
             chunk = []
             chunk_line = line_no
             chunk_offset = offset
-        chunk.append(text)
-        offset += len(text)
+            chunk_bytes = byte_offset
+        chunk.append(raw)
+        byte_offset += len(raw)
     if in_prelude:
-        yield 0, "".join(chunk), 1, 0
+        yield 0, decoded(chunk, chunk_line, chunk_bytes), 1, 0
     elif chunk:
-        yield number, "".join(chunk), chunk_line, chunk_offset
+        yield number, decoded(chunk, chunk_line, chunk_bytes), chunk_line, chunk_offset
 
 
 _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
@@ -864,6 +888,7 @@ def _terminated(text: str) -> str:
 # ---- assembling a game from its items, and checking their order ------------------------------
 
 _HEADER, _SETUP, _BODY = 0, 1, 2
+_ACTIONS = (Trick, Take, Draw, Counts)
 
 
 def _assemble(items: list, ctx: _Context) -> Game:
@@ -873,7 +898,26 @@ def _assemble(items: list, ctx: _Context) -> Game:
     last_trick = None
     skipping = False  # the lines of a second deal, already reported once
     for it in items:
-        if isinstance(it, _GameOpen):
+        if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
+            skipping = False
+            if state == _HEADER:
+                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
+                          help="add a 'deal' with every seat's hand or size")
+            state = _BODY
+            if isinstance(it, Trick):
+                if last_trick is None:
+                    expected = 1 if isinstance(setup, Deal) else None
+                    if isinstance(setup, Position):
+                        nt = setup.of(NextTrick)
+                        expected = nt[0].number if nt else None
+                    if expected is not None and it.number != expected:
+                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
+                elif it.number not in (last_trick, last_trick + 1):
+                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
+                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
+                last_trick = it.number
+            game.actions.append(it)
+        elif isinstance(it, _GameOpen):
             game.open_comment = it.comment
             game.span = it.span
         elif isinstance(it, _Version):
@@ -913,26 +957,6 @@ def _assemble(items: list, ctx: _Context) -> Game:
                 setup.items.append(it)
             else:
                 game.actions.append(it)
-        else:  # an action
-            skipping = False
-            if state == _HEADER:
-                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
-                          help="add a 'deal' with every seat's hand or size")
-                state = _BODY
-            state = _BODY
-            if isinstance(it, Trick):
-                if last_trick is None:
-                    expected = 1 if isinstance(setup, Deal) else None
-                    if isinstance(setup, Position):
-                        nt = setup.of(NextTrick)
-                        expected = nt[0].number if nt else None
-                    if expected is not None and it.number != expected:
-                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
-                elif it.number not in (last_trick, last_trick + 1):
-                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
-                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
-                last_trick = it.number
-            game.actions.append(it)
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)
