@@ -10,7 +10,6 @@ the facts and the comments only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 
@@ -171,50 +170,6 @@ class PlaysText:
                 out.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
             self._spans = out
         return self._spans[i]
-
-
-class CardSpans(Sequence[Span]):
-    """A hand's card spans in the order of its (sorted) cards, found on first use.
-
-    The fast lane reads a hand's cards with one call and sorts them without their spans;
-    the spans, which only a diagnostic reads, are found when one is asked for: the cards'
-    words in ``text[start:end]`` (``pattern``'s group 1), put in the hand's ``order``."""
-
-    __slots__ = ("_where", "_spans")
-
-    def __init__(self, text: str, start: int, end: int, row: int, line_start: int, base: int, pattern: Any,
-                 order: list[int]):
-        self._where: tuple[Any, ...] | None = (text, start, end, row, line_start, base, pattern, order)
-        self._spans: tuple[Span, ...] = ()
-
-    def _found(self) -> tuple[Span, ...]:
-        if self._where is not None:
-            text, start, end, row, line_start, base, pattern, order = self._where
-            written = [Span(row, c0 - line_start + 1, base + c0, base + c1)
-                       for c0, c1 in (c.span(1) for c in pattern.finditer(text, start, end))]
-            self._spans = tuple(written[i] for i in order)
-            self._where = None
-        return self._spans
-
-    def __len__(self) -> int:
-        return len(self._found())
-
-    def __getitem__(self, i: Any) -> Any:
-        return self._found()[i]
-
-    def __iter__(self) -> Iterator[Span]:
-        return iter(self._found())
-
-    def __eq__(self, other: object) -> bool:
-        return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return repr(self._found())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (tuple, (self._found(),))
 
 
 class LanePlay(Play):
