@@ -106,7 +106,7 @@ class Trumps:
 
 @dataclass(slots=True)
 class Deal:
-    items: list = field(default_factory=list)  # Hand | Comment, in file order
+    items: list[Any] = field(default_factory=list)  # Hand | Comment, in file order
     span: Span = _span()
 
     @property
@@ -116,10 +116,10 @@ class Deal:
 
 @dataclass(slots=True)
 class Position:
-    items: list = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Trumps | Comment
+    items: list[Any] = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Trumps | Comment
     span: Span = _span()
 
-    def of(self, kind):
+    def of(self, kind: Any) -> list[Any]:
         return [i for i in self.items if isinstance(i, kind)]
 
 
@@ -183,12 +183,12 @@ class LanePlay(Play):
         self._where = where
         self._i = i
 
-    @property  # type: ignore[override]
-    def seat_span(self) -> Span:
+    @property
+    def seat_span(self) -> Span:  # type: ignore[override]
         return self._where.spans(self._i)[0]
 
-    @property  # type: ignore[override]
-    def card_span(self) -> Span:
+    @property
+    def card_span(self) -> Span:  # type: ignore[override]
         return self._where.spans(self._i)[1]
 
 
@@ -243,15 +243,15 @@ class Game:
     """One game of a file: its header, its deal or position, and what happened."""
 
     number: int  # 1-based, in file order
-    header: list = field(default_factory=list)  # Tag | Comment, in file order
+    header: list[Any] = field(default_factory=list)  # Tag | Comment, in file order
     seats: tuple[str, ...] = ()
     rules: str = "pagat"
     setup: Deal | Position | None = None
-    actions: list = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
     open_comment: str | None = None  # a comment on the %game line
     span: Span = _span()
     # Diagnostics the reader found (syntax and record-shape errors); not part of the facts.
-    errors: list = field(default_factory=list, compare=False, repr=False)
+    errors: list[Any] = field(default_factory=list, compare=False, repr=False)
     # The text of this game and where it starts, so diagnostics can quote their line.
     text: str = field(default="", compare=False, repr=False)
     first_line: int = field(default=1, compare=False, repr=False)
@@ -289,6 +289,6 @@ class Prelude:
     """What stands before the first game: the version line and comments."""
 
     version: int | None = None
-    items: list = field(default_factory=list)
+    items: list[Any] = field(default_factory=list)
     version_comment: str | None = None  # a comment at the end of the version line
-    errors: list = field(default_factory=list, compare=False, repr=False)
+    errors: list[Any] = field(default_factory=list, compare=False, repr=False)
