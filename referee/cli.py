@@ -308,17 +308,7 @@ def rules_cmd(
 
 
 # Commands defined beside the code they drive; each module has register(app).
-# Start-up (issue 16): importing them costs a fifth of `check`'s start, so main() registers
-# them only when the command line may name one of them (or asks for the list of commands).
-_OWN_COMMANDS = frozenset({"check", "fmt", "export", "schema", "explain", "rules"})
-_registered = False
-
-
 def _register_more():
-    global _registered
-    if _registered:
-        return
-    _registered = True
     from referee.selfplay import simulate
     from referee.table import live, views
 
@@ -326,9 +316,10 @@ def _register_more():
         mod.register(app)
 
 
+_register_more()
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in _OWN_COMMANDS:
-        _register_more()
     try:
         app()
     except KeyboardInterrupt:
