@@ -216,6 +216,11 @@ def main() -> None:
     results["startup_small_record_s"] = round(dt, 3)
     print(f"check of one small record: {dt:.2f} s from process start to exit")
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    # Issue 16's figures: the ratio to python-chess, start-up over bare Python, --jobs.
+    import speed
+
+    print()
+    speed.main(["--quick"] if args.quick else [])
 
 
 if __name__ == "__main__":

@@ -1,26 +1,52 @@
 """getaway-ref: a rules referee and game-record validator for Getaway (Bhabhi, Thulla, Donkey).
 
 The public API is small (tomli style); the modules behind it follow the pipeline
-text -> parse (``_reader``) -> record -> replay through the engine (``judge``) -> report ->
-render::
+text -> parse (``notation.reader``) -> record -> replay through the engine (``judge``) ->
+report -> render::
 
     import referee
     games = referee.parse(open("records/pagat-example.gwy").read())
     result = referee.judge(games[0])
     for d in result.diagnostics:
         print(referee.diagnostic_text(d))
+
+The names are imported when first used (PEP 562): ``python -m referee check`` imports this
+package first, and must not pay for the modules a command does not use (issue 16). This is
+one of the two places where start-up defers imports; the other is ``referee/cli.py``.
 """
 
-from referee.notation.reader import ReadError, Reader, parse, read
-from referee.engine.cards import card_str, parse_card
-from referee.reports.diagnostics import CODES, Diagnostic
-from referee.engine.state import Engine
-from referee.notation.format import format_file, format_game
-from referee.judging.referee import GameResult, Referee, Step, judge
-from referee.judging.replay import Replay, replay
-from referee.notation.record import Game, Span
-from referee.reports.render import diagnostic_text
-from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.engine.cards import card_str, parse_card
+    from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
+    from referee.engine.state import Engine
+    from referee.judging.referee import GameResult, Referee, Step, judge
+    from referee.judging.replay import Replay, replay
+    from referee.notation.format import format_file, format_game
+    from referee.notation.reader import ReadError, Reader, parse, read
+    from referee.notation.record import Game, Span
+    from referee.reports.diagnostics import CODES, Diagnostic
+    from referee.reports.render import diagnostic_text
+
+# Each public name and the module that defines it.
+_HOME = {
+    "ReadError": "referee.notation.reader", "Reader": "referee.notation.reader",
+    "parse": "referee.notation.reader", "read": "referee.notation.reader",
+    "card_str": "referee.engine.cards", "parse_card": "referee.engine.cards",
+    "CODES": "referee.reports.diagnostics", "Diagnostic": "referee.reports.diagnostics",
+    "Engine": "referee.engine.state",
+    "format_file": "referee.notation.format", "format_game": "referee.notation.format",
+    "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
+    "Step": "referee.judging.referee", "Replay": "referee.judging.replay", "replay": "referee.judging.replay",
+    "Game": "referee.notation.record", "Span": "referee.notation.record",
+    "diagnostic_text": "referee.reports.render",
+    "PRESETS": "referee.engine.rules", "RuleSet": "referee.engine.rules", "RulesError": "referee.engine.rules",
+    "parse_spec": "referee.engine.rules", "rule_set": "referee.engine.rules",
+}
 
 __all__ = [
     "CODES", "Diagnostic", "Engine", "Game", "GameResult", "PRESETS", "ReadError", "Reader", "Referee", "Replay", "Step", "replay",
@@ -28,3 +54,16 @@ __all__ = [
     "parse", "parse_card", "parse_spec", "read", "rule_set",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'referee' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # the next look-up is an ordinary one
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

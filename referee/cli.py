@@ -66,52 +66,29 @@ def _console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def _fail(message: str) -> "typer.Exit":
+def fail(message: str) -> "typer.Exit":
     from rich.markup import escape  # a message may quote [brackets]: they are text
 
     _console(stderr=True).print(f"[bold red]error[/]: {escape(message)}", highlight=False)
     return typer.Exit(EXIT_USAGE)
 
 
-def _rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[str]):
-    """--rules / --rules-file / --set, read into (default rule set, overrides)."""
-    from referee.engine.rules import OPTIONS, RulesError, coerce, load_file, parse_spec
+def rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[str]):
+    """--rules / --rules-file / --set, read into (default rule set, overrides); exit 2 on a
+    usage problem."""
+    from referee.commands import UsageError
+    from referee.commands import rules_options as read
 
-    default = None
     try:
-        if rules_file is not None:
-            default = load_file(rules_file)
-    except (FileNotFoundError, IsADirectoryError):
-        raise _fail(f"--rules-file {rules_file}: no such rules file")
-    except RulesError as e:
-        raise _fail(f"--rules-file: {e.message}")
-    try:
-        if rules is not None:
-            default = parse_spec(rules, base=default)
-    except RulesError as e:
-        raise _fail(f"--rules: {e.message}")
-    overrides = {}
-    for s in sets:
-        key, eq, value = s.partition("=")
-        key = key.strip().lower().replace("-", "_")
-        if not eq or key not in OPTIONS:
-            raise _fail(f"--set {s}: expected option=value, with option one of {', '.join(OPTIONS)}")
-        try:
-            overrides[key] = coerce(key, value)
-        except ValueError as e:
-            raise _fail(f"--set {s}: {e}")
-    return default, overrides
+        return read(rules, rules_file, sets)
+    except UsageError as e:
+        raise fail(str(e))
 
 
-def _expand(paths: List[Path]) -> List[Path]:
-    """Files as given; directories give their .gwy files, recursively, in name order."""
-    out = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*.gwy") if q.is_file()))
-        else:
-            out.append(p)
-    return out
+def expand(paths: List[Path]) -> List[Path]:
+    from referee.commands import expand as files_of
+
+    return files_of(paths)
 
 
 # ---- check ------------------------------------------------------------------------------------
@@ -130,34 +107,17 @@ def check(
     sets: List[str] = typer.Option([], "--set", help="override one option in every game: --set taking=no"),
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
+    jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
-    from referee.archive.check import run_check
-
-    # Settings from [tool.getaway-ref] / getaway-ref.toml; the command line wins.
-    from referee.config import ConfigError, config_for
-    from referee.reports.select import Policy, SelectError, parse_codes
+    from referee.commands import UsageError, check_command
 
     try:
-        cfg = config_for(list(paths))
-        policy = Policy(
-            select=parse_codes(select or cfg.select or ["ALL"], "--select" if select else f"{cfg.path}: select"),
-            ignore=parse_codes(ignore or cfg.ignore or [], "--ignore" if ignore else f"{cfg.path}: ignore"),
-            exit_zero=exit_zero or bool(cfg.exit_zero),
-        )
-    except (ConfigError, SelectError) as e:
-        raise _fail(str(e))
-    if rules is None and rules_file is None and cfg.rules is not None:
-        rules = cfg.rules
-    sets = [f"{k}={v}" for k, v in cfg.sets.items()] + list(sets)
-    out_format = format.value if format is not None else cfg.output_format or "text"
-    default, overrides = _rules_options(rules, rules_file, sets)
-    files = _expand(paths)
-    if not files:
-        raise _fail("no .gwy records found in " + ", ".join(map(str, paths)))
-    code = run_check(files, out_format, default, overrides, force_rules, quiet or bool(cfg.quiet), jobs,
-                     policy=policy, statistics=statistics or bool(cfg.statistics))
+        code = check_command(paths, output_format=format.value if format is not None else None, select=select,
+                             ignore=ignore, exit_zero=exit_zero, statistics=statistics, rules=rules,
+                             rules_file=rules_file, sets=sets, force_rules=force_rules, quiet=quiet, jobs=jobs)
+    except UsageError as e:
+        raise fail(str(e))
     raise typer.Exit(code)
 
 
@@ -175,7 +135,7 @@ def fmt(
     from referee.notation.format import format_file
 
     if check_only and write:
-        raise _fail("--check and --write do not go together")
+        raise fail("--check and --write do not go together")
     out = _console()
     err = _console(stderr=True)
     status = EXIT_OK
@@ -266,7 +226,7 @@ def export(
     try:
         text = _read_text(file)
     except ReadError as e:
-        raise _fail(str(e))
+        raise fail(str(e))
     reader = Reader(str(file))
     games = list(reader.read_text(text))
     sys.stdout.write(record_file(str(file), reader.prelude, games).model_dump_json(indent=2) + "\n")
@@ -301,7 +261,7 @@ def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code s
         return
     c = lookup(code)
     if c is None:
-        raise _fail(f"unknown code '{code}' (codes are {', '.join(CODES)})")
+        raise fail(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = _console()
     out.print(f"[bold]{c.code}[/]: {c.title} ({code_severity(c.code)})")
     out.print(f"rule: {c.rule}", markup=False)
@@ -328,7 +288,7 @@ def rules_cmd(
     if name is not None:
         r = PRESETS.get(name.lower())
         if r is None:
-            raise _fail(f"unknown rule set '{name}' (presets are {', '.join(PRESETS)})")
+            raise fail(f"unknown rule set '{name}' (presets are {', '.join(PRESETS)})")
         if format == Fmt.json:
             sys.stdout.write(json.dumps(r.model_dump(), indent=2) + "\n")
             return
@@ -373,7 +333,7 @@ def lsp():
     from referee.lsp import MISSING_HINT, available
 
     if not available():
-        raise _fail(MISSING_HINT)
+        raise fail(MISSING_HINT)
     from referee.lsp.server import main as serve
 
     serve()

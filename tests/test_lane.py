@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from referee.notation.grammar import grammar_text
 from referee.notation.lane import Lane
 from referee.notation.reader import Reader, parse_file_text
+from referee.notation.record import Play
+from referee.reports.render import diagnostic_text
 from referee.engine.rules import PRESETS
 from referee.selfplay.simulate import simulate_text
 
@@ -35,6 +37,8 @@ FILES = sorted(
 
 def facts(x):
     """Everything a record holds, spans and source text included, as nested tuples."""
+    if isinstance(x, Play):  # the lane's plays find their spans when asked: ask
+        return ("Play", x.seat, x.card, x.seat_span, x.card_span)
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return (type(x).__name__, tuple((f.name, facts(getattr(x, f.name))) for f in dataclasses.fields(x)))
     if isinstance(x, (list, tuple)):
@@ -124,7 +128,7 @@ BASE = (
 )
 # What a lexer must tell apart: separators, comments, numbers, suits, keywords, odd letters.
 PIECES = [" ", "  ", "\t", ",", ", ", "#", "# x", ".", "1", "10", "2.", "A", "a", "♠", "♥", "S", "s", "*",
-          "-", "'", "_", "é", "[", "]", '"', "\r", "\f", "\u00a0", "\n", "North", "north", "East", "out",
+          "-", "'", "_", "é", "[", "]", '"', "\r", "\f", "\u00a0", "\x1c", "\u2028", "\v", "\n", "North", "north", "East", "out",
           "takes", "draws", "from", "rest", "waste", "trick", "counts", "lead", "deal", "13", "AKQ.T..2.3", "x"]
 
 
@@ -175,6 +179,59 @@ def test_random_trick_lines_read_the_same():
         lines.append(lead + "".join(words))
     for line in lines:
         assert_same(BASE + line + "\n")
+
+
+def test_the_lane_makes_plays_whose_spans_point_at_their_words():
+    # A diagnostic underlines the play's seat and card: the spans the lane finds late are the
+    # words in the text, on the right line, in every trick of a simulated archive.
+    text = simulate_text(4, 3, seed=5, rules=PRESETS["pagat"])
+    _, games = parse_file_text(text)
+    lines = text.split("\n")
+    plays = [(p, t) for g in games for t in g.actions if hasattr(t, "plays") for p in t.plays]
+    assert len(plays) > 100
+    for p, t in plays:
+        for span in (p.seat_span, p.card_span):
+            assert lines[span.line - 1][span.col - 1:span.col - 1 + span.end - span.start] == text[span.start:span.end]
+        assert text[p.seat_span.start:p.seat_span.end].lower() == games[0].seats[p.seat].lower()
+        assert t.span.start <= p.seat_span.start < p.card_span.end <= t.span.end
+
+
+@st.composite
+def mutated_simulated(draw):
+    """A simulated game with table mistakes, then a few of its characters changed: judged
+    diagnostics (M2xx) and syntax errors (S0xx) together."""
+    text = simulate_text(4, 1, seed=draw(st.integers(0, 50)), rules=PRESETS[draw(st.sampled_from(sorted(PRESETS)))],
+                         mistakes=0.1)
+    start = text.index("deal")
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(start, len(text) - 1))
+        text = text[:at] + draw(st.sampled_from(PIECES)) + text[at + draw(st.integers(0, 2)):]
+    return text
+
+
+@settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_simulated())
+def test_mutated_simulated_games_judge_the_same(text):
+    # Judged, with every diagnostic rendered as the user sees it (spans quoted, carets).
+    import referee
+
+    def judged(lane: bool) -> list[str]:
+        Reader("<text>")
+        saved = Reader._lane
+        if not lane:
+            Reader._lane = None
+        try:
+            _, games = parse_file_text(text)
+        finally:
+            Reader._lane = saved
+        out = []
+        for g in games:
+            out += [diagnostic_text(d) for d in g.errors]
+            out += [diagnostic_text(d) for d in referee.judge(g).diagnostics]
+        return out
+
+    assert judged(True) == judged(False)
+    assert_same(text)
 
 
 def test_check_reports_the_same_with_the_lane_off():

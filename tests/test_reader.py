@@ -669,3 +669,63 @@ def test_missing_version_quotes_the_first_line_of_the_file(tmp_path):
     r = run_cli("check", str(p))
     assert r.returncode == 1
     assert "S005" in r.stdout and "1 | %game" in r.stdout
+
+
+# ---- cutting a byte stream into games (issue 16: one decode a game) -----------------------------
+
+from hypothesis import given as _given, settings as _settings, strategies as _st  # noqa: E402
+
+from referee.notation.reader import ReadError as _ReadError, chunks as _chunks  # noqa: E402
+
+
+def _chunks_line_by_line(stream, path, *, number=0, line=0, offset=0, byte_offset=0):
+    """What chunks() must give: the same cut made decoding every line on its own."""
+    chunk, chunk_line, chunk_offset, line_no = [], line + 1, offset, line
+    in_prelude = number == 0 and line == 0
+    for raw in stream:
+        line_no += 1
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise _ReadError(path, f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset "
+                                   f"{byte_offset + e.start} (line {line_no}) cannot be decoded") from None
+        if line_no == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        byte_offset += len(raw)
+        if text.lstrip(" \t").startswith("%game"):
+            if in_prelude:
+                yield 0, "".join(chunk), 1, 0
+                in_prelude = False
+            elif chunk:
+                yield number, "".join(chunk), chunk_line, chunk_offset
+            number += 1
+            chunk, chunk_line, chunk_offset = [], line_no, offset
+        chunk.append(text)
+        offset += len(text)
+    if in_prelude:
+        yield 0, "".join(chunk), 1, 0
+    elif chunk:
+        yield number, "".join(chunk), chunk_line, chunk_offset
+
+
+_PIECES = [b"%gwy 1\n", b"%game\n", b"  %game x\n", b"\t%game\r\n", b"\xef\xbb\xbf", b"North 13\n",
+           b"caf\xc3\xa9\n", b"bad\xff\n", b"cut\xe2\x82\n", b"\n", b"\r\n", b"1. N A\xe2\x99\xa0\n", b"x"]
+
+
+def _cut(cutter, data: bytes, **where):
+    out = []
+    try:
+        out.extend(cutter(io.BytesIO(data), "f.gwy", **where))
+    except _ReadError as e:
+        out.append(("unreadable", e.message))  # after the same games, with the same words
+    return out
+
+
+@_settings(max_examples=500, deadline=None, database=None)
+@_given(_st.lists(_st.sampled_from(_PIECES), max_size=10), _st.booleans())
+def test_games_are_cut_and_bad_bytes_found_as_line_by_line(pieces, a_slice):
+    data = b"".join(pieces)
+    where = {}
+    if a_slice and data.lstrip(b" \t").startswith(b"%game"):
+        where = dict(number=3, line=10, offset=100, byte_offset=120)  # a --jobs slice
+    assert _cut(_chunks, data, **where) == _cut(_chunks_line_by_line, data, **where)

@@ -10,7 +10,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from dataclasses import FrozenInstanceError
 
 import referee
 from referee.engine.rules import OPTIONS, PRESETS, RuleSet, RulesError, load_file, option_values, parse_spec, rule_set
@@ -73,14 +73,30 @@ def test_public_api_exports_presets():
 
 def test_rule_sets_are_frozen():
     r = PRESETS["pagat"]
-    with pytest.raises(ValidationError):
+    with pytest.raises(FrozenInstanceError):
         r.taking = False  # type: ignore[misc]
     assert PRESETS["pagat"].taking is True
 
 
 def test_unknown_fields_are_refused():
-    with pytest.raises(ValidationError):
-        RuleSet(name="pagat", trump=True)
+    with pytest.raises(TypeError):
+        RuleSet(name="pagat", trump=True)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize("option, value", [("taking", "no"), ("packs", 3), ("packs", True), ("direction", "widdershins")])
+def test_wrong_values_are_refused_whoever_builds_the_rule_set(option, value):
+    with pytest.raises(RulesError) as info:
+        RuleSet(**{option: value})
+    assert option in info.value.message and " or ".join(option_values(option)) in info.value.message
+    with pytest.raises(RulesError):
+        PRESETS["pagat"].with_options(**{option: value})
+
+
+def test_rule_sets_are_values():
+    # Equal rule sets are one key: the judge caches engines and reports by rule set.
+    assert parse_spec("pagat taking=no") == parse_spec("pagat  taking=off")
+    assert len({parse_spec("pagat"), PRESETS["pagat"], rule_set("pagat")}) == 1
+    assert PRESETS["pagat"].model_dump()["taking"] is True
 
 
 # ---- specs -------------------------------------------------------------------------------------

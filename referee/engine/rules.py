@@ -1,108 +1,38 @@
 """Rule sets: every documented variant of Getaway as an option, and named presets.
 
 The engine reads nothing but a :class:`RuleSet`, so a variant is a flag here and never a
-second copy of the engine. Sources are cited as their public name and section (referee.engine.citations).
+second copy of the engine. Each option cites its sources (referee.engine.citations).
+
+A rule set is a plain frozen dataclass: every ``check`` reads one from each game's
+``[Rules]`` tag, and a plain text check must not pay for importing pydantic (issue 16). A
+house-rules file, whose values come from TOML or JSON typed by the user, is validated by
+pydantic in :func:`load_file`, imported there.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-PAGAT = "Pagat, Getaway"
-DENEXA = "Denexa, How to Play Getaway"
-RULINGS = "docs/rulings.md"
+from referee.engine import citations as R
 
 
-class RuleSet(BaseModel):
-    """The rules one table plays. Frozen: a game is judged by one rule set throughout."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class OptionInfo(NamedTuple):
+    """What ``getaway-ref rules`` shows of an option (the names pydantic's FieldInfo uses, so
+    code written against the former model keeps working)."""
 
-    name: str = Field("pagat", description="the preset this rule set starts from")
-    direction: Literal["clockwise", "anticlockwise"] = Field(
-        "clockwise",
-        description="direction of play; the seats tag lists the seats clockwise",
-        json_schema_extra={"source": f"{PAGAT}, Players and Cards; Variations (anticlockwise)"},
-    )
-    last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = Field(
-        "draw_waste",
-        description=(
-            "a player whose last card wins a clean trick: draws from the waste pile and leads "
-            "it; draws from a player's hand and leads it; or gets away and the lead passes on "
-            "(with two players left, draws from the waste pile)"
-        ),
-        json_schema_extra={"source": f"{PAGAT}, Getting away; Variations (three versions)"},
-    )
-    draw_from: Literal["next", "any"] = Field(
-        "next",
-        description="with last_card=draw_hand: the next player holding cards, or any player",
-        json_schema_extra={"source": f"{PAGAT}, Variations (version 2)"},
-    )
-    taking: bool = Field(
-        True,
-        description="a player may take the whole hand of the next player holding cards",
-        json_schema_extra={"source": f"{PAGAT}, Taking cards; {RULINGS}, ruling 3"},
-    )
-    deal: Literal["even", "piles"] = Field(
-        "even",
-        description="dealt as equally as possible, or split into piles by eye (any sizes)",
-        json_schema_extra={"source": f"{PAGAT}, Deal; Variations (piles); {RULINGS}, ruling 7"},
-    )
-    packs: Literal[1, 2] = Field(
-        1,
-        description="one 52-card pack, or two with one ace of spades marked",
-        json_schema_extra={"source": f"{PAGAT}, Variations (double pack)"},
-    )
-    trumps: bool = Field(
-        False,
-        description="Donkey: the first card that cannot follow suit sets the trump suit",
-        json_schema_extra={"source": f"{PAGAT}, Donkey; {RULINGS}, ruling 6"},
-    )
-    first_trick: Literal["any_order", "in_turn"] = Field(
-        "any_order",
-        description="the first trick may be played in any order, or in turn like the others",
-        json_schema_extra={"source": f"{PAGAT}, First trick; {DENEXA}, Game play; {RULINGS}, ruling 2"},
-    )
-    two_players: Literal["pagat", "denexa"] = Field(
-        "pagat",
-        description=(
-            "the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
-            "where the player with cards must answer a drawn lead with a lower card if able"
-        ),
-        json_schema_extra={"source": f"{PAGAT}, Two players; {DENEXA}, Ending the hand"},
-    )
-
-    # ---- names --------------------------------------------------------------------
-
-    def overrides(self) -> dict[str, object]:
-        """The options that differ from this rule set's preset."""
-        base = PRESETS.get(self.name, PRESETS["pagat"])
-        return {k: v for k, v in self.model_dump().items() if k != "name" and getattr(base, k) != v}
-
-    def spec(self) -> str:
-        """The rule set as a record's ``[Rules]`` tag writes it: ``pagat taking=no``."""
-        parts = [self.name]
-        for k, v in self.overrides().items():
-            parts.append(f"{k}={format_value(v)}")
-        return " ".join(parts)
-
-    def __repr__(self) -> str:
-        return f"rule_set({self.spec()!r})"
-
-    def with_options(self, **options) -> "RuleSet":
-        return RuleSet(**{**self.model_dump(), **options})
+    annotation: Any
+    default: object
+    description: str
+    json_schema_extra: dict[str, str]
 
 
-def format_value(v: object) -> str:
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    return str(v)
+def _option(default: object, annotation: Any, description: str, source: str) -> Any:
+    return field(default=default, metadata={"info": OptionInfo(annotation, default, description, {"source": source})})
 
 
 class RulesError(ValueError):
@@ -115,23 +45,132 @@ class RulesError(ValueError):
         self.length = length
 
 
-OPTIONS = [k for k in RuleSet.model_fields if k != "name"]
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The rules one table plays. Frozen: a game is judged by one rule set throughout."""
+
+    name: str = _option("pagat", str, "the preset this rule set starts from", "")
+    direction: Literal["clockwise", "anticlockwise"] = _option(
+        "clockwise", Literal["clockwise", "anticlockwise"],
+        "direction of play; the seats tag lists the seats clockwise",
+        R.cites(R.PLAYERS, R.ANTICLOCKWISE),
+    )
+    last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = _option(
+        "draw_waste", Literal["draw_waste", "draw_hand", "pass_lead"],
+        "a player whose last card wins a clean trick: draws from the waste pile and leads "
+        "it; draws from a player's hand and leads it; or gets away and the lead passes on "
+        "(with two players left, draws from the waste pile)",
+        R.cites(R.GETTING_AWAY, R.LAST_CARD, R.DENEXA_GETTING_AWAY, R.ruling(9)),
+    )
+    draw_from: Literal["next", "any"] = _option(
+        "next", Literal["next", "any"],
+        "with last_card=draw_hand: the next player holding cards, or any player",
+        str(R.DRAW_FROM_HAND),
+    )
+    taking: bool = _option(
+        True, bool, "a player may take the whole hand of the next player holding cards",
+        R.cites(R.TAKING, R.ruling(3)),
+    )
+    deal: Literal["even", "piles"] = _option(
+        "even", Literal["even", "piles"],
+        "dealt as equally as possible, or split into piles by eye (any sizes)",
+        R.cites(R.DEAL, R.PILES, R.ruling(7)),
+    )
+    packs: Literal[1, 2] = _option(
+        1, Literal[1, 2], "one 52-card pack, or two with one ace of spades marked",
+        str(R.DOUBLE_PACK),
+    )
+    trumps: bool = _option(
+        False, bool, "Donkey: the first card that cannot follow suit sets the trump suit",
+        R.cites(R.DONKEY, R.ruling(6)),
+    )
+    first_trick: Literal["any_order", "in_turn"] = _option(
+        "any_order", Literal["any_order", "in_turn"],
+        "the first trick may be played in any order, or in turn like the others",
+        R.cites(R.FIRST_TRICK, R.DENEXA_PLAY, R.ruling(2)),
+    )
+    two_players: Literal["pagat", "denexa"] = _option(
+        "pagat", Literal["pagat", "denexa"],
+        "the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
+        "where the player with cards must answer a drawn lead with a lower card if able",
+        R.cites(R.TWO_PLAYERS, R.DENEXA_ENDING, R.ruling(8)),
+    )
+
+    # The options' descriptions and sources, by name (filled in below the class).
+    model_fields: ClassVar[dict[str, OptionInfo]]
+
+    def __post_init__(self) -> None:
+        # A wrong value is refused here, whoever builds the rule set: the engine trusts it.
+        if not isinstance(self.name, str):
+            raise RulesError(f"a rule set's name is a word, not {self.name!r}")
+        for k in OPTIONS:
+            v = getattr(self, k)
+            if not _valid(k, v):
+                raise RulesError(f"option '{k}' takes {' or '.join(option_values(k))}, not {v!r}")
+
+    # ---- names --------------------------------------------------------------------
+
+    def model_dump(self) -> dict[str, object]:
+        """Every field by name, the preset's name first (as JSON writes a rule set)."""
+        return {k: getattr(self, k) for k in FIELDS}
+
+    def overrides(self) -> dict[str, object]:
+        """The options that differ from this rule set's preset."""
+        base = PRESETS.get(self.name, PRESETS["pagat"])
+        return {k: getattr(self, k) for k in OPTIONS if getattr(base, k) != getattr(self, k)}
+
+    def spec(self) -> str:
+        """The rule set as a record's ``[Rules]`` tag writes it: ``pagat taking=no``."""
+        parts = [self.name]
+        for k, v in self.overrides().items():
+            parts.append(f"{k}={format_value(v)}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"rule_set({self.spec()!r})"
+
+    def with_options(self, **options: object) -> "RuleSet":
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+
+FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
+RuleSet.model_fields = {f.name: f.metadata["info"] for f in dataclasses.fields(RuleSet)}
+OPTIONS = [k for k in FIELDS if k != "name"]
+
+
+def _allowed(option: str) -> tuple[object, ...]:
+    ann = RuleSet.model_fields[option].annotation
+    return (True, False) if ann is bool else tuple(ann.__args__)
+
+
+def _valid(option: str, value: object) -> bool:
+    # By type as well as value: True == 1, yet True is not a number of packs.
+    return any(type(value) is type(a) and value == a for a in _allowed(option))
+
+
+def format_value(v: object) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
 
 PRESETS: dict[str, RuleSet] = {
-    # Pagat's main rules (Pagat, Getaway, all sections before Variations).
+    # Pagat's main rules (pagat-getaway.txt, all sections before Variations).
     "pagat": RuleSet(name="pagat"),
     # Denexa's rules as written: the first trick in turn (Game play), a player who runs out
     # while due to lead gets away and the next player leads (Getting away), the shootout
     # (Ending the hand).
     "denexa": RuleSet(name="denexa", last_card="pass_lead", first_trick="in_turn", two_players="denexa"),
-    # Pagat's Donkey, the Kerala trump game (Pagat, Getaway, Donkey).
+    # Pagat's Donkey, the Kerala trump game (pagat-getaway.txt, Donkey).
     "donkey": RuleSet(name="donkey", trumps=True),
 }
 
 PRESET_SOURCES = {
-    "pagat": f"{PAGAT}: the main rules",
-    "denexa": f"{DENEXA}: Denexa Games' rules as written",
-    "donkey": f"{PAGAT}, Donkey: the Kerala trump game",
+    "pagat": f"{R.PAGAT}: the main rules",
+    "denexa": f"{R.DENEXA}: Denexa Games' rules as written",
+    "donkey": f"{R.DONKEY}: the Kerala trump game",
 }
 
 _BOOL_WORDS = {"yes": True, "true": True, "on": True, "no": False, "false": False, "off": False}
@@ -235,12 +274,31 @@ def load_file(path: str | Path) -> RuleSet:
                 data[key] = coerce(key, data[key])
             except ValueError as e:
                 raise RulesError(f"{p}: {e}") from None
+    # Values from TOML or JSON are the user's own types: pydantic validates them (the one
+    # place a rule set meets pydantic, so a plain check never imports it).
+    from pydantic import ValidationError
+
     try:
-        return PRESETS[preset].with_options(**data)
-    except ValidationError as e:
+        rules: RuleSet = _adapter().validate_python({**PRESETS[preset].model_dump(), **data})
+        return rules
+    except (ValidationError, RulesError) as e:
+        if isinstance(e, RulesError):
+            raise RulesError(f"{p}: {e.message}") from None
         err = e.errors()[0]
         key = err["loc"][0] if err["loc"] else "?"
         vals = option_values(str(key)) if key in OPTIONS else []
         raise RulesError(
             f"{p}: option '{key}' takes {' or '.join(vals)}, not {data.get(key)!r}"
         ) from None
+
+
+_ADAPTER: list[Any] = []
+
+
+def _adapter() -> Any:
+    """pydantic's validator of RuleSet, made once (building it costs milliseconds)."""
+    if not _ADAPTER:
+        from pydantic import TypeAdapter  # only a rules file needs pydantic: see load_file
+
+        _ADAPTER.append(TypeAdapter(RuleSet))
+    return _ADAPTER[0]

@@ -63,7 +63,7 @@ class Lane:
     def __init__(self, lark):
         terminal = lark.get_terminal
         pattern = lambda name: terminal(name).pattern.to_regexp()  # noqa: E731
-        ign = "(?:" + "|".join(pattern(n) for n in lark.ignore_tokens) + ")?+"
+        ign = "(?:" + "|".join(pattern(n) for n in lark.lexer_conf.ignore) + ")?+"
         seat, card = f"(?>{pattern('SEAT')})", f"(?>{pattern('CARD')})"
         stronger = "|".join(
             f"(?:{t.pattern.to_regexp()})" for t in lark.terminals if t.priority > terminal("CARD").priority

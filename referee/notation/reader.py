@@ -25,7 +25,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Prelude,
+    Comment, Counts, Deal, Draw, Game, Hand, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
     Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
@@ -250,6 +250,8 @@ _TAG_RE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\.)*)
 
 
 def unescape(s: str) -> str:
+    if "\\" not in s:  # nearly every tag: no escapes, no regex
+        return s
     return re.sub(r"\\(.)", r"\1", s)
 
 
@@ -500,6 +502,10 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
+def _card_span(m: re.Match) -> tuple[int, int]:
+    return m.span(1)
+
+
 def _line_span(ctx, a: Token, b: Token):
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
@@ -516,40 +522,64 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
     The keyword arguments say where the stream starts in its file, for a stream that is a
     slice of a file starting at a %game line (check --jobs): games already before it, lines,
     characters and bytes."""
-    chunk: list[str] = []
+    # Lines are kept as bytes and a game is decoded whole (one decode a game, not a line);
+    # the first line and each %game line are decoded on their own, so a bad byte stops the
+    # reading exactly where decoding line by line would: after the same games.
+    chunk: list[bytes] = []
     chunk_line = line + 1
     chunk_offset = offset
+    chunk_bytes = byte_offset
     line_no = line
     in_prelude = number == 0 and line == 0
+
+    def decoded(raws: list[bytes], first_line: int, first_byte: int) -> str:
+        try:
+            return b"".join(raws).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        at = first_byte
+        for n, raw in enumerate(raws):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ReadError(
+                    path,
+                    f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {at + e.start} "
+                    f"(line {first_line + n}) cannot be decoded",
+                ) from None
+            at += len(raw)
+        raise AssertionError("a text that decodes line by line decodes whole")  # pragma: no cover
+
     for raw in stream:
         line_no += 1
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise ReadError(
-                path,
-                f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {byte_offset + e.start} "
-                f"(line {line_no}) cannot be decoded",
-            ) from None
-        if line_no == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        byte_offset += len(raw)
-        if text.startswith("%game") or text.lstrip(" \t").startswith("%game"):
-            if in_prelude:
-                yield 0, "".join(chunk), 1, 0
-                in_prelude = False
-            elif chunk:
-                yield number, "".join(chunk), chunk_line, chunk_offset
+        if line_no == 1:
+            decoded([raw], line_no, byte_offset)  # raises here, as line by line does
+            if raw.startswith(b"\xef\xbb\xbf"):
+                byte_offset += 3  # the byte-order mark is no part of the text
+                chunk_bytes += 3
+                raw = raw[3:]
+        opens = raw.startswith(b"%game") or raw.lstrip(b" \t").startswith(b"%game")
+        if opens:
+            decoded([raw], line_no, byte_offset)
+            if in_prelude or chunk:
+                text = decoded(chunk, chunk_line, chunk_bytes)
+                if in_prelude:
+                    yield 0, text, 1, 0
+                else:
+                    yield number, text, chunk_line, chunk_offset
+                offset = chunk_offset + len(text)
+            in_prelude = False
             number += 1
             chunk = []
             chunk_line = line_no
             chunk_offset = offset
-        chunk.append(text)
-        offset += len(text)
+            chunk_bytes = byte_offset
+        chunk.append(raw)
+        byte_offset += len(raw)
     if in_prelude:
-        yield 0, "".join(chunk), 1, 0
+        yield 0, decoded(chunk, chunk_line, chunk_bytes), 1, 0
     elif chunk:
-        yield number, "".join(chunk), chunk_line, chunk_offset
+        yield number, decoded(chunk, chunk_line, chunk_bytes), chunk_line, chunk_offset
 
 
 _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
@@ -710,16 +740,62 @@ class Reader:
         lane = self._lane
         items = []
         line, pos = 1, 0
+        # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
+        # is made from the lane's pairs of words, with no span until a diagnostic asks for
+        # one (LanePlay); any other line goes through build_trick, which reports.
+        play_re = lane.play
+        seat_index = ctx.seat_index
+        spellings = C.SPELLINGS
+        no_marked = ctx.rules.packs != 2
+        marked = C.MARKED_ACE
+        card_words = lane.card.findall
+        card_at = lane.card.finditer
+        card_order = C.sort_key
+        row0 = ctx.first_line + ctx.line_shift - 1
+        base = ctx.offset + ctx.offset_shift
         for m in found:
             start = m.start()
             line += text.count("\n", pos, start)
             pos = start
             comment = m.group("comment")
-            if m.group("no") is not None:
-                items.append(build_trick(ctx, m.group("no"), line, start, m.start("no"), lane.plays(m, start),
-                                         comment[1:].strip() if comment is not None else None))
+            no = m.group("no")
+            if no is not None:
+                p0, p1 = m.span("plays")
+                # Within the plays the lane matched, the only separators are the grammar's
+                # ignored [ \t\f,] (a seat and a card are runs of other characters), so the
+                # words split there are the lane's seats and cards whenever every seat word
+                # is a seat of the game: a seat written against its card ("North♠") is not.
+                words = text[p0:p1].replace(",", " ").split()
+                seats = [seat_index.get(s.lower()) for s in words[0::2]]
+                cards = [spellings.get(c.upper()) for c in words[1::2]]
+                if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
+                    items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
+                                             comment[1:].strip() if comment is not None else None))
+                    continue
+                where = PlaysText(text, p0, p1, row0 + line, start, base, play_re)
+                n0 = m.start("no")
+                items.append(Trick(int(no[:-1]), [LanePlay(s, c, where, i) for i, (s, c) in enumerate(zip(seats, cards))],
+                                   comment[1:].strip() if comment is not None else None,
+                                   Span(row0 + line, n0 - start + 1, base + n0, base + p1)))
                 continue
-            # A hand (four a game): made as Lark's tokens, for the builder's own hand().
+            # A hand: made here when its seat and every card read; else as Lark's tokens, for
+            # the builder's own hand(), which reports.
+            c0, c1 = m.span("cards")
+            seat = seat_index.get(m.group("seat").lower())
+            got = [spellings.get(c.upper()) for c in card_words(text, c0, c1)]
+            if seat is not None and None not in got and not (no_marked and marked in got):
+                row = row0 + line
+                s0 = m.start("seat")
+                # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
+                # The cards' spans are made here: the judge reads every one when it deals.
+                order = sorted(range(len(got)), key=list(map(card_order, got)).__getitem__)
+                col = 1 - start
+                spans = [Span(row, a + col, base + a, base + b) for a, b in map(_card_span, card_at(text, c0, c1))]
+                items.append(Hand(seat, tuple(map(got.__getitem__, order)), len(got),
+                                  comment[1:].strip() if comment is not None else None,
+                                  Span(row, s0 - start + 1, base + s0, base + c1),
+                                  tuple(map(spans.__getitem__, order))))
+                continue
             col = 1 - start
             s0, s1 = m.span("seat")
             ch = [Token("SEAT", m.group("seat"), s0, line, s0 + col, line, s1 + col, s1)]
@@ -820,6 +896,7 @@ def _terminated(text: str) -> str:
 # ---- assembling a game from its items, and checking their order ------------------------------
 
 _HEADER, _SETUP, _BODY = 0, 1, 2
+_ACTIONS = (Trick, Take, Draw, Counts)
 
 
 def _assemble(items: list, ctx: _Context) -> Game:
@@ -829,7 +906,26 @@ def _assemble(items: list, ctx: _Context) -> Game:
     last_trick = None
     skipping = False  # the lines of a second deal, already reported once
     for it in items:
-        if isinstance(it, _GameOpen):
+        if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
+            skipping = False
+            if state == _HEADER:
+                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
+                          help="add a 'deal' with every seat's hand or size")
+            state = _BODY
+            if isinstance(it, Trick):
+                if last_trick is None:
+                    expected = 1 if isinstance(setup, Deal) else None
+                    if isinstance(setup, Position):
+                        nt = setup.of(NextTrick)
+                        expected = nt[0].number if nt else None
+                    if expected is not None and it.number != expected:
+                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
+                elif it.number not in (last_trick, last_trick + 1):
+                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
+                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
+                last_trick = it.number
+            game.actions.append(it)
+        elif isinstance(it, _GameOpen):
             game.open_comment = it.comment
             game.span = it.span
         elif isinstance(it, _Version):
@@ -869,26 +965,6 @@ def _assemble(items: list, ctx: _Context) -> Game:
                 setup.items.append(it)
             else:
                 game.actions.append(it)
-        else:  # an action
-            skipping = False
-            if state == _HEADER:
-                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
-                          help="add a 'deal' with every seat's hand or size")
-                state = _BODY
-            state = _BODY
-            if isinstance(it, Trick):
-                if last_trick is None:
-                    expected = 1 if isinstance(setup, Deal) else None
-                    if isinstance(setup, Position):
-                        nt = setup.of(NextTrick)
-                        expected = nt[0].number if nt else None
-                    if expected is not None and it.number != expected:
-                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
-                elif it.number not in (last_trick, last_trick + 1):
-                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
-                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
-                last_trick = it.number
-            game.actions.append(it)
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)

@@ -10,7 +10,7 @@ the facts and the comments only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Span(NamedTuple):
@@ -106,7 +106,7 @@ class Trumps:
 
 @dataclass(slots=True)
 class Deal:
-    items: list = field(default_factory=list)  # Hand | Comment, in file order
+    items: list[Any] = field(default_factory=list)  # Hand | Comment, in file order
     span: Span = _span()
 
     @property
@@ -116,19 +116,80 @@ class Deal:
 
 @dataclass(slots=True)
 class Position:
-    items: list = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Trumps | Comment
+    items: list[Any] = field(default_factory=list)  # Hand | Out | Waste | Lead | NextTrick | Trumps | Comment
     span: Span = _span()
 
-    def of(self, kind):
+    def of(self, kind: Any) -> list[Any]:
         return [i for i in self.items if isinstance(i, kind)]
 
 
-@dataclass(slots=True)
 class Play:
-    seat: int
-    card: int
-    seat_span: Span = _span()
-    card_span: Span = _span()
+    """One card played to a trick: ``seat`` and ``card``, and where each is written.
+    Equal plays have the same seat and card, wherever they are written."""
+
+    __slots__ = ("seat", "card", "seat_span", "card_span")
+
+    def __init__(self, seat: int, card: int, seat_span: Span = NOWHERE, card_span: Span = NOWHERE):
+        self.seat = seat
+        self.card = card
+        self.seat_span = seat_span
+        self.card_span = card_span
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.seat == other.seat and self.card == other.card
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"Play(seat={self.seat!r}, card={self.card!r})"
+
+
+class PlaysText:
+    """Where a trick line's plays are written, to find their spans when a diagnostic asks.
+
+    The reader's fast lane makes a play without its spans (two tuples a play, over a
+    hundred thousand a second, for spans that only a diagnostic reads): each of its plays
+    keeps this and its index, and the first span asked for finds the spans of the whole line."""
+
+    __slots__ = ("text", "start", "end", "row", "line_start", "base", "pattern", "_spans")
+
+    def __init__(self, text: str, start: int, end: int, row: int, line_start: int, base: int, pattern: Any):
+        self.text, self.start, self.end = text, start, end
+        self.row, self.line_start, self.base, self.pattern = row, line_start, base, pattern
+        self._spans: list[tuple[Span, Span]] | None = None
+
+    def spans(self, i: int) -> tuple[Span, Span]:
+        if self._spans is None:
+            row, col, base = self.row, 1 - self.line_start, self.base
+            out = []
+            for p in self.pattern.finditer(self.text, self.start, self.end):
+                s0, s1 = p.span(1)
+                c0, c1 = p.span(2)
+                out.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
+            self._spans = out
+        return self._spans[i]
+
+
+class LanePlay(Play):
+    """A play read by the fast lane: its spans are found on first use (see PlaysText)."""
+
+    __slots__ = ("_where", "_i")
+
+    def __init__(self, seat: int, card: int, where: PlaysText, i: int):
+        self.seat = seat
+        self.card = card
+        self._where = where
+        self._i = i
+
+    @property
+    def seat_span(self) -> Span:  # type: ignore[override]
+        return self._where.spans(self._i)[0]
+
+    @property
+    def card_span(self) -> Span:  # type: ignore[override]
+        return self._where.spans(self._i)[1]
 
 
 @dataclass(slots=True)
@@ -182,15 +243,15 @@ class Game:
     """One game of a file: its header, its deal or position, and what happened."""
 
     number: int  # 1-based, in file order
-    header: list = field(default_factory=list)  # Tag | Comment, in file order
+    header: list[Any] = field(default_factory=list)  # Tag | Comment, in file order
     seats: tuple[str, ...] = ()
     rules: str = "pagat"
     setup: Deal | Position | None = None
-    actions: list = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
     open_comment: str | None = None  # a comment on the %game line
     span: Span = _span()
     # Diagnostics the reader found (syntax and record-shape errors); not part of the facts.
-    errors: list = field(default_factory=list, compare=False, repr=False)
+    errors: list[Any] = field(default_factory=list, compare=False, repr=False)
     # The text of this game and where it starts, so diagnostics can quote their line.
     text: str = field(default="", compare=False, repr=False)
     first_line: int = field(default=1, compare=False, repr=False)
@@ -228,6 +289,6 @@ class Prelude:
     """What stands before the first game: the version line and comments."""
 
     version: int | None = None
-    items: list = field(default_factory=list)
+    items: list[Any] = field(default_factory=list)
     version_comment: str | None = None  # a comment at the end of the version line
-    errors: list = field(default_factory=list, compare=False, repr=False)
+    errors: list[Any] = field(default_factory=list, compare=False, repr=False)

@@ -839,7 +839,7 @@ def register(app) -> None:
         import os
         import sys
 
-        from referee.cli import EXIT_OK, EXIT_USAGE, _fail, _rules_options
+        from referee.cli import EXIT_OK, EXIT_USAGE, fail as _fail, rules_options as _rules_options
         from referee.engine.rules import PRESETS
 
         default, overrides = _rules_options(rules, rules_file, sets)

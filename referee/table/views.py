@@ -979,7 +979,7 @@ def register(app):
     def answer(file, game, format, rules, build, render):
         """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
         replay stopped short (show and legal)."""
-        from referee.cli import _rules_options
+        from referee.cli import rules_options as _rules_options
 
         default, overrides = _rules_options(rules, None, [])
         try:
@@ -1032,7 +1032,7 @@ def register(app):
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
     ):
         """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-        from referee.cli import _expand, _rules_options
+        from referee.cli import expand as _expand, rules_options as _rules_options
 
         default, overrides = _rules_options(rules, None, [])
         files = _expand(paths)

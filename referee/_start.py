@@ -1,0 +1,105 @@
+"""The ``getaway-ref`` command's entry point: ``check`` started without typer.
+
+Start-up (issue 16): typer imports pydantic and builds every command's parameters, over half
+of what ``getaway-ref check one-record.gwy`` spent before judging a single play. So a plain
+``check`` command line is read here, and typer (``referee/cli.py``) takes every other
+command, ``--help``, and any ``check`` line this reader does not take whole: an unknown or
+repeated option, a value that needs checking (``--format xml``), ``--``, a rules option that
+does not read. Those go to typer before anything is printed, so its messages and exit codes
+stay exactly its own; ``GETAWAY_TYPER_ONLY=1`` sends every command line to typer (the tests
+compare both ways). This and the package's ``__getattr__`` are the only deferred imports of
+start-up: typer is imported only when it is needed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from referee.commands import UsageError, check_command
+
+# check's options: name -> (key, takes a value). The names are cli.check's, no others.
+_CHECK_OPTIONS: dict[str, tuple[str, bool]] = {
+    "--format": ("format", True), "-f": ("format", True),
+    "--rules": ("rules", True),
+    "--rules-file": ("rules_file", True),
+    "--set": ("set", True),
+    "--force-rules": ("force_rules", False),
+    "--quiet": ("quiet", False), "-q": ("quiet", False),
+    "--jobs": ("jobs", True), "-j": ("jobs", True),
+    "--select": ("select", True), "--ignore": ("ignore", True),
+    "--exit-zero": ("exit_zero", False), "--statistics": ("statistics", False),
+}
+_REPEATABLE = ("set", "select", "ignore")
+
+
+class _ToTyper(Exception):
+    """A command line for typer to read."""
+
+
+def read_check_line(args: list[str]) -> dict[str, Any]:
+    """check's arguments as cli.check receives them; _ToTyper for anything else."""
+    got: dict[str, Any] = {"paths": [], "set": [], "select": [], "ignore": []}
+    i = 0
+    while i < len(args):
+        word = args[i]
+        i += 1
+        if not word.startswith("-") or word == "-":
+            got["paths"].append(Path(word))
+            continue
+        name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        if name not in _CHECK_OPTIONS:
+            raise _ToTyper(word)  # --help, --, -qf, -j2, an unknown option
+        key, takes_value = _CHECK_OPTIONS[name]
+        if not takes_value:
+            if eq or key in got:
+                raise _ToTyper(word)
+            got[key] = True
+            continue
+        if not eq:
+            if i == len(args):
+                raise _ToTyper(word)
+            value = args[i]
+            i += 1
+        if value.startswith("-") or (key not in _REPEATABLE and key in got):
+            raise _ToTyper(word)
+        if key in _REPEATABLE:
+            got[key].append(value)
+        else:
+            got[key] = value
+    if not got["paths"] or got.get("format", "text") not in ("text", "json", "jsonl", "github", "sarif", "junit"):
+        raise _ToTyper("usage")
+    return got
+
+
+def fast_check(args: list[str]) -> int:
+    """Run ``check ARGS`` as cli.check does (the same function), or raise _ToTyper before
+    printing anything, so that typer reads the line and says what is wrong its own way."""
+    got = read_check_line(args)
+    try:
+        return check_command(
+            got["paths"], output_format=got.get("format"), select=got["select"], ignore=got["ignore"],
+            exit_zero=bool(got.get("exit_zero")), statistics=bool(got.get("statistics")), rules=got.get("rules"),
+            rules_file=Path(got["rules_file"]) if "rules_file" in got else None, sets=got["set"],
+            force_rules=bool(got.get("force_rules")), quiet=bool(got.get("quiet")), jobs=got.get("jobs", "auto"))
+    except UsageError:
+        raise _ToTyper("usage") from None
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv[:1] == ["check"] and not os.environ.get("GETAWAY_TYPER_ONLY"):
+        try:
+            code = fast_check(argv[1:])
+        except _ToTyper:
+            pass
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted\n")
+            sys.exit(130)
+        else:
+            sys.exit(code)
+    from referee.cli import main as typer_main  # every other command line: typer's
+
+    typer_main()  # type: ignore[no-untyped-call]  # cli.py is typer's, untyped
