@@ -35,6 +35,7 @@ from typing import Optional
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
+from referee.table.entry import Pending, Question, Rejection, read_entry, settle
 
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
@@ -89,6 +90,8 @@ _NUMBERED = re.compile(r"^\s*\d+\.(?=\s)")
 _RESULT = re.compile(r'^\s*\[\s*Result\s+"')
 _SETUP = re.compile(r"^\s*(deal|position)\s*(#.*)?$")
 _WORDS = {"takes", "draws", "from", "out", "rest"}
+# Lines that are the notation's own words and go to its reader as typed.
+_NOTATION_WORDS = {"counts", "deal", "position", "waste", "lead", "trick", "trumps", "out"}
 
 
 def _is_bare_play(body: str) -> bool:
@@ -213,6 +216,9 @@ class Session:
         self.game: Game | None = None
         self.res = None
         self.options: dict = {}
+        self.pending: Optional[Pending] = None  # a question asked about the last entry
+        self.rejected = 0  # entries not recorded (rejected or asked about)
+        self.written = False  # the file has been written by this session
 
     # ---- text --------------------------------------------------------------------------
 
@@ -245,6 +251,7 @@ class Session:
 
     def save(self):
         atomic_write(self.path, self.file_text(), self.mode)
+        self.written = True
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -350,32 +357,81 @@ class Session:
         return "turn: " + self.state().summary
 
     def handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
-        """Answer one line: (lines to print with a style, whether to go on)."""
+        """Answer one line: (lines to print with a style, whether to go on). An entry that
+        is not recorded (rejected, or asked about) counts in ``self.rejected``."""
+        out, go_on = self._handle(line)
+        if any(text.startswith(("rejected", "question")) for text, _ in out):
+            self.rejected += 1
+        return out, go_on
+
+    def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
+        from referee.table import answers
+
         raw = line.rstrip("\r\n")
         text = raw.strip()
         if not text:
             return [], True
+        pending, self.pending = self.pending, None
         words = text.split()
         word = words[0].lower()
-        seat_first = word in {x.lower() for x in self.seats()}
-        if len(words) == 1 or not seat_first:
-            if len(words) == 1 and word in ("quit", "exit", "q", "bye"):
-                return [], False
-            if len(words) == 1 and word in ("help", "?", "h"):
-                return [(HELP, "")], True
-            if len(words) == 1 and word in ("show", "legal"):
-                return [("@" + word, "")], True
-            if len(words) == 1 and word in ("turn", "whose"):
-                return [(self.turn_line(), "turn")], True
-            if len(words) == 1 and word == "undo":
-                return self.undo(), True
-            if len(words) == 1 and word == "new":
-                return self.new_game(), True
-            if word == "comment":
-                return self.add_comment(text[len("comment"):].strip()), True
+        phrase = " ".join(w.lower() for w in words)
+        if phrase in ("quit", "exit", "q", "bye"):
+            return [], False
+        if phrase in ("help", "?", "h"):
+            return [(HELP, "")], True
+        if phrase in ("show", "legal"):
+            return [("@" + phrase, "")], True
+        if phrase in ("turn", "whose", "whose turn"):
+            return [(self.turn_line(), "turn")], True
+        if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "hands", "who"):
+            return [(answers.live_answer(phrase.rstrip("?"), self.game, self.res), "answer")], True
+        if phrase == "undo":
+            return self.undo(), True
+        if phrase == "new":
+            return self.new_game(), True
+        if word == "comment":
+            return self.add_comment(text[len("comment"):].strip()), True
         if text.startswith("#"):
             return self.add_comment(text[1:].strip()), True
-        return self.act(text), True
+        body, comment = _split_comment(text)
+        if pending is not None:
+            lines = pending.answer(body, self.seats())
+            if lines is not None:
+                return self.record_lines(lines, comment), True
+        if _NUMBERED.match(body) or word in _NOTATION_WORDS or body[:1] in ("[", "%"):
+            return self.act(text), True  # the notation's own line, read as written
+        reading = read_entry(body, self.seats(), self.res.engine)
+        if isinstance(reading, Rejection):
+            return [(f"rejected (not recorded): {reading.why}", "error"), (f"  accepted: {reading.accepted}", "help")], True
+        if isinstance(reading, Question):
+            self.pending = Pending(reading)
+            return [(f"question (not recorded): {reading.text}", "warning")], True
+        return self.record_lines(list(reading.lines), comment), True
+
+    def record_lines(self, lines: list[str], comment: Optional[str]) -> list:
+        """Record the lines of one entry in turn; a card typed alone gets its seat from the
+        state after the plays before it. The first line that is not recorded stops the rest."""
+        out: list = []
+        for i, line in enumerate(lines):
+            reading = settle(line, self.seats(), self.res.engine)
+            rest = lines[i + 1:]
+            left = f" (nor the rest of the entry: {', '.join(x.replace('? ', '') for x in rest)})" if rest else ""
+            if isinstance(reading, Rejection):
+                out += [(f"rejected (not recorded): {reading.why}{left}", "error"),
+                        (f"  accepted: {reading.accepted}", "help"), (self.turn_line(), "turn")]
+                return out
+            if isinstance(reading, Question):
+                self.pending = Pending(reading, rest)
+                out += [(f"question (not recorded): {reading.text}", "warning")]
+                return out
+            typed = reading.lines[0] + (f"  # {comment}" if comment and not rest else "")
+            got = self.act(typed)
+            out += got
+            if got and got[0][0].startswith("rejected") and rest:
+                out.append((f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
+                            "note"))
+                return out
+        return out
 
     def add_comment(self, body: str) -> list:
         units = self.units + [Unit("line", text=f"# {body}" if body else "#")]
