@@ -568,6 +568,14 @@ class Session:
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         return nums[-1] if nums else None
 
+    def peek_undo(self) -> str:
+        """What undo would remove now."""
+        last = self.units[-1]
+        if last.kind == "trick" and len(last.plays) > 1:
+            s, c = last.plays[-1]
+            return f"{last.number}. {self.seats()[s]} {C.card_str(c)}"
+        return last.render(self.seats()).strip() or "a blank line"
+
     def undo(self) -> list:
         if not self.units:
             return [("nothing to undo", "note"), (self.turn_line(), "turn")]
@@ -756,7 +764,7 @@ def _diag_lines(d) -> list:
 # ---- the loop --------------------------------------------------------------------------------------
 
 
-STYLES = {"ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
+STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
           "turn": "bold"}
 
 
@@ -781,7 +789,92 @@ class Printer:
             sys.stdout.flush()
 
 
+COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "who leads", "hands")
+
+
+def history_path() -> Path:
+    """Where the prompt's history lives across sessions: the user's data directory
+    ($XDG_DATA_HOME, else ~/.local/share; the platform's own on macOS and Windows)."""
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        base = Path(xdg)
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    elif sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        base = Path.home() / ".local" / "share"
+    return base / "getaway-ref" / "live-history"
+
+
+def completions(session: Session, before: list[str]) -> list[str]:
+    """What may be typed next after the words ``before``: seats and commands first; after a
+    seat, the cards the engine says it may play now, and the words of a take or a draw;
+    after 'takes', the hands it may take now."""
+    from referee.table.entry import DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, seat_matches
+
+    seats = list(session.seats())
+    e = session.res.engine
+    if e is None:
+        return []
+
+    def cards(s: int) -> list[str]:
+        # The engine's verdict on every card the seat may hold (known, or unseen and not
+        # ruled out): for a hand nobody has seen, every card it may legally play.
+        pack = C.CARD_COUNT if e.double else 52
+        ok = [c for c in range(pack) if e.may_hold(s, c) and e.judge_play(s, c) is None]
+        return [C.card_str(c) for c in C.sort_cards(ok)]
+
+    if not before:
+        due = e.to_act()
+        return seats + list(COMMANDS) + (cards(due) if due >= 0 else [])
+    last = before[-1].lower()
+    if last in TAKE_WORDS and len(before) >= 2:
+        hit = seat_matches(before[-2], seats)
+        return [seats[t] for a, t in e.takes() if len(hit) == 1 and a == hit[0]]
+    if last in DRAW_WORDS:
+        return []
+    if last in PLAY_WORDS and len(before) >= 2:
+        hit = seat_matches(before[-2], seats)
+        return cards(hit[0]) if len(hit) == 1 else []
+    hit = seat_matches(before[-1], seats)
+    if len(hit) == 1 and C.parse_card(before[-1]) is None:
+        s = hit[0]
+        extra = ["plays"] + (["takes"] if any(a == s for a, _ in e.takes()) else []) + \
+            (["draws"] if e.phase == E.DRAW_DUE and e.drawer == s else [])
+        return cards(s) + extra
+    return seats
+
+
+def _prompt_session(session: Session):
+    """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
+    history kept across sessions."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    from referee.table.entry import words_of
+
+    class EntryCompleter(Completer):
+        def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+            text = document.text_before_cursor
+            word = document.get_word_before_cursor(WORD=True)
+            for option in completions(session, words_of(text[: len(text) - len(word)])):
+                if option.lower().startswith(word.lower()):
+                    yield Completion(option, start_position=-len(word))
+
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        history = FileHistory(str(path))
+    except OSError:
+        history = InMemoryHistory()  # no writable data directory: history for this session only
+    return PromptSession(history=history, completer=EntryCompleter(), complete_while_typing=False)
+
+
 def run(session: Session, stdin, tty: bool) -> int:
+    """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
+    exit code is 1 if any entry was not recorded (rejected, or asked about)."""
     from referee.table.views import legal_model, render_legal, render_state, state_model
 
     pr = Printer()
@@ -793,18 +886,16 @@ def run(session: Session, stdin, tty: bool) -> int:
             render_legal(pr.console, legal_model(session.game, session.res))
         sys.stdout.flush()
 
+    prompt = None
     if tty:
-        try:
-            import readline  # noqa: F401  (line editing and history at the prompt)
-        except ImportError:
-            pass
-        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry",
-                   "note")])
+        prompt = _prompt_session(session)
+        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry; "
+                   "Tab completes", "note")])
     pr.lines([(session.turn_line(), "turn")])
     while True:
         try:
-            if tty:
-                line = input("> ")
+            if prompt is not None:
+                line = prompt.prompt("gwy> ")
             else:
                 line = stdin.readline()
                 if line == "":
@@ -812,8 +903,21 @@ def run(session: Session, stdin, tty: bool) -> int:
         except EOFError:
             break
         except KeyboardInterrupt:
-            sys.stderr.write("\ninterrupted: everything recorded is in the file\n")
-            return 130
+            # Ctrl-C cancels the line being typed; the game goes on (Ctrl-D or quit ends it).
+            pr.lines([("(line cancelled; Ctrl-D or 'quit' ends, the record is saved)", "note")])
+            continue
+        if prompt is not None and line.strip().lower() == "undo" and session.units:
+            # On a terminal, undo shows the entry before it goes.
+            what = session.peek_undo()
+            try:
+                from prompt_toolkit import prompt as ask  # its own history: the answer is not an entry
+
+                sure = ask(f"undo removes '{what}': remove it? [y/N] ")
+            except (EOFError, KeyboardInterrupt):
+                sure = "n"
+            if sure.strip().lower() not in ("y", "yes"):
+                pr.lines([(f"kept: {what}", "note")])
+                continue
         lines, go_on = session.handle(line)
         for text, style in lines:
             if text in ("@show", "@legal"):
@@ -822,7 +926,9 @@ def run(session: Session, stdin, tty: bool) -> int:
                 pr.lines([(text, style)])
         if not go_on:
             break
-    return 0
+    if tty and session.written:
+        pr.lines([(f"saved: {session.path}", "note")])
+    return 1 if (session.rejected and not tty) else 0
 
 
 # ---- the command ---------------------------------------------------------------------------------
@@ -892,7 +998,10 @@ def register(app):
             if session is None:
                 session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
                                         default=None, mode=mode)
-                session.save()
+                if text is not None:
+                    session.save()  # a record with no game yet gets its game now
+                # else: a new file is first written with the first entry recorded, so
+                # starting and quitting leaves nothing behind
                 err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
                           f"rules {session.res.rules.spec()}\n")
             session.options = {"seats": seat_list, "rules": rules, "deal": deal}
@@ -905,5 +1014,9 @@ def register(app):
             sys.stderr.write(f"error: {ex}\n")
             raise typer.Exit(2)
         err.flush()
-        code = run(session, sys.stdin, tty)
+        try:
+            code = run(session, sys.stdin, tty)
+        finally:
+            if text is None and not session.written and path.exists() and path.stat().st_size == 0:
+                path.unlink()  # nothing was recorded: no file (the name was held empty)
         raise typer.Exit(code)
