@@ -313,9 +313,9 @@ def rules_cmd(
 # Commands defined beside the code they drive; each module has register(app).
 def _register_more():
     from referee.selfplay import simulate
-    from referee.table import live, views
+    from referee.table import answers, live, page, views
 
-    for mod in (simulate, views, live):
+    for mod in (simulate, views, live, answers, page):
         mod.register(app)
 
 

@@ -1,6 +1,539 @@
-"""Questions about a game, answered in one sentence."""
+"""Questions about a game, answered in one sentence: ``ask``, ``show --narrate``, and
+``why``/``who leads``/``hands`` in ``live``.
+
+Nothing here decides anything. A game is walked item by item (:func:`walk`): for each play,
+take, draw or count, the engine before and after it, what the engine says happened (its
+events: a trick to the waste pile, a pickup, a seat getting away, the lead, the end), and the
+diagnostics ``check`` reports at that item. The sentences only put those answers into words:
+a play is called a mistake exactly when the referee reported one at it, with the referee's
+own message, rule note and penalty; a tochoo is called legal only when the referee reported
+nothing at it, and the reason given (the seat's known hand, or the void it showed) is read
+from the engine's state before the play.
+"""
+
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Sequence, Union
 
-def live_answer(question: str, game, res) -> str:
-    return "not yet"
+from referee.engine import cards as C
+from referee.engine import state as E
+from referee.engine.rules import RuleSet
+from referee.judging.referee import GameResult, Referee
+from referee.notation.record import Comment, Counts, Draw, Game, Play, Take, Trick
+from referee.reports.diagnostics import Diagnostic
+
+Item = Union[Play, Take, Draw, Counts]
+Event = tuple  # the engine's events: ("waste", seat, n), ("pickup", seat, n), ("lead", seat), ...
+
+
+# ---- the walk ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One item of the record and what the referee made of it (the shape of the replay
+    walk ``referee.judging.replay`` is to provide)."""
+
+    item: Item
+    trick: Optional[int]  # the record's trick number for a play, else None
+    before: E.Engine
+    after: E.Engine
+    events: list[Event] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class Walk:
+    game: Game
+    result: GameResult  # the whole game judged, as check judges it
+    start: Optional[E.Engine]  # the state before the first item
+    steps: list[Step]
+    loose: list[Diagnostic]  # diagnostics at no item (the deal, the header, the result tag)
+
+
+def _items(game: Game) -> list[tuple[Item, Optional[int], int, int]]:
+    """The items in order, each with its trick number and where it is in ``game.actions``
+    (index of the action, and for a play its index in the line)."""
+    out: list[tuple[Item, Optional[int], int, int]] = []
+    for i, a in enumerate(game.actions):
+        if isinstance(a, Trick):
+            for j, p in enumerate(a.plays):
+                out.append((p, a.number, i, j))
+        elif not isinstance(a, Comment):
+            out.append((a, None, i, 0))
+    return out
+
+
+class _Walker(Referee):
+    """The referee, noting its engine after each item it judges. Until the replay walk of
+    ``referee.judging`` lands, this is the one place that reaches into the referee's steps;
+    the states are those of the one replay ``check`` makes (a penalty the table did not
+    apply is not applied here either)."""
+
+    def __init__(self, default: Optional[RuleSet], overrides: Optional[dict]) -> None:
+        super().__init__(default, overrides, keep_engine=True)
+        self.noted: list[tuple[object, E.Engine]] = []
+        self.begin: Optional[E.Engine] = None
+
+    def _replay(self, game: Game) -> None:  # type: ignore[override]
+        self.begin = self.engine.copy()
+        super()._replay(game)
+
+    def _note(self, item: object) -> None:
+        self.noted.append((item, self.engine.copy()))
+
+    def _play(self, k, play, tno):  # type: ignore[no-untyped-def, override]
+        r = super()._play(k, play, tno)
+        self._note(play)
+        return r
+
+    def _take(self, t, deferred=False):  # type: ignore[no-untyped-def, override]
+        r = super()._take(t, deferred)
+        self._note(t)
+        return r
+
+    def _draw(self, d):  # type: ignore[no-untyped-def, override]
+        r = super()._draw(d)
+        self._note(d)
+        return r
+
+    def _counts(self, cnt):  # type: ignore[no-untyped-def, override]
+        r = super()._counts(cnt)
+        self._note(cnt)
+        return r
+
+
+def _spans(item: Item) -> list:
+    if isinstance(item, Play):
+        return [item.card_span, item.seat_span]
+    spans = [item.span]
+    if isinstance(item, Draw):
+        spans.append(item.card_span)
+    if isinstance(item, Take):
+        spans.append(item.target_span)
+    return spans
+
+
+def _new(old: list, new: list) -> list:
+    k = 0
+    while k < len(old) and k < len(new) and old[k] == new[k]:
+        k += 1
+    return new[k:]
+
+
+def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict] = None) -> Walk:
+    """Every item of a game with the engine before and after it, its events and its
+    diagnostics: one replay by the referee, as ``check`` makes it; each diagnostic at the
+    item it points at."""
+    ref = _Walker(default, overrides)
+    full = ref.judge(game)
+    trick_of = {id(p): tno for p, tno, _, _ in _items(game)}
+    start = ref.begin
+    steps: list[Step] = []
+    if start is None:
+        return Walk(game, full, None, [], list(full.diagnostics))
+    before = start
+    for item, after in ref.noted:
+        steps.append(Step(item, trick_of.get(id(item)), before, after, _new(before.events, after.events)))  # type: ignore[arg-type]
+        before = after
+    loose: list[Diagnostic] = []
+    for d in full.diagnostics:
+        hit = None
+        if d.span is not None:
+            for st in steps:
+                if any(sp.line == d.span.line and sp.start <= d.span.start < max(sp.end, sp.start + 1)
+                       for sp in _spans(st.item) if sp.line):
+                    hit = st
+                    break
+        if hit is None:
+            loose.append(d)
+        else:
+            hit.diagnostics.append(d)
+    return Walk(game, full, start, steps, loose)
+
+
+# ---- words ---------------------------------------------------------------------------------------
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def _list(parts: Sequence[str]) -> str:
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _applied(d: Diagnostic) -> str:
+    if any(n.startswith("the penalty was not applied") for n in d.notes):
+        return "the table did not apply it, and the referee follows the record as played"
+    return "the table applied it"
+
+
+def _rule(d: Diagnostic) -> str:
+    rules = [n for n in d.notes if not n.startswith("the penalty was not applied")]
+    return rules[0] if rules else ""
+
+
+def diagnostic_sentence(d: Diagnostic) -> str:
+    """A diagnostic in words: what happened, the rule, the penalty and whether the table
+    applied it (a mistake), or why the record cannot be true (a record error)."""
+    if d.code.startswith("M"):
+        penalty = (d.help or "").replace("penalty (ruling 1): ", "")
+        return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {_rule(d)}" if _rule(d) else "")
+                + (f"; penalty: {penalty}; {_applied(d)}" if penalty else ""))
+    kind = "a record error" if d.code.startswith("R") else d.severity
+    return f"{kind} ({d.code}): {d.message}" + (f" — {d.help}" if d.help else "")
+
+
+def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
+    """Why an off-suit card was legal, from the engine's state before it."""
+    led = before.led
+    name = seats[s]
+    suit = C.suit_name(led, True)
+    if before.unknown[s] == 0:
+        return f"{name} held no {suit}"
+    since = before.unseen_void(s, led)
+    if since is not None:
+        return f"{name} had shown no {suit} since trick {since}" if isinstance(since, int) else \
+            f"{name} had shown no {suit} before"
+    return f"nobody has seen {name}'s hand, and no {suit[:-1]} is known in it"
+
+
+def _play_phrase(st: Step, seats: Sequence[str]) -> str:
+    """One play: who played what, and what it was (a lead, a follow, a tochoo, a mistake)."""
+    p = st.item
+    assert isinstance(p, Play)
+    b = st.before
+    name, card = seats[p.seat], C.card_str(p.card)
+    mistakes = [d for d in st.diagnostics if d.is_error]
+    if mistakes:
+        return f"{name} played {card} (a mistake: {', '.join(d.code for d in mistakes)}, below)"
+    if b.phase in (E.BETWEEN, E.BEFORE_FIRST) or not b.trick:
+        return f"{name} led {card}"
+    suit = C.SUIT[p.card]
+    if suit == b.led:
+        return f"{name} followed with {card}"
+    if b.trumps and (b.trump < 0 or suit == b.trump):
+        if b.trump < 0:
+            return f"{name} could not follow and played {card}, making {C.suit_name(suit, True)} trumps"
+        return f"{name} trumped with {card} ({_why_tochoo(b, p.seat, seats)})"
+    if b.first:
+        return f"{name} discarded {card} ({_why_tochoo(b, p.seat, seats)}; no card ends the first trick)"
+    ended = any(ev[0] in ("pickup", "waste", "penalty") for ev in st.events)
+    return f"{name}'s {card} was a legal tochoo ({_why_tochoo(b, p.seat, seats)})" + ("" if ended else "")
+
+
+def _winning_card(trick: list[tuple[int, int]], w: int) -> Optional[int]:
+    for s, c in trick:
+        if s == w:
+            return c
+    return None
+
+
+def events_sentence(st: Step, seats: Sequence[str]) -> str:
+    """What followed an item, from the engine's events: the end of the trick, who picks up,
+    who gets away, who leads and why, a draw due, the end of the game."""
+    parts: list[str] = []
+    a = st.after
+    for k, ev in enumerate(st.events):
+        kind = ev[0]
+        if kind in ("pickup", "waste"):
+            _, w, n = ev
+            card = _winning_card(a.last_trick, w)
+            led = C.SUIT[a.last_trick[0][1]] if a.last_trick else None
+            high = (f", with the highest {'trump' if a.trumps and card is not None and C.SUIT[card] == a.trump else C.suit_name(led)} "
+                    f"({C.card_str(card)})" if card is not None and led is not None else "")
+            leads = any(e2[0] == "lead" and e2[1] == w for e2 in st.events[k:])
+            if kind == "pickup":
+                parts.append(f"the trick ends; {seats[w]}{high}, picks up {_cards(n)}"
+                             + (f" and leads trick {a.trick_no}" if leads else ""))
+            else:
+                parts.append(f"the trick goes to the waste pile; {seats[w]}{high}, has the power"
+                             + (f" and leads trick {a.trick_no}" if leads else ""))
+        elif kind == "penalty":
+            _, s, n = ev
+            parts.append(f"{seats[s]} picks up {_cards(n)} as the penalty and leads trick {a.trick_no}")
+        elif kind == "out":
+            place = a.out_order.index(ev[1]) + 1 if ev[1] in a.out_order else 0
+            parts.append(f"{seats[ev[1]]} gets away" + (f" ({_ordinal(place)})" if place else ""))
+        elif kind == "lead":
+            if not any(e2[0] in ("pickup", "waste", "penalty") and e2[1] == ev[1] for e2 in st.events[:k]):
+                parts.append(f"{seats[ev[1]]} leads trick {a.trick_no}")
+        elif kind == "draw_due":
+            _, s, src = ev
+            where = ("the waste pile" if src is None else "any other player's hand" if src == "any"
+                     else f"{seats[src]}'s hand")
+            parts.append(f"{seats[s]} has the power and no card left, so draws from {where} and leads the card")
+        elif kind == "take":
+            _, t, target = ev
+            parts.append(f"{seats[t]} takes {seats[target]}'s hand")
+        elif kind == "draw":
+            _, s, c, src = ev
+            parts.append(f"{seats[s]} draws {C.card_str(c)}" + (f" from {seats[src]}" if src is not None else
+                                                                 " from the waste pile") + " and leads it")
+        elif kind == "over":
+            _, loser, legs = ev
+            if a.trumps:
+                parts.append(f"the game is over: {seats[loser]} is the donkey ({legs} leg{'s' if legs != 1 else ''})")
+            else:
+                parts.append(f"the game is over: {seats[loser]} is left holding cards and loses")
+    return "; ".join(parts)
+
+
+def item_sentence(st: Step, seats: Sequence[str]) -> str:
+    """One non-play item (a take, a draw, a count) and what followed it."""
+    it = st.item
+    errs = [diagnostic_sentence(d) for d in st.diagnostics]
+    if isinstance(it, Take):
+        head = f"{seats[it.taker]} took {seats[it.target]}'s hand"
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if e[0] != "take"]), seats)
+    elif isinstance(it, Draw):
+        head = f"{seats[it.seat]} drew {C.card_str(it.card)}" + (
+            f" from {seats[it.source]}'s hand" if it.source is not None else " from the waste pile")
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if e[0] != "draw"]), seats)
+    else:
+        head = "the counts were stated (" + ", ".join(f"{seats[s]} {n}" for s, n in it.sizes) + ")"
+        follow = events_sentence(st, seats)
+        if not errs:
+            head += " and agree with the replay"
+    return head + (": " + "; ".join(errs) if errs else "") + (f"; {follow}" if follow else "")
+
+
+# ---- tricks ------------------------------------------------------------------------------------
+
+
+def tricks_of(w: Walk) -> list[int]:
+    seen: list[int] = []
+    for st in w.steps:
+        if st.trick is not None and st.trick not in seen:
+            seen.append(st.trick)
+    return seen
+
+
+def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
+    """Trick ``number`` in one sentence: its plays, what the referee said of each, how it
+    ended and who leads next; with ``seat``, that seat's part in it first."""
+    seats = w.game.seats
+    idx = [k for k, st in enumerate(w.steps) if st.trick == number]
+    if not idx:
+        raise KeyError(number)
+    plays = [w.steps[k] for k in idx]
+    # the items between this trick and the next (takes, draws, counts) belong to its story
+    after: list[Step] = []
+    for st in w.steps[idx[-1] + 1:]:
+        if st.trick is not None:
+            break
+        after.append(st)
+    phrases = []
+    ends = []
+    for st in plays:
+        phrases.append(_play_phrase(st, seats))
+        follow = events_sentence(st, seats)
+        if follow:
+            ends.append(follow)
+    head = f"Trick {number}: "
+    if seat is not None:
+        mine = [st for st in plays if isinstance(st.item, Play) and st.item.seat == seat]
+        if not mine:
+            head += f"{seats[seat]} did not play to it. "
+    body = _list(phrases)
+    text = head + body[:1].upper() + body[1:] if seat is None else head + body
+    if seat is not None:
+        mine = [st for st in plays if isinstance(st.item, Play) and st.item.seat == seat]
+        if mine:
+            others = [_play_phrase(st, seats) for st in plays if st not in mine]
+            text = head + "; ".join(_play_phrase(st, seats) for st in mine) + (
+                " (in the trick: " + _list(others) + ")" if others else "")
+    sentence = text + "."
+    for st in plays:
+        p = st.item
+        assert isinstance(p, Play)
+        for d in st.diagnostics:
+            if seat is None or p.seat == seat or d.is_error:
+                sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
+    sentence += "".join(" " + _cap(e) + "." for e in ends)
+    for st in after:
+        sentence += " " + _cap(item_sentence(st, seats)) + "."
+    return sentence
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def narrate(w: Walk) -> list[str]:
+    """The whole game, trick by trick, one paragraph a trick (takes and draws with the
+    trick they follow), then the end."""
+    seats = w.game.seats
+    out: list[str] = []
+    before_first = []
+    for st in w.steps:
+        if st.trick is not None:
+            break
+        before_first.append(_cap(item_sentence(st, seats)) + ".")
+    if before_first:
+        out.append("Before the first trick: " + " ".join(before_first))
+    for d in w.loose:
+        out.append(_cap(diagnostic_sentence(d)) + ".")
+    for t in tricks_of(w):
+        out.append(trick_sentence(w, t))
+    res = w.result
+    if res.stopped:
+        out.append(f"The replay stops here: {res.stopped}.")
+    elif not res.finished:
+        e = w.steps[-1].after if w.steps else w.start
+        if e is not None:
+            out.append("The record ends before the game does; " + _lead_phrase(w, e) + ".")
+    return out
+
+
+# ---- the state now -------------------------------------------------------------------------------
+
+
+def _lead_phrase(w: Walk, e: E.Engine) -> str:
+    """Who is to act now and why, from the engine and the last events that set the lead."""
+    seats = w.game.seats
+    if e.phase == E.OVER:
+        return f"the game is over: {seats[e.loser]} lost"
+    if e.phase == E.DRAW_DUE:
+        src = e.draw_source
+        where = "the waste pile" if src is None else "any other player's hand" if src == "any" else f"{seats[src]}'s hand"
+        return f"{seats[e.drawer]} has the power and no card, and must draw from {where}"
+    if e.phase == E.BEFORE_FIRST:
+        holder = e.ace_holder()
+        ace = C.card_str(e.first_card())
+        return (f"{seats[holder]} leads trick 1 with {ace}, holding it" if holder >= 0
+                else f"whoever holds {ace} leads trick 1 with it")
+    if e.phase == E.IN_TRICK:
+        turn = e.to_act()
+        if turn < 0:
+            return f"trick {e.trick_no} is being played; any seat still to play may play"
+        return f"{seats[turn]} is to play to trick {e.trick_no}, following {C.SUIT_SYMBOLS[e.led]} if able"
+    # between tricks: the event that gave the power says why (the last one that names the seat)
+    why = {"pickup": "they played the highest card of trick {t} after a tochoo and picked it up",
+           "waste": "they played the highest card of trick {t}, which went to the waste pile",
+           "penalty": "the penalty for their mistake (ruling 1)",
+           "draw": "with the card they drew",
+           "take": "they took a hand, and the power stays with the seat that had it"}
+    for st in reversed(w.steps):
+        for k in range(len(st.events) - 1, -1, -1):
+            ev = st.events[k]
+            if ev[0] in ("pickup", "waste", "penalty", "draw") and ev[1] == e.power:
+                return f"{seats[e.power]} leads trick {e.trick_no}: " + why[ev[0]].format(t=e.trick_no - 1)
+            if ev[0] == "out" and e.power not in (ev[1],) and k + 1 < len(st.events) and \
+                    st.events[k + 1] == ("lead", e.power):
+                return (f"{seats[e.power]} leads trick {e.trick_no}: {seats[ev[1]]} won the last trick with their "
+                        f"last card, got away, and the lead passed on")
+    return f"{seats[e.power]} has the power and leads trick {e.trick_no}"
+
+
+def hands_phrase(w: Walk, e: E.Engine) -> str:
+    seats = w.game.seats
+    parts = []
+    for s in e.seq:
+        if e.out[s]:
+            parts.append(f"{seats[s]} got away ({_ordinal(e.out_order.index(s) + 1)})")
+            continue
+        known = e.known(s)
+        shown = " ".join(C.card_str(c) for c in known)
+        unseen = e.unknown[s]
+        what = shown + (f" and {unseen} unseen" if unseen and known else "") if known else ("unseen" if unseen else "")
+        parts.append(f"{seats[s]} {_cards(e.size(s))}" + (f" ({what})" if what and e.size(s) else ""))
+    return "; ".join(parts) + f"; the waste pile has {_cards(e.waste_size())}"
+
+
+def live_answer(question: str, game: Game, res: GameResult) -> str:
+    """``why``, ``who leads``, ``hands`` in live: one sentence from the walk of the game so far."""
+    w = walk(game, res.rules)
+    e = w.steps[-1].after if w.steps else w.start
+    if e is None:
+        return f"the game cannot be replayed: {res.stopped}"
+    if question.startswith("who"):
+        return _cap(_lead_phrase(w, e)) + "."
+    if question == "hands":
+        return _cap(hands_phrase(w, e)) + "."
+    # why: the last entry and what the referee made of it
+    if not w.steps:
+        return "Nothing has been played yet; " + _lead_phrase(w, e) + "."
+    last = w.steps[-1]
+    if last.trick is not None:
+        return trick_sentence(w, last.trick)
+    return _cap(item_sentence(last, w.game.seats)) + "."
+
+
+
+
+# ---- the commands ----------------------------------------------------------------------------------
+
+
+def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
+    import typer
+
+    from referee.cli import _rules_options
+    from referee.table.views import TableError, read_clean_game
+
+    default, overrides = _rules_options(rules, None, [])
+    try:
+        g = read_clean_game(file, game)
+    except TableError as e:
+        typer.echo(f"error: {e.message}", err=True)
+        raise typer.Exit(e.code)
+    return walk(g, default, overrides)
+
+
+def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> int:
+    """``show FILE --narrate``: the game told trick by trick; exit 1 if the replay stops short."""
+    w = _load(file, game, rules)
+    g = w.game
+    print(f"{file}, game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
+          + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}")
+    for line in narrate(w):
+        print(line)
+    return 1 if w.result.stopped else 0
+
+
+def register(app: object) -> None:
+    import typer
+
+    @app.command()  # type: ignore[attr-defined, misc]
+    def ask(
+        file: Path = typer.Argument(..., help="a record (.gwy)"),
+        trick: int = typer.Option(..., "--trick", "-t", min=1, help="the trick asked about"),
+        seat: Optional[str] = typer.Option(None, "--seat", "-s", help="the seat asked about (a name or its unique prefix)"),
+        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
+        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    ) -> None:
+        """What happened in a trick, in one sentence: each play, whether it was legal, the penalty for a mistake and whether it was applied, who picks up and who leads next."""
+        from referee.table.entry import seat_matches
+
+        w = _load(file, game, rules)
+        seats = w.game.seats
+        who = None
+        if seat is not None:
+            hits = seat_matches(seat, seats)
+            if len(hits) != 1:
+                typer.echo(f"error: --seat {seat}: " + ("no seat of this game is called so" if not hits else
+                           "it could be " + " or ".join(seats[h] for h in hits)) + f" (seats: {', '.join(seats)})", err=True)
+                raise typer.Exit(2)
+            who = hits[0]
+        if trick not in tricks_of(w):
+            have = tricks_of(w)
+            typer.echo(f"error: --trick {trick}: game {w.game.number} has "
+                       + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record", err=True)
+            raise typer.Exit(2)
+        typer.echo(ask_sentence(w, trick, who))
+        raise typer.Exit(0)
+
+
+def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:
+    return trick_sentence(w, trick, seat)
