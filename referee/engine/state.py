@@ -22,6 +22,10 @@ from referee.engine.cards import (
     ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of,
     ms_add, ms_cards,
 )
+from referee.engine.events import (
+    ANY_SOURCE, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
+    PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
+)
 from referee.engine.rules import RuleSet
 
 # phases
@@ -54,7 +58,7 @@ class Engine:
         "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
         "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
         "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
-        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order",
+        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order", "lead_why",
     )
 
     def __init__(self, rules: RuleSet, n: int):
@@ -86,6 +90,7 @@ class Engine:
         self.led = -1
         self.tochoo = False
         self.power = -1
+        self.lead_why = LeadReason.ACE  # why ``power`` leads (only POWER means "has the power")
         self.trump = -1
         self.drawer = -1
         self.draw_source = None
@@ -96,7 +101,7 @@ class Engine:
         self.last_trick: list[tuple[int, int]] = []
         self.last_picker = -1
         self.lenient = False
-        self.events: list[tuple] = []
+        self.events: list[Event] = []
 
     # ---- building ---------------------------------------------------------------------
 
@@ -139,6 +144,7 @@ class Engine:
         e.first = False
         e.trick_no = trick_no
         e.power = lead
+        e.lead_why = LeadReason.POSITION
         e.trump = trump
         e._finish_if_one_left()
         return e
@@ -385,31 +391,39 @@ class Engine:
         self.trick.append((s, c))
         self.played |= 1 << s
         suit = SUIT[c]
+        effect = self.effect(c)
+        self.events.append(Played(s, c, effect))
         if self.lenient:
-            # No card ends the first trick (Pagat, First trick); later an off-suit card does.
-            if suit != self.led and not (self.trumps and suit == self.trump) and not self.first:
+            # A trick followed as played after an unnoticed mistake: the record, not the
+            # turn order, says when it ends; a tochoo still decides who picks it up.
+            if effect is Effect.TOCHOO:
                 self.tochoo = True
             return from_unseen
-        if suit != self.led:
-            if self.trumps and self.trump < 0:
-                # Donkey: the first card that cannot follow sets trumps and does not end
-                # the trick (Pagat, Donkey).
-                self.trump = suit
-                self.events.append(("trump", s, suit))
-            elif self.trumps and suit == self.trump:
-                pass
-            elif not self.first:
-                self.tochoo = True
-                self._resolve()
-                return from_unseen
+        if effect is Effect.TRUMPS and self.trump < 0:
+            # Pagat, Getaway: Donkey: the first card that cannot follow makes its suit
+            # trumps, and does not end the trick.
+            self.trump = suit
+            self.events.append(TrumpsSet(s, suit))
+        elif effect is Effect.TOCHOO:
+            self.tochoo = True
+            self._resolve()
+            return from_unseen
         if self._next_to_play() == -1 or (self.first and (self.active & ~self.played) == 0):
             self._resolve()
         return from_unseen
+
+    def effect(self, c: int) -> Effect:
+        """What card ``c`` does to the trick on the table now (one rule for every rule set,
+        :func:`referee.engine.events.card_effect`)."""
+        if self.phase != IN_TRICK or not self.trick:
+            return Effect.LEADS
+        return card_effect(SUIT[c], self.led, self.trump, first=self.first, trumps=self.trumps)
 
     def _open_trick(self, s: int, c: int):
         # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
         # subsequent tricks), the leader included even if the lead was their last card.
         self.trick = [(s, c)]
+        self.events.append(Played(s, c, Effect.LEADS))
         self.leader = s
         self.led = SUIT[c]
         self.tochoo = False
@@ -462,15 +476,15 @@ class Engine:
             self._pickup(w, trick)
             self.last_trick, self.last_picker = list(trick), w
             self._end_trick()
-            self.power = w
-            self.events.append(("pickup", w, len(trick)))
+            self._lead_by(w, LeadReason.POWER)
+            self.events.append(PickedUp(w, len(trick)))
             self._settle(w)
             return
         self.last_trick, self.last_picker = list(trick), -1
         self.pending = list(trick)
         self._end_trick()
-        self.power = w
-        self.events.append(("waste", w, len(trick)))
+        self._lead_by(w, LeadReason.POWER)
+        self.events.append(TrickToWaste(w, len(trick)))
         self._settle(w)
 
     def _pickup(self, s: int, trick):
@@ -495,7 +509,7 @@ class Engine:
         if not self.out[s]:
             self.out[s] = True
             self.out_order.append(s)
-            self.events.append(("out", s))
+            self.events.append(GotAway(s))
 
     def _settle(self, power: int):
         """After a trick: who got away, who leads, whether a draw is due, whether the game
@@ -508,7 +522,7 @@ class Engine:
             self._flush_pending()
             self.power = power
             if not self._finish_if_one_left():
-                self.events.append(("lead", power))
+                self.events.append(Leads(power, self.lead_why))
             return
         # The power holder has no card: their last card won a clean trick.
         others = [s for s in self.in_game() if s != power]
@@ -519,36 +533,42 @@ class Engine:
             self._game_over(power)
             return
         mode = self.rules.last_card
-        if mode == "pass_lead" and len(others) >= 2:
-            # Pagat, Variations (version 3); Denexa, Getting away: the player gets away and
-            # the next player holding cards leads.
-            self._flush_pending()
-            self._get_away(power)
-            nxt = self.next_seat(power)
-            self.power = nxt
-            if not self._finish_if_one_left():
-                self.events.append(("lead", nxt))
+        if mode == "pass_lead" and self.active.bit_count() > 2:
+            # Pagat, Getaway: Variations (version 3); Denexa, How to Play Getaway: Getting
+            # away: with more than two players the last card gets away and the next player
+            # holding cards leads. docs/rulings.md, ruling 9: "more than two" counts everyone
+            # who played to this trick, so several may get away in it.
+            self._pass_lead(power)
             return
         if mode == "draw_hand":
             self.drawer = power
             self.draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
             self.phase = DRAW_DUE
             self.power = power
-            self.events.append(("draw_due", power, self.draw_source))
+            self.events.append(DrawDue(power, ANY_SOURCE if self.draw_source == "any" else self.draw_source))
             return
         if self.waste_size() == 0:
             # Nothing to draw from (only the trick just played is face down): the player
             # gets away and the lead passes on, as version 3 of Pagat's Variations does.
-            self._flush_pending()
-            self._get_away(power)
-            self.power = self.next_seat(power)
-            self._finish_if_one_left()
+            self._pass_lead(power)
             return
         self.drawer = power
         self.draw_source = None
         self.phase = DRAW_DUE
         self.power = power
-        self.events.append(("draw_due", power, None))
+        self.events.append(DrawDue(power, None))
+
+    def _pass_lead(self, power: int):
+        self._flush_pending()
+        self._get_away(power)
+        nxt = self.next_seat(power)
+        self._lead_by(nxt, LeadReason.PASS_LEAD)
+        if not self._finish_if_one_left() and nxt >= 0:
+            self.events.append(Leads(nxt, LeadReason.PASS_LEAD))
+
+    def _lead_by(self, s: int, why: LeadReason):
+        self.power = s
+        self.lead_why = why
 
     def _finish_if_one_left(self) -> bool:
         # Pagat, End of Play: the last player left holding cards is the loser.
@@ -566,7 +586,7 @@ class Engine:
         self.loser = loser
         self.legs = self.size(loser)
         self.power = -1
-        self.events.append(("over", loser, self.legs))
+        self.events.append(GameOver(loser, self.legs))
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
@@ -600,7 +620,7 @@ class Engine:
         taken = self.trick
         for _, tc in taken:
             self._give(s, tc)
-        self.events.append(("penalty", s, len(taken)))
+        self.events.append(Penalty(s, len(taken)))
         self.last_trick, self.last_picker = list(taken), s
         self.pending = []
         self._end_trick()
@@ -615,8 +635,9 @@ class Engine:
                 if t in self.out_order:
                     self.out_order.remove(t)
         self.phase = BETWEEN
-        self.power = s
-        self._finish_if_one_left()
+        self._lead_by(s, LeadReason.PENALTY)
+        if not self._finish_if_one_left():
+            self.events.append(Leads(s, LeadReason.PENALTY))
 
     def reopen(self):
         """Follow a record in which play went on after the trick ended (a play after a
@@ -647,8 +668,9 @@ class Engine:
         self.played = 0
         for t, _ in trick:
             self.played |= 1 << t
-        self.tochoo = any(SUIT[tc] != self.led and not (self.trumps and SUIT[tc] == self.trump) for _, tc in trick)
         self.first = False
+        self.tochoo = any(card_effect(SUIT[tc], self.led, self.trump, first=False, trumps=self.trumps) is Effect.TOCHOO
+                          for _, tc in trick)
         self.lenient = True
         self.loser = -1
 
@@ -719,8 +741,8 @@ class Engine:
         if self.power == target:
             # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
             # target who still holds cards.
-            self.power = self.next_seat(target)
-        self.events.append(("take", taker, target))
+            self._lead_by(self.next_seat(target), LeadReason.TAKE)
+        self.events.append(Took(taker, target))
         self._finish_if_one_left()
 
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
@@ -764,11 +786,11 @@ class Engine:
         self._give(s, c)
         self._flush_pending()
         self.phase = BETWEEN
-        self.power = s
+        self._lead_by(s, LeadReason.DRAW)
         self.drawer = -1
         self.draw_source = None
         self.drawn_lead = True
-        self.events.append(("draw", s, c, source))
+        self.events.append(Drew(s, c, source))
         if source is not None and self.size(source) == 0:
             self._get_away(source)
             self._finish_if_one_left()

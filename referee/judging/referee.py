@@ -15,12 +15,16 @@ the tochoo with a note pointing at the proof.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, Diagnostic, Related
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Span, Take, Trick, Trumps, Waste
+from referee.engine.events import Event
+from referee.notation.record import (
+    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
+)
 from referee.engine.rules import RuleSet, RulesError, parse_spec
 
 P = "pagat-getaway.txt"
@@ -66,6 +70,20 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(slots=True)
+class Step:
+    """One item of the record, replayed: the play, take, draw or count; the record's trick
+    number (plays only); the state before and after; what happened (typed events of
+    :mod:`referee.engine.events`); the diagnostics reported at it."""
+
+    item: Play | Take | Draw | Counts
+    trick: int | None
+    before: E.Engine
+    after: E.Engine
+    events: list[Event]
+    diagnostics: list[Diagnostic]
+
+
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: dict | None = None,
                   force: bool = False) -> RuleSet:
     """The rule set a game is judged by: its [Rules] tag, else ``default``; with ``force``
@@ -94,30 +112,49 @@ class Referee:
     # ---- one game --------------------------------------------------------------------
 
     def judge(self, game: Game) -> GameResult:
+        """Judge a whole game: the replay walked to its end."""
+        walk = self.steps(game)
+        for _ in walk:
+            pass
+        return self.result
+
+    def steps(self, game: Game, snapshots: bool = False) -> Iterator[Step]:
+        """Replay the game, yielding a :class:`Step` for every play, take, draw and count
+        of the record, in order. ``self.result`` holds the :class:`GameResult` once the walk
+        is over. With ``snapshots`` each step's ``before`` is a copy of the state before the
+        item (for hover, pages and answers); without, the walk allocates nothing per step
+        beyond the step itself."""
+        self.engine = None
         if game.errors:
-            return GameResult(game, None, list(game.errors), judged=False,
-                              stopped="the game has syntax errors and is not replayed")
+            self.result = GameResult(game, None, list(game.errors), judged=False,
+                                     stopped="the game has syntax errors and is not replayed")
+            return
         try:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
             res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
             res.diagnostics.append(self._diag(game, "S007", str(ex), game.span, trick=None))
-            return res
+            self.result = res
+            return
         res = GameResult(game, rules)
         self.game, self.res, self.rules = game, res, rules
+        self.result = res
         if game.setup is None:
             res.judged = False
             res.stopped = "the record has no deal or position"
-            return res
+            return
         try:
-            engine = self._setup(game, rules)
-            self.engine = engine
-            self._replay(game)
+            self.engine = self._setup(game, rules)
+            yield from self._replay(game, snapshots)
         except _Stop as stop:
             res.stopped = str(stop)
-        e = self.engine if hasattr(self, "engine") and self.engine is not None else None
+        self._finish(game, res)
+
+    def _finish(self, game: Game, res: GameResult):
+        e = self.engine
         if e is not None:
-            res.tricks = e.trick_no - 1
+            # Tricks played to, the one on the table included (the record may end inside it).
+            res.tricks = e.trick_no - (0 if e.phase == E.IN_TRICK else 1)
             res.out_order = list(e.out_order)
             res.sizes = [e.size(s) for s in range(e.n)]
             res.finished = e.phase == E.OVER
@@ -297,7 +334,7 @@ class Referee:
 
     # ---- the replay ------------------------------------------------------------------------------
 
-    def _replay(self, game: Game):
+    def _replay(self, game: Game, snapshots: bool) -> Iterator[Step]:
         events = []
         for a in game.actions:
             if isinstance(a, Trick):
@@ -316,19 +353,25 @@ class Referee:
             e = self.engine
             if self.stop_after is not None and tno is not None and tno > self.stop_after:
                 break
+            before = e.copy() if snapshots else e
+            marks = (len(e.events), len(self.res.diagnostics))
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
                 if kind != "take" or self.late_penalty is None:
                     self._close_lenient(k)
             if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and kind != "take":
                 self._take_deferred()
-            if kind == "play":
-                self._play(k, item, tno)
-            elif kind == "take":
-                self._take(item)
-            elif kind == "draw":
-                self._draw(item)
-            elif kind == "counts":
-                self._counts(item)
+            try:
+                if kind == "play":
+                    self._play(k, item, tno)
+                elif kind == "take":
+                    self._take(item)
+                elif kind == "draw":
+                    self._draw(item)
+                elif kind == "counts":
+                    self._counts(item)
+            finally:
+                after = self.engine
+                yield Step(item, tno, before, after, after.events[marks[0]:], self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int | None = None):
         """End a trick that went on after a mistake. If the record then shows the offender

@@ -607,6 +607,7 @@ class _Table:
     def _comment_trick(self, trick):
         """With ``annotate``: say at the end of a trick line what happened to the trick."""
         from referee.engine.cards import card_str, suit_name
+        from referee.engine.events import GameOver, GotAway, TrumpsSet
         from referee.notation.record import Counts
 
         if not self.annotate:
@@ -624,12 +625,12 @@ class _Table:
             parts.append(f"tochoo: {self.names[e.last_picker]} picks up {len(trick.plays)} "
                          f"card{'s' if len(trick.plays) != 1 else ''}")
         for ev in self._trick_events():
-            if ev[0] == "trump":
-                parts.append(f"{suit_name(ev[2], plural=True)} are trumps")
-            elif ev[0] == "out":
-                parts.append(f"{self.names[ev[1]]} gets away")
-            elif ev[0] == "over":
-                parts.append(f"{self.names[ev[1]]} loses" + (f" with {ev[2]} legs" if e.trumps else ""))
+            if isinstance(ev, TrumpsSet):
+                parts.append(f"{suit_name(ev.suit, plural=True)} are trumps")
+            elif isinstance(ev, GotAway):
+                parts.append(f"{self.names[ev.seat]} gets away")
+            elif isinstance(ev, GameOver):
+                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} legs" if e.trumps else ""))
         if parts:
             trick.comment = "; ".join(parts)
         if self.trick_end in ("tochoo", "penalty") and e.phase != E.OVER:

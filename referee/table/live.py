@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Optional
 
 from referee.engine import cards as C
+from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.table.entry import Pending, Question, Rejection, read_entry, settle
@@ -460,9 +461,9 @@ class Session:
     def _just_ended_by_tochoo(self) -> bool:
         e = self.res.engine
         for ev in reversed(e.events):
-            if ev[0] in ("lead", "out", "over"):
+            if isinstance(ev, (EV.Leads, EV.GotAway, EV.GameOver)):
                 continue
-            return ev[0] == "pickup"
+            return isinstance(ev, EV.PickedUp)
         return False
 
     def _seat_index(self, name: str) -> int:
@@ -695,56 +696,52 @@ def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = Fals
     """What followed an action, in words: 'tochoo: North picks up 3 cards and leads'."""
     parts: list[str] = []
     # A take sends its target out before the take is logged: say the take first.
-    takes = [ev for ev in events if ev[0] == "take"]
-    events = takes + [ev for ev in events if ev[0] != "take"]
+    takes = [ev for ev in events if isinstance(ev, EV.Took)]
+    events = takes + [ev for ev in events if not isinstance(ev, (EV.Took, EV.Played))]
     i = 0
     name = lambda s: seats[s] if s is not None and s >= 0 else "nobody"  # noqa: E731
     while i < len(events):
         ev = events[i]
-        kind = ev[0]
-        if kind in ("pickup", "waste"):
-            _, w, n = ev
+        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
+            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
+            n = ev.cards
             # the lead that follows (after any seats that got away with the trick)
             j = i + 1
-            while j < len(events) and events[j][0] == "out":
+            while j < len(events) and isinstance(events[j], EV.GotAway):
                 j += 1
-            leads = j < len(events) and events[j][0] == "lead" and events[j][1] == w
+            leads = j < len(events) and isinstance(events[j], EV.Leads) and events[j].seat == w
             if leads:
                 events = events[:j] + events[j + 1:]
-            if kind == "pickup":
+            if isinstance(ev, EV.PickedUp):
                 parts.append(f"tochoo: {name(w)} picks up {n} card{'s' if n != 1 else ''}" + (" and leads" if leads else ""))
             else:
                 parts.append(f"the trick goes to the waste pile; {name(w)} has the power" + (" and leads" if leads else ""))
             i += 1
             continue
-        if kind == "penalty":
+        if isinstance(ev, EV.Penalty):
             if not skip_penalty:
-                _, s, n = ev
-                parts.append(f"penalty: {name(s)} picks up {n} card{'s' if n != 1 else ''} and leads")
-        elif kind == "lead":
-            parts.append(f"{name(ev[1])} leads")
-        elif kind == "out":
-            parts.append(f"{name(ev[1])} has got away")
-        elif kind == "draw_due":
-            _, s, src = ev
-            where = ("the waste pile" if src is None else "any other player's hand" if src == "any"
+                parts.append(f"penalty: {name(ev.seat)} picks up {ev.cards} card{'s' if ev.cards != 1 else ''} and leads")
+        elif isinstance(ev, EV.Leads):
+            if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
+                parts.append(f"{name(ev.seat)} leads")
+        elif isinstance(ev, EV.GotAway):
+            parts.append(f"{name(ev.seat)} has got away")
+        elif isinstance(ev, EV.DrawDue):
+            src = ev.source
+            where = ("the waste pile" if src is None else "any other player's hand" if src == EV.ANY_SOURCE
                      else f"{name(src)}'s hand")
-            parts.append(f"{name(s)} has the power and no card: draws from {where} and leads the card")
-        elif kind == "over":
-            _, loser, legs = ev
+            parts.append(f"{name(ev.seat)} has the power and no card: draws from {where} and leads the card")
+        elif isinstance(ev, EV.GameOver):
             if e.trumps:
-                parts.append(f"game over: {name(loser)} is the donkey with {legs} leg{'s' if legs != 1 else ''}")
+                parts.append(f"game over: {name(ev.loser)} is the donkey with {ev.legs} leg{'s' if ev.legs != 1 else ''}")
             else:
-                parts.append(f"game over: {name(loser)} lost")
-        elif kind == "trump":
-            _, s, suit = ev
-            parts.append(f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps")
-        elif kind == "take":
-            _, a, b = ev
-            parts.append(f"{name(a)} takes {name(b)}'s hand")
-        elif kind == "draw":
-            _, s, c, src = ev
-            parts.append(f"{name(s)} leads next, with the card drawn")
+                parts.append(f"game over: {name(ev.loser)} lost")
+        elif isinstance(ev, EV.TrumpsSet):
+            parts.append(f"{C.SUIT_SYMBOLS[ev.suit]} {C.suit_name(ev.suit, True)} are trumps")
+        elif isinstance(ev, EV.Took):
+            parts.append(f"{name(ev.taker)} takes {name(ev.target)}'s hand")
+        elif isinstance(ev, EV.Drew):
+            parts.append(f"{name(ev.seat)} leads next, with the card drawn")
         i += 1
     return "; ".join(parts)
 

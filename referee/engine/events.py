@@ -1,0 +1,150 @@
+"""What the engine answers: typed values for what a card does, what happened, and why a
+seat leads.
+
+The engine keeps its state in ints and bit masks (see :mod:`referee.engine.state`); what
+crosses its boundary is these small values. Each is a frozen slotted dataclass, so it is
+cheap, hashable, and its repr evaluates back to it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Effect(str, Enum):
+    """What a card does to the trick it is played to (one rule, :func:`card_effect`)."""
+
+    LEADS = "leads"  # opens the trick
+    FOLLOWS = "follows"  # a card of the suit led
+    TOCHOO = "tochoo"  # another suit: ends the trick (not in the first trick, not a trump)
+    TRUMPS = "trumps"  # Donkey: a trump on another suit, or the card that makes its suit trumps
+    DISCARD = "discard"  # the first trick: an off-suit card that ends nothing
+
+
+class LeadReason(str, Enum):
+    """Why a seat leads the next trick. Only POWER means the seat "has the power"."""
+
+    ACE = "ace"  # holds the ace of spades, which opens the first trick
+    POWER = "power"  # played the highest card of the suit led (or trump) to the last trick
+    TAKE = "take"  # the seat due to lead had its hand taken; the lead passed on
+    PASS_LEAD = "pass_lead"  # the power holder got away with the last card; the lead passed on
+    PENALTY = "penalty"  # picked up a trick as the penalty for a mistake
+    DRAW = "draw"  # had the power and no card, drew one and leads it
+    POSITION = "position"  # a position written in the record says so
+
+
+class LegalReason(str, Enum):
+    """Why these cards, and only these, may be played now."""
+
+    ANY = "any"  # a lead: any card in hand
+    ACE_FIRST = "ace_first"  # the first trick opens with the ace of spades
+    FOLLOW = "follow"  # must follow the suit led
+    FIRST_TRICK_SPADE = "first_trick_spade"  # the first trick: a spade if the seat holds one
+    TRUMP = "trump"  # Donkey: cannot follow, must trump
+    OFF_SUIT = "off_suit"  # cannot follow (nor trump): any card, a tochoo
+    NOT_YOUR_TURN = "not_your_turn"
+    NONE = "none"  # the trick has ended, the seat is out, a draw is due, the game is over
+
+
+# ---- what happened ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: int
+    effect: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpsSet:
+    """Donkey: the first card that could not follow made its suit trumps."""
+
+    seat: int
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickToWaste:
+    """A clean trick (everyone followed, or the first trick) goes to the waste pile."""
+
+    winner: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickedUp:
+    """A tochoo ended the trick: the player of the highest card of the suit led picks it up."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Ruling 1: the offender picked up the trick as the penalty for a mistake."""
+
+    seat: int
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class GotAway:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leads:
+    seat: int
+    why: LeadReason
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDue:
+    """The seat has the power and no card: it must draw (from ``source``: None for the
+    waste pile, a seat, or -2 for any other player's hand)."""
+
+    seat: int
+    source: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    seat: int
+    card: int
+    source: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Took:
+    taker: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    loser: int
+    legs: int
+
+
+Event = Played | TrumpsSet | TrickToWaste | PickedUp | Penalty | GotAway | Leads | DrawDue | Drew | Took | GameOver
+
+ANY_SOURCE = -2  # DrawDue.source: from any other player's hand
+
+
+def card_effect(suit: int, led: int, trump: int, *, first: bool, trumps: bool) -> Effect:
+    """The one rule of what a card of ``suit`` does to a trick led in ``led``.
+
+    Pagat, Getaway: Second and subsequent tricks: a card of another suit is a tochoo and
+    ends the trick. Pagat, Getaway: First trick: in the first trick it ends nothing.
+    Pagat, Getaway: Donkey: a trump never ends a trick, and the first card that cannot
+    follow makes its suit trumps (``trump`` is -1 until then).
+    """
+    if suit == led:
+        return Effect.FOLLOWS
+    if trumps and (trump < 0 or suit == trump):
+        return Effect.TRUMPS
+    if first:
+        return Effect.DISCARD
+    return Effect.TOCHOO
