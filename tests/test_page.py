@@ -108,7 +108,7 @@ def test_renege_stepped_to_in_a_real_browser(tmp_path, browser):
     assert "Rule: " in s["diags"] and "must follow" in s["diags"]
     assert "East picks up the 3 cards of trick 2 and leads trick 3" in s["diags"]
     assert "The table applied the penalty." in s["diags"]
-    assert s["hands"]["East"] == "14 cards" and "East leads trick 3: the penalty" in s["lead"]
+    assert s["hands"]["East"] == "14 cards" and "East leads trick 3: they picked up a trick as the penalty" in s["lead"]
     assert s["waste"] == "Waste pile: 4 cards"
     assert browser.execute_script("return location.hash") == "#trick-2"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -21,28 +21,13 @@ from typing import Optional, Sequence, Union
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
-from referee.judging.referee import GameResult, Referee
+from referee.engine import events as EV
+from referee.judging.referee import GameResult, Step
+from referee.judging.replay import replay
 from referee.notation.record import Comment, Counts, Draw, Game, Play, Take, Trick
 from referee.reports.diagnostics import Diagnostic
 
 Item = Union[Play, Take, Draw, Counts]
-Event = tuple  # the engine's events: ("waste", seat, n), ("pickup", seat, n), ("lead", seat), ...
-
-
-# ---- the walk ------------------------------------------------------------------------------------
-
-
-@dataclass
-class Step:
-    """One item of the record and what the referee made of it (the shape of the replay
-    walk ``referee.judging.replay`` is to provide)."""
-
-    item: Item
-    trick: Optional[int]  # the record's trick number for a play, else None
-    before: E.Engine
-    after: E.Engine
-    events: list[Event] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass
@@ -52,58 +37,6 @@ class Walk:
     start: Optional[E.Engine]  # the state before the first item
     steps: list[Step]
     loose: list[Diagnostic]  # diagnostics at no item (the deal, the header, the result tag)
-
-
-def _items(game: Game) -> list[tuple[Item, Optional[int], int, int]]:
-    """The items in order, each with its trick number and where it is in ``game.actions``
-    (index of the action, and for a play its index in the line)."""
-    out: list[tuple[Item, Optional[int], int, int]] = []
-    for i, a in enumerate(game.actions):
-        if isinstance(a, Trick):
-            for j, p in enumerate(a.plays):
-                out.append((p, a.number, i, j))
-        elif not isinstance(a, Comment):
-            out.append((a, None, i, 0))
-    return out
-
-
-class _Walker(Referee):
-    """The referee, noting its engine after each item it judges. Until the replay walk of
-    ``referee.judging`` lands, this is the one place that reaches into the referee's steps;
-    the states are those of the one replay ``check`` makes (a penalty the table did not
-    apply is not applied here either)."""
-
-    def __init__(self, default: Optional[RuleSet], overrides: Optional[dict]) -> None:
-        super().__init__(default, overrides, keep_engine=True)
-        self.noted: list[tuple[object, E.Engine]] = []
-        self.begin: Optional[E.Engine] = None
-
-    def _replay(self, game: Game) -> None:  # type: ignore[override]
-        self.begin = self.engine.copy()
-        super()._replay(game)
-
-    def _note(self, item: object) -> None:
-        self.noted.append((item, self.engine.copy()))
-
-    def _play(self, k, play, tno):  # type: ignore[no-untyped-def, override]
-        r = super()._play(k, play, tno)
-        self._note(play)
-        return r
-
-    def _take(self, t, deferred=False):  # type: ignore[no-untyped-def, override]
-        r = super()._take(t, deferred)
-        self._note(t)
-        return r
-
-    def _draw(self, d):  # type: ignore[no-untyped-def, override]
-        r = super()._draw(d)
-        self._note(d)
-        return r
-
-    def _counts(self, cnt):  # type: ignore[no-untyped-def, override]
-        r = super()._counts(cnt)
-        self._note(cnt)
-        return r
 
 
 def _spans(item: Item) -> list:
@@ -117,28 +50,23 @@ def _spans(item: Item) -> list:
     return spans
 
 
-def _new(old: list, new: list) -> list:
-    k = 0
-    while k < len(old) and k < len(new) and old[k] == new[k]:
-        k += 1
-    return new[k:]
-
-
 def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict] = None) -> Walk:
     """Every item of a game with the engine before and after it, its events and its
-    diagnostics: one replay by the referee, as ``check`` makes it; each diagnostic at the
-    item it points at."""
-    ref = _Walker(default, overrides)
-    full = ref.judge(game)
-    trick_of = {id(p): tno for p, tno, _, _ in _items(game)}
-    start = ref.begin
-    steps: list[Step] = []
+    diagnostics: the referee's one replay (:func:`referee.judging.replay.replay`), as
+    ``check`` judges it; each diagnostic placed at the item it points at."""
+    r = replay(game, default, snapshots=True, overrides=overrides)
+    raw = list(r)
+    full = r.result
+    end = full.engine
+    start = raw[0].before if raw else end
     if start is None:
         return Walk(game, full, None, [], list(full.diagnostics))
-    before = start
-    for item, after in ref.noted:
-        steps.append(Step(item, trick_of.get(id(item)), before, after, _new(before.events, after.events)))  # type: ignore[arg-type]
-        before = after
+    steps: list[Step] = []
+    for k, st in enumerate(raw):
+        # A step's ``after`` is the referee's live engine: the next step's copy of the state
+        # before it is this step's state after it.
+        after = raw[k + 1].before if k + 1 < len(raw) else (end if end is not None else st.after)
+        steps.append(Step(st.item, st.trick, st.before, after, list(st.events), []))
     loose: list[Diagnostic] = []
     for d in full.diagnostics:
         hit = None
@@ -210,7 +138,8 @@ def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
 
 
 def _play_phrase(st: Step, seats: Sequence[str]) -> str:
-    """One play: who played what, and what it was (a lead, a follow, a tochoo, a mistake)."""
+    """One play: who played what, and what the engine says it did (a lead, a follow, a
+    tochoo, a trump, a discard), or that the referee reported a mistake at it."""
     p = st.item
     assert isinstance(p, Play)
     b = st.before
@@ -218,19 +147,22 @@ def _play_phrase(st: Step, seats: Sequence[str]) -> str:
     mistakes = [d for d in st.diagnostics if d.is_error]
     if mistakes:
         return f"{name} played {card} (a mistake: {', '.join(d.code for d in mistakes)}, below)"
-    if b.phase in (E.BETWEEN, E.BEFORE_FIRST) or not b.trick:
+    played = next((ev for ev in st.events if isinstance(ev, EV.Played) and ev.seat == p.seat and ev.card == p.card), None)
+    effect = played.effect if played is not None else None
+    if effect is EV.Effect.LEADS:
         return f"{name} led {card}"
-    suit = C.SUIT[p.card]
-    if suit == b.led:
+    if effect is EV.Effect.FOLLOWS:
         return f"{name} followed with {card}"
-    if b.trumps and (b.trump < 0 or suit == b.trump):
-        if b.trump < 0:
-            return f"{name} could not follow and played {card}, making {C.suit_name(suit, True)} trumps"
+    if effect is EV.Effect.TRUMPS:
+        made = [ev for ev in st.events if isinstance(ev, EV.TrumpsSet)]
+        if made:
+            return f"{name} could not follow and played {card}, making {C.suit_name(made[0].suit, True)} trumps"
         return f"{name} trumped with {card} ({_why_tochoo(b, p.seat, seats)})"
-    if b.first:
+    if effect is EV.Effect.DISCARD:
         return f"{name} discarded {card} ({_why_tochoo(b, p.seat, seats)}; no card ends the first trick)"
-    ended = any(ev[0] in ("pickup", "waste", "penalty") for ev in st.events)
-    return f"{name}'s {card} was a legal tochoo ({_why_tochoo(b, p.seat, seats)})" + ("" if ended else "")
+    if effect is EV.Effect.TOCHOO:
+        return f"{name}'s {card} was a legal tochoo ({_why_tochoo(b, p.seat, seats)})"
+    return f"{name} played {card}"
 
 
 def _winning_card(trick: list[tuple[int, int]], w: int) -> Optional[int]:
@@ -245,49 +177,66 @@ def events_sentence(st: Step, seats: Sequence[str]) -> str:
     who gets away, who leads and why, a draw due, the end of the game."""
     parts: list[str] = []
     a = st.after
-    for k, ev in enumerate(st.events):
-        kind = ev[0]
-        if kind in ("pickup", "waste"):
-            _, w, n = ev
-            card = _winning_card(a.last_trick, w)
-            led = C.SUIT[a.last_trick[0][1]] if a.last_trick else None
-            high = (f", with the highest {'trump' if a.trumps and card is not None and C.SUIT[card] == a.trump else C.suit_name(led)} "
-                    f"({C.card_str(card)})" if card is not None and led is not None else "")
-            leads = any(e2[0] == "lead" and e2[1] == w for e2 in st.events[k:])
-            if kind == "pickup":
-                parts.append(f"the trick ends; {seats[w]}{high}, picks up {_cards(n)}"
+    evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
+    said_lead: set[int] = set()
+    for k, ev in enumerate(evs):
+        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
+            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
+            trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
+            trick = a.last_trick or trick
+            card = _winning_card(trick, w)
+            led = C.SUIT[trick[0][1]] if trick else None
+            high = ""
+            if card is not None and led is not None:
+                kind = "trump" if a.trumps and C.SUIT[card] == a.trump and C.SUIT[card] != led else C.suit_name(led)
+                high = f", with the highest {kind} ({C.card_str(card)}),"
+            leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
+            if leads:
+                said_lead.add(w)
+            if isinstance(ev, EV.PickedUp):
+                parts.append(f"the trick ends; {seats[w]}{high} picks up {_cards(ev.cards)}"
                              + (f" and leads trick {a.trick_no}" if leads else ""))
             else:
-                parts.append(f"the trick goes to the waste pile; {seats[w]}{high}, has the power"
+                parts.append(f"the trick goes to the waste pile; {seats[w]}{high} has the power"
                              + (f" and leads trick {a.trick_no}" if leads else ""))
-        elif kind == "penalty":
-            _, s, n = ev
-            parts.append(f"{seats[s]} picks up {_cards(n)} as the penalty and leads trick {a.trick_no}")
-        elif kind == "out":
-            place = a.out_order.index(ev[1]) + 1 if ev[1] in a.out_order else 0
-            parts.append(f"{seats[ev[1]]} gets away" + (f" ({_ordinal(place)})" if place else ""))
-        elif kind == "lead":
-            if not any(e2[0] in ("pickup", "waste", "penalty") and e2[1] == ev[1] for e2 in st.events[:k]):
-                parts.append(f"{seats[ev[1]]} leads trick {a.trick_no}")
-        elif kind == "draw_due":
-            _, s, src = ev
-            where = ("the waste pile" if src is None else "any other player's hand" if src == "any"
+        elif isinstance(ev, EV.Penalty):
+            said_lead.add(ev.seat)
+            parts.append(f"{seats[ev.seat]} picks up {_cards(ev.cards)} as the penalty and leads trick {a.trick_no}")
+        elif isinstance(ev, EV.GotAway):
+            place = a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0
+            parts.append(f"{seats[ev.seat]} gets away" + (f" ({_ordinal(place)})" if place else ""))
+        elif isinstance(ev, EV.Leads):
+            if ev.seat not in said_lead:
+                parts.append(f"{seats[ev.seat]} leads trick {a.trick_no} ({LEAD_WHY[ev.why]})")
+        elif isinstance(ev, EV.DrawDue):
+            src = ev.source
+            where = ("the waste pile" if src is None else "any other player's hand" if src == EV.ANY_SOURCE
                      else f"{seats[src]}'s hand")
-            parts.append(f"{seats[s]} has the power and no card left, so draws from {where} and leads the card")
-        elif kind == "take":
-            _, t, target = ev
-            parts.append(f"{seats[t]} takes {seats[target]}'s hand")
-        elif kind == "draw":
-            _, s, c, src = ev
-            parts.append(f"{seats[s]} draws {C.card_str(c)}" + (f" from {seats[src]}" if src is not None else
-                                                                 " from the waste pile") + " and leads it")
-        elif kind == "over":
-            _, loser, legs = ev
+            parts.append(f"{seats[ev.seat]} has the power and no card left, so draws from {where} and leads the card")
+        elif isinstance(ev, EV.Took):
+            parts.append(f"{seats[ev.taker]} takes {seats[ev.target]}'s hand")
+        elif isinstance(ev, EV.Drew):
+            parts.append(f"{seats[ev.seat]} draws {C.card_str(ev.card)}"
+                         + (f" from {seats[ev.source]}'s hand" if ev.source is not None and ev.source >= 0 else "")
+                         + " and leads it")
+        elif isinstance(ev, EV.GameOver):
             if a.trumps:
-                parts.append(f"the game is over: {seats[loser]} is the donkey ({legs} leg{'s' if legs != 1 else ''})")
+                parts.append(f"the game is over: {seats[ev.loser]} is the donkey ({ev.legs} leg{'s' if ev.legs != 1 else ''})")
             else:
-                parts.append(f"the game is over: {seats[loser]} is left holding cards and loses")
+                parts.append(f"the game is over: {seats[ev.loser]} is left holding cards and loses")
     return "; ".join(parts)
+
+
+# Why a seat leads, in words (the engine's LeadReason).
+LEAD_WHY = {
+    EV.LeadReason.ACE: "they hold the ace of spades, which opens the first trick",
+    EV.LeadReason.POWER: "they played the highest card of the suit led (or the highest trump) to the last trick",
+    EV.LeadReason.TAKE: "the seat due to lead had its hand taken, and the lead passed on",
+    EV.LeadReason.PASS_LEAD: "the seat with the power got away with its last card, and the lead passed on",
+    EV.LeadReason.PENALTY: "they picked up a trick as the penalty for a mistake (ruling 1)",
+    EV.LeadReason.DRAW: "they had the power and no card, and lead the card they drew",
+    EV.LeadReason.POSITION: "the position written in the record says so",
+}
 
 
 def item_sentence(st: Step, seats: Sequence[str]) -> str:
@@ -296,11 +245,11 @@ def item_sentence(st: Step, seats: Sequence[str]) -> str:
     errs = [diagnostic_sentence(d) for d in st.diagnostics]
     if isinstance(it, Take):
         head = f"{seats[it.taker]} took {seats[it.target]}'s hand"
-        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if e[0] != "take"]), seats)
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Took)]), seats)
     elif isinstance(it, Draw):
         head = f"{seats[it.seat]} drew {C.card_str(it.card)}" + (
             f" from {seats[it.source]}'s hand" if it.source is not None else " from the waste pile")
-        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if e[0] != "draw"]), seats)
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Drew)]), seats)
     else:
         head = "the counts were stated (" + ", ".join(f"{seats[s]} {n}" for s, n in it.sizes) + ")"
         follow = events_sentence(st, seats)
@@ -419,22 +368,14 @@ def _lead_phrase(w: Walk, e: E.Engine) -> str:
         if turn < 0:
             return f"trick {e.trick_no} is being played; any seat still to play may play"
         return f"{seats[turn]} is to play to trick {e.trick_no}, following {C.SUIT_SYMBOLS[e.led]} if able"
-    # between tricks: the event that gave the power says why (the last one that names the seat)
-    why = {"pickup": "they played the highest card of trick {t} after a tochoo and picked it up",
-           "waste": "they played the highest card of trick {t}, which went to the waste pile",
-           "penalty": "the penalty for their mistake (ruling 1)",
-           "draw": "with the card they drew",
-           "take": "they took a hand, and the power stays with the seat that had it"}
-    for st in reversed(w.steps):
-        for k in range(len(st.events) - 1, -1, -1):
-            ev = st.events[k]
-            if ev[0] in ("pickup", "waste", "penalty", "draw") and ev[1] == e.power:
-                return f"{seats[e.power]} leads trick {e.trick_no}: " + why[ev[0]].format(t=e.trick_no - 1)
-            if ev[0] == "out" and e.power not in (ev[1],) and k + 1 < len(st.events) and \
-                    st.events[k + 1] == ("lead", e.power):
-                return (f"{seats[e.power]} leads trick {e.trick_no}: {seats[ev[1]]} won the last trick with their "
-                        f"last card, got away, and the lead passed on")
-    return f"{seats[e.power]} has the power and leads trick {e.trick_no}"
+    # between tricks: the engine keeps why the seat leads
+    if e.lead_why is EV.LeadReason.POWER and e.last_trick:
+        card = _winning_card(e.last_trick, e.power)
+        if card is not None:
+            return (f"{seats[e.power]} leads trick {e.trick_no}: they played the highest card, "
+                    f"{C.card_str(card)}, to trick {e.trick_no - 1}")
+    return f"{seats[e.power]} leads trick {e.trick_no}: {LEAD_WHY[e.lead_why]}"
+
 
 
 def hands_phrase(w: Walk, e: E.Engine) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from referee.engine import cards as C
+from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.table.answers import (
@@ -53,7 +54,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
     elif st is not None and isinstance(st.item, Play) and e.last_trick:
         on_table = list(e.last_trick)
         number = st.trick or e.trick_no - 1
-        ends = [ev for ev in st.events if ev[0] in ("pickup", "waste", "penalty")]
+        ends = [ev for ev in st.events if isinstance(ev, (EV.PickedUp, EV.TrickToWaste, EV.Penalty))]
         fate = events_sentence(st, seats) if ends else ""
     else:
         on_table, fate, number = [], "", e.trick_no
