@@ -574,6 +574,11 @@ def test_takes_and_draws_in_words(tmp_path):
     r = run_live(str(f), input="North takes East's hand\n")
     assert "recorded: North takes East" in r.stdout, r.stdout
     assert facts(f)[-1] == ("take", "North", "East")
+    d = tmp_path / "d.gwy"
+    d.write_text((RECORDS / "dispute-draw.gwy").read_text(encoding="utf-8"), encoding="utf-8")
+    r = run_live(str(d), input="w drew 9h\n")
+    assert r.returncode == 0 and "recorded: West draws 9♥" in r.stdout, r.stdout
+    assert facts(d)[-1] == ("draw", "West", "9♥", None)
 
 
 def test_a_line_of_plays_stops_at_the_first_not_recorded(tmp_path):

@@ -24,7 +24,7 @@ from referee.engine.rules import RuleSet
 from referee.engine import events as EV
 from referee.judging.referee import GameResult, Step
 from referee.judging.replay import replay
-from referee.notation.record import Comment, Counts, Draw, Game, Play, Take, Trick
+from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.reports.diagnostics import Diagnostic
 
 Item = Union[Play, Take, Draw, Counts]
@@ -39,7 +39,7 @@ class Walk:
     loose: list[Diagnostic]  # diagnostics at no item (the deal, the header, the result tag)
 
 
-def _spans(item: Item) -> list:
+def _spans(item: Item) -> list[Span]:
     if isinstance(item, Play):
         return [item.card_span, item.seat_span]
     spans = [item.span]
@@ -50,7 +50,7 @@ def _spans(item: Item) -> list:
     return spans
 
 
-def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict] = None) -> Walk:
+def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict[str, object]] = None) -> Walk:
     """Every item of a game with the engine before and after it, its events and its
     diagnostics: the referee's one replay (:func:`referee.judging.replay.replay`), as
     ``check`` judges it; each diagnostic placed at the item it points at."""
@@ -250,7 +250,7 @@ def item_sentence(st: Step, seats: Sequence[str]) -> str:
         head = f"{seats[it.seat]} drew {C.card_str(it.card)}" + (
             f" from {seats[it.source]}'s hand" if it.source is not None else " from the waste pile")
         follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Drew)]), seats)
-    else:
+    elif isinstance(it, Counts):
         head = "the counts were stated (" + ", ".join(f"{seats[s]} {n}" for s, n in it.sizes) + ")"
         follow = events_sentence(st, seats)
         if not errs:
@@ -425,7 +425,7 @@ def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
 
     default, overrides = _rules_options(rules, None, [])
     try:
-        g = read_clean_game(file, game)
+        g: Game = read_clean_game(file, game)  # type: ignore[no-untyped-call]
     except TableError as e:
         typer.echo(f"error: {e.message}", err=True)
         raise typer.Exit(e.code)
@@ -446,7 +446,7 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
 def register(app: object) -> None:
     import typer
 
-    @app.command()  # type: ignore[attr-defined, misc]
+    @app.command()  # type: ignore[attr-defined, untyped-decorator]
     def ask(
         file: Path = typer.Argument(..., help="a record (.gwy)"),
         trick: int = typer.Option(..., "--trick", "-t", min=1, help="the trick asked about"),

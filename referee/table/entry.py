@@ -175,26 +175,28 @@ def _parses(ws: list[Word], i: int, fail: _Failure) -> Iterator[list[Act]]:
             continue
         if j < len(ws) and ws[j].keyword == "draw":
             k = j + 1
-            if k < len(ws) and ws[k].card is not None:
+            drawn = ws[k].card if k < len(ws) else None
+            if drawn is not None:
                 end = k + 1
                 if end < len(ws) and ws[end].keyword == "from":
                     if end + 1 < len(ws) and ws[end + 1].seats:
                         for src in ws[end + 1].seats:
                             for rest in _parses(ws, end + 2, fail):
-                                yield [DrawAct(s, ws[k].card, src)] + rest
+                                yield [DrawAct(s, drawn, src)] + rest
                     else:
                         note(end + 1, "the seat whose hand the card is drawn from")
                     continue
                 for rest in _parses(ws, end, fail):
-                    yield [DrawAct(s, ws[k].card, None)] + rest
+                    yield [DrawAct(s, drawn, None)] + rest
             else:
                 note(k, "the card drawn")
             continue
         if j < len(ws) and ws[j].keyword == "play":
             j += 1
-        if j < len(ws) and ws[j].card is not None:
+        card = ws[j].card if j < len(ws) else None
+        if card is not None:
             for rest in _parses(ws, j + 1, fail):
-                yield [Play(s, ws[j].card)] + rest
+                yield [Play(s, card)] + rest
         else:
             note(j, "a card")
     if w.card is None and not w.seats:

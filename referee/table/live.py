@@ -1,7 +1,9 @@
 """``getaway-ref live``: a referee that follows a game typed one action at a time.
 
-Each line typed is an action in the notation's own words: a play (``West A♠``, the trick
-number is supplied), a trick line (``3. East 3♥, South 7♥``), a take (``North takes
+What people type is read by :mod:`referee.table.entry` into the notation's own lines (seat
+prefixes, any card spelling, several plays a line, the card alone when the engine says only
+one seat can have played it); each of those lines is then what live records. The lines
+are: a play (``West A♠``, the trick number is supplied), a trick line (``3. East 3♥, South 7♥``), a take (``North takes
 East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count line, or a
 comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
 
@@ -42,16 +44,22 @@ VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
 
 HELP = """\
-type an action, one a line, in the notation's words:
-  West A♠                    a play (the trick number is added)
-  3. East 3♥, South 7♥       a trick line (one play or several)
+type what happened, one entry a line:
+  West A♠   west as   W AS   West plays 10♥   th   T♥
+                             a play (a seat's name or its unique beginning; any spelling
+                             of a card; the trick number is added)
+  K♠                         the card alone, when only one seat can have played it
+  East K♠, South 5♠; West 2♠ several plays on one line (commas, spaces or ;)
+  3. East 3♥, South 7♥       a trick line, as in the notation
   North takes East           a take, between tricks
   West draws 7♦              a draw from the waste pile ('from North': from a hand)
   counts North 12, East 9    hand sizes, for the referee to verify
   # text   or   comment text a comment in the record
-commands: show (the state), legal (what may happen now), undo (remove the last entry:
-a wrong entry, not a table mistake), new (the next game, once this one is over),
-help, quit"""
+an entry that could mean two things is asked about, never guessed: answer with the seat.
+questions: why (the last trick, in one sentence), who leads, hands, legal
+commands: show (the state), undo (remove the last entry: a wrong entry, not a table
+mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
+cancels the line being typed; Tab completes seats, commands and the cards legal now"""
 
 
 class LiveError(Exception):

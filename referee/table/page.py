@@ -20,8 +20,9 @@ from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
+from referee.judging.referee import Step
 from referee.table.answers import (
-    Step, Walk, _lead_phrase, diagnostic_sentence, events_sentence, item_sentence, _play_phrase,
+    Walk, _lead_phrase, diagnostic_sentence, events_sentence, item_sentence, _play_phrase,
 )
 
 
@@ -313,7 +314,7 @@ footer { font-size: .8rem; color: #555; margin: 14px 0; }
 def register(app: Any) -> None:
     import typer
 
-    @app.command()
+    @app.command()  # type: ignore[untyped-decorator]
     def html_cmd(
         file: Path = typer.Argument(..., help="a record (.gwy)"),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="the page to write (default: FILE with .html)"),
@@ -328,7 +329,7 @@ def register(app: Any) -> None:
         default, overrides = _rules_options(rules, None, [])
         err = typer.echo
         try:
-            g = read_clean_game(file, game)
+            g: Game = read_clean_game(file, game)  # type: ignore[no-untyped-call]
         except TableError as e:
             err(f"error: {e.message}", err=True)
             raise typer.Exit(e.code)
