@@ -536,12 +536,17 @@ def test_ambiguous_entries_are_asked_about_never_guessed(tmp_path):
     assert not f.exists()  # nothing recorded, no file
     # a card alone in the first trick, when several seats may hold it: asked; a seat answers
     r = run_live(str(f), input="West A♠\nJ♠\nNorth\n")
-    assert r.returncode == 1  # the question counts as an entry not recorded
+    assert r.returncode == 0  # the question was answered: every entry is recorded
     out = r.stdout.splitlines()
     q = next(line for line in out if line.startswith("question"))
     assert q.startswith("question (not recorded): who played J♠? North, East or South")
     assert "recorded: 1. North J♠" in out
     assert facts(f) == [("play", 1, "West", "A♠"), ("play", 1, "North", "J♠")]
+    # a question left unanswered (the next line is another entry): not recorded, exit 1
+    g = tmp_path / "amb2.gwy"
+    r = run_live(str(g), input="West A♠\nJ♠\nEast A♥\n")
+    assert r.returncode == 1 and "recorded: 1. East A♥" in r.stdout
+    assert facts(g) == [("play", 1, "West", "A♠"), ("play", 1, "East", "A♥")]
 
 
 def test_first_trick_card_alone_when_only_one_seat_can_hold_it(tmp_path):

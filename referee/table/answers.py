@@ -134,7 +134,7 @@ def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
     if since is not None:
         return f"{name} had shown no {suit} since trick {since}" if isinstance(since, int) else \
             f"{name} had shown no {suit} before"
-    return f"nobody has seen {name}'s hand, and no {suit[:-1]} is known in it"
+    return f"{name}'s hand is unseen and nothing shows a {suit[:-1]} in it"
 
 
 def _play_phrase(st: Step, seats: Sequence[str]) -> str:

@@ -226,7 +226,8 @@ class Session:
         self.res = None
         self.options: dict = {}
         self.pending: Optional[Pending] = None  # a question asked about the last entry
-        self.rejected = 0  # entries not recorded (rejected or asked about)
+        self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
+        self._answered = False
         self.written = False  # the file has been written by this session
 
     # ---- text --------------------------------------------------------------------------
@@ -368,9 +369,12 @@ class Session:
     def handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
         """Answer one line: (lines to print with a style, whether to go on). An entry that
         is not recorded (rejected, or asked about) counts in ``self.rejected``."""
+        self._answered = False
         out, go_on = self._handle(line)
         if any(text.startswith(("rejected", "question")) for text, _ in out):
             self.rejected += 1
+        if self._answered and any(text.startswith("recorded") for text, _ in out):
+            self.rejected -= 1  # the question before was answered: that entry is recorded after all
         return out, go_on
 
     def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
@@ -406,6 +410,7 @@ class Session:
         if pending is not None:
             lines = pending.answer(body, self.seats())
             if lines is not None:
+                self._answered = True
                 return self.record_lines(lines, comment), True
         if _NUMBERED.match(body) or word in _NOTATION_WORDS or body[:1] in ("[", "%"):
             return self.act(text), True  # the notation's own line, read as written
@@ -435,11 +440,12 @@ class Session:
                 return out
             typed = reading.lines[0] + (f"  # {comment}" if comment and not rest else "")
             got = self.act(typed)
-            out += got
             if got and got[0][0].startswith("rejected") and rest:
-                out.append((f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
-                            "note"))
-                return out
+                note = (f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
+                        "note")
+                turn = [x for x in got if x[1] == "turn"]
+                return out + [x for x in got if x[1] != "turn"] + [note] + turn
+            out += got
         return out
 
     def add_comment(self, body: str) -> list:
