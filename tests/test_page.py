@@ -128,6 +128,7 @@ def test_page_of_a_finished_game_on_a_phone(tmp_path, browser):
         s = _shown(browser)
         assert [c for _, c, _ in s["table"]] == ["7♣", "8♥"]
         assert "legal tochoo" in s["what"]
+        assert "the game is over: West is left holding cards and loses" in s["fate"]
         assert "Got away: " in s["out"] and "East" in s["out"]
         # nothing wider than the phone's screen
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390

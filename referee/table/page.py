@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 from referee.engine import cards as C
-from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.judging.referee import Step
@@ -55,8 +54,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
     elif st is not None and isinstance(st.item, Play) and e.last_trick:
         on_table = list(e.last_trick)
         number = st.trick or e.trick_no - 1
-        ends = [ev for ev in st.events if isinstance(ev, (EV.PickedUp, EV.TrickToWaste, EV.Penalty))]
-        fate = events_sentence(st, seats) if ends else ""
+        fate = events_sentence(st, seats)  # how the trick ended, who got away, the end of the game
     else:
         on_table, fate, number = [], "", e.trick_no
     # diagnostics at the plays of the trick shown, up to this step
@@ -182,7 +180,7 @@ main { max-width: 980px; margin: 0 auto; padding: 10px; }
 .hand.turn { border-color: #f0a500; }
 .hand.out { opacity: .6; }
 .hand.loser { border-color: var(--bad); }
-.hand h3 { margin: 0 0 4px; font-size: 1rem; display: flex; justify-content: space-between; gap: 6px; }
+.hand h3 { margin: 0 0 4px; font-size: 1rem; display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 6px; }
 .mini { display: inline-block; min-width: 2.3em; padding: 1px 3px; margin: 1px; border: 1px solid #bbb; border-radius: 4px; text-align: center; font-weight: 600; background: var(--paper); }
 .mini.red { color: var(--red); }
 .unseen { color: #555; font-style: italic; }
