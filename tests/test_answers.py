@@ -111,8 +111,9 @@ def test_ask_a_renege_in_one_sentence():
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
     s = lines[0]
-    assert s.startswith("Trick 5: East played K♣ (a mistake: M201, below)")
-    assert "renege: East played K♣ on a heart lead while holding 9♥" in s
+    assert s.startswith("Trick 5, after West led 4♥ and North followed with 6♥: East's K♣ was a mistake (M201): "
+                        "renege: East played K♣ on a heart lead while holding 9♥")
+    assert s.count("M201") == 1  # told once
     assert "penalty: East picks up the 3 cards of trick 5 and leads trick 6; the table applied it" in s
     assert "rule: " in s
 
@@ -128,7 +129,8 @@ def test_ask_a_legal_tochoo_and_who_picks_up():
 def test_ask_a_penalty_the_table_did_not_apply():
     r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S")
     assert r.returncode == 0, r.stderr
-    assert "South played A♦ (a mistake: M203, below)" in r.stdout
+    assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in r.stdout
+    assert r.stdout.strip().endswith("; then East followed with J♦.")
     assert "the table did not apply it, and the referee follows the record as played" in r.stdout
 
 

@@ -290,25 +290,37 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
         follow = events_sentence(st, seats)
         if follow:
             ends.append(follow)
-    head = f"Trick {number}: "
-    if seat is not None:
-        mine = [st for st in plays if isinstance(st.item, Play) and st.item.seat == seat]
-        if not mine:
-            head += f"{seats[seat]} did not play to it. "
-    body = _list(phrases)
-    text = head + body[:1].upper() + body[1:] if seat is None else head + body
-    if seat is not None:
-        mine = [st for st in plays if isinstance(st.item, Play) and st.item.seat == seat]
-        if mine:
-            others = [_play_phrase(st, seats) for st in plays if st not in mine]
-            text = head + "; ".join(_play_phrase(st, seats) for st in mine) + (
-                " (in the trick: " + _list(others) + ")" if others else "")
-    sentence = text + "."
+    mine = [st for st in plays if seat is not None and isinstance(st.item, Play) and st.item.seat == seat]
+    told: set[int] = set()  # diagnostics already told in the seat's own phrase
+    if seat is None:
+        body = _list(phrases)
+        sentence = f"Trick {number}: " + _cap(body) + "."
+    elif not mine:
+        sentence = f"Trick {number}: {seats[seat]} did not play to it; " + _list(phrases) + "."
+    else:
+        # the seat's play first, with the referee's verdict on it in full; the plays
+        # before it as the setting
+        k = plays.index(mine[0])
+        setting = _list([_play_phrase(st, seats) for st in plays[:k]])
+        parts = []
+        for st in mine:
+            p = st.item
+            assert isinstance(p, Play)
+            errs = [d for d in st.diagnostics if d.is_error]
+            if errs:
+                parts.append(f"{seats[p.seat]}'s {C.card_str(p.card)} was "
+                             + "; and ".join(diagnostic_sentence(d) for d in errs))
+                told.update(id(d) for d in errs)
+            else:
+                parts.append(_play_phrase(st, seats))
+        later = [_play_phrase(st, seats) for st in plays[k + 1:] if st not in mine]
+        sentence = (f"Trick {number}" + (f", after {setting}" if setting else "") + ": " + "; ".join(parts)
+                    + (f"; then {_list(later)}" if later else "") + ".")
     for st in plays:
         p = st.item
         assert isinstance(p, Play)
         for d in st.diagnostics:
-            if seat is None or p.seat == seat or d.is_error:
+            if id(d) not in told and (seat is None or p.seat == seat or d.is_error):
                 sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
     sentence += "".join(" " + _cap(e) + "." for e in ends)
     for st in after:
