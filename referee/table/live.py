@@ -32,13 +32,16 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.table.entry import Pending, Question, Rejection, read_entry, settle
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
@@ -857,7 +860,7 @@ def completions(session: Session, before: list[str]) -> list[str]:
     return seats
 
 
-def _prompt_session(session: Session):
+def _prompt_session(session: Session) -> "PromptSession[str]":
     """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
     history kept across sessions."""
     from prompt_toolkit import PromptSession
@@ -883,7 +886,7 @@ def _prompt_session(session: Session):
     return PromptSession(history=history, completer=EntryCompleter(), complete_while_typing=False)
 
 
-def run(session: Session, stdin, tty: bool) -> int:
+def run(session: Session, stdin: "io.TextIOBase", tty: bool) -> int:
     """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
     exit code is 1 if any entry was not recorded (rejected, or asked about)."""
     from referee.table.views import legal_model, render_legal, render_state, state_model
@@ -898,7 +901,8 @@ def run(session: Session, stdin, tty: bool) -> int:
         sys.stdout.flush()
 
     prompt = None
-    if tty:
+    if tty and sys.stdout.isatty():
+        # (a terminal for input with the output piped elsewhere reads plain lines)
         prompt = _prompt_session(session)
         pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry; "
                    "Tab completes", "note")])
