@@ -15,7 +15,7 @@ from typing import List, Optional
 import typer
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
     help="Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey).",
     pretty_exceptions_enable=False,
@@ -29,6 +29,37 @@ class Fmt(str, Enum):
     json = "json"
 
 
+class OutputFormat(str, Enum):
+    """check's outputs: for people, programs, CI systems and test reports."""
+
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
+    github = "github"
+    sarif = "sarif"
+    junit = "junit"
+
+
+class ExportFmt(str, Enum):
+    json = "json"
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        from referee import __version__
+
+        sys.stdout.write(f"getaway-ref {__version__}\n")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
+                                 help="print the version and exit"),
+) -> None:
+    """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
+
+
 def _console(stderr: bool = False):
     from rich.console import Console
 
@@ -36,7 +67,9 @@ def _console(stderr: bool = False):
 
 
 def _fail(message: str) -> "typer.Exit":
-    _console(stderr=True).print(f"[bold red]error[/]: {message}", highlight=False)
+    from rich.markup import escape  # a message may quote [brackets]: they are text
+
+    _console(stderr=True).print(f"[bold red]error[/]: {escape(message)}", highlight=False)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -87,22 +120,44 @@ def _expand(paths: List[Path]) -> List[Path]:
 @app.command()
 def check(
     paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
-    format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
+    format: Optional[OutputFormat] = typer.Option(None, "--output-format", "--format", "-f", help="text for people, json or jsonl for programs, github for workflow annotations, sarif for code scanning, junit for test reports"),
+    select: List[str] = typer.Option([], "--select", help="report only these codes or prefixes: --select R1,M201"),
+    ignore: List[str] = typer.Option([], "--ignore", help="do not report these codes or prefixes: --ignore M"),
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="exit 0 even when errors or mistakes are found"),
+    statistics: bool = typer.Option(False, "--statistics", help="a count per code at the end, most frequent first"),
     rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag, e.g. 'denexa' or 'pagat taking=no'"),
     rules_file: Optional[Path] = typer.Option(None, "--rules-file", help="house rules from a TOML or JSON file"),
     sets: List[str] = typer.Option([], "--set", help="override one option in every game: --set taking=no"),
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the summary"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.archive.check import run_check
 
+    # Settings from [tool.getaway-ref] / getaway-ref.toml; the command line wins.
+    from referee.config import ConfigError, config_for
+    from referee.reports.select import Policy, SelectError, parse_codes
+
+    try:
+        cfg = config_for(list(paths))
+        policy = Policy(
+            select=parse_codes(select or cfg.select or ["ALL"], "--select" if select else f"{cfg.path}: select"),
+            ignore=parse_codes(ignore or cfg.ignore or [], "--ignore" if ignore else f"{cfg.path}: ignore"),
+            exit_zero=exit_zero or bool(cfg.exit_zero),
+        )
+    except (ConfigError, SelectError) as e:
+        raise _fail(str(e))
+    if rules is None and rules_file is None and cfg.rules is not None:
+        rules = cfg.rules
+    sets = [f"{k}={v}" for k, v in cfg.sets.items()] + list(sets)
+    out_format = format.value if format is not None else cfg.output_format or "text"
     default, overrides = _rules_options(rules, rules_file, sets)
     files = _expand(paths)
     if not files:
         raise _fail("no .gwy records found in " + ", ".join(map(str, paths)))
-    code = run_check(files, format.value, default, overrides, force_rules, quiet, jobs)
+    code = run_check(files, out_format, default, overrides, force_rules, quiet or bool(cfg.quiet), jobs,
+                     policy=policy, statistics=statistics or bool(cfg.statistics))
     raise typer.Exit(code)
 
 
@@ -203,14 +258,11 @@ def _atomic_write(path: Path, text: str):
 @app.command()
 def export(
     file: Path = typer.Argument(..., help="the record to export"),
-    format: Fmt = typer.Option(Fmt.json, "--format", "-f", help="json (the only export format)"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (the only export format)"),
 ):
     """Write a record's games as JSON (see `getaway-ref schema`)."""
     from referee.notation.reader import ReadError, Reader
     from referee.reports.export import record_file
-
-    if format != Fmt.json:
-        raise _fail("export writes JSON only: --format json")
     try:
         text = _read_text(file)
     except ReadError as e:
@@ -238,15 +290,20 @@ def schema():
 
 
 @app.command()
-def explain(code: str = typer.Argument(..., help="a diagnostic code such as M201")):
-    """Explain a diagnostic code, with an example."""
+def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201; none lists them all")):
+    """Explain a diagnostic code, with an example; with no code, list every code."""
     from referee.reports.diagnostics import CODES, explain as lookup
+    from referee.reports.select import code_severity
 
+    if code is None:
+        for k, c in CODES.items():
+            sys.stdout.write(f"{k}  {code_severity(k):<7}  {c.title}\n")
+        return
     c = lookup(code)
     if c is None:
         raise _fail(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = _console()
-    out.print(f"[bold]{c.code}[/]: {c.title} ({c.severity})")
+    out.print(f"[bold]{c.code}[/]: {c.title} ({code_severity(c.code)})")
     out.print(f"rule: {c.rule}", markup=False)
     out.print()
     out.print(c.explanation, markup=False)
@@ -308,6 +365,18 @@ def rules_cmd(
         out.print(f"  {k} = {vals}   (default {format_value(getattr(PRESETS['pagat'], k))})", markup=False)
         out.print(f"      {f.description}", markup=False)
         out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
+
+
+@app.command()
+def lsp():
+    """Run the editor server (Language Server Protocol over stdio; needs the lsp extra)."""
+    from referee.lsp import MISSING_HINT, available
+
+    if not available():
+        raise _fail(MISSING_HINT)
+    from referee.lsp.server import main as serve
+
+    serve()
 
 
 # Commands defined beside the code they drive; each module has register(app).

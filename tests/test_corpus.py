@@ -207,7 +207,7 @@ def test_cli_valid_record_exit_0(cli):
     proc = cli("check", str(DATA / "valid" / "basic-tricks.gwy"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no errors" in proc.stdout
-    assert "error[" not in proc.stdout
+    assert "error[" not in proc.stdout and "mistake[" not in proc.stdout
 
 
 def test_cli_valid_directory_exit_0(cli):
@@ -221,7 +221,7 @@ def test_cli_renege_caret_under_the_card(cli):
     proc = cli("check", str(path))
     assert proc.returncode == 1
     out = proc.stdout
-    assert "error[M201]" in out
+    assert "mistake[M201]" in out
     assert f"{path}:13:28" in out
     source = path.read_text(encoding="utf-8").splitlines()[12]
     col = _caret_column(out, 13, source)

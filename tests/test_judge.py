@@ -28,7 +28,9 @@ N, EAST, S, W = range(4)
 PAGAT = (RECORDS / "pagat-example.gwy").read_text(encoding="utf-8")
 
 # Every place a diagnostic may cite for the rule it applies.
-SOURCE = re.compile(r"pagat-getaway\.txt|denexa-getaway\.txt|README\.md")
+# A citation a user can look up: a public source and its section, or one of our rulings.
+SOURCE = re.compile(r"^(Pagat, Getaway: [A-Z]|Denexa, How to Play Getaway: [A-Z]|docs/rulings\.md, rulings? \d)")
+UNREACHABLE = re.compile(r"\.txt|shared/|README")
 
 
 def games_of(text: str, path: str = "<text>"):
@@ -423,7 +425,8 @@ def test_every_diagnostic_has_a_place():
 @pytest.mark.parametrize("path,d", _rule_params())
 def test_rule_diagnostic_cites_its_source(path, d):
     assert any(SOURCE.search(n) for n in d.notes), d.notes
-    if d.code.startswith("M"):
+    assert not any(UNREACHABLE.search(n) for n in d.notes + [d.help or ""]), d.notes
+    if d.severity == "mistake":
         assert d.help and d.help.startswith("penalty (ruling 1)"), d.help
         name = re.match(r"(?:renege: )?(\w+)", d.message).group(1)
         assert name in d.help  # the offender named in the penalty

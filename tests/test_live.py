@@ -117,7 +117,7 @@ def test_pipe_mistake_penalty_and_undo(tmp_path):
     i = out.index("recorded: 4. South 4♥")
     assert out[i + 1].startswith("  note: read as a play to trick 4 after its tochoo")
     assert out[i + 2] == "mistake M202: South played 4♥ after East's tochoo K♣ ended trick 4"
-    assert '  rule: pagat-getaway.txt, "Second and subsequent tricks" (notes): a tochoo ends the trick; nobody plays after it' in out
+    assert '  rule: Pagat, Getaway: Second and subsequent tricks — a tochoo ends the trick; nobody plays after it' in out
     assert "  penalty (ruling 1): South picks up the 4 cards of trick 4 and leads trick 5" in out
     assert out[out.index("  penalty (ruling 1): South picks up the 4 cards of trick 4 and leads trick 5") + 1].startswith(
         "turn: South has the power and leads trick 5")

@@ -155,7 +155,7 @@ def test_legal_text():
     assert r.returncode == 0, r.stderr
     assert "South: holds no ♣: must play a trump ♦" in r.stdout
     assert "may play: 8♦" in r.stdout
-    assert 'pagat-getaway.txt, "Donkey"' in r.stdout
+    assert "Pagat, Getaway: Donkey" in r.stdout
 
 
 @pytest.mark.parametrize("path", sorted(RECORDS.glob("*.gwy")), ids=lambda p: p.name)

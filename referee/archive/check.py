@@ -107,11 +107,14 @@ def _work(path: str, on_read=None):
 
 
 def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict, force: bool,
-              quiet: bool, jobs: int) -> int:
+              quiet: bool, jobs: int, policy=None, statistics: bool = False) -> int:
     from referee.notation.reader import ReadError
+    from referee.reports.formats import make_sink
+    from referee.reports.select import NOTE, Policy
 
+    policy = policy or Policy()  # --select/--ignore/--exit-zero: what is reported and what fails
     _init(default, overrides, force)
-    sink = _TextSink(quiet) if fmt == "text" else _JsonSink()
+    sink = _TextSink(quiet) if fmt == "text" else _JsonSink() if fmt == "json" else make_sink(fmt)
     pool = None
     if jobs > 1:
         import multiprocessing as mp
@@ -135,10 +138,12 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                 work = _work(str(path), on_read)
                 results = pool.imap(judge_range, work) if pool else map(judge_range, work)
                 for pre, games in results:
+                    pre = policy.keep(pre)
                     if pre:
                         prelude.extend(pre)
                         sink.prelude(pre)
                     for g in games:
+                        g.diagnostics = policy.keep(g.diagnostics)
                         totals["games"] += 1
                         totals["plays"] += g.plays
                         totals["errors"] += g.errors
@@ -159,10 +164,12 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
             pool.join()
         if progress is not None:
             progress[0].stop()
+    # Errors and mistakes fail the check; notes never do (referee.reports.select).
+    totals["errors"], totals["warnings"] = policy.failing, policy.by_severity[NOTE]
     sink.finish(totals)
-    if totals["unreadable"]:
-        return 2
-    return 1 if totals["errors"] else 0
+    if statistics:
+        (sys.stdout if fmt == "text" else sys.stderr).write(policy.statistics_text())
+    return policy.exit_code(totals["unreadable"])
 
 
 class _TextSink:
@@ -179,7 +186,7 @@ class _TextSink:
         self.path = path
 
     def prelude(self, diags):
-        _render_diags(self.out, diags, self.quiet)
+        _render_diags(self.out, diags, False)
 
     def game(self, g: GameOutcome):
         _render_game(self.out, self.path, g, self.quiet)
@@ -269,9 +276,9 @@ def _render_diags(out, diags, quiet):
 
 
 def _render_game(out, path: str, g: GameOutcome, quiet: bool):
-    if quiet:
+    _render_diags(out, g.diagnostics, False)
+    if quiet:  # --quiet: the problems and the summary line, no line per game
         return
-    _render_diags(out, g.diagnostics, quiet)
     seats = g.seats
     bits = [f"{path}:{g.line}: game {g.number}"]
     if g.rules:

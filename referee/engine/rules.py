@@ -1,7 +1,7 @@
 """Rule sets: every documented variant of Getaway as an option, and named presets.
 
 The engine reads nothing but a :class:`RuleSet`, so a variant is a flag here and never a
-second copy of the engine. Sources are cited as ``file, section`` of ``shared/rules/``.
+second copy of the engine. Sources are cited as their public name and section (referee.engine.citations).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-PAGAT = "pagat-getaway.txt"
-DENEXA = "denexa-getaway.txt"
-RULINGS = "README.md"
+PAGAT = "Pagat, Getaway"
+DENEXA = "Denexa, How to Play Getaway"
+RULINGS = "docs/rulings.md"
 
 
 class RuleSet(BaseModel):
@@ -118,13 +118,13 @@ class RulesError(ValueError):
 OPTIONS = [k for k in RuleSet.model_fields if k != "name"]
 
 PRESETS: dict[str, RuleSet] = {
-    # Pagat's main rules (pagat-getaway.txt, all sections before Variations).
+    # Pagat's main rules (Pagat, Getaway, all sections before Variations).
     "pagat": RuleSet(name="pagat"),
     # Denexa's rules as written: the first trick in turn (Game play), a player who runs out
     # while due to lead gets away and the next player leads (Getting away), the shootout
     # (Ending the hand).
     "denexa": RuleSet(name="denexa", last_card="pass_lead", first_trick="in_turn", two_players="denexa"),
-    # Pagat's Donkey, the Kerala trump game (pagat-getaway.txt, Donkey).
+    # Pagat's Donkey, the Kerala trump game (Pagat, Getaway, Donkey).
     "donkey": RuleSet(name="donkey", trumps=True),
 }
 

@@ -8,8 +8,7 @@ as a pair of bit masks (see :mod:`referee.cards`), a count of cards nobody has s
 mask of suits that seat's unseen cards are known to lack. Cards nobody has seen are the
 ``hidden`` multiset: the pack minus every card whose place is known.
 
-The rules are cited as ``file, section`` of ``shared/rules/``; "ruling N" is a ruling of
-its README. The verbs are separate, as in python-chess: ``judge_*`` says whether an action
+The rules are cited as their public name and section (referee.engine.citations); "ruling N" is one of docs/rulings.md. The verbs are separate, as in python-chess: ``judge_*`` says whether an action
 is legal (and why not) without changing anything, ``play``/``take``/``draw`` apply a legal
 action, ``penalise`` applies ruling 1's penalty for a mistake.
 """
@@ -58,7 +57,7 @@ class Engine:
         "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
         "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
         "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
-        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order", "lead_why",
+        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order", "lead_why", "ended_by",
     )
 
     def __init__(self, rules: RuleSet, n: int):
@@ -98,6 +97,7 @@ class Engine:
         self.drawn_lead = False
         self.loser = -1
         self.legs = 0
+        self.ended_by = ""  # "end": one player left holding cards; "two_players": a tochoo on a drawn lead
         self.last_trick: list[tuple[int, int]] = []
         self.last_picker = -1
         self.lenient = False
@@ -472,6 +472,7 @@ class Engine:
                 for t in other:
                     self._get_away(t)
                 self._game_over(self.leader)
+                self.ended_by = "two_players"
                 return
             self._pickup(w, trick)
             self.last_trick, self.last_picker = list(trick), w
@@ -582,6 +583,7 @@ class Engine:
         return False
 
     def _game_over(self, loser: int):
+        self.ended_by = "end"
         self.phase = OVER
         self.loser = loser
         self.legs = self.size(loser)

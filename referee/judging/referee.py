@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine import cards as C
+from referee.engine import citations as R
 from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, Diagnostic, Related
 from referee.engine.events import Event
@@ -27,21 +28,17 @@ from referee.notation.record import (
 )
 from referee.engine.rules import RuleSet, RulesError, parse_spec
 
-P = "pagat-getaway.txt"
-RD = "shared/rules/README.md"
-
 RULE_NOTES = {
-    "M201": f"{P}, \"Second and subsequent tricks\": a player who holds the suit led must follow it",
-    "M202": f"{P}, \"Second and subsequent tricks\" (notes): a tochoo ends the trick; nobody plays after it",
-    "M203": f"{P}, \"Second and subsequent tricks\": after the lead, the others play in turn",
-    "M204": f"{RD}, ruling 2: each player plays one card to a trick",
-    "M205": f"{P}, \"First trick\": the holder of the ace of spades opens the first trick with it",
-    "M206": "denexa-getaway.txt, \"Ending the hand\": in the shootout the player with cards plays higher only when "
-            "\"forced\" (our reading of that word, under two_players=denexa only; Pagat leaves the choice free)",
+    "M201": R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
+    "M202": R.note("a tochoo ends the trick; nobody plays after it", R.LATER_TRICKS),
+    "M203": R.note("after the lead, the others play in turn", R.LATER_TRICKS),
+    "M204": R.note("each player plays one card to a trick", R.ruling(2)),
+    "M205": R.note("the holder of the ace of spades opens the first trick with it", R.FIRST_TRICK),
 }
-DONKEY_NOTE = f"{P}, \"Donkey\": a player who cannot follow suit must play a trump if they have one"
-FIRST_NOTE = f"{P}, \"First trick\": those who have a spade must play a spade"
-PENALTY_NOTE = f"{RD}, ruling 1; {P}, \"Second and subsequent tricks\" (notes): the offender picks up the trick and leads"
+DONKEY_NOTE = R.note("a player who cannot follow suit must play a trump if they have one", R.DONKEY)
+DONKEY_END_NOTE = R.note("a trump never ends a trick; a card that neither follows nor trumps does", R.DONKEY)
+FIRST_NOTE = R.note("those who have a spade must play a spade", R.FIRST_TRICK)
+PENALTY_NOTE = R.note("the offender picks up the trick and leads", R.ruling(1), R.LATER_TRICKS)
 
 
 @dataclass
@@ -172,7 +169,7 @@ class Referee:
     def _diag(self, game: Game, code: str, message: str, span: Span | None, *, label: str = "",
               notes=(), help: str | None = None, trick: int | None = None, related=()) -> Diagnostic:
         notes = [n for n in notes if n]
-        if code in CODES and not any(".txt" in n or "README" in n or ".md" in n for n in notes):
+        if code in CODES and not any(n.startswith((R.PAGAT, R.DENEXA, R.RULINGS, R.NOTATION)) for n in notes):
             notes.append(CODES[code].rule)
         d = Diagnostic(
             code, message, span, label=label, notes=notes, help=help,
@@ -212,7 +209,7 @@ class Referee:
                 self.report("R101", f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
                             else f"{C.card_str(card)} is placed {what}", span,
                             label=f"{C.card_str(card)} again, in {where}",
-                            notes=[f"{RD}, ruling 5: each card of the pack is in exactly one place"],
+                            notes=[R.note("each card of the pack is in exactly one place", R.ruling(5))],
                             help="correct the hands so that every card appears as often as the pack holds it")
                 fatal = True
                 return False
@@ -235,7 +232,7 @@ class Referee:
             if placed != pack_size:
                 self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}",
                             setup.hands[-1].span if setup.hands else setup.span,
-                            notes=[f"{P}, \"Deal\": the whole pack is dealt"],
+                            notes=[R.note("the whole pack is dealt", R.DEAL)],
                             help="check each hand's size")
                 raise _Stop("the deal cannot be true")
             self._check_even(game, rules, setup)
@@ -252,7 +249,7 @@ class Referee:
             big = max(hands, key=lambda h: h.size)
             self.report("R103", f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
                         big.span, label=f"{hi} cards",
-                        notes=[f"{P}, \"Deal\": as equally as possible; {RD}, ruling 7"],
+                        notes=[R.note("as equally as possible", R.DEAL, R.ruling(7))],
                         help="with piles dealt by eye, play under deal=piles")
             return
         dealer = game.tag("Dealer")
@@ -273,7 +270,7 @@ class Referee:
                 self.report("R103", f"with {game.seats[d]} dealing, the extra cards go to "
                             + ", ".join(game.seats[s] for s in after[:extra]),
                             h.span, label=f"{game.seats[h.seat]} has {h.size}",
-                            notes=[f"{RD}, ruling 7: the extra cards go to the players next after the dealer"])
+                            notes=[R.note("the extra cards go to the players next after the dealer", R.ruling(7))])
 
     def _position(self, game, rules, pos: Position, hands, placed, pack_size, place, fatal) -> E.Engine:
         n = len(game.seats)
@@ -294,12 +291,12 @@ class Referee:
         if waste is None or waste.rest:
             if placed > pack_size:
                 self.report("R113", f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
-                            notes=[f"{RD}, ruling 5"])
+                            notes=[str(R.ruling(5))])
                 raise _Stop("the position cannot be true")
             waste_arg = None
         elif placed != pack_size:
             self.report("R113", f"the position places {placed} cards, the pack has {pack_size}",
-                        waste.span, label="the waste pile", notes=[f"{RD}, ruling 5: every card is in one place"],
+                        waste.span, label="the waste pile", notes=[R.note("every card is in one place", R.ruling(5))],
                         help="give the waste pile's size so that everything adds up, or write 'waste rest'")
             raise _Stop("the position cannot be true")
         for s, h in enumerate(hands):
@@ -310,13 +307,13 @@ class Referee:
         leads = pos.of(Lead)
         if not leads:
             self.report("R113", "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
-                        notes=[f"{P}, \"Second and subsequent tricks\": the player with the power leads"],
+                        notes=[R.note("the player with the power leads", R.LATER_TRICKS)],
                         help="add 'lead SEAT'")
             raise _Stop("the position cannot be true")
         lead = leads[0].seat
         if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
             self.report("R113", f"{game.seats[lead]} leads but holds no cards", leads[0].span,
-                        notes=[f"{P}, \"Getting away\": a player with no cards has got away"])
+                        notes=[R.note("a player with no cards has got away", R.GETTING_AWAY)])
             raise _Stop("the position cannot be true")
         nt = pos.of(NextTrick)
         first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
@@ -326,7 +323,7 @@ class Referee:
         if trumps:
             if not rules.trumps:
                 self.report("R113", f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
-                            trumps[0].span, notes=[f"{P}, \"Donkey\": trumps belong to the Kerala game"],
+                            trumps[0].span, notes=[R.note("trumps belong to the Kerala game", R.DONKEY)],
                             help="judge it as Donkey: [Rules \"donkey\"]")
                 raise _Stop("the position cannot be true")
             trump = trumps[0].suit
@@ -425,12 +422,15 @@ class Referee:
         one: the record left it unfinished. Said once; the trick ends as the table left it."""
         e = self.engine
         missing = [self.seat(t) for t in e.seq if e.active >> t & 1 and not e.played >> t & 1]
+        first = e.first
         who = ", ".join(missing) if missing else "nobody"
         self.report("R115", f"trick {self.open_rec} is not finished: {who} "
                     f"{'has' if len(missing) == 1 else 'have'} not played to it", play.seat_span,
                     label=f"trick {tno} starts here",
-                    notes=[f"{P}, \"Second and subsequent tricks\": everyone plays in turn until all have "
-                           "played or a tochoo ends the trick",
+                    notes=[R.note("in the first trick everyone plays one card", R.FIRST_TRICK, R.ruling(2))
+                           if first else
+                           R.note("everyone plays in turn until all have played or a tochoo ends the trick",
+                                  R.LATER_TRICKS),
                            "the referee ends the trick as the record leaves it and goes on"],
                     help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}",
                     trick=self.open_rec)
@@ -461,12 +461,15 @@ class Referee:
         if v.code == E.AFTER_END:
             self.report("R110", f"{name} plays {card} after the end of the game", play.card_span,
                         label="the game is over",
-                        notes=[f"{P}, \"End of Play\": the game ends when one player is left holding cards; "
-                               f"{self.seat(e.loser)} lost"],
+                        notes=[R.note(f"a tochoo on a drawn lead with two players left ends the game: "
+                                      f"{self.seat(e.loser)} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)
+                               if e.ended_by == "two_players" else
+                               R.note(f"the game ends when one player is left holding cards: {self.seat(e.loser)} lost",
+                                      R.END)],
                         help="remove the plays after the end, or check the tricks before", trick=tno)
         elif v.code == E.SEAT_OUT:
             self.report("R114", f"{name} plays {card} but has got away", play.seat_span,
-                        label=f"{name} is out", notes=[f"{P}, \"Getting away\": a player with no cards takes no more part"],
+                        label=f"{name} is out", notes=[R.note("a player with no cards takes no more part", R.GETTING_AWAY)],
                         trick=tno)
         elif v.code == E.DRAW_MISSING:
             d = self.seat(e.drawer)
@@ -474,7 +477,7 @@ class Referee:
                 "any other player's hand" if e.draw_source == "any" else f"{self.seat(e.draw_source)}'s hand")
             self.report("R107", f"{d} has the power and no card, and must draw from {src} before anyone plays",
                         play.card_span, label="no draw recorded before this play",
-                        notes=[f"{P}, \"Getting away\"; {RD}, ruling 4: the drawn card is recorded"],
+                        notes=[R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))],
                         help=f"add '{d} draws CARD{'' if e.draw_source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
                         trick=tno)
         else:
@@ -493,7 +496,7 @@ class Referee:
             code = "R105" if v.code == E.IN_WASTE else "R104"
             self.report(code, f"{name} cannot hold {card}: {where}", play.card_span,
                         label=f"not in {name}'s hand",
-                        notes=[f"{RD}, ruling 5: a record that cannot be true is an error in the record, not a mistake at the table"],
+                        notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
                         help="check this card and the deal", trick=tno)
 
     def _apply(self, s, c, play, tno, k=None):
@@ -702,7 +705,8 @@ class Referee:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
             if e.first:
-                notes[0] = f"{P}, \"First trick\" and denexa-getaway.txt, \"Game play\": under first_trick=in_turn the first trick is played in turn"
+                notes[0] = R.note("under first_trick=in_turn the first trick is played in turn", R.FIRST_TRICK,
+                                  R.DENEXA_PLAY)
         elif code == E.SECOND_CARD:
             msg = f"{name} played a second card, {card}, to trick {tno}"
             label = "second card in one trick"
@@ -765,13 +769,13 @@ class Referee:
             # Nothing moves, and the replay goes on without it.
             self.report("R108", f"{taker} takes {target}'s own hand", t.target_span,
                         label="the taker's own seat",
-                        notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the hand of the next player who holds cards"],
+                        notes=[R.note("the hand of the next player who holds cards", R.TAKING, R.ruling(3))],
                         help="name the player whose hand was taken")
             return
         if v is not None and v.code == "R109":
             if not deferred:
                 self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",
-                            t.span, notes=[f"{RD}, ruling 3: hands are taken between tricks only"],
+                            t.span, notes=[R.note("hands are taken between tricks only", R.ruling(3))],
                             help="move the take after the end of the trick")
             # Followed as if written after the trick: the record cannot mean anything else.
             self.deferred.append(t)
@@ -779,25 +783,25 @@ class Referee:
         if v is not None:
             if v.code == "R110":
                 self.report("R110", f"{taker} takes {target}'s hand after the end of the game", t.span,
-                            notes=[f"{P}, \"End of Play\""])
+                            notes=[str(R.END)])
                 raise _Stop("the game is over")
             if v.code == "R107":
                 self.report("R107", f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
-                            notes=[f"{P}, \"Getting away\""], help="record the draw first")
+                            notes=[str(R.GETTING_AWAY)], help="record the draw first")
                 raise _Stop("from here the record cannot be replayed")
             if v.reason.startswith("taking is not allowed"):
                 self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
-                            notes=[f"{P}, \"Taking cards\", where taking is the rule; this game is judged with "
-                                   f"taking=no ({self.rules.spec()})"],
+                            notes=[R.note("taking is the rule there; this game is judged with "
+                                          f"taking=no ({self.rules.spec()})", R.TAKING)],
                             help="judge the game with taking=yes if the table allowed it")
             elif v.detail is not None and v.detail >= 0:
                 self.report("R108", f"{taker} may take only {self.seat(v.detail)}'s hand, not {target}'s", t.target_span,
                             label="not the next player holding cards",
-                            notes=[f"{P}, \"Taking cards\"; {RD}, ruling 3: the next player in the direction of play who holds cards"])
+                            notes=[R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3))])
             else:
                 self.report("R108", f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
                             else f"{taker} cannot take {target}'s hand", t.span,
-                            notes=[f"{RD}, ruling 3: the taker must still hold cards"])
+                            notes=[R.note("the taker must still hold cards", R.ruling(3))])
                 return
             if e.out[t.target] or e.size(t.target) == 0:
                 return
@@ -826,14 +830,14 @@ class Referee:
             where = (f"it is in {self.seat(int(w[5:]))}'s hand" if w.startswith("seat:") else
                      "it is in the trick just played, which is not drawn from" if w == "trick" else
                      "it is not there")
-            notes = [f"{RD}, ruling 4: the drawn card must be where it is drawn from"]
+            notes = [R.note("the drawn card must be where it is drawn from", R.ruling(4))]
             if d.source is None:
-                notes.append(f"{P}, \"Getting away\": from the waste pile, not from the trick just played")
+                notes.append(R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY))
             self.report("R106", f"{name} draws {card} from {src}, but {where}", d.card_span,
                         label=f"not in {src}", notes=notes)
         elif v.reason == "no draw is due":
             self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
-                        notes=[f"{P}, \"Getting away\": only the player with the power and no card draws"])
+                        notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
             if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and (e.waste_once | e.waste_twice) & C.BIT[d.card]:
                 # The card changed places at the table: follow the record.
                 e._remove_waste(d.card)
@@ -841,7 +845,7 @@ class Referee:
                 return
         elif v.reason == "the game is over":
             self.report("R110", f"{name} draws {card} after the end of the game", d.span,
-                        notes=[f"{P}, \"End of Play\": nothing happens after the last player holding cards is found"])
+                        notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
         else:
             want = v.detail
             wants = ("the waste pile" if want is None else "any other player's hand" if want == "any"
@@ -849,7 +853,7 @@ class Referee:
             who = self.seat(e.drawer)
             msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
                    else f"{name} must draw from {wants}")
-            self.report("R107", msg, d.span, notes=[f"{P}, \"Getting away\"; Variations (last card)",
+            self.report("R107", msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
                                                     f"rule set: {self.rules.spec()}"])
         raise _Stop("from here the record cannot be replayed")
 
@@ -871,7 +875,7 @@ class Referee:
         s0, _, span0 = wrong[0]
         self.report("R111", "the counts contradict the replay: " + "; ".join(parts), span0,
                     label=f"the replay gives {e.size(s0)}",
-                    notes=[f"{RD}, ruling 5: a count the replay contradicts is an error in the record",
+                    notes=[R.note("a count the replay contradicts is an error in the record", R.ruling(5)),
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
                     help="check the count, and the tricks before it")
 
@@ -885,18 +889,18 @@ class Referee:
         if loser is None:
             if e.phase == E.OVER and tag.value.strip() == "*":
                 self.report("R112", f"the result says the game is not finished, but {self.seat(e.loser)} lost",
-                            tag.value_span, notes=[f"{P}, \"End of Play\": the last player holding cards loses"])
+                            tag.value_span, notes=[R.note("the last player holding cards loses", R.END)])
             return
         if e.phase != E.OVER:
             self.report("R112", f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
-                        tag.value_span, notes=[f"{P}, \"End of Play\": the last player holding cards loses"],
+                        tag.value_span, notes=[R.note("the last player holding cards loses", R.END)],
                         help="write [Result \"*\"] for a game not finished")
         elif loser != e.loser:
             self.report("R112", f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
-                        tag.value_span, label="not the loser", notes=[f"{P}, \"End of Play\""])
+                        tag.value_span, label="not the loser", notes=[str(R.END)])
         elif legs is not None and legs != e.legs:
             self.report("R112", f"the result gives {legs} legs, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
-                        tag.value_span, notes=[f"{P}, \"Donkey\": a donkey with N legs, N the cards left"])
+                        tag.value_span, notes=[R.note("a donkey with N legs, N the cards left", R.DONKEY)])
 
 
 def judge(game: Game, **kw) -> GameResult:

@@ -6,7 +6,7 @@
     15 | 4. West 2♥, North 6♥, East K♣
        |                            ^^ tochoo while holding the suit led
        |
-       = note: pagat-getaway.txt, "Second and subsequent tricks": ...
+       = note: Pagat, Getaway, "Second and subsequent tricks": ...
        = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5
 """
 

@@ -28,9 +28,21 @@ class RelatedModel(BaseModel):
     label: str
 
 
+class PenaltyModel(BaseModel):
+    """Ruling 1's penalty for a mistake at the table."""
+
+    seat: str = Field(description="the offender, who picks up the trick")
+    cards: int = Field(description="how many cards of the trick they pick up")
+    trick: int
+    leads: int | None = Field(description="the trick the offender leads next; null when the game ended")
+    applied: bool = Field(description="whether the table applied the penalty (else the record went on as played)")
+
+
 class DiagnosticModel(BaseModel):
     code: str
-    severity: Literal["error", "warning"]
+    severity: Literal["error", "mistake", "note"] = Field(
+        description="error: the record is broken or cannot be true (S, R codes); mistake: a player's mistake "
+                    "at the table (M codes); note: a hint that never changes the outcome")
     message: str
     game: int | None = None
     trick: int | None = None
@@ -40,6 +52,7 @@ class DiagnosticModel(BaseModel):
     notes: list[str] = []
     help: str | None = None
     related: list[RelatedModel] = []
+    penalty: PenaltyModel | None = None
 
     @classmethod
     def of(cls, d: Diagnostic) -> "DiagnosticModel":
@@ -52,6 +65,8 @@ class DiagnosticModel(BaseModel):
             related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
                                                     offset=r.span.start, end=r.span.end), label=r.label)
                      for r in d.related],
+            penalty=PenaltyModel(seat=d.penalty.seat, cards=d.penalty.cards, trick=d.penalty.trick,
+                                 leads=d.penalty.leads, applied=d.penalty.applied) if d.penalty else None,
         )
 
 

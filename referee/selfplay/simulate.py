@@ -8,7 +8,7 @@ to deal the pack.
 A game is dealt from a seeded :class:`random.Random`, so a seed gives the same bytes on
 every machine. With ``mistakes`` > 0 a bot sometimes makes a table mistake instead of a
 legal play (a renege, a play after a tochoo, a play out of turn); the record goes on as if
-the table applied the penalty (``shared/rules/README.md``, ruling 1, through
+the table applied the penalty (docs/rulings.md, ruling 1, through
 ``Engine.penalise``), and each game keeps the list of mistakes it holds, so that tests can
 check the referee finds exactly those.
 
@@ -140,7 +140,7 @@ class SimGame:
 
 def pack(rules: "RuleSet") -> list[int]:
     """The cards of the pack: 52, or two packs of 52 with one of the two aces of spades
-    marked (pagat-getaway.txt, Variations: double pack)."""
+    marked (Pagat, Getaway, Variations: double pack)."""
     from referee.engine.cards import ACE_OF_SPADES, MARKED_ACE
 
     cards = list(range(52))
@@ -160,7 +160,7 @@ def deal(rng: random.Random, rules: "RuleSet", players: int, dealer: int | None 
     """Shuffle and deal. An even deal goes round one card at a time from the player after
     the dealer, so the extra cards of an uneven deal go to the players next after the dealer
     (ruling 7); a piles deal cuts the pack into piles of roughly equal, uncounted size
-    (pagat-getaway.txt, Variations)."""
+    (Pagat, Getaway, Variations)."""
     cards = pack(rules)
     rng.shuffle(cards)
     order = play_order(rules, players)
@@ -665,7 +665,7 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
         raise ValueError(f"bots: one of {', '.join(BOTS)} per seat, {players} seats")
     order = play_order(rules, players)
     if dealer == -1:
-        # The players take turns to deal (pagat-getaway.txt, Deal): in the direction of play.
+        # The players take turns to deal (Pagat, Getaway, Deal): in the direction of play.
         dealer = order[(number - 2) % players]
     hands = deal(rng, rules, players, dealer)
     table = _Table(rules, hands, rng, bots, names, mistakes=mistakes, inject=inject, annotate=annotate,
@@ -901,22 +901,10 @@ def _err_console():
 
 
 def _write_output(path, players, games, seed, rules, bots, mistakes, comments, tick) -> SimStats:
-    """Write beside the target and rename over it, so a failed run leaves no half file."""
-    import os
-    import tempfile
+    """Write through referee.files: nothing is left behind if the run fails or is killed,
+    and an existing file (--force) keeps its links, mode and owner."""
+    from referee.files import replacing
 
-    directory = str(path.parent) or "."
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
-        # mkstemp makes the file private (0600); a record is an ordinary file.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with replacing(path) as f:
+        stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
     return stats

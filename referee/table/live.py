@@ -28,7 +28,6 @@ import io
 import os
 import re
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.citations import is_citation
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.table.entry import Pending, Question, Rejection, read_entry, settle
@@ -121,37 +121,13 @@ def _is_bare_play(body: str) -> bool:
 # ---- files -------------------------------------------------------------------------------------
 
 
-def _umask_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def atomic_write(path: Path, text: str, mode: Optional[int] = None):
-    """Write beside the file, flush and fsync, rename over it, fsync the directory."""
-    d = str(path.parent) or "."
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode if mode is not None else _umask_mode())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    try:
-        dfd = os.open(d, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    """Replace the record through referee.files, the one careful writer: a symlink or a hard
+    link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
+    a failure is a one-line OSError and the file as it was."""
+    from referee.files import write_text
+
+    write_text(path, text)
 
 
 def fresh_name(directory: Path) -> Path:
@@ -764,12 +740,10 @@ def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = Fals
 
 
 def _diag_lines(d) -> list:
-    kind = "mistake" if d.code.startswith("M") else d.severity
-    out = [(f"{kind} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
+    out = [(f"{d.severity} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
             "error" if d.is_error else "warning")]
     for n in d.notes:
-        out.append((f"  rule: {n}" if ("pagat" in n or "README" in n or "denexa" in n) and "penalty was not" not in n
-                    else f"  note: {n}", "note"))
+        out.append((f"  rule: {n}" if is_citation(n) else f"  note: {n}", "note"))
     if d.help:
         out.append((f"  {d.help}", "help"))
     return out
@@ -1027,6 +1001,9 @@ def register(app):
             raise typer.Exit(2)
         except ReadError as ex:
             sys.stderr.write(f"error: {ex}\n")
+            raise typer.Exit(2)
+        except OSError as ex:  # the first save: referee.files.WriteError, one line
+            sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
             raise typer.Exit(2)
         err.flush()
         try:

@@ -6,8 +6,7 @@ record (``Referee(keep_engine=True, stop_after=N)``), and every "may" is the eng
 ``to_act()``, ``legal_cards()``, ``takes()``, ``draw_source``. This module only reads that
 state and says it in words, as rich tables for people and as pydantic models for programs.
 
-The rules are cited as ``file, section`` of ``shared/rules/``; "ruling N" is a ruling of its
-README.
+The rules are cited as their public name and section (referee.engine.citations); "ruling N" is one of docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ from pydantic import BaseModel, Field
 
 from referee.engine import cards as C
 from referee.engine import state as E
+from referee.engine import citations as R
+from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
@@ -31,19 +32,16 @@ class Fmt(str, Enum):
     text = "text"
     json = "json"
 
-P = "pagat-getaway.txt"
-D = "denexa-getaway.txt"
-RD = "shared/rules/README.md"
 
 PHASES = ("before_first", "between", "in_trick", "draw_due", "over")
 
-CITE_FIRST = f"{P}, \"First trick\"; {RD}, ruling 2"
-CITE_FOLLOW = f"{P}, \"Second and subsequent tricks\""
-CITE_DONKEY = f"{P}, \"Donkey\""
-CITE_TAKE = f"{P}, \"Taking cards\"; {RD}, ruling 3"
-CITE_DRAW = f"{P}, \"Getting away\"; {RD}, ruling 4"
-CITE_END = f"{P}, \"End of Play\""
-CITE_SHOOTOUT = f"{D}, \"Ending the hand\""
+CITE_FIRST = R.cites(R.FIRST_TRICK, R.ruling(2))
+CITE_FOLLOW = str(R.LATER_TRICKS)
+CITE_DONKEY = str(R.DONKEY)
+CITE_TAKE = R.cites(R.TAKING, R.ruling(3))
+CITE_DRAW = R.cites(R.GETTING_AWAY, R.ruling(4))
+CITE_END = str(R.END)
+CITE_SHOOTOUT = R.cites(R.DENEXA_ENDING, R.ruling(8))
 
 
 # ---- the models (the JSON of --format json) ------------------------------------------------------
@@ -490,7 +488,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
         if e.phase == E.BEFORE_FIRST:
             ace = C.card_str(e.first_card())
             return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
-                                  rule=f"the first trick opens with {ace}", cite=f"{P}, \"First trick\"")
+                                  rule=f"the first trick opens with {ace}", cite=str(R.FIRST_TRICK))
         rule, cite = "leads any card", CITE_FOLLOW
         if e.drawn_lead:
             rule, cite = "leads the card it has just drawn", CITE_DRAW
@@ -578,14 +576,14 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats) -> DrawModel:
         known = r.waste if r.waste is not None else C.ms_cards(e.waste_once, e.waste_twice)
         return DrawModel(seat=seats[s], source="waste", cards=cards_str(known),
                          unseen=0 if r.waste is not None else e.waste_unknown, not_from=pending, cite=CITE_DRAW
-                         + f"; {P}, \"Variations\" (last card)")
+                         + f"; {R.LAST_CARD}")
     if src == "any":
         return DrawModel(seat=seats[s], source="any", cards=[], unseen=0, not_from=pending,
-                         cite=f"{P}, \"Variations\" (version 2); {RD}, ruling 4")
+                         cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
     known = r.hands[src] if r.hands[src] is not None else e.known(src)
     return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(known),
                      unseen=0 if r.hands[src] is not None else e.unknown[src], not_from=pending,
-                     cite=f"{P}, \"Variations\" (version 2); {RD}, ruling 4")
+                     cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
 
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
@@ -611,7 +609,7 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
             seat=seats[s], action="play", exact=exact, cards=cards_str(known), any_card=True,
             unseen=0 if exact else e.unknown[s],
             rule=f"trick {e.trick_no} is followed as the table plays it: any card it holds",
-            cite=f"{RD}, ruling 1; {P}, \"Second and subsequent tricks\" (notes)"))
+            cite=R.cites(R.ruling(1), R.LATER_TRICKS)))
     who = ", ".join(seats[s] for s in still)
     summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
                + (f"; {who} may still play to it" if still else "")
@@ -662,7 +660,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
                 maybe = [s for s in range(e.n) if not e.out[s] and e.may_hold(s, e.first_card())]
                 model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=e.unknown[s],
                                               rule=f"opens the first trick with {ace} if it holds it",
-                                              cite=f"{P}, \"First trick\"") for s in maybe]
+                                              cite=str(R.FIRST_TRICK)) for s in maybe]
                 model.summary = (f"whoever holds {ace} opens trick {e.trick_no} with it ("
                                  + " or ".join(seats[s] for s in maybe) + ")")
         else:
@@ -819,7 +817,7 @@ def _render_diags(out, diags: list[DiagModel]):
 
 
 def _is_citation(note: str) -> bool:
-    return note.startswith(("pagat-", "denexa-", "shared/rules", "README", "getaway-card", "rule set"))
+    return is_citation(note) or note.startswith("rule set")
 
 
 def render_legal(out, m: LegalModel, *, header: bool = True):

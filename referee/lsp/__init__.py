@@ -1,0 +1,18 @@
+"""``getaway-ref lsp``: the editor server (Language Server Protocol over stdio).
+
+It needs the optional extra ``lsp`` (pygls): ``pip install 'getaway-ref[lsp]'``.
+``analysis`` holds what the server says, free of the protocol; ``server`` speaks it.
+"""
+
+from __future__ import annotations
+
+MISSING_HINT = "the editor server needs the lsp extra: pip install 'getaway-ref[lsp]'"
+
+
+def available() -> bool:
+    """Whether pygls is installed."""
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        return False
+    return True

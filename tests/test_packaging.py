@@ -1,0 +1,54 @@
+"""The README's install line, run as it stands in a fresh virtual environment, in a clean
+copy of the project; the wheel carries the licence, the typing marker and the metadata."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import RECORDS, ROOT
+
+import referee
+
+
+def _copy_project(dest: Path) -> Path:
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for name in listed:
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def test_the_readme_install_line_works_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [x for x in readme.splitlines() if x.startswith("python -m venv .venv &&")]
+    assert line == "python -m venv .venv && . .venv/bin/activate && pip install ."
+    project = _copy_project(tmp_path / "getaway-ref")
+    script = f"{line} -q && getaway-ref --version && getaway-ref check {RECORDS / 'pagat-example.gwy'}"
+    # `python` as a user's shell finds it: the interpreter running the tests, first on PATH
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "python").symlink_to(sys.executable)
+    r = subprocess.run(["bash", "-c", script], cwd=project, capture_output=True, text=True, timeout=600,
+                       env={"PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"getaway-ref {referee.__version__}\n" in r.stdout
+    assert "checked 1 file, 1 game, 21 plays: no errors" in r.stdout
+    installed = project / ".venv" / "lib"
+    (site,) = installed.glob("python3*/site-packages")
+    assert (site / "referee" / "py.typed").exists() and (site / "referee" / "grammar" / "gwy.lark").exists()
+    (dist,) = site.glob("getaway_ref-*.dist-info")
+    meta = (dist / "METADATA").read_text(encoding="utf-8")
+    assert f"Version: {referee.__version__}" in meta
+    assert "Classifier: License :: OSI Approved :: MIT License" in meta
+    assert "Provides-Extra: lsp" in meta
+    assert re.search(r"^Description-Content-Type: text/markdown", meta, re.M)
+    assert "## Use in CI" in meta  # the README is the long description
+    licences = list(dist.rglob("LICENSE"))
+    assert licences and licences[0].read_text(encoding="utf-8") == (ROOT / "LICENSE").read_text(encoding="utf-8")
