@@ -42,7 +42,7 @@ def _agree(game, check_diags: list[dict], check_game: dict) -> None:
     # every diagnostic check reports is told, with its code and its message
     for d in check_diags:
         assert f"({d['code']}): {d['message']}" in text, (game.path, game.number, d["code"], d["message"])
-        if d["code"].startswith("M") and d.get("help"):
+        if d["severity"] == "mistake" and d.get("help"):
             assert d["help"].replace("penalty (ruling 1): ", "penalty: ") in text
     told = re.findall(r"\(([SRM]\d{3})\): ", text)
     assert sorted(told) == sorted(d["code"] for d in check_diags), (game.path, game.number)

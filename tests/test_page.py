@@ -67,7 +67,9 @@ def _shown(drv) -> dict:
              for s in drv.find_elements(By.CSS_SELECTOR, "#trick .slot")]
     hands = {h.get_attribute("data-seat"): h.find_element(By.CLASS_NAME, "size").text
              for h in drv.find_elements(By.CSS_SELECTOR, "#hands .hand")}
-    return {"label": text("label"), "what": text("what"), "table": table, "fate": text("fate"), "lead": text("lead"),
+    heads = {h.get_attribute("data-seat"): h.find_element(By.TAG_NAME, "h3").text
+             for h in drv.find_elements(By.CSS_SELECTOR, "#hands .hand")}
+    return {"heads": heads, "label": text("label"), "what": text("what"), "table": table, "fate": text("fate"), "lead": text("lead"),
             "diags": text("diags"), "waste": text("waste"), "hands": hands, "out": text("out")}
 
 
@@ -110,6 +112,8 @@ def test_renege_stepped_to_in_a_real_browser(tmp_path, browser):
     assert "The table applied the penalty." in s["diags"]
     assert s["hands"]["East"] == "14 cards" and "East leads trick 3: they picked up a trick as the penalty" in s["lead"]
     assert s["waste"] == "Waste pile: 4 cards"
+    # East leads by the penalty, which is not "the power" (the highest card of the last trick)
+    assert "leads" in s["heads"]["East"] and "power" not in s["heads"]["East"]
     assert browser.execute_script("return location.hash") == "#trick-2"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "page-renege.png"))

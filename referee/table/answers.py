@@ -101,25 +101,37 @@ def _list(parts: Sequence[str]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def penalty_applied(d: Diagnostic) -> Optional[bool]:
+    """Whether the table applied the penalty for a mistake (the referee's finding), or None
+    when there is no penalty."""
+    if d.penalty is not None:
+        return d.penalty.applied
+    if not d.code.startswith("M"):
+        return None
+    return not any(n.startswith("the penalty was not applied") for n in d.notes)
+
+
 def _applied(d: Diagnostic) -> str:
-    if any(n.startswith("the penalty was not applied") for n in d.notes):
+    if penalty_applied(d) is False:
         return "the table did not apply it, and the referee follows the record as played"
     return "the table applied it"
 
 
-def _rule(d: Diagnostic) -> str:
-    rules = [n for n in d.notes if not n.startswith("the penalty was not applied")]
+def rule_of(d: Diagnostic) -> str:
+    """The rule a diagnostic cites (its first note that is not about the penalty's fate)."""
+    rules = [n for n in d.notes if not n.startswith("the penalty was")]
     return rules[0] if rules else ""
 
 
 def diagnostic_sentence(d: Diagnostic) -> str:
     """A diagnostic in words: what happened, the rule, the penalty and whether the table
     applied it (a mistake), or why the record cannot be true (a record error)."""
-    if d.code.startswith("M"):
+    rule = rule_of(d)
+    if d.code.startswith("M") and d.is_error:
         penalty = (d.help or "").replace("penalty (ruling 1): ", "")
-        return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {_rule(d)}" if _rule(d) else "")
+        return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {rule}" if rule else "")
                 + (f"; penalty: {penalty}; {_applied(d)}" if penalty else ""))
-    kind = "a record error" if d.code.startswith("R") else d.severity
+    kind = "a record error" if d.code.startswith("R") and d.is_error else f"a {d.severity}"
     return f"{kind} ({d.code}): {d.message}" + (f" — {d.help}" if d.help else "")
 
 
@@ -233,7 +245,7 @@ LEAD_WHY = {
     EV.LeadReason.POWER: "they played the highest card of the suit led (or the highest trump) to the last trick",
     EV.LeadReason.TAKE: "the seat due to lead had its hand taken, and the lead passed on",
     EV.LeadReason.PASS_LEAD: "the seat with the power got away with its last card, and the lead passed on",
-    EV.LeadReason.PENALTY: "they picked up a trick as the penalty for a mistake (ruling 1)",
+    EV.LeadReason.PENALTY: "they picked up a trick as the penalty for a mistake (docs/rulings.md, ruling 1)",
     EV.LeadReason.DRAW: "they had the power and no card, and lead the card they drew",
     EV.LeadReason.POSITION: "the position written in the record says so",
 }

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any, Optional
 
 from referee.engine import cards as C
+from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.judging.referee import Step
 from referee.table.answers import (
-    Walk, _lead_phrase, diagnostic_sentence, events_sentence, item_sentence, _play_phrase,
+    Walk, _lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, _play_phrase,
 )
 
 
@@ -32,13 +33,9 @@ def _card(c: int) -> dict[str, str]:
 
 
 def _diag(d: Any) -> dict[str, Any]:
-    rules = [n for n in d.notes if not n.startswith("the penalty was not applied")]
-    applied = None
-    if d.code.startswith("M"):
-        applied = not any(n.startswith("the penalty was not applied") for n in d.notes)
-    return {"code": d.code, "message": d.message, "rule": rules[0] if rules else "",
-            "penalty": (d.help or ""), "applied": applied, "sentence": diagnostic_sentence(d),
-            "trick": d.trick}
+    return {"code": d.code, "severity": d.severity, "message": d.message, "rule": rule_of(d),
+            "penalty": (d.help or "") if d.code.startswith("M") else "", "applied": penalty_applied(d),
+            "sentence": diagnostic_sentence(d), "trick": d.trick}
 
 
 def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, Any]:
@@ -80,7 +77,9 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
         hands.append({
             "seat": seats[s], "size": e.size(s), "known": [_card(c) for c in known], "unseen": e.unknown[s],
             "out": (e.out_order.index(s) + 1) if e.out[s] and s in e.out_order else 0,
-            "power": bool(e.power == s and e.phase in (E.BETWEEN, E.DRAW_DUE)), "turn": turn == s,
+            # "the power" only for the highest card of the last trick (the engine's lead reason)
+            "power": bool(e.power == s and e.phase in (E.BETWEEN, E.DRAW_DUE) and e.lead_why is EV.LeadReason.POWER),
+            "leads": bool(e.power == s and e.phase == E.BETWEEN), "turn": turn == s,
             "loser": e.phase == E.OVER and e.loser == s,
         })
     if st is None:
@@ -272,7 +271,7 @@ footer { font-size: .8rem; color: #555; margin: 14px 0; }
     p.hands.forEach(function (x) {
       var b = el("div", "hand" + (x.turn ? " turn" : "") + (x.out ? " out" : "") + (x.loser ? " loser" : ""));
       b.setAttribute("data-seat", x.seat);
-      var h = el("h3"); h.appendChild(el("span", "", x.seat + (x.power ? " ★" : "")));
+      var h = el("h3"); h.appendChild(el("span", "", x.seat + (x.power ? " ★ power" : "") + (x.leads ? " · leads" : "")));
       h.appendChild(el("span", "size", x.out ? "got away (" + x.out + ")" : x.size + " card" + (x.size === 1 ? "" : "s")));
       b.appendChild(h);
       x.known.forEach(function (c) { b.appendChild(mini(c)); });
