@@ -72,7 +72,7 @@ def test_the_check_hook_fails_a_commit_with_a_renege_and_passes_a_clean_one(
     r = run_hook(repo, pre_commit_home, "getaway-ref-check")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "getaway-ref check" in r.stdout and "Failed" in r.stdout
-    assert "error[M201]" in r.stdout and "renege.gwy:17:28" in r.stdout
+    assert "mistake[M201]" in r.stdout and "renege.gwy:17:28" in r.stdout
     assert "checked 2 files" in r.stdout  # the .gwy files only
     (repo / "renege.gwy").unlink()
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)

@@ -32,28 +32,13 @@ class SelectError(ValueError):
 
 
 def severity_of(d: Any) -> str:
-    """The severity of a diagnostic: ``error``, ``mistake`` or ``note``.
-
-    Diagnostics carry a ``severity`` field; until every producer writes the three words,
-    an ``error`` with an M code is a mistake and a ``warning`` is a note.
-    """
-    sev = getattr(d, "severity", None)
-    if sev in (MISTAKE, NOTE):
-        return str(sev)
-    if sev == "warning":
-        return NOTE
-    return MISTAKE if str(getattr(d, "code", "")).startswith("M") else ERROR
+    """The severity of a diagnostic: ``error``, ``mistake`` or ``note`` (its data)."""
+    return str(d.severity)
 
 
 def code_severity(code: str) -> str:
     """The severity a code's diagnostics have (for ``explain`` and SARIF's rule levels)."""
-    c = CODES.get(code)
-    sev = getattr(c, "severity", None)
-    if sev in (MISTAKE, NOTE):
-        return str(sev)
-    if sev == "warning":
-        return NOTE
-    return MISTAKE if code.startswith("M") else ERROR
+    return CODES[code].severity
 
 
 def prefixes() -> list[str]:
