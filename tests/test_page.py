@@ -147,3 +147,18 @@ def test_html_errors(tmp_path):
     assert r.returncode == 2 and "error" in r.stderr and "Traceback" not in r.stderr
     r = run_cli("html", str(RENEGE), "--game", "9", "-o", str(tmp_path / "x.html"))
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_html_default_name_keeps_a_file_that_is_not_ours(tmp_path):
+    rec = tmp_path / "game.gwy"
+    rec.write_text(RENEGE.read_text(encoding="utf-8"), encoding="utf-8")
+    mine = tmp_path / "game.html"
+    mine.write_text("<p>my notes</p>\n", encoding="utf-8")
+    r = run_cli("html", str(rec))
+    assert r.returncode == 2 and "name it with -o" in r.stderr
+    assert mine.read_text(encoding="utf-8") == "<p>my notes</p>\n"
+    mine.unlink()
+    assert run_cli("html", str(rec)).returncode == 0 and mine.exists()
+    first = mine.read_text(encoding="utf-8")
+    assert run_cli("html", str(rec), "--game", "2").returncode == 0  # a page of ours is replaced
+    assert mine.read_text(encoding="utf-8") != first

@@ -146,6 +146,7 @@ TEMPLATE = r"""<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="getaway-ref html">
 <title>@@TITLE@@</title>
 <style>
 :root { --felt: #1f5f3f; --ink: #1b1b1b; --red: #c8102e; --black: #111; --paper: #fffdf7; --bad: #d32f2f; }
@@ -308,6 +309,15 @@ footer { font-size: .8rem; color: #555; margin: 14px 0; }
 """
 
 
+def _ours(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return b'<meta name="generator" content="getaway-ref html">' in head
+
+
 def register(app: Any) -> None:
     import typer
 
@@ -335,6 +345,10 @@ def register(app: Any) -> None:
         out = output if output is not None else file.with_suffix(".html")
         if out.resolve() == file.resolve():
             err(f"error: {out} is the record itself; give another page name with -o", err=True)
+            raise typer.Exit(2)
+        if output is None and out.exists() and not _ours(out):
+            # A page of ours is replaced; any other file is the user's, kept unless named.
+            err(f"error: {out} exists and is not a page of getaway-ref; name it with -o to replace it", err=True)
             raise typer.Exit(2)
         try:
             from referee.table.live import atomic_write
