@@ -158,7 +158,7 @@ def test_show_narrate_tells_the_game_trick_by_trick():
 def test_live_why_who_leads_hands(tmp_path):
     f = tmp_path / "q.gwy"
     lines = ["West A♠", "North J♠", "East A♥", "South 10♠", "who leads", "West 5♥", "North 9♥", "East Q♥", "South J♥",
-             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "hands"]
+             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "hands", "legal"]
     r = run_live(str(f), input="\n".join(lines) + "\n")
     assert r.returncode == 0, r.stdout
     out = r.stdout.splitlines()
@@ -167,3 +167,6 @@ def test_live_why_who_leads_hands(tmp_path):
     assert "East's K♣ was a legal tochoo" in why and "North, with the highest heart (6♥), picks up 3 cards" in why
     hands = next(line for line in out if line.startswith("North 12 cards"))
     assert "East 9 cards" in hands and "the waste pile has 12 cards" in hands
+    legal = next(line for line in out if line.startswith("North leads trick 5: they played the highest card, 6♥"))
+    assert "of the cards known in North's hand, 6♥ 2♥ K♣ may be played" in legal
+    assert "takes allowed now: North takes East" in legal

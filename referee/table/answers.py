@@ -417,6 +417,27 @@ def hands_phrase(w: Walk, e: E.Engine) -> str:
     return "; ".join(parts) + f"; the waste pile has {_cards(e.waste_size())}"
 
 
+def legal_phrase(w: Walk, e: E.Engine) -> str:
+    """What may happen now, in one sentence: whose turn and why, the cards the engine allows
+    (listed when the hand is known), and the takes allowed."""
+    seats = w.game.seats
+    text = _lead_phrase(w, e)
+    turn = e.to_act()
+    if turn >= 0 and e.phase not in (E.OVER, E.DRAW_DUE):
+        legal = C.cards_of(e.legal_cards(turn))
+        if e.unknown[turn] == 0:
+            text += f"; {seats[turn]} may play " + (" ".join(C.card_str(c) for c in legal) if legal else "nothing")
+        elif legal:
+            text += (f"; of the cards known in {seats[turn]}'s hand, {' '.join(C.card_str(c) for c in legal)} may "
+                     "be played, and any unseen card the rules allow")
+        else:
+            text += f"; {seats[turn]}'s hand is unseen: any card in it that the rules allow"
+    takes = e.takes()
+    if takes:
+        text += "; takes allowed now: " + ", ".join(f"{seats[a]} takes {seats[b]}" for a, b in takes)
+    return _cap(text) + "."
+
+
 def live_answer(question: str, game: Game, res: GameResult) -> str:
     """``why``, ``who leads``, ``hands`` in live: one sentence from the walk of the game so far."""
     w = walk(game, res.rules)
@@ -427,6 +448,8 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
         return _cap(_lead_phrase(w, e)) + "."
     if question == "hands":
         return _cap(hands_phrase(w, e)) + "."
+    if question == "legal":
+        return legal_phrase(w, e)
     # why: the last entry and what the referee made of it
     if not w.steps:
         return "Nothing has been played yet; " + _lead_phrase(w, e) + "."

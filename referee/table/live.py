@@ -371,8 +371,10 @@ class Session:
             return [], False
         if phrase in ("help", "?", "h"):
             return [(HELP, "")], True
-        if phrase in ("show", "legal"):
-            return [("@" + phrase, "")], True
+        if phrase == "show":
+            return [("@show", "")], True
+        if phrase == "legal":  # the answer in one sentence, then the details
+            return [(answers.live_answer("legal", self.game, self.res), "answer"), ("@legal", "")], True
         if phrase in ("turn", "whose", "whose turn"):
             return [(self.turn_line(), "turn")], True
         if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "hands", "who"):
