@@ -275,7 +275,7 @@ def test_two_players_tochoo_on_a_drawn_lead_loses_at_once():
     assert res.engine.phase == E.OVER and res.engine.loser == 0
 
 
-def test_denexa_shootout_plays_lower_when_able():
+def test_two_player_ending_higher_card_by_choice_is_legal():
     text = TWO.replace("21. North 2♠, East 5♣\n", "")
     text = text.replace("North draws 2♠\n", "North draws 2♠\n").replace("waste rest", "waste rest")
     text = text.replace("North draws 2♠", "North draws 7♦") + "21. North 7♦, East K♦\n"
@@ -283,9 +283,12 @@ def test_denexa_shootout_plays_lower_when_able():
     assert codes(judge(text, "denexa")) == []
     low = TWO.replace("East K♦ 3♦ 5♣", "East K♦ 3♦ 2♦ 5♣").replace("waste rest", "waste rest")
     low = low.replace("North draws 2♠\n21. North 2♠, East 5♣\n", "North draws 7♦\n21. North 7♦, East K♦\n")
-    # Here East still holds 2♦, lower than the drawn 7♦: under Denexa's shootout K♦ is wrong.
-    assert codes(judge(low, "denexa")) == ["M206"]
-    assert codes(judge(low, "pagat")) == []
+    # Here East still holds 2♦, lower than the drawn 7♦: K♦ is still legal (ruling 8), under
+    # both two-player rules; a note says the 2♦ would have kept the game going.
+    for rules in ("denexa", "pagat"):
+        res = judge(low, rules)
+        assert [(d.code, d.severity) for d in res.diagnostics] == [("M206", "note")], rules
+        assert res.finished and res.errors == 0
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))

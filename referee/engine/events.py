@@ -32,6 +32,7 @@ class LeadReason(str, Enum):
     PENALTY = "penalty"  # picked up a trick as the penalty for a mistake
     DRAW = "draw"  # had the power and no card, drew one and leads it
     POSITION = "position"  # a position written in the record says so
+    TABLE = "table"  # led out of turn, and the table played on
 
 
 class LegalReason(str, Enum):

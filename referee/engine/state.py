@@ -33,9 +33,8 @@ PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw
 
 # what a judge says of a play
 OK = None
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN, SECOND_CARD, NOT_ACE_FIRST, SHOOTOUT_HIGH = (
-    "M201", "M202", "M203", "M204", "M205", "M206",
-)
+RENEGE, AFTER_TOCHOO, OUT_OF_TURN, SECOND_CARD, NOT_ACE_FIRST = "M201", "M202", "M203", "M204", "M205"
+LOWER_CARD_NOTE = "M206"  # a note, never a verdict (docs/rulings.md, ruling 8)
 NOT_IN_HAND, IN_WASTE, AFTER_END, SEAT_OUT, DRAW_MISSING = "R104", "R105", "R110", "R114", "R107"
 
 
@@ -350,8 +349,8 @@ class Engine:
         led = self.led
         suit = SUIT[c]
         if suit == led:
-            if self.rules.two_players == "denexa" and self._shootout():
-                return self._judge_shootout(s, c)
+            # Any card of the suit led, higher or lower, in the two-player ending too
+            # (docs/rulings.md, ruling 8).
             return OK
         if self.once[s] & SUIT_MASK[led]:
             return Verdict(RENEGE, "holds the suit led", led)
@@ -359,17 +358,22 @@ class Engine:
             return Verdict(RENEGE, "holds a trump", self.trump)
         return OK
 
-    def _shootout(self) -> bool:
+    def shootout(self) -> bool:
+        """Two players left, and the lead on the table is a drawn card (Denexa, How to Play
+        Getaway: Ending the hand; Pagat, Getaway: Two players)."""
         return self.drawn_lead and len(self.in_game()) == 2
 
-    def _judge_shootout(self, s: int, c: int) -> Verdict | None:
-        # Denexa, Ending the hand: the player with cards plays higher only when forced.
-        lead_card = self.trick[0][1]
-        if RANK[c] > RANK[lead_card]:
-            lower = [x for x in cards_of(self.once[s] & SUIT_MASK[self.led]) if RANK[x] < RANK[lead_card]]
-            if lower:
-                return Verdict(SHOOTOUT_HIGH, "holds a lower card of the suit", lower[-1])
-        return OK
+    def lower_card_instead(self, s: int, c: int) -> int:
+        """With two players left, ``s`` answers the other's last or drawn card with the
+        higher ``c``: a known lower card of the suit that would have kept the game going,
+        or -1. Legal either way (docs/rulings.md, ruling 8); the referee only notes it."""
+        if self.phase != IN_TRICK or len(self.trick) != 1 or len(self.in_game()) != 2 or SUIT[c] != self.led:
+            return -1
+        lead_seat, lead_card = self.trick[0]
+        if not (self.drawn_lead or self.size(lead_seat) == 0) or RANK[c] < RANK[lead_card]:
+            return -1
+        lower = [x for x in cards_of(self.once[s] & SUIT_MASK[self.led]) if RANK[x] < RANK[lead_card]]
+        return lower[-1] if lower else -1
 
     # ---- applying a play --------------------------------------------------------------------
 
@@ -797,6 +801,34 @@ class Engine:
             self._get_away(source)
             self._finish_if_one_left()
 
+    def reveal(self, s: int, c: int):
+        """The seat is seen to hold ``c`` (it played the card and took it back): an unseen
+        card of its hand becomes a known one."""
+        if not self.once[s] & BIT[c]:
+            self.unknown[s] -= 1
+            self._unhide(c)
+            self._give(s, c)
+
+    def accept_lead(self, s: int):
+        """The table let ``s`` lead out of turn and played on: ``s`` leads this trick."""
+        self._lead_by(s, LeadReason.TABLE)
+
+    def move_from_waste(self, s: int, c: int) -> bool:
+        """Follow a record in which ``s`` took ``c`` from the waste pile when no draw was
+        due (an error in the record, ruling 5): True if the card was there to take."""
+        b = BIT[c]
+        if self.waste_twice & b:
+            self.waste_twice &= ~b
+        elif self.waste_once & b:
+            self.waste_once &= ~b
+        elif self.waste_unknown > 0 and self.hidden_once & b:
+            self.waste_unknown -= 1
+            self._unhide(c)
+        else:
+            return False
+        self._give(s, c)
+        return True
+
     def lead(self, s: int, c: int):
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
         drawn = self.drawn_lead
@@ -824,10 +856,6 @@ class Engine:
             return 0
         follow = hand & SUIT_MASK[self.led]
         if follow:
-            if self.rules.two_players == "denexa" and self._shootout():
-                lead_card = self.trick[0][1]
-                low = sum(BIT[x] for x in cards_of(follow) if RANK[x] < RANK[lead_card])
-                return low or follow
             return follow
         if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
             return hand & SUIT_MASK[self.trump]

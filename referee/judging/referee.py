@@ -22,7 +22,8 @@ from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, Diagnostic, Related
-from referee.engine.events import Event
+from referee.engine.events import Effect, Event, card_effect
+from referee.judging.lookahead import choose, read_ahead, with_takes_and_draws
 from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
@@ -502,6 +503,9 @@ class Referee:
     def _apply(self, s, c, play, tno, k=None):
         """A legal play: apply it, and learn voids from an off-suit card."""
         e = self.engine
+        lower = e.lower_card_instead(s, c)
+        if lower >= 0:
+            self._note_lower_card(play, tno, lower)
         leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
         led, trump = e.led, e.trump
         before = e.trick_no
@@ -571,28 +575,35 @@ class Referee:
             self.open_rec = tno
             self.late_penalty = (s, diag)
             return
-        counts = self._counts_after(k)
-        if (next_lead is None or next_lead == s) and counts is None and self._ahead(e, k) is e:
+        ahead = read_ahead(self.events, k)
+        if ((next_lead is None or next_lead == s) and ahead.counts is None
+                and with_takes_and_draws(e, self.events, k) is e):
             self._penalise(s, c, late)
             return
+        # The states the table could have gone on from; the record's continuation decides.
         pen = e.copy()
         self.engine = pen
         self._penalise(s, c, late)
-        sim = e.copy()
-        self.engine = sim
+        joined = e.copy()
+        self.engine = joined
         self._unnoticed(s, c, v, late)
-        if sim.phase == E.IN_TRICK:
-            sim.close()
-
-        def score(x: E.Engine) -> int:
-            # Which continuation does the record follow: who leads next (after the takes
-            # and draws recorded before that lead), and the counts.
-            x = self._ahead(x, k)
-            lead_ok = next_lead is None or (x.phase == E.BETWEEN and x.power == next_lead)
-            counts_ok = counts is None or all(x.size(t) == n for t, n in counts.sizes if t >= 0)
-            return 2 * lead_ok + counts_ok
-
-        if score(sim) > score(pen):
+        if joined.phase == E.IN_TRICK:
+            joined.close()
+        candidates = [("penalty", pen), ("joined", joined)]
+        if late:
+            # Ruling 1: the trick stands as it ended; the card goes back to its player.
+            ignored = e.copy()
+            ignored.reveal(s, c)
+            candidates.append(("ignored", ignored))
+        chosen = choose(candidates, self.events, k, ahead, c)
+        if chosen == "ignored":
+            self.engine = ignored
+            diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
+                              f"played {C.card_str(c)}, and {self.seat(s)} keeps the card")
+            self.closed_rec = tno
+            return
+        if chosen == "joined":
+            self.engine = joined
             diag.notes.append("the penalty was not applied: the record goes on as if nobody noticed"
                               + (f" ({self.seat(next_lead)} leads next)" if next_lead is not None else "")
                               + ", and the referee follows it as played")
@@ -601,26 +612,6 @@ class Referee:
         self.engine = pen
         self.closed_rec = None
         self.open_rec = None
-
-    def _ahead(self, x: E.Engine, k: int) -> E.Engine:
-        """A copy of state ``x`` with the takes and draws the record makes before its next
-        trick applied (where legal)."""
-        tno = self.events[k][2]
-        y = None
-        for kind, item, t in self.events[k + 1:]:
-            if kind == "play":
-                if t == tno:
-                    continue
-                break
-            if kind == "take" and item.taker >= 0 and item.target >= 0:
-                y = y or x.copy()
-                if y.judge_take(item.taker, item.target) is None:
-                    y.take(item.taker, item.target)
-            elif kind == "draw" and item.seat >= 0 and item.card >= 0:
-                y = y or x.copy()
-                if y.judge_draw(item.seat, item.card, item.source) is None:
-                    y.draw(item.seat, item.card, item.source)
-        return y or x
 
     def _penalty_shown(self, k: int, s: int) -> bool:
         """Does the record go on with ``s`` leading the next trick (before any other play)?"""
@@ -634,15 +625,6 @@ class Referee:
                 return False
         return False
 
-    def _counts_after(self, k: int) -> Counts | None:
-        """A count line that follows this trick's last play, before any other action."""
-        tno = self.events[k][2]
-        for kind, item, t in self.events[k + 1:]:
-            if kind == "play" and t == tno:
-                continue
-            return item if kind == "counts" else None
-        return None
-
     def _unnoticed(self, s, c, v, late):
         e = self.engine
         if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
@@ -650,7 +632,7 @@ class Referee:
             e.play(s, c)
         elif e.phase == E.BETWEEN:
             # A lead out of turn that the table accepted.
-            e.power = s
+            e.accept_lead(s)
             e.lead(s, c)
             self.open_rec = None
         elif e.phase == E.BEFORE_FIRST:
@@ -693,7 +675,14 @@ class Referee:
                 label = "tochoo while holding the suit led" if not e.first else "a spade was due"
         elif code == E.AFTER_TOCHOO:
             last = e.last_trick if e.phase != E.IN_TRICK else e.trick
-            tochoo = next(((t, x) for t, x in last if C.SUIT[x] != C.SUIT[last[0][1]]), None)
+            # The card that ended the trick: the engine's one rule of what a card does
+            # (in Donkey a trump never ends a trick).
+            led = C.SUIT[last[0][1]]
+            tochoo = next(((t, x) for t, x in last[1:]
+                           if card_effect(C.SUIT[x], led, e.trump, first=False, trumps=e.trumps) is Effect.TOCHOO),
+                          None)
+            if e.trumps:
+                notes[0] = DONKEY_END_NOTE
             by = f" {self.seat(tochoo[0])}'s tochoo {C.card_str(tochoo[1])}" if tochoo else " the end of the trick"
             msg = f"{name} played {card} after{by} ended trick {tno}"
             label = "played after the trick ended"
@@ -716,13 +705,25 @@ class Referee:
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
             label = f"{ace} first"
             help = f"penalty (ruling 1): {name} picks up {card} and leads the next trick"
-        elif code == E.SHOOTOUT_HIGH:
-            msg = f"{name} answered the drawn lead with {card} while holding the lower {C.card_str(v.detail)}"
-            label = "a lower card was due"
         else:
             msg = f"{name} may not play {card} now"
         notes = [n for n in notes if n]
         return self.report(code, msg, span, label=label, notes=notes, help=help, trick=tno)
+
+    def _note_lower_card(self, play, tno: int, lower: int):
+        """Ruling 8: a higher card by choice in the two-player ending is legal; say, as a
+        note, that a lower one would have kept the game going."""
+        e = self.engine
+        name, card = self.seat(play.seat), C.card_str(play.card)
+        lead_seat, lead_card = e.trick[0]
+        what = "drawn lead" if e.drawn_lead else "last card"
+        self.report(E.LOWER_CARD_NOTE,
+                    f"{name} answered {self.seat(lead_seat)}'s {what} {C.card_str(lead_card)} with {card} "
+                    f"while holding the lower {C.card_str(lower)}: legal, and {name} loses",
+                    play.card_span, label="a higher card by choice", trick=tno,
+                    notes=[R.note("any card of the suit led may be played; the other player gets away",
+                                  R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)],
+                    help=f"{C.card_str(lower)} would have kept the game going")
 
     def _renege_proved(self, s, c, play, ref):
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
@@ -838,10 +839,8 @@ class Referee:
         elif v.reason == "no draw is due":
             self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
                         notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
-            if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and (e.waste_once | e.waste_twice) & C.BIT[d.card]:
+            if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and e.move_from_waste(d.seat, d.card):
                 # The card changed places at the table: follow the record.
-                e._remove_waste(d.card)
-                e._give(d.seat, d.card)
                 return
         elif v.reason == "the game is over":
             self.report("R110", f"{name} draws {card} after the end of the game", d.span,

@@ -508,7 +508,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
     cite = CITE_FIRST if first else CITE_FOLLOW
     if e.trumps:
         cite += f"; {CITE_DONKEY}"
-    if e.rules.two_players == "denexa" and e._shootout():
+    if e.rules.two_players == "denexa" and e.shootout():
         cite += f"; {CITE_SHOOTOUT}"
     led_sym = suit_symbol(led)
     holds_led = bool(x.once[s] & C.SUIT_MASK[led])
@@ -516,8 +516,6 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
         if holds_led:
             rule = f"must follow {led_sym}"
             may_not = "another suit"
-            if len(cards) < (x.once[s] & C.SUIT_MASK[led]).bit_count():
-                rule += " with a lower card than the one led (the shootout)"
         elif trump is not None and x.once[s] & C.SUIT_MASK[trump]:
             rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
             may_not = f"anything but a trump {suit_symbol(trump)}"
