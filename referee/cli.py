@@ -342,9 +342,9 @@ def lsp():
 # Commands defined beside the code they drive; each module has register(app).
 def _register_more():
     from referee.selfplay import simulate
-    from referee.table import live, views
+    from referee.table import answers, live, page, views
 
-    for mod in (simulate, views, live):
+    for mod in (simulate, views, live, answers, page):
         mod.register(app)
 
 

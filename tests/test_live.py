@@ -28,6 +28,10 @@ from conftest import RECORDS, ROOT, run_cli
 
 PAGAT = RECORDS / "pagat-example.gwy"
 TIMEOUT = 60
+PROMPT = "gwy>"  # live's prompt on a terminal
+# A terminal for the child: a pty answers no cursor-position requests, so prompt-toolkit is
+# told not to ask; history goes to the test's own data directory (set per test).
+PTY_ENV = {"TERM": "xterm", "COLUMNS": "160", "LINES": "50", "PROMPT_TOOLKIT_NO_CPR": "1"}
 
 # Pagat's worked example typed one play a line, as a scorer at the table would.
 PAGAT_LINES = [
@@ -138,7 +142,7 @@ def test_pipe_wrong_entries_are_not_recorded(tmp_path):
     wrong = ["West QX", "Nroth 9♥", "North A♠", "North takes South", "counts North 13", "West draws 7♦",
              "7. North 2♥", "deal"]
     r = run_live(str(f), input="\n".join(PAGAT_LINES[:8] + wrong) + "\n")
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 1, r.stderr  # piped: an entry not recorded makes the exit code 1
     rej = [line for line in r.stdout.splitlines() if line.startswith("rejected")]
     assert len(rej) == len(wrong), r.stdout
     assert "expected a card such as Q♥ or QH, found 'QX'" in rej[0]
@@ -255,7 +259,7 @@ def test_game_over_result_tag_and_next_game(tmp_path):
     f = tmp_path / "two.gwy"
     f.write_text(re.sub(r"(?m)^21\. .*\n", "", src), encoding="utf-8")
     r = run_live(str(f), input="West 7♣\nEast 8♥\nEast 2♠\nnew\n")
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 1, r.stderr  # 'East 2♠' after the end is rejected
     out = r.stdout.splitlines()
     assert out[0] == "turn: West has the power and leads trick 21; before it, a player may take the next player's hand"
     assert any(line.startswith("recorded: 21. East 8♥") and "game over: West lost" in line for line in out)
@@ -346,7 +350,7 @@ def test_kill9_through_a_pipe_loses_nothing_answered(tmp_path):
     assert facts(f) == facts(PAGAT)
 
 
-def _spawn_pty(args: list[str]):
+def _spawn_pty(args: list[str], data: Path):
     """The child on a pseudo-terminal: stdin, stdout and stderr are the terminal."""
     import pty  # noqa: F401  (POSIX only)
 
@@ -354,7 +358,7 @@ def _spawn_pty(args: list[str]):
     import termios
 
     master, slave = os.openpty()
-    env = dict(os.environ, TERM="xterm", COLUMNS="160", LINES="50")
+    env = dict(os.environ, **PTY_ENV, XDG_DATA_HOME=str(data))
 
     def controlling_terminal():  # a session of its own, with the pty as its terminal (^C is SIGINT)
         os.setsid()
@@ -369,17 +373,17 @@ def _spawn_pty(args: list[str]):
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_kill9_through_a_pseudo_terminal_and_resume(tmp_path):
     f = tmp_path / "tty.gwy"
-    p, master = _spawn_pty([str(f)])
+    p, master = _spawn_pty([str(f)], tmp_path)
     try:
         rd = Reader(master)
         rd.until(r"type 'help'")  # on a terminal: a word of help, then the prompt
-        rd.until(r"> ")
+        rd.until(PROMPT)
         done = 13
         for line in PAGAT_LINES[:done]:
             os.write(master, (line + "\n").encode("utf-8"))
             rd.until(r"recorded: ")
             rd.until(r"turn: ")
-            rd.until(r"> ")
+            rd.until(PROMPT)
         os.kill(p.pid, signal.SIGKILL)
         p.wait(timeout=TIMEOUT)
     finally:
@@ -389,15 +393,15 @@ def test_kill9_through_a_pseudo_terminal_and_resume(tmp_path):
         os.close(master)
     assert facts(f) == facts(PAGAT)[:done]
     # resume on a terminal too, finish the example, leave with quit
-    p, master = _spawn_pty([str(f)])
+    p, master = _spawn_pty([str(f)], tmp_path)
     try:
         rd = Reader(master)
-        first = rd.until(r"> ")
+        first = rd.until(PROMPT)
         assert "continuing game 1" in first and "North to play to trick 4" in first
         for line in PAGAT_LINES[done:]:
             os.write(master, (line + "\n").encode("utf-8"))
             rd.until(r"recorded: ")
-            rd.until(r"> ")
+            rd.until(PROMPT)
         os.write(master, b"show\n")
         rd.until(r"South leads trick 7")
         os.write(master, b"quit\n")
@@ -410,52 +414,22 @@ def test_kill9_through_a_pseudo_terminal_and_resume(tmp_path):
     assert facts(f) == facts(PAGAT)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-def test_ctrl_c_and_ctrl_d_on_a_terminal(tmp_path):
-    f = tmp_path / "c.gwy"
-    p, master = _spawn_pty([str(f)])
-    try:
-        rd = Reader(master)
-        rd.until(r"> ")
-        os.write(master, "West A♠\n".encode("utf-8"))
-        rd.until(r"recorded: ")
-        rd.until(r"> ")
-        os.write(master, b"\x03")  # Ctrl-C
-        assert p.wait(timeout=TIMEOUT) == 130
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
-    assert facts(f) == [("play", 1, "West", "A♠")]
-    p, master = _spawn_pty([str(f)])
-    try:
-        rd = Reader(master)
-        rd.until(r"> ")
-        os.write(master, b"\x04")  # Ctrl-D: end of input
-        assert p.wait(timeout=TIMEOUT) == 0
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-        os.close(master)
-
-
 def test_pexpect_session(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     f = tmp_path / "px.gwy"
     child = pexpect.spawn(sys.executable, ["-m", "referee", "live", str(f)], cwd=str(ROOT), encoding="utf-8",
-                          timeout=TIMEOUT, dimensions=(50, 160))
+                          timeout=TIMEOUT, dimensions=(50, 160),
+                          env=dict(os.environ, **PTY_ENV, XDG_DATA_HOME=str(tmp_path)))
     try:
-        child.expect("> ")
+        child.expect(PROMPT)
         for line in PAGAT_LINES[:15]:
             child.sendline(line)
             child.expect("recorded: ")
-            child.expect("> ")
+            child.expect(PROMPT)
         assert "tochoo: North picks up 3 cards and leads" in child.before
         child.sendline("legal")
         child.expect("takes allowed now")
-        child.expect("> ")
+        child.expect(PROMPT)
         child.kill(signal.SIGKILL)
         child.wait()
     finally:
@@ -528,3 +502,184 @@ def test_a_file_that_cannot_be_written_keeps_the_last_good_record(tmp_path, monk
     out, _ = s.handle("North J♠")
     assert out[0][0] == "recorded: 1. North J♠"
     assert facts(f) == [("play", 1, "West", "A♠"), ("play", 1, "North", "J♠")]
+
+
+# ---- entries as people type them -----------------------------------------------------------------
+
+
+def test_plays_typed_every_way_are_recorded_as_typed(tmp_path):
+    """Pagat's example typed as scorers type: lower case, ASCII suits, seat prefixes, 'plays',
+    T for ten, several plays a line, the card alone when only one seat is due."""
+    f = tmp_path / "ways.gwy"
+    typed = [
+        "west as", "North plays J♠; e AH, S ts",          # trick 1: any order, all named
+        "W 5h", "9♥", "Q♥", "j♥",                           # trick 2: West leads, then whoever is due
+        "East 3♥ South 7h West KH North 8♥",                # trick 3 on one line, spaces only
+        "2♥ 6♥ K♣",                                         # trick 4: cards alone, one after another
+        "counts North 12, East 9, South 10, West 9",        # the notation's own line, as written
+        "n QD, e JD, s AD, w KD", "5♦", "West K♠",
+    ]
+    r = run_live(str(f), input="\n".join(typed) + "\n")
+    assert r.returncode == 0, r.stdout
+    assert "rejected" not in r.stdout and "question" not in r.stdout
+    assert facts(f) == [x for x in facts(PAGAT) if x[0] != "counts" or x[1] == ("North", 12)]
+    assert check_codes(f) == []
+
+
+def test_ambiguous_entries_are_asked_about_never_guessed(tmp_path):
+    f = tmp_path / "amb.gwy"
+    # seats sharing a prefix: 'N' could be North or Nadia
+    r = run_live(str(f), "--seats", "North Nadia South West", input="N A♠\n")
+    assert r.returncode == 1
+    assert "question (not recorded): 'N A♠' can be read 2 ways" in r.stdout
+    assert "Nadia A♠" in r.stdout and "North A♠" in r.stdout
+    assert not f.exists()  # nothing recorded, no file
+    # a card alone in the first trick, when several seats may hold it: asked; a seat answers
+    r = run_live(str(f), input="West A♠\nJ♠\nNorth\n")
+    assert r.returncode == 0  # the question was answered: every entry is recorded
+    out = r.stdout.splitlines()
+    q = next(line for line in out if line.startswith("question"))
+    assert q.startswith("question (not recorded): who played J♠? North, East or South")
+    assert "recorded: 1. North J♠" in out
+    assert facts(f) == [("play", 1, "West", "A♠"), ("play", 1, "North", "J♠")]
+    # a question left unanswered (the next line is another entry): not recorded, exit 1
+    g = tmp_path / "amb2.gwy"
+    r = run_live(str(g), input="West A♠\nJ♠\nEast A♥\n")
+    assert r.returncode == 1 and "recorded: 1. East A♥" in r.stdout
+    assert facts(g) == [("play", 1, "West", "A♠"), ("play", 1, "East", "A♥")]
+
+
+def test_first_trick_card_alone_when_only_one_seat_can_hold_it(tmp_path):
+    f = tmp_path / "known.gwy"
+    deal = "AKQJT98765432.AKQJT98765432..; ..AKQJT98765432.AKQJT98765432"
+    r = run_live(str(f), "--seats", "Ann Bob", "--deal", deal, input="A♠ 2♦\n")
+    # A♠: only Ann holds it; 2♦ in the first trick: only Bob can hold it
+    assert "recorded: 1. Ann A♠" in r.stdout and "recorded: 1. Bob 2♦" in r.stdout, r.stdout
+    assert facts(f) == [("play", 1, "Ann", "A♠"), ("play", 1, "Bob", "2♦")]
+
+
+def test_rejected_entries_say_why_and_what_is_accepted(tmp_path):
+    f = tmp_path / "rej.gwy"
+    r = run_live(str(f), input="West A♠\nWest takes\nhello there\nNorth 9♥ Souht 8♥\nA♠\n")
+    assert r.returncode == 1
+    rej = [line for line in r.stdout.splitlines() if line.startswith("rejected")]
+    assert len(rej) == 4, r.stdout
+    assert "the seat whose hand is taken is missing after 'takes'" in rej[0]
+    assert "'hello' is neither a seat of this game (North, East, South, West) nor a card" in rej[1]
+    assert "unknown seat 'Souht' (did you mean 'South'?)" in rej[2]
+    assert "no seat still to play can hold A♠ from what is known" in rej[3]  # West has played it
+    assert r.stdout.count("  accepted: a play 'West A♠'") >= 3
+    assert facts(f) == [("play", 1, "West", "A♠")]
+
+
+def test_takes_and_draws_in_words(tmp_path):
+    src = (RECORDS / "pagat-example.gwy").read_text(encoding="utf-8")
+    f = tmp_path / "t.gwy"
+    f.write_text(src, encoding="utf-8")
+    r = run_live(str(f), input="North takes East's hand\n")
+    assert "recorded: North takes East" in r.stdout, r.stdout
+    assert facts(f)[-1] == ("take", "North", "East")
+    d = tmp_path / "d.gwy"
+    d.write_text((RECORDS / "dispute-draw.gwy").read_text(encoding="utf-8"), encoding="utf-8")
+    r = run_live(str(d), input="w drew 9h\n")
+    assert r.returncode == 0 and "recorded: West draws 9♥" in r.stdout, r.stdout
+    assert facts(d)[-1] == ("draw", "West", "9♥", None)
+
+
+def test_a_line_of_plays_stops_at_the_first_not_recorded(tmp_path):
+    f = tmp_path / "stop.gwy"
+    r = run_live(str(f), input="West A♠, North A♠, East A♥\n")
+    assert r.returncode == 1
+    assert "recorded: 1. West A♠" in r.stdout
+    assert "not recorded either: the rest of the entry (East A♥)" in r.stdout
+    assert facts(f) == [("play", 1, "West", "A♠")]
+
+
+# ---- the prompt, keystroke by keystroke ---------------------------------------------------------------
+
+
+def _pexpect_live(tmp_path: Path, *args: str):
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect.spawn(sys.executable, ["-m", "referee", "live", *args], cwd=str(tmp_path), encoding="utf-8",
+                         timeout=TIMEOUT, dimensions=(50, 160),
+                         env=dict(os.environ, **PTY_ENV, XDG_DATA_HOME=str(tmp_path / "data")))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_prompt_completion_ctrl_c_undo_history_ctrl_d(tmp_path):
+    f = tmp_path / "k.gwy"
+    child = _pexpect_live(tmp_path, str(f))
+    try:
+        child.expect(PROMPT)
+        # completion: 'We' + Tab -> 'West'; then 'A' + Tab -> A♠, the only card legal to open
+        # (the terminal shows what completion adds: the rest of the word)
+        child.send("We")
+        child.send("\t")
+        child.expect("st")
+        child.send(" A")
+        child.send("\t")
+        child.expect("♠")
+        child.send("\r")
+        child.expect("recorded: 1. West A♠")
+        child.expect(PROMPT)
+        # Ctrl-C cancels the line being typed: nothing of it is recorded, the session goes on
+        for ch in "North J":
+            child.send(ch)
+        child.send("\x03")
+        child.expect("line cancelled")
+        child.expect(PROMPT)
+        child.send("nor")
+        child.send("\t")
+        child.expect("th")
+        child.send(" j♠\r")
+        child.expect("recorded: 1. North J♠")
+        child.expect(PROMPT)
+        # undo shows the entry before it goes; 'n' keeps it, 'y' removes it
+        child.send("undo\r")
+        child.expect("undo removes '1. North J♠'")
+        child.send("n\r")
+        child.expect("kept: 1. North J♠")
+        child.expect(PROMPT)
+        child.send("undo\r")
+        child.expect("undo removes '1. North J♠'")
+        child.send("y\r")
+        child.expect("removed: 1. North J♠")
+        child.expect(PROMPT)
+        # Ctrl-D ends, the record saved
+        child.send("\x04")
+        child.expect("saved: ")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert facts(f) == [("play", 1, "West", "A♠")]
+    # history across sessions: Up recalls what was typed last time
+    child = _pexpect_live(tmp_path, str(f))
+    try:
+        child.expect(PROMPT)
+        child.send("\x1b[A")  # Up: 'undo' was the last line typed
+        child.expect("undo")
+        child.send("\x03")
+        child.expect(PROMPT)
+        child.send("quit\r")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    history = (tmp_path / "data" / "getaway-ref" / "live-history").read_text(encoding="utf-8")
+    assert "+West A♠" in history and "+North j♠" in history
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_starting_and_quitting_leaves_no_file(tmp_path):
+    child = _pexpect_live(tmp_path)
+    try:
+        child.expect(PROMPT)
+        child.send("quit\r")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert not list(tmp_path.glob("*.gwy"))
+    r = run_live(input="show\nquit\n", cwd=tmp_path)
+    assert r.returncode == 0 and not list(tmp_path.glob("*.gwy"))

@@ -1,7 +1,9 @@
 """``getaway-ref live``: a referee that follows a game typed one action at a time.
 
-Each line typed is an action in the notation's own words: a play (``West A♠``, the trick
-number is supplied), a trick line (``3. East 3♥, South 7♥``), a take (``North takes
+What people type is read by :mod:`referee.table.entry` into the notation's own lines (seat
+prefixes, any card spelling, several plays a line, the card alone when the engine says only
+one seat can have played it); each of those lines is then what live records. The lines
+are: a play (``West A♠``, the trick number is supplied), a trick line (``3. East 3♥, South 7♥``), a take (``North takes
 East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count line, or a
 comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
 
@@ -29,28 +31,38 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine.citations import is_citation
 from referee.engine import state as E
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
+from referee.table.entry import Pending, Question, Rejection, read_entry, settle
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
 
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
 
 HELP = """\
-type an action, one a line, in the notation's words:
-  West A♠                    a play (the trick number is added)
-  3. East 3♥, South 7♥       a trick line (one play or several)
+type what happened, one entry a line:
+  West A♠   west as   W AS   West plays 10♥   th   T♥
+                             a play (a seat's name or its unique beginning; any spelling
+                             of a card; the trick number is added)
+  K♠                         the card alone, when only one seat can have played it
+  East K♠, South 5♠; West 2♠ several plays on one line (commas, spaces or ;)
+  3. East 3♥, South 7♥       a trick line, as in the notation
   North takes East           a take, between tricks
   West draws 7♦              a draw from the waste pile ('from North': from a hand)
   counts North 12, East 9    hand sizes, for the referee to verify
   # text   or   comment text a comment in the record
-commands: show (the state), legal (what may happen now), undo (remove the last entry:
-a wrong entry, not a table mistake), new (the next game, once this one is over),
-help, quit"""
+an entry that could mean two things is asked about, never guessed: answer with the seat.
+questions: why (the last trick, in one sentence), who leads, hands, legal
+commands: show (the state), undo (remove the last entry: a wrong entry, not a table
+mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
+cancels the line being typed; Tab completes seats, commands and the cards legal now"""
 
 
 class LiveError(Exception):
@@ -90,6 +102,8 @@ _NUMBERED = re.compile(r"^\s*\d+\.(?=\s)")
 _RESULT = re.compile(r'^\s*\[\s*Result\s+"')
 _SETUP = re.compile(r"^\s*(deal|position)\s*(#.*)?$")
 _WORDS = {"takes", "draws", "from", "out", "rest"}
+# Lines that are the notation's own words and go to its reader as typed.
+_NOTATION_WORDS = {"counts", "deal", "position", "waste", "lead", "trick", "trumps", "out"}
 
 
 def _is_bare_play(body: str) -> bool:
@@ -190,6 +204,10 @@ class Session:
         self.game: Game | None = None
         self.res = None
         self.options: dict = {}
+        self.pending: Optional[Pending] = None  # a question asked about the last entry
+        self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
+        self._answered = False
+        self.written = False  # the file has been written by this session
 
     # ---- text --------------------------------------------------------------------------
 
@@ -222,6 +240,7 @@ class Session:
 
     def save(self):
         atomic_write(self.path, self.file_text(), self.mode)
+        self.written = True
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -327,32 +346,88 @@ class Session:
         return "turn: " + self.state().summary
 
     def handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
-        """Answer one line: (lines to print with a style, whether to go on)."""
+        """Answer one line: (lines to print with a style, whether to go on). An entry that
+        is not recorded (rejected, or asked about) counts in ``self.rejected``."""
+        self._answered = False
+        out, go_on = self._handle(line)
+        if any(text.startswith(("rejected", "question")) for text, _ in out):
+            self.rejected += 1
+        if self._answered and any(text.startswith("recorded") for text, _ in out):
+            self.rejected -= 1  # the question before was answered: that entry is recorded after all
+        return out, go_on
+
+    def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
+        from referee.table import answers
+
         raw = line.rstrip("\r\n")
         text = raw.strip()
         if not text:
             return [], True
+        pending, self.pending = self.pending, None
         words = text.split()
         word = words[0].lower()
-        seat_first = word in {x.lower() for x in self.seats()}
-        if len(words) == 1 or not seat_first:
-            if len(words) == 1 and word in ("quit", "exit", "q", "bye"):
-                return [], False
-            if len(words) == 1 and word in ("help", "?", "h"):
-                return [(HELP, "")], True
-            if len(words) == 1 and word in ("show", "legal"):
-                return [("@" + word, "")], True
-            if len(words) == 1 and word in ("turn", "whose"):
-                return [(self.turn_line(), "turn")], True
-            if len(words) == 1 and word == "undo":
-                return self.undo(), True
-            if len(words) == 1 and word == "new":
-                return self.new_game(), True
-            if word == "comment":
-                return self.add_comment(text[len("comment"):].strip()), True
+        phrase = " ".join(w.lower() for w in words)
+        if phrase in ("quit", "exit", "q", "bye"):
+            return [], False
+        if phrase in ("help", "?", "h"):
+            return [(HELP, "")], True
+        if phrase == "show":
+            return [("@show", "")], True
+        if phrase == "legal":  # the answer in one sentence, then the details
+            return [(answers.live_answer("legal", self.game, self.res), "answer"), ("@legal", "")], True
+        if phrase in ("turn", "whose", "whose turn"):
+            return [(self.turn_line(), "turn")], True
+        if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "hands", "who"):
+            return [(answers.live_answer(phrase.rstrip("?"), self.game, self.res), "answer")], True
+        if phrase == "undo":
+            return self.undo(), True
+        if phrase == "new":
+            return self.new_game(), True
+        if word == "comment":
+            return self.add_comment(text[len("comment"):].strip()), True
         if text.startswith("#"):
             return self.add_comment(text[1:].strip()), True
-        return self.act(text), True
+        body, comment = _split_comment(text)
+        if pending is not None:
+            lines = pending.answer(body, self.seats())
+            if lines is not None:
+                self._answered = True
+                return self.record_lines(lines, comment), True
+        if _NUMBERED.match(body) or word in _NOTATION_WORDS or body[:1] in ("[", "%"):
+            return self.act(text), True  # the notation's own line, read as written
+        reading = read_entry(body, self.seats(), self.res.engine)
+        if isinstance(reading, Rejection):
+            return [(f"rejected (not recorded): {reading.why}", "error"), (f"  accepted: {reading.accepted}", "help")], True
+        if isinstance(reading, Question):
+            self.pending = Pending(reading)
+            return [(f"question (not recorded): {reading.text}", "warning")], True
+        return self.record_lines(list(reading.lines), comment), True
+
+    def record_lines(self, lines: list[str], comment: Optional[str]) -> list:
+        """Record the lines of one entry in turn; a card typed alone gets its seat from the
+        state after the plays before it. The first line that is not recorded stops the rest."""
+        out: list = []
+        for i, line in enumerate(lines):
+            reading = settle(line, self.seats(), self.res.engine)
+            rest = lines[i + 1:]
+            left = f" (nor the rest of the entry: {', '.join(x.replace('? ', '') for x in rest)})" if rest else ""
+            if isinstance(reading, Rejection):
+                out += [(f"rejected (not recorded): {reading.why}{left}", "error"),
+                        (f"  accepted: {reading.accepted}", "help"), (self.turn_line(), "turn")]
+                return out
+            if isinstance(reading, Question):
+                self.pending = Pending(reading, rest)
+                out += [(f"question (not recorded): {reading.text}", "warning")]
+                return out
+            typed = reading.lines[0] + (f"  # {comment}" if comment and not rest else "")
+            got = self.act(typed)
+            if got and got[0][0].startswith("rejected") and rest:
+                note = (f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
+                        "note")
+                turn = [x for x in got if x[1] == "turn"]
+                return out + [x for x in got if x[1] != "turn"] + [note] + turn
+            out += got
+        return out
 
     def add_comment(self, body: str) -> list:
         units = self.units + [Unit("line", text=f"# {body}" if body else "#")]
@@ -488,6 +563,14 @@ class Session:
     def _last_trick(self) -> Optional[int]:
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         return nums[-1] if nums else None
+
+    def peek_undo(self) -> str:
+        """What undo would remove now."""
+        last = self.units[-1]
+        if last.kind == "trick" and len(last.plays) > 1:
+            s, c = last.plays[-1]
+            return f"{last.number}. {self.seats()[s]} {C.card_str(c)}"
+        return last.render(self.seats()).strip() or "a blank line"
 
     def undo(self) -> list:
         if not self.units:
@@ -671,7 +754,7 @@ def _diag_lines(d) -> list:
 # ---- the loop --------------------------------------------------------------------------------------
 
 
-STYLES = {"ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
+STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
           "turn": "bold"}
 
 
@@ -696,7 +779,92 @@ class Printer:
             sys.stdout.flush()
 
 
-def run(session: Session, stdin, tty: bool) -> int:
+COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "who leads", "hands")
+
+
+def history_path() -> Path:
+    """Where the prompt's history lives across sessions: the user's data directory
+    ($XDG_DATA_HOME, else ~/.local/share; the platform's own on macOS and Windows)."""
+    xdg = os.environ.get("XDG_DATA_HOME")
+    if xdg:
+        base = Path(xdg)
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    elif sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        base = Path.home() / ".local" / "share"
+    return base / "getaway-ref" / "live-history"
+
+
+def completions(session: Session, before: list[str]) -> list[str]:
+    """What may be typed next after the words ``before``: seats and commands first; after a
+    seat, the cards the engine says it may play now, and the words of a take or a draw;
+    after 'takes', the hands it may take now."""
+    from referee.table.entry import DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, seat_matches
+
+    seats = list(session.seats())
+    e = session.res.engine
+    if e is None:
+        return []
+
+    def cards(s: int) -> list[str]:
+        # The engine's verdict on every card the seat may hold (known, or unseen and not
+        # ruled out): for a hand nobody has seen, every card it may legally play.
+        pack = C.CARD_COUNT if e.double else 52
+        ok = [c for c in range(pack) if e.may_hold(s, c) and e.judge_play(s, c) is None]
+        return [C.card_str(c) for c in C.sort_cards(ok)]
+
+    if not before:
+        due = e.to_act()
+        return seats + list(COMMANDS) + (cards(due) if due >= 0 else [])
+    last = before[-1].lower()
+    if last in TAKE_WORDS and len(before) >= 2:
+        hit = seat_matches(before[-2], seats)
+        return [seats[t] for a, t in e.takes() if len(hit) == 1 and a == hit[0]]
+    if last in DRAW_WORDS:
+        return []
+    if last in PLAY_WORDS and len(before) >= 2:
+        hit = seat_matches(before[-2], seats)
+        return cards(hit[0]) if len(hit) == 1 else []
+    hit = seat_matches(before[-1], seats)
+    if len(hit) == 1 and C.parse_card(before[-1]) is None:
+        s = hit[0]
+        extra = ["plays"] + (["takes"] if any(a == s for a, _ in e.takes()) else []) + \
+            (["draws"] if e.phase == E.DRAW_DUE and e.drawer == s else [])
+        return cards(s) + extra
+    return seats
+
+
+def _prompt_session(session: Session) -> "PromptSession[str]":
+    """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
+    history kept across sessions."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer, Completion
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    from referee.table.entry import words_of
+
+    class EntryCompleter(Completer):
+        def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+            text = document.text_before_cursor
+            word = document.get_word_before_cursor(WORD=True)
+            for option in completions(session, words_of(text[: len(text) - len(word)])):
+                if option.lower().startswith(word.lower()):
+                    yield Completion(option, start_position=-len(word))
+
+    path = history_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        history = FileHistory(str(path))
+    except OSError:
+        history = InMemoryHistory()  # no writable data directory: history for this session only
+    return PromptSession(history=history, completer=EntryCompleter(), complete_while_typing=False)
+
+
+def run(session: Session, stdin: "io.TextIOBase", tty: bool) -> int:
+    """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
+    exit code is 1 if any entry was not recorded (rejected, or asked about)."""
     from referee.table.views import legal_model, render_legal, render_state, state_model
 
     pr = Printer()
@@ -708,18 +876,17 @@ def run(session: Session, stdin, tty: bool) -> int:
             render_legal(pr.console, legal_model(session.game, session.res))
         sys.stdout.flush()
 
-    if tty:
-        try:
-            import readline  # noqa: F401  (line editing and history at the prompt)
-        except ImportError:
-            pass
-        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry",
-                   "note")])
+    prompt = None
+    if tty and sys.stdout.isatty():
+        # (a terminal for input with the output piped elsewhere reads plain lines)
+        prompt = _prompt_session(session)
+        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry; "
+                   "Tab completes", "note")])
     pr.lines([(session.turn_line(), "turn")])
     while True:
         try:
-            if tty:
-                line = input("> ")
+            if prompt is not None:
+                line = prompt.prompt("gwy> ")
             else:
                 line = stdin.readline()
                 if line == "":
@@ -727,8 +894,21 @@ def run(session: Session, stdin, tty: bool) -> int:
         except EOFError:
             break
         except KeyboardInterrupt:
-            sys.stderr.write("\ninterrupted: everything recorded is in the file\n")
-            return 130
+            # Ctrl-C cancels the line being typed; the game goes on (Ctrl-D or quit ends it).
+            pr.lines([("(line cancelled; Ctrl-D or 'quit' ends, the record is saved)", "note")])
+            continue
+        if prompt is not None and line.strip().lower() == "undo" and session.units:
+            # On a terminal, undo shows the entry before it goes.
+            what = session.peek_undo()
+            try:
+                from prompt_toolkit import prompt as ask  # its own history: the answer is not an entry
+
+                sure = ask(f"undo removes '{what}': remove it? [y/N] ")
+            except (EOFError, KeyboardInterrupt):
+                sure = "n"
+            if sure.strip().lower() not in ("y", "yes"):
+                pr.lines([(f"kept: {what}", "note")])
+                continue
         lines, go_on = session.handle(line)
         for text, style in lines:
             if text in ("@show", "@legal"):
@@ -737,7 +917,9 @@ def run(session: Session, stdin, tty: bool) -> int:
                 pr.lines([(text, style)])
         if not go_on:
             break
-    return 0
+    if tty and session.written:
+        pr.lines([(f"saved: {session.path}", "note")])
+    return 1 if (session.rejected and not tty) else 0
 
 
 # ---- the command ---------------------------------------------------------------------------------
@@ -807,7 +989,10 @@ def register(app):
             if session is None:
                 session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
                                         default=None, mode=mode)
-                session.save()
+                if text is not None:
+                    session.save()  # a record with no game yet gets its game now
+                # else: a new file is first written with the first entry recorded, so
+                # starting and quitting leaves nothing behind
                 err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
                           f"rules {session.res.rules.spec()}\n")
             session.options = {"seats": seat_list, "rules": rules, "deal": deal}
@@ -823,5 +1008,9 @@ def register(app):
             sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
             raise typer.Exit(2)
         err.flush()
-        code = run(session, sys.stdin, tty)
+        try:
+            code = run(session, sys.stdin, tty)
+        finally:
+            if text is None and not session.written and path.exists() and path.stat().st_size == 0:
+                path.unlink()  # nothing was recorded: no file (the name was held empty)
         raise typer.Exit(code)

@@ -1000,8 +1000,13 @@ def register(app):
                                             help="the state after this trick (default: the end of the record)"),
         format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+        narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
     ):
         """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
+        if narrate:
+            from referee.table.answers import narrate_command
+
+            raise typer.Exit(narrate_command(file, game, rules))
 
         def build(g, default, overrides):
             check_after(g, after)

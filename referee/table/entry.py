@@ -1,0 +1,334 @@
+"""What a person types at the table, read into the notation's own lines.
+
+``live`` records only what the notation's reader reads; this module sits in front of it and
+understands the ways a scorer types: ``West A♠``, ``west as``, ``West plays A♠``, ``W AS``
+(a seat's unique prefix), ``10h``/``th``/``T♥``, a card alone when only one seat can have
+played it, several plays on one line (``East KS South 5S``, ``West A♠; North J♠``), and takes
+and draws in words (``North takes East``, ``Ann draws 7♦ from Bob``).
+
+Every reading of the line is found (a word may be a seat and a card at once: ``as`` with a
+seat called Ashley). One reading: it becomes canonical notation lines (``West A♠``, ``North
+takes East``) that ``live`` hands to the reader and the referee, one by one. Several
+readings: a :class:`Question`, nothing recorded. None: a :class:`Rejection` that says which
+word is wrong and what would be accepted. Who may have played a card typed alone is the
+engine's answer (whose turn it is, who may hold the card), never a rule of this module.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence, Union
+
+from referee.engine import cards as C
+from referee.engine import state as E
+
+PLAY_WORDS = frozenset({"plays", "played", "play", "leads", "led", "lead"})
+TAKE_WORDS = frozenset({"takes", "took", "take"})
+DRAW_WORDS = frozenset({"draws", "drew", "draw"})
+FROM_WORDS = frozenset({"from"})
+HAND_WORDS = frozenset({"hand", "hands", "cards"})
+
+ACCEPTED = ("a play 'West A♠' (also 'west as', 'W AS', 'West plays 10♥', or the card alone when only one "
+            "seat can have played it), several plays 'East K♠, South 5♠', a take 'North takes East', "
+            "a draw 'West draws 7♦ [from North]'")
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The entry, read: notation lines to record one after another."""
+
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """The entry can mean more than one thing: nothing is recorded until it is said which.
+    ``options`` are the entries (in the notation) it could be; ``seats`` the seat names that
+    answer it when typed alone on the next line, each with the lines it stands for."""
+
+    text: str
+    options: tuple[str, ...]
+    answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """The entry cannot be read: why, in the game's words, and what would be accepted."""
+
+    why: str
+    accepted: str = ACCEPTED
+
+
+Reading = Union[Lines, Question, Rejection]
+
+
+# ---- words --------------------------------------------------------------------------------------
+
+
+@dataclass
+class Word:
+    text: str
+    seats: tuple[int, ...] = ()  # the seats the word can name (exact name, else unique prefix)
+    card: int | None = None
+    keyword: str | None = None   # "play", "take", "draw", "from", "hand"
+
+
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def words_of(text: str) -> list[str]:
+    return [w for w in _SPLIT.split(text.strip()) if w]
+
+
+def seat_matches(word: str, seats: Sequence[str]) -> tuple[int, ...]:
+    """The seats a word names: the seat spelled so (any case), else every seat it begins."""
+    low = word.lower()
+    exact = tuple(i for i, s in enumerate(seats) if s.lower() == low)
+    if exact:
+        return exact
+    return tuple(i for i, s in enumerate(seats) if s.lower().startswith(low))
+
+
+def classify(word: str, seats: Sequence[str]) -> Word:
+    w = Word(word)
+    bare = word[:-2] if word.lower().endswith("'s") or word.endswith("’s") else word
+    low = word.lower()
+    if low in PLAY_WORDS:
+        w.keyword = "play"
+    elif low in TAKE_WORDS:
+        w.keyword = "take"
+    elif low in DRAW_WORDS:
+        w.keyword = "draw"
+    elif low in FROM_WORDS:
+        w.keyword = "from"
+    elif low in HAND_WORDS:
+        w.keyword = "hand"
+    if w.keyword is None:
+        w.seats = seat_matches(bare, seats)
+        w.card = C.parse_card(word)
+    return w
+
+
+# ---- readings ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int | None  # None: the card alone, its seat still to be found
+    card: int
+
+
+@dataclass(frozen=True)
+class TakeAct:
+    taker: int
+    target: int
+
+
+@dataclass(frozen=True)
+class DrawAct:
+    seat: int
+    card: int
+    source: int | None
+
+
+Act = Union[Play, TakeAct, DrawAct]
+
+
+@dataclass
+class _Failure:
+    """How far the longest attempt got, to say which word is wrong."""
+
+    at: int = -1
+    expected: str = ""
+
+
+def _parses(ws: list[Word], i: int, fail: _Failure) -> Iterator[list[Act]]:
+    """Every way of reading ws[i:] as a sequence of acts."""
+    if i == len(ws):
+        yield []
+        return
+
+    def note(at: int, expected: str) -> None:
+        if at > fail.at:
+            fail.at, fail.expected = at, expected
+
+    w = ws[i]
+    # the card alone
+    if w.card is not None:
+        for rest in _parses(ws, i + 1, fail):
+            yield [Play(None, w.card)] + rest
+    for s in w.seats:
+        j = i + 1
+        if j < len(ws) and ws[j].keyword == "take":
+            k = j + 1
+            if k < len(ws) and ws[k].seats:
+                end = k + 1
+                if end < len(ws) and ws[end].keyword == "hand":
+                    end += 1
+                for t in ws[k].seats:
+                    for rest in _parses(ws, end, fail):
+                        yield [TakeAct(s, t)] + rest
+            else:
+                note(k, "the seat whose hand is taken")
+            continue
+        if j < len(ws) and ws[j].keyword == "draw":
+            k = j + 1
+            drawn = ws[k].card if k < len(ws) else None
+            if drawn is not None:
+                end = k + 1
+                if end < len(ws) and ws[end].keyword == "from":
+                    if end + 1 < len(ws) and ws[end + 1].seats:
+                        for src in ws[end + 1].seats:
+                            for rest in _parses(ws, end + 2, fail):
+                                yield [DrawAct(s, drawn, src)] + rest
+                    else:
+                        note(end + 1, "the seat whose hand the card is drawn from")
+                    continue
+                for rest in _parses(ws, end, fail):
+                    yield [DrawAct(s, drawn, None)] + rest
+            else:
+                note(k, "the card drawn")
+            continue
+        if j < len(ws) and ws[j].keyword == "play":
+            j += 1
+        card = ws[j].card if j < len(ws) else None
+        if card is not None:
+            for rest in _parses(ws, j + 1, fail):
+                yield [Play(s, card)] + rest
+        else:
+            note(j, "a card")
+    if w.card is None and not w.seats:
+        note(i, "a seat or a card")
+
+
+def _unknown_word(word: str, seats: Sequence[str]) -> str:
+    """Why a word is neither a seat, a card nor one of the entry's words."""
+    names = list(seats)
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6) or \
+        difflib.get_close_matches(word.capitalize(), names, n=1, cutoff=0.6)
+    if close:
+        return f"unknown seat '{word}' (did you mean '{close[0]}'?)"
+    if re.fullmatch(r"(10|[2-9TtJjQqKkAa1])\S*", word) or len(word) <= 3:
+        return (f"expected a card such as Q♥ or QH, found '{word}'" if len(word) <= 3
+                else f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card")
+    return f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card"
+
+
+def read_acts(text: str, seats: Sequence[str]) -> Union[list[list[Act]], Rejection]:
+    """Every reading of the entry as acts (an empty list: none, with why)."""
+    raw = words_of(text)
+    if not raw:
+        return Rejection("nothing was typed")
+    ws = [classify(w, seats) for w in raw]
+    fail = _Failure()
+    found = []
+    for p in _parses(ws, 0, fail):
+        found.append(p)
+        if len(found) > 8:  # enough to ask
+            break
+    if found:
+        return found
+    at = fail.at if fail.at >= 0 else 0
+    if at >= len(ws):
+        return Rejection(f"'{text.strip()}' stops short: {fail.expected or 'a card'} is missing after "
+                         f"'{raw[-1]}'")
+    w = ws[at]
+    if w.keyword is None and not w.seats and w.card is None:
+        return Rejection(_unknown_word(raw[at], seats))
+    return Rejection(f"'{raw[at]}' is not where {fail.expected or 'a seat or a card'} was expected")
+
+
+# ---- the seat of a card typed alone: the engine says who can have played it -----------------------
+
+
+def seats_for_card(e: E.Engine, card: int) -> tuple[list[int], str]:
+    """The seats that may have played ``card`` typed alone now, and, when there is no
+    single one, why (for the question or the rejection)."""
+    if e.phase == E.OVER:
+        return [], "the game is over"
+    if e.phase == E.DRAW_DUE:
+        return [], "a draw is due before the next play"
+    due = e.to_act()
+    if due >= 0 and e.phase != E.BEFORE_FIRST:
+        return [due], ""
+    if e.phase == E.BEFORE_FIRST:
+        holders = [s for s in e.seq if not e.out[s] and e.may_hold(s, card)]
+        return holders, "whoever holds it opens the first trick"
+    # a trick in which any seat still to play may play (the first trick, or a trick followed
+    # as played after a mistake): those still to play who may hold the card
+    cands = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and e.may_hold(s, card)]
+    return cands, "more than one seat still to play may hold it"
+
+
+def _or(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def render_act(a: Act, seats: Sequence[str]) -> str:
+    if isinstance(a, Play):
+        return f"{seats[a.seat] if a.seat is not None else '?'} {C.card_str(a.card)}"
+    if isinstance(a, TakeAct):
+        return f"{seats[a.taker]} takes {seats[a.target]}"
+    return f"{seats[a.seat]} draws {C.card_str(a.card)}" + (f" from {seats[a.source]}" if a.source is not None else "")
+
+
+def read_entry(text: str, seats: Sequence[str], engine: E.Engine | None) -> Reading:
+    """One typed line, read: the notation lines it stands for, a question, or a rejection.
+
+    The seat of a card typed alone is settled here only for the first such card of the line;
+    a card alone after it is settled by :func:`settle` once the plays before it are judged.
+    """
+    got = read_acts(text, seats)
+    if isinstance(got, Rejection):
+        return got
+    readings = {tuple(render_act(a, seats) if not (isinstance(a, Play) and a.seat is None) else f"? {C.card_str(a.card)}"
+                      for a in p) for p in got}
+    if len(readings) > 1:
+        opts = sorted(" ; ".join(r) for r in readings)
+        return Question(f"'{text.strip()}' can be read {len(opts)} ways: " + " | ".join(opts[:4]) +
+                        "; type it again, naming the seat in full", tuple(opts))
+    return Lines(tuple(next(iter(readings))))
+
+
+def settle(line: str, seats: Sequence[str], engine: E.Engine) -> Reading:
+    """A line of :func:`read_entry` whose seat is still '?': the seat the engine says may
+    have played the card now, or a question, or a rejection."""
+    if not line.startswith("? "):
+        return Lines((line,))
+    card_text = line[2:]
+    card = C.parse_card(card_text)
+    assert card is not None
+    cands, why = seats_for_card(engine, card)
+    if len(cands) == 1:
+        return Lines((f"{seats[cands[0]]} {card_text}",))
+    if not cands:
+        if why in ("the game is over", "a draw is due before the next play"):
+            return Rejection(f"{card_text} alone cannot be a play now: {why}",
+                             "a draw 'West draws 7♦' when one is due" if engine.phase == E.DRAW_DUE else "'new' for the next game")
+        return Rejection(f"no seat still to play can hold {card_text} from what is known",
+                         "the play with its seat, e.g. 'West " + card_text + "'")
+    names = [seats[s] for s in cands]
+    opts = tuple(f"{n} {card_text}" for n in names)
+    return Question(f"who played {card_text}? {_or(names)} ({why}); type the seat, or the play in full",
+                    opts, tuple((n, (o,)) for n, o in zip(names, opts)))
+
+
+@dataclass
+class Pending:
+    """A question asked; a seat typed alone on the next line answers it."""
+
+    question: Question
+    rest: list[str] = field(default_factory=list)  # lines of the entry still to record after it
+
+    def answer(self, text: str, seats: Sequence[str]) -> list[str] | None:
+        ws = words_of(text)
+        if len(ws) != 1:
+            return None
+        names = [n for n, _ in self.question.answers]
+        hits = [i for i in seat_matches(ws[0], seats) if seats[i] in names]
+        if len(hits) != 1:
+            return None
+        lines = dict(self.question.answers)[seats[hits[0]]]
+        return list(lines) + self.rest
