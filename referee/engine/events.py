@@ -149,3 +149,45 @@ def card_effect(suit: int, led: int, trump: int, *, first: bool, trumps: bool) -
     if first:
         return Effect.DISCARD
     return Effect.TOCHOO
+
+
+# ---- what a program may ask the engine to do ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """A seat plays a card (a lead between tricks, or a card to the trick on the table)."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeHand:
+    """Before a trick, ``taker`` takes the whole hand of ``target`` (Pagat, Getaway: Taking cards)."""
+
+    taker: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard:
+    """A seat with the power and no card draws ``card`` from the waste pile (``source``
+    None) or from a seat's hand."""
+
+    seat: int
+    card: int
+    source: int | None = None
+
+
+Action = PlayCard | TakeHand | DrawCard
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What a seat may play now, and why: the known cards it may play (for a hand nobody
+    has seen, the cards it may hold that would be legal), and the rule that says so."""
+
+    seat: int
+    cards: tuple[int, ...]
+    reason: LegalReason

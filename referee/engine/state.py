@@ -22,7 +22,7 @@ from referee.engine.cards import (
     ms_add, ms_cards,
 )
 from referee.engine.events import (
-    ANY_SOURCE, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
+    ANY_SOURCE, Action, DrawCard, Legal, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
     PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
 )
 from referee.engine.rules import RuleSet
@@ -46,6 +46,15 @@ class Verdict:
     reason: str
     # For a renege: the suit the player held. For out of turn: whose turn it was.
     detail: object = None
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now: ``verdict`` says which rule and why."""
+
+    def __init__(self, action: Action, verdict: Verdict):
+        super().__init__(f"{action}: {verdict.code} {verdict.reason}")
+        self.action = action
+        self.verdict = verdict
 
 
 class Engine:
@@ -860,6 +869,96 @@ class Engine:
         if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
             return hand & SUIT_MASK[self.trump]
         return hand
+
+    def legal(self, s: int) -> Legal:
+        """What seat ``s`` may play now and the rule that says so (known cards; for an
+        unseen hand, the cards it may hold that would be legal)."""
+        reason, mask = self._legal_reason(s)
+        if self.unknown[s] and reason not in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN):
+            # Unseen cards: any card the seat may hold that the rule allows.
+            allowed = {LegalReason.ANY: FULL_PACK, LegalReason.ACE_FIRST: BIT[self.first_card()],
+                       LegalReason.FOLLOW: SUIT_MASK[self.led] if self.led >= 0 else 0,
+                       LegalReason.FIRST_TRICK_SPADE: SUIT_MASK[0],
+                       LegalReason.TRUMP: SUIT_MASK[self.trump] if self.trump >= 0 else 0,
+                       LegalReason.OFF_SUIT: FULL_PACK}[reason]
+            if reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP) and self.led >= 0:
+                # Until the seat shows a void, it may still hold the suit led.
+                allowed |= SUIT_MASK[self.led]
+            mask |= self.hidden_once & allowed & ~self._void_mask(s)
+        return Legal(s, tuple(cards_of(mask)), reason)
+
+    def _void_mask(self, s: int) -> int:
+        m = 0
+        for suit in range(4):
+            if self.void[s] & (1 << suit):
+                m |= SUIT_MASK[suit]
+        return m
+
+    def _legal_reason(self, s: int) -> tuple[LegalReason, int]:
+        mask = self.legal_cards(s)
+        if self.phase in (OVER, DRAW_DUE) or self.out[s]:
+            return LegalReason.NONE, 0
+        if self.phase == BEFORE_FIRST:
+            return (LegalReason.ACE_FIRST, mask) if s == self.ace_holder() or self.ace_holder() < 0 else \
+                (LegalReason.NOT_YOUR_TURN, 0)
+        if self.phase == BETWEEN:
+            return (LegalReason.ANY, mask) if s == self.power else (LegalReason.NOT_YOUR_TURN, 0)
+        if self.played & (1 << s) or self.tochoo:
+            return LegalReason.NONE, 0
+        if not (self.first and self.any_order) and s != self._next_to_play():
+            return LegalReason.NOT_YOUR_TURN, 0
+        hand = self.once[s]
+        if hand & SUIT_MASK[self.led] or (not hand and self.unknown[s]):
+            return (LegalReason.FIRST_TRICK_SPADE if self.first else LegalReason.FOLLOW), mask
+        if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
+            return LegalReason.TRUMP, mask
+        return LegalReason.OFF_SUIT, mask
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the rules allow now whose card is known: the plays of the seats
+        that may play, the takes, and the draws of known cards."""
+        out: list[Action] = []
+        if self.phase == DRAW_DUE:
+            src = self.draw_source
+            if src is None:
+                for c in ms_cards(self.waste_once, self.waste_twice):
+                    out.append(DrawCard(self.drawer, c, None))
+            else:
+                sources = [src] if src != "any" else [t for t in self.in_game() if t != self.drawer]
+                for t in sources:
+                    for c in self.known(t):
+                        out.append(DrawCard(self.drawer, c, t))
+            return out
+        for taker, target in self.takes():
+            out.append(TakeHand(taker, target))
+        for s in self.seq:
+            for c in cards_of(self.legal_cards(s)):
+                out.append(PlayCard(s, c))
+        return out
+
+    def apply(self, action: Action) -> list[Event]:
+        """Judge an action and, if legal, apply it: the events it caused. An illegal action
+        raises :class:`IllegalAction` with the verdict, and changes nothing."""
+        mark = len(self.events)
+        if isinstance(action, PlayCard):
+            v = self.judge_play(action.seat, action.card)
+            if v is not None:
+                raise IllegalAction(action, v)
+            if self.phase in (BETWEEN, BEFORE_FIRST):
+                self.lead(action.seat, action.card)
+            else:
+                self.play(action.seat, action.card)
+        elif isinstance(action, TakeHand):
+            v = self.judge_take(action.taker, action.target)
+            if v is not None:
+                raise IllegalAction(action, v)
+            self.take(action.taker, action.target)
+        else:
+            v = self.judge_draw(action.seat, action.card, action.source)
+            if v is not None:
+                raise IllegalAction(action, v)
+            self.draw(action.seat, action.card, action.source)
+        return self.events[mark:]
 
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""
