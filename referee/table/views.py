@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine import citations as R
+from referee.engine import events as EV
 from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
 from referee.judging.referee import GameResult, Referee, resolve_rules
@@ -121,7 +122,10 @@ class StateModel(BaseModel):
     trick: int = Field(description="the trick on the table, or the next one")
     phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
     phase_text: str
-    power: Optional[str] = Field(None, description="who has the power")
+    power: Optional[str] = Field(None, description="who has the power: played the highest card of the suit led "
+                                 "(or trump) to the last trick, and so leads")
+    leads: Optional[str] = Field(None, description="who leads the trick on the table or the next one")
+    lead_reason: Optional[str] = Field(None, description="why: power, ace, take, pass_lead, penalty, draw, position, table")
     to_act: Optional[str] = Field(None, description="who must act now; null when several may (first trick) or none")
     any_order: bool = Field(False, description="the first trick, played in any order: everyone still to play may")
     start: Literal["deal", "position"] = Field("deal", description="how the record starts: void since_trick 0 means since then")
@@ -453,7 +457,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
             seat=seats[s], cards=e.size(s), known=cards_str(known), full=full,
             unseen=0 if full else e.unknown[s], voids=voids, out=e.out[s],
             out_position=e.out_order.index(s) + 1 if s in e.out_order else None,
-            power=e.power == s or (e.phase == E.IN_TRICK and e.leader == s and e.power < 0),
+            power=e.power == s and e.lead_why is EV.LeadReason.POWER,
             to_act=bool(to) and e.phase != E.OVER,
         ))
     waste = WastePileModel(
@@ -465,7 +469,9 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
     return StateModel(
         path=str(game.path), game=game.number, event=game.tag("Event"), seats=seats,
         rules=res.rules.spec() if res.rules else "?", after=after, trick=e.trick_no, phase=phase,
-        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power), to_act=_seat(seats, to_act),
+        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power) if e.lead_why is EV.LeadReason.POWER else None,
+        leads=_seat(seats, e.power) if e.phase != E.IN_TRICK else _seat(seats, e.leader),
+        lead_reason=e.lead_why.value if e.phase != E.OVER else None, to_act=_seat(seats, to_act),
         any_order=any_order, start="position" if isinstance(game.setup, Position) else "deal", donkey=e.trumps, trump=suit_symbol(e.trump) if e.trumps and e.trump >= 0 else None,
         hands=hands, waste=waste, trick_on_table=trick_model(e, seats),
         out_order=[seats[s] for s in e.out_order], over=e.phase == E.OVER,
@@ -785,8 +791,10 @@ def render_state(out, m: StateModel):
         elif m.phase == "draw_due":
             out.print(f"{m.to_act} has the power and no card: must draw", markup=False)
         else:
-            who = m.to_act or "whoever holds A♠"
-            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}", markup=False)
+            who = m.to_act or f"whoever holds {FIRST_CARD['packs=2' in m.rules]}"
+            why = {"take": " (the hand due to lead was taken)", "pass_lead": " (the lead passed on)",
+                   "penalty": " (after the penalty)", "table": " (the table let it lead)"}.get(m.lead_reason or "", "")
+            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}{why}", markup=False)
     if m.out_order:
         out.print("got away: " + ", ".join(m.out_order), markup=False)
     if m.stopped:
@@ -812,6 +820,9 @@ def _render_diags(out, diags: list[DiagModel]):
                 out.print(f"  = note: {n}", markup=False)
         if d.help:
             out.print(f"  = {d.help}", markup=False)
+
+
+FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 
 def _is_citation(note: str) -> bool:
