@@ -36,7 +36,14 @@ def _console(stderr: bool = False):
 
 
 def _fail(message: str) -> "typer.Exit":
-    _console(stderr=True).print(f"[bold red]error[/]: {message}", highlight=False)
+    # The message may quote a file name or an argument: printed as typed, never as markup.
+    from rich.text import Text
+
+    from referee.reports.text import safe
+
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    _console(stderr=True).print(line, highlight=False)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -72,13 +79,9 @@ def _rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[
 
 def _expand(paths: List[Path]) -> List[Path]:
     """Files as given; directories give their .gwy files, recursively, in name order."""
-    out = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*.gwy") if q.is_file()))
-        else:
-            out.append(p)
-    return out
+    from referee.archive.inputs import expand
+
+    return expand(paths)
 
 
 # ---- check ------------------------------------------------------------------------------------
@@ -94,15 +97,30 @@ def check(
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the summary"),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="judge the games in this many processes (the report keeps the input order)"),
+    dask: Optional[str] = typer.Option(None, "--dask", help="judge the games on the Dask cluster whose scheduler is at this address (tcp://host:8786); the files must be readable by its workers at the same path"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.archive.check import run_check
+    from referee.archive.inputs import STDIN, STDIN_NAME, expand, spool_stdin
 
     default, overrides = _rules_options(rules, rules_file, sets)
-    files = _expand(paths)
+    files = expand(paths)
     if not files:
         raise _fail("no .gwy records found in " + ", ".join(map(str, paths)))
-    code = run_check(files, format.value, default, overrides, force_rules, quiet, jobs)
+    names = {}
+    spooled = []
+    try:
+        for i, p in enumerate(files):
+            if str(p) == STDIN:
+                if dask is not None:
+                    raise _fail("--dask reads files its workers can open, not standard input")
+                files[i] = spooled_path = spool_stdin()
+                spooled.append(spooled_path)
+                names[spooled_path] = STDIN_NAME
+        code = run_check(files, format.value, default, overrides, force_rules, quiet, jobs, dask, names)
+    finally:
+        for p in spooled:
+            p.unlink(missing_ok=True)
     raise typer.Exit(code)
 
 
@@ -111,50 +129,101 @@ def check(
 
 @app.command()
 def fmt(
-    files: List[Path] = typer.Argument(..., help="records to format"),
-    check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form; change nothing"),
+    files: List[Path] = typer.Argument(..., help="records to format, directories of them, or - for standard input"),
+    check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form (2 for syntax or read errors); change nothing"),
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
+    diff: bool = typer.Option(False, "--diff", help="print what would change, as a unified diff; change nothing"),
 ):
-    """Print records in canonical form (or check it, or rewrite in place with --write)."""
-    from referee.notation.reader import ReadError, Reader
-    from referee.notation.format import format_file
+    """Print records in canonical form (or check it, show the diff, or rewrite in place with --write)."""
+    from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
+    from referee.notation.format import Beside, format_stream
+    from referee.notation.reader import ReadError
 
-    if check_only and write:
-        raise _fail("--check and --write do not go together")
-    out = _console()
+    if write and (check_only or diff):
+        raise _fail("--write does not go with --check or --diff")
+    paths = expand(files)
+    if write and any(str(p) == STDIN for p in paths):
+        raise _fail("--write rewrites files; standard input has none")
     err = _console(stderr=True)
     status = EXIT_OK
-    for path in files:
-        try:
-            text = _read_text(path)
-        except ReadError as e:
-            err.print(f"[bold red]error[/]: {e}")
+    for path in paths:
+        name = STDIN_NAME if str(path) == STDIN else str(path)
+        why = problem(path)
+        if why is not None:
+            _say(err, f"{name}: {why}")
             status = EXIT_USAGE
             continue
-        reader = Reader(str(path))
-        games = list(reader.read_text(text))
-        problems = list(reader.prelude.errors) + [d for g in games for d in g.errors]
-        if problems:
+        spooled = spool_stdin() if str(path) == STDIN else None
+        source = spooled or path
+        target = Beside(str(path)) if write else None
+        import tempfile
+
+        shown = tempfile.TemporaryFile("w+", encoding="utf-8", newline="") if not write and not check_only or diff else None
+        try:
+            with open(source, "rb") as f:
+                res = format_stream(f, name, out=target.file if target else (None if diff or check_only else shown),
+                                    diff=shown if diff else None)
+        except FileNotFoundError:
+            res = None
+            problem_text = "no such file"
+        except IsADirectoryError:
+            res = None
+            problem_text = "is a directory"
+        except ReadError as e:
+            res = None
+            problem_text = e.message
+        except OSError as e:
+            res = None
+            problem_text = e.strerror or str(e)
+        finally:
+            if spooled is not None:
+                spooled.unlink(missing_ok=True)
+        if res is None or res.errors:
+            if target is not None:
+                target.discard()
+            if shown is not None:
+                shown.close()
+            if res is None:
+                _say(err, f"{name}: {problem_text}")
+                status = EXIT_USAGE
+                continue
             # A record with syntax errors is not reformatted: its text might be lost.
             from referee.reports.render import print_diagnostic
 
-            for d in problems:
+            for d in res.errors:
                 print_diagnostic(err, d)
-            err.print(f"{path}: not formatted: {len(problems)} syntax error{'s' if len(problems) != 1 else ''}")
-            status = max(status, EXIT_FOUND)
+            n = len(res.errors)
+            err.print(f"{name}: not formatted: {n} syntax error{'s' if n != 1 else ''}", markup=False)
+            status = max(status, EXIT_USAGE if check_only or diff else EXIT_FOUND)
             continue
-        canon = format_file(reader.prelude, games)
-        if check_only:
-            if canon != text:
-                err.print(f"{path}: not in canonical form (run getaway-ref fmt --write {path})")
-                status = max(status, EXIT_FOUND)
-        elif write:
-            if canon != text:
-                _atomic_write(path, canon)
-                err.print(f"{path}: formatted")
-        else:
-            sys.stdout.write(canon)
+        if shown is not None:
+            shown.seek(0)
+            for block in iter(lambda: shown.read(1 << 16), ""):
+                sys.stdout.write(block)
+            shown.close()
+        if write:
+            if res.same:
+                target.discard()
+            else:
+                target.commit()
+                err.print(f"{name}: formatted", markup=False)
+        elif check_only and not res.same:
+            err.print(f"{name}: not in canonical form (run getaway-ref fmt --write {name})", markup=False)
+            status = max(status, EXIT_FOUND)
+        elif diff and not res.same:
+            status = max(status, EXIT_FOUND)
     raise typer.Exit(status)
+
+
+def _say(console, message: str) -> None:
+    """error: MESSAGE, with the message (file names, arguments) printed as typed."""
+    from rich.text import Text
+
+    from referee.reports.text import safe
+
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    console.print(line, highlight=False)
 
 
 def _read_text(path: Path) -> str:
@@ -200,28 +269,63 @@ def _atomic_write(path: Path, text: str):
 # ---- export, schema -------------------------------------------------------------------------------
 
 
+class ExportFmt(str, Enum):
+    json = "json"
+    jsonl = "jsonl"
+
+
 @app.command()
 def export(
-    file: Path = typer.Argument(..., help="the record to export"),
-    format: Fmt = typer.Option(Fmt.json, "--format", "-f", help="json (the only export format)"),
+    file: Path = typer.Argument(..., help="the record to export, or - for standard input"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="export only this game of the file (found without reading the games before it)"),
 ):
-    """Write a record's games as JSON (see `getaway-ref schema`)."""
-    from referee.notation.reader import ReadError, Reader
-    from referee.reports.export import record_file
+    """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
+    from referee.archive.inputs import STDIN, STDIN_NAME, problem, spool_stdin
+    from referee.notation.reader import ReadError
+    from referee.reports.export import write_export
 
-    if format != Fmt.json:
-        raise _fail("export writes JSON only: --format json")
+    name = STDIN_NAME if str(file) == STDIN else str(file)
+    why = problem(file)
+    if why is not None:
+        raise _fail(f"{name}: {why}")
+    spooled = spool_stdin() if str(file) == STDIN else None
     try:
-        text = _read_text(file)
+        if game is not None:
+            errors = _export_one(spooled or file, name, game, format == ExportFmt.jsonl)
+        else:
+            with open(spooled or file, "rb") as f:
+                errors = write_export(f, name, sys.stdout.write, lines=format == ExportFmt.jsonl)
+    except FileNotFoundError:
+        raise _fail(f"{name}: no such file")
+    except IsADirectoryError:
+        raise _fail(f"{name}: is a directory")
     except ReadError as e:
-        raise _fail(str(e))
-    reader = Reader(str(file))
-    games = list(reader.read_text(text))
-    sys.stdout.write(record_file(str(file), reader.prelude, games).model_dump_json(indent=2) + "\n")
-    errors = len(reader.prelude.errors) + sum(len(g.errors) for g in games)
+        raise _fail(f"{name}: {e.message}")
+    except OSError as e:
+        raise _fail(f"{name}: {e.strerror or e}")
+    finally:
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
     if errors:
-        _console(stderr=True).print(f"{file}: {errors} syntax error(s); run getaway-ref check {file}")
+        _console(stderr=True).print(f"{name}: {errors} syntax error(s); run getaway-ref check {name}", markup=False)
     raise typer.Exit(EXIT_FOUND if errors else EXIT_OK)
+
+
+def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
+    """export --game N: game N alone, found by its %game line."""
+    from referee.notation.seek import find_game
+    from referee.reports.export import game_model, record_file
+
+    found = find_game(str(path), number, name=name)
+    if found.game is None:
+        raise _fail(f"{name}: there is no game {number} (the file holds {found.count})")
+    g = found.game
+    if lines:
+        sys.stdout.write(game_model(g).model_dump_json() + "\n")
+    else:
+        sys.stdout.write(game_model(g).model_dump_json(indent=2) + "\n")
+    return len(g.errors)
 
 
 @app.command()
