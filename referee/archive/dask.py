@@ -25,7 +25,7 @@ class DaskRunner:
         except ImportError:
             raise WorkerFailed("--dask needs the dask extra: pip install 'getaway-ref[dask]'") from None
         try:
-            self.client = Client(address, timeout="10s", set_as_default=False)
+            self.client = Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
         except Exception as e:  # OSError, TimeoutError, ValueError for a bad address
             raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.settings = (default, overrides, force)
@@ -59,6 +59,6 @@ class DaskRunner:
 
     def close(self, abort: bool = False) -> None:
         try:
-            self.client.close()
+            self.client.close()  # type: ignore[no-untyped-call]
         except Exception:
             pass

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
@@ -18,6 +19,7 @@ from typing import BinaryIO, Iterator
 from referee.notation.record import Game, Prelude
 
 GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
+_GAME_HERE = re.compile(rb"[ \t]*%game")
 BOM = b"\xef\xbb\xbf"
 BLOCK = 1 << 20
 # The prelude of a file with no game is parsed for its diagnostics only up to this size:
@@ -70,7 +72,12 @@ def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False) -> It
         if decoder is not None:
             _validate(decoder, region, pos, lines, path)
         prev = skip
-        for m in GAME_LINE.finditer(region, skip):
+        found: Iterator[re.Match[bytes]] = GAME_LINE.finditer(region, skip)
+        here = _GAME_HERE.match(region, skip) if skip else None
+        if here is not None:
+            # '^' does not match where a search starts: the game line after a byte-order mark
+            found = itertools.chain([here], found)
+        for m in found:
             s = m.start()
             lines += region.count(b"\n", prev, s)
             chars += _chars(region[prev:s])
@@ -85,7 +92,7 @@ def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False) -> It
             return
 
 
-def _validate(decoder, region: bytes, pos: int, lines: int, path: str) -> None:
+def _validate(decoder: codecs.IncrementalDecoder, region: bytes, pos: int, lines: int, path: str) -> None:
     from referee.notation.reader import ReadError
 
     try:

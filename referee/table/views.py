@@ -1061,11 +1061,12 @@ def register(app):
         if not files:
             _console_err().print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
             raise typer.Exit(2)
-        m = tally(files, default, overrides)
+        from referee.archive.tally import tally_stream  # game by game: flat memory
+
         if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+            m = tally_stream(files, default, overrides, write=sys.stdout.write)
         else:
-            render_tally(_console(), m)
+            render_tally(_console(), m := tally_stream(files, default, overrides))
         raise typer.Exit(2 if m.unreadable else 0)
 
     # typer names a command after its function; "tally" is the function above.
