@@ -182,15 +182,27 @@ def _whole_export(path: Path) -> str:
     return record_file(str(path), prelude, games).model_dump_json(indent=2) + "\n"
 
 
-@pytest.mark.parametrize("path", ALL_RECORDS, ids=lambda p: p.name)
-def test_streamed_export_is_the_whole_file_export(path):
-    r = run_cli("export", str(path.relative_to(ROOT)))
-    assert r.stdout == _whole_export(path.relative_to(ROOT))
-    lines = run_cli("export", "--format", "jsonl", str(path.relative_to(ROOT))).stdout.splitlines()
-    whole = json.loads(r.stdout)
-    head = json.loads(lines[0])
-    assert head == {k: v for k, v in whole.items() if k != "games"}
-    assert [json.loads(x) for x in lines[1:]] == whole["games"]
+def test_streamed_export_is_the_whole_file_export():
+    from referee.reports.export import write_export
+
+    for path in ALL_RECORDS:
+        rel = path.relative_to(ROOT)
+        chunks: list[str] = []
+        with open(rel, "rb") as f:
+            write_export(f, str(rel), chunks.append)
+        assert "".join(chunks) == _whole_export(rel), rel
+        lines: list[str] = []
+        with open(rel, "rb") as f:
+            write_export(f, str(rel), lines.append, lines=True)
+        whole = json.loads("".join(chunks))
+        rows = "".join(lines).splitlines()
+        assert json.loads(rows[0]) == {k: v for k, v in whole.items() if k != "games"}
+        assert [json.loads(x) for x in rows[1:]] == whole["games"]
+    # and as a user runs it
+    r = run_cli("export", str(SERIES.relative_to(ROOT)))
+    assert r.returncode == 0 and r.stdout == _whole_export(SERIES.relative_to(ROOT))
+    r = run_cli("export", "--format", "jsonl", str(SERIES.relative_to(ROOT)))
+    assert [json.loads(x) for x in r.stdout.splitlines()[1:]] == json.loads(_whole_export(SERIES.relative_to(ROOT)))["games"]
 
 
 def test_export_game_n_is_that_game_of_the_whole_export():
@@ -212,18 +224,23 @@ def test_export_and_fmt_read_standard_input():
     assert run_cli("fmt", "-", input=text).stdout == run_cli("fmt", str(SERIES)).stdout
 
 
-@pytest.mark.parametrize("path", ALL_RECORDS, ids=lambda p: p.name)
-def test_streamed_fmt_is_the_whole_file_fmt(path):
-    from referee.notation.format import format_file
+def test_streamed_fmt_is_the_whole_file_fmt():
+    import io
+
+    from referee.notation.format import format_file, format_stream
     from referee.notation.reader import parse_file_text
 
-    prelude, games = parse_file_text(path.read_text(encoding="utf-8"), str(path))
-    r = run_cli("fmt", str(path))
-    if any(g.errors for g in games) or prelude.errors:
-        assert r.returncode == 1 and r.stdout == ""
-    else:
-        assert r.returncode == 0, r.stderr
-        assert r.stdout == format_file(prelude, games)
+    for path in ALL_RECORDS:
+        prelude, games = parse_file_text(path.read_text(encoding="utf-8"), str(path))
+        out = io.StringIO()
+        with open(path, "rb") as f:
+            res = format_stream(f, str(path), out=out)
+        if any(g.errors for g in games) or prelude.errors:
+            assert res.errors
+        else:
+            assert not res.errors and out.getvalue() == format_file(prelude, games), path
+    r = run_cli("fmt", str(SERIES))
+    assert r.returncode == 0 and r.stdout == format_file(*parse_file_text(SERIES.read_text(encoding="utf-8"), str(SERIES)))
 
 
 def _messy(tmp_path: Path, name: str = "messy.gwy", newline: str = "\n") -> Path:
@@ -426,12 +443,14 @@ HEAD = '%gwy 1\n%game\n[Seats "North East South West"]\ndeal\nNorth 13\nEast 13\
                  id="one huge line"),
     pytest.param(lambda n: '%gwy 1\n%game\n[Seats "' + " ".join(f"s{i}" for i in range(10 * n)) + '"]\ndeal\n',
                  id="many seats"),
+    pytest.param(lambda n: HEAD.replace("North 13", "North " + " ".join(["A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠ 6♠ 5♠ 4♠ 3♠ 2♠"] * (n // 4))),
+                 id="a deal line repeating its 13 cards"),
 ])
 def test_doubling_a_hostile_input_at_most_doubles_the_work(tmp_path, make):
     small = _work(tmp_path, "small.gwy", make(200))
     large = _work(tmp_path, "large.gwy", make(400))
     assert large[0] <= 2 * small[0] + 200, (small, large)
-    assert large[1] <= 2 * max(small[1], 1), (small, large)
+    assert large[1] <= 2 * small[1] + 20, (small, large)  # linear: a few diagnostics of slack for the fixed part
 
 
 @pytest.mark.parametrize("text, said", [
