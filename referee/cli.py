@@ -135,6 +135,8 @@ def fmt(
     diff: bool = typer.Option(False, "--diff", help="print what would change, as a unified diff; change nothing"),
 ):
     """Print records in canonical form (or check it, show the diff, or rewrite in place with --write)."""
+    import tempfile
+
     from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
     from referee.notation.format import Beside, format_stream
     from referee.notation.reader import ReadError
@@ -156,8 +158,8 @@ def fmt(
         spooled = spool_stdin() if str(path) == STDIN else None
         source = spooled or path
         target = Beside(str(path)) if write else None
-        import tempfile
-
+        # Output waits in a temporary file until the whole record has read cleanly: a record
+        # with a syntax error in its last game prints nothing, as before, in flat memory.
         shown = tempfile.TemporaryFile("w+", encoding="utf-8", newline="") if not write and not check_only or diff else None
         try:
             with open(source, "rb") as f:
@@ -226,46 +228,6 @@ def _say(console, message: str) -> None:
     console.print(line, highlight=False)
 
 
-def _read_text(path: Path) -> str:
-    from referee.notation.reader import ReadError
-
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ReadError(str(path), "no such file") from None
-    except IsADirectoryError:
-        raise ReadError(str(path), "is a directory") from None
-    except OSError as e:
-        raise ReadError(str(path), e.strerror or str(e)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise ReadError(str(path), f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {e.start} (line {line}) cannot be decoded") from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def _atomic_write(path: Path, text: str):
-    """Write beside the file, then rename over it: a crash never leaves half a record."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent) or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            pass
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 # ---- export, schema -------------------------------------------------------------------------------
 
 
@@ -284,6 +246,7 @@ def export(
     from referee.archive.inputs import STDIN, STDIN_NAME, problem, spool_stdin
     from referee.notation.reader import ReadError
     from referee.reports.export import write_export
+    from referee.reports.text import json_safe
 
     name = STDIN_NAME if str(file) == STDIN else str(file)
     why = problem(file)
@@ -295,7 +258,7 @@ def export(
             errors = _export_one(spooled or file, name, game, format == ExportFmt.jsonl)
         else:
             with open(spooled or file, "rb") as f:
-                errors = write_export(f, name, sys.stdout.write, lines=format == ExportFmt.jsonl)
+                errors = write_export(f, name, lambda t: sys.stdout.write(json_safe(t)), lines=format == ExportFmt.jsonl)
     except FileNotFoundError:
         raise _fail(f"{name}: no such file")
     except IsADirectoryError:
@@ -321,10 +284,12 @@ def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
     if found.game is None:
         raise _fail(f"{name}: there is no game {number} (the file holds {found.count})")
     g = found.game
+    from referee.reports.text import json_safe
+
     if lines:
-        sys.stdout.write(game_model(g).model_dump_json() + "\n")
+        sys.stdout.write(json_safe(game_model(g).model_dump_json()) + "\n")
     else:
-        sys.stdout.write(game_model(g).model_dump_json(indent=2) + "\n")
+        sys.stdout.write(json_safe(game_model(g).model_dump_json(indent=2)) + "\n")
     return len(g.errors)
 
 

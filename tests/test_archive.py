@@ -487,3 +487,15 @@ def test_no_unicode_case_mapping_makes_a_card():
     assert parse_card("qs") == parse_card("Q♠") is not None
     for word in ("Qſ", "ǫH", "Kı", "ſ10"):
         assert parse_card(word) is None, word
+
+
+def test_json_output_carries_bidi_and_c1_controls_as_escapes(tmp_path):
+    p = tmp_path / "bidi\u202e.gwy"
+    p.write_text('%gwy 1\n%game\n[Event "a\u202eb\x85c"]\n[Seats "North East South West"]\ndeal\n'
+                 "North 13\nEast 13\nSouth 13\nWest 13\n1. West A♠, Nobody 5♥  # \u2066x\n", encoding="utf-8")
+    for args in (["check", "--format", "json"], ["export"], ["export", "--format", "jsonl"]):
+        r = run_cli(*args, str(p))
+        assert not any(ch in r.stdout for ch in "\u202e\x85\u2066"), args
+        assert "\\u202e" in r.stdout
+        assert str(p) in json.dumps([json.loads(x) for x in r.stdout.splitlines()] if "jsonl" in args
+                                    else json.loads(r.stdout), ensure_ascii=False)

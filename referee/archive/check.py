@@ -283,7 +283,10 @@ class _JsonSink:
         from referee.reports.report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
 
         self.summary, self.diagnostic = GameSummary, DiagnosticModel
-        self.w = sys.stdout.write
+        from referee.reports.text import json_safe
+
+        write = sys.stdout.write
+        self.w = lambda text: write(json_safe(text))
         self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
         self.files = 0
 

@@ -188,6 +188,10 @@ def format_stream(f, name: str, out=None, diff=None) -> Formatted:
             a_line += len(a)
             b_line += len(b)
 
+    # Pieces are cut at %game lines on both sides, so that a diff hunk never straddles a game
+    # boundary: the canonical separator (a blank line) goes at the end of the piece before,
+    # which is known only when the next game comes. One piece waits: memory holds two games.
+    waiting: tuple[str, str] | None = None
     for number, text, first_line, offset in chunks(f, name):
         if number == 0:
             reader._read_prelude(text, offset)
@@ -198,13 +202,19 @@ def format_stream(f, name: str, out=None, diff=None) -> Formatted:
             quote_first_line(reader.prelude.errors, text)
         g = reader.parse_game(text, number, first_line, offset)
         result.errors.extend(g.errors)
+        if result.errors:
+            continue
         if pending_prelude is not None:
-            emit(pending_prelude, format_prelude(reader.prelude))
+            waiting = (pending_prelude, format_prelude(reader.prelude))
             pending_prelude = None
-        if not result.errors:
-            emit(text, "\n" + format_game(g))
-    if pending_prelude is not None:
-        emit(pending_prelude, format_prelude(reader.prelude))
+        if waiting is not None:
+            emit(waiting[0], waiting[1] + "\n")
+        waiting = (text, format_game(g))
+    if not result.errors:
+        if pending_prelude is not None:
+            waiting = (pending_prelude, format_prelude(reader.prelude))
+        if waiting is not None:
+            emit(*waiting)
     result.same = same.equal()
     return result
 

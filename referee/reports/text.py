@@ -40,3 +40,13 @@ def safe_path(p: object) -> str:
     except UnicodeEncodeError:
         s = s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return safe(s)
+
+
+# In JSON, control characters are escaped already (below U+0020); these others are valid raw
+# and would still act on a terminal, so they are written as \uXXXX escapes: the same JSON.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_safe(s: str) -> str:
+    """JSON text with the characters that act on a terminal written as escapes."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", s) if _JSON_UNSAFE.search(s) else s

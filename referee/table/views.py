@@ -1064,7 +1064,9 @@ def register(app):
         from referee.archive.tally import tally_stream  # game by game: flat memory
 
         if format == Fmt.json:
-            m = tally_stream(files, default, overrides, write=sys.stdout.write)
+            from referee.reports.text import json_safe
+
+            m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
         else:
             render_tally(_console(), m := tally_stream(files, default, overrides))
         raise typer.Exit(2 if m.unreadable else 0)
