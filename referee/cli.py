@@ -144,6 +144,8 @@ def fmt(
     if write and (check_only or diff):
         raise _fail("--write does not go with --check or --diff")
     paths = expand(files)
+    if not paths:
+        raise _fail("no .gwy records found in " + ", ".join(map(str, files)))
     if write and any(str(p) == STDIN for p in paths):
         raise _fail("--write rewrites files; standard input has none")
     err = _console(stderr=True)

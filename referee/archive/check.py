@@ -11,6 +11,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 from referee.reports.diagnostics import Diagnostic
 from referee.engine.rules import RuleSet
@@ -54,17 +55,17 @@ class GameOutcome:
 
 # ---- the work: judge a batch of game texts -----------------------------------------------------
 
-_referee = None
+_referee: Any = None  # the Referee of this process (of each --jobs worker)
 
 
-def _init(default, overrides, force):
+def _init(default: RuleSet | None, overrides: dict[str, Any], force: bool) -> None:
     global _referee
     from referee.judging.referee import Referee
 
     _referee = Referee(default, overrides, force)
 
 
-def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
+def judge_range(args: list[Any] | tuple[Any, ...]) -> tuple[list[Diagnostic], list[GameOutcome]]:
     """Read one slice of a file (it starts at a %game line, or at the file's start), judge
     its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
     import io
@@ -92,7 +93,8 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
     return prelude, out
 
 
-def judge_range_with(args, default, overrides, force):
+def judge_range_with(args: list[Any] | tuple[Any, ...], default: RuleSet | None, overrides: dict[str, Any],
+                     force: bool) -> tuple[list[Diagnostic], list[GameOutcome]]:
     """judge_range for a worker that was not started by us (Dask): the referee is built on
     first use and kept for the next slices with the same rules."""
     global _settings
@@ -106,11 +108,12 @@ def judge_range_with(args, default, overrides, force):
         return judge_range(args)
 
 
-_settings = None
+_settings: Any = None
 _judging = threading.Lock()
 
 
-def _work(path: str, on_read=None, name: str | None = None):
+def _work(path: str, on_read: Callable[[int], object] | None = None,
+          name: str | None = None) -> Iterator[tuple[Any, ...]]:
     """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
     import os
 
@@ -132,8 +135,8 @@ class WorkerFailed(Exception):
     trusted, and ends with exit 2."""
 
 
-def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict, force: bool,
-              quiet: bool, jobs: int, dask: str | None = None, names: dict | None = None) -> int:
+def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, Any], force: bool,
+              quiet: bool, jobs: int, dask: str | None = None, names: dict[Path, str] | None = None) -> int:
     from referee.notation.reader import ReadError
 
     from referee.archive.inputs import problem as refuse
@@ -220,7 +223,7 @@ def _say_error(message: str) -> None:
     err.print(line)
 
 
-def _runner(jobs: int, dask: str | None, default, overrides, force):
+def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, Any], force: bool) -> Any:
     if dask is not None:
         from referee.archive.dask import DaskRunner
 
@@ -235,7 +238,7 @@ def _runner(jobs: int, dask: str | None, default, overrides, force):
 class _InProcess:
     """--jobs 1: the slices judged here, one after the other."""
 
-    def __call__(self, work):
+    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[tuple[list[Diagnostic], list[GameOutcome]]]:
         return map(judge_range, work)
 
     def close(self, abort: bool = False) -> None:
@@ -348,7 +351,7 @@ def _progress(files):
 FLOOD = 5  # more identical diagnostics than this in one game are shown once, with a count
 
 
-def _render_diags(out, diags, quiet):
+def _render_diags(out: Any, diags: list[Diagnostic], quiet: bool) -> None:
     """Diagnostics in order; a flood of identical ones (same code and message, as one broken
     word repeated along a long line gives) is shown once, with how many there were."""
     if quiet:
@@ -358,7 +361,7 @@ def _render_diags(out, diags, quiet):
     from referee.reports.render import print_diagnostic
 
     same = Counter((d.code, d.message) for d in diags)
-    shown: set = set()
+    shown: set[tuple[str, str]] = set()
     for d in diags:
         key = (d.code, d.message)
         if same[key] > FLOOD:

@@ -7,7 +7,10 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 
 from __future__ import annotations
 
+from typing import BinaryIO, Iterator, TextIO
+
 from referee.engine.cards import card_str
+from referee.reports.diagnostics import Diagnostic
 from referee.engine.cards import SUIT_SYMBOLS
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
@@ -119,7 +122,7 @@ class _Same:
         return self.same and not self.a and not self.b
 
 
-def _hunks(a: list[str], b: list[str], a_line: int, b_line: int):
+def _hunks(a: list[str], b: list[str], a_line: int, b_line: int) -> Iterator[str]:
     """Unified-diff hunks of two pieces of a file, numbered from where the pieces start."""
     import difflib
 
@@ -148,11 +151,11 @@ class Formatted:
     """What formatting one file found: syntax errors, or whether its text is canonical."""
 
     def __init__(self) -> None:
-        self.errors: list = []
+        self.errors: list[Diagnostic] = []
         self.same = True
 
 
-def format_stream(f, name: str, out=None, diff=None) -> Formatted:
+def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextIO | None = None) -> Formatted:
     """Read a record from binary stream ``f`` game by game; write its canonical form to
     ``out`` (a text stream, or None) and a unified diff to ``diff`` (or None), and say whether
     it was canonical. The file's line ending (LF or CRLF, from its first line) is kept.

@@ -6,7 +6,7 @@ The models mirror :mod:`referee.record`; cards are written in their canonical sp
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import BinaryIO, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
@@ -216,7 +216,7 @@ def record_file(path: str, prelude: Prelude, games) -> RecordFile:
     )
 
 
-def write_export(f, name: str, write, lines: bool = False) -> int:
+def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: bool = False) -> int:
     """Export the record in binary stream ``f`` game by game through ``write`` (memory holds
     one game): the JSON of :class:`RecordFile`, byte for byte what dumping it whole gives, or
     with ``lines`` JSON Lines: the file (without its games) on the first line, then one game

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.text import safe
 
@@ -88,7 +90,7 @@ def diagnostic_text(d: Diagnostic) -> str:
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
 
-def print_diagnostic(console, d: Diagnostic, more: int = 0):
+def print_diagnostic(console: Any, d: Diagnostic, more: int = 0) -> None:
     """Print one diagnostic; ``more`` says how many identical ones it stands for besides."""
     from rich.text import Text
 
