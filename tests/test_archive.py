@@ -499,3 +499,18 @@ def test_json_output_carries_bidi_and_c1_controls_as_escapes(tmp_path):
         assert "\\u202e" in r.stdout
         assert str(p) in json.dumps([json.loads(x) for x in r.stdout.splitlines()] if "jsonl" in args
                                     else json.loads(r.stdout), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("command", ["check", "fmt", "export", "show", "tally"])
+def test_a_file_name_that_is_not_utf8_is_one_line_and_exit_2(tmp_path, command):
+    name = os.fsencode(tmp_path) + b"/caf\xe9.gwy"  # Latin-1, as an old archive may be named
+    try:
+        with open(name, "wb") as f:
+            f.write(SERIES.read_bytes())
+    except (OSError, UnicodeError):
+        pytest.skip("this file system does not take names that are not UTF-8")
+    r = subprocess.run([sys.executable.encode(), b"-m", b"referee", command.encode(), name], cwd=ROOT,
+                       capture_output=True)
+    assert r.returncode == 2, r
+    err = r.stderr.decode("utf-8") + (r.stdout.decode("utf-8") if command == "tally" else "")
+    assert "not UTF-8" in err and "Traceback" not in err

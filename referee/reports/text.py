@@ -13,7 +13,9 @@ import re
 
 # C0 controls but the tab, DEL, C1 controls; the bidi embeddings, overrides and isolates and
 # the marks; the line and paragraph separators (they break a line where the file has none).
-_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates too: a file name that is not UTF-8 reaches Python as surrogate escapes, and
+# printed raw they would put its undecodable bytes on the terminal.
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape(m: re.Match[str]) -> str:
