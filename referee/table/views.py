@@ -261,28 +261,26 @@ def read_clean_game(file, game):
 
 
 def read_game(path: Path, number: int | None = None) -> Game:
-    """Game ``number`` (1-based) of a file, or its last game."""
-    from referee.notation.reader import ReadError, read
+    """Game ``number`` (1-based) of a file, or its last game, found by its %game line
+    without parsing the games before it (referee.notation.seek). No game: exit 2."""
+    from referee.archive.inputs import problem
+    from referee.notation.reader import ReadError
+    from referee.notation.seek import find_game
 
+    why = problem(path)
+    if why is not None:
+        raise TableError(f"{path}: {why}")
     try:
-        games = read(path)
-        chosen = None
-        count = 0
-        for g in games:
-            count += 1
-            chosen = g
-            if number is not None and g.number == number:
-                break
-        prelude = games.prelude
+        found = find_game(str(path), number)
     except ReadError as e:
         raise TableError(f"{e.path}: {e.message}") from None
-    if chosen is None:
-        if prelude.errors:
-            raise TableError(f"{path}: not a .gwy record: {prelude.errors[0].message}", 1, prelude.errors)
-        raise TableError(f"{path}: the file holds no game")
-    if number is not None and chosen.number != number:
-        raise TableError(f"{path}: there is no game {number} (the file holds {count})")
-    return chosen
+    if found.game is not None:
+        return found.game
+    if found.count:
+        raise TableError(f"{path}: there is no game {number} (the file holds {found.count})")
+    if found.prelude is not None and found.prelude.errors:
+        raise TableError(f"{path}: not a .gwy record: {found.prelude.errors[0].message}", 2, found.prelude.errors)
+    raise TableError(f"{path}: the file holds no game")
 
 
 def judge_game(game: Game, after: int | None = None, default=None, overrides=None, force=False) -> GameResult:
@@ -735,7 +733,9 @@ def render_state(out, m: StateModel):
     from rich.table import Table
     from rich.text import Text
 
-    title = f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else "")
+    from referee.reports.text import safe
+
+    title = safe(f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else ""))
     where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
     out.print(Text(f"{title} — rules {m.rules} — {where}", style="bold"))
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -756,7 +756,7 @@ def render_state(out, m: StateModel):
         known = _cards_line(h.known, h.unseen)
         if h.full and h.cards and not h.out:
             status.insert(0, "hand known")
-        t.add_row(h.seat, str(h.cards), known, voids, ", ".join(status) or "-")
+        t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, ", ".join(status) or "-")
     out.print(t)
     w = m.waste
     out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
@@ -833,7 +833,9 @@ def render_legal(out, m: LegalModel, *, header: bool = True):
     from rich.text import Text
 
     if header:
-        out.print(Text(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}", style="bold"))
+        from referee.reports.text import safe
+
+        out.print(Text(safe(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}"), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
         out.print(f"on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
@@ -882,12 +884,19 @@ def tally(paths: list[Path], default=None, overrides=None, force=False) -> Tally
 
     results: list[GameTally] = []
     unreadable: list[str] = []
+    from referee.archive.inputs import problem
+    from referee.reports.text import safe
+
     for path in paths:
+        why = problem(path)
+        if why is not None:
+            unreadable.append(safe(f"{path}: {why}"))
+            continue
         try:
             for g in read(path):
                 results.append(_tally_game(g, default, overrides, force, parse_result))
         except ReadError as e:
-            unreadable.append(f"{e.path}: {e.message}")
+            unreadable.append(safe(f"{e.path}: {e.message}"))
     players: dict[str, PlayerTally] = {}
     for gt in results:
         if gt.loser is None:
@@ -950,6 +959,9 @@ def _tally_game(g: Game, default, overrides, force, parse_result) -> GameTally:
 
 def render_tally(out, m: TallyModel):
     from rich.table import Table
+    from rich.text import Text
+
+    from referee.reports.text import safe
 
     donkey = any(p.donkey_games for p in m.players)
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -959,7 +971,7 @@ def render_tally(out, m: TallyModel):
         for col in ("donkey games", "donkey lost", "legs", "most legs"):
             t.add_column(col, justify="right")
     for p in m.players:
-        row = [p.player, str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
+        row = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
         if donkey:
             row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
         t.add_row(*row)
@@ -967,9 +979,9 @@ def render_tally(out, m: TallyModel):
     out.print(f"{m.games} game{'s' if m.games != 1 else ''}: {m.finished} finished, {m.unfinished} not", markup=False)
     for g in m.game_results:
         if g.problem and g.loser is None:
-            out.print(f"  {g.path} game {g.game}: {g.problem}", markup=False)
+            out.print(safe(f"  {g.path} game {g.game}: {g.problem}"), markup=False)
     for u in m.unreadable:
-        out.print(f"[bold red]error[/]: {u}")
+        out.print(f"error: {u}", style="bold red", markup=False)
 
 
 # ---- the commands ---------------------------------------------------------------------------------
@@ -984,7 +996,13 @@ def register(app):
         err = _console_err()
         for d in e.diagnostics:
             print_diagnostic(err, d)
-        err.print(f"[bold red]error[/]: {e.message}", highlight=False)
+        from rich.text import Text
+
+        from referee.reports.text import safe
+
+        line = Text("error", style="bold red")
+        line.append(": " + safe(e.message))
+        err.print(line, highlight=False)
         raise typer.Exit(e.code)
 
     def answer(file, game, format, rules, build, render):
@@ -1053,13 +1071,16 @@ def register(app):
         default, overrides = _rules_options(rules, None, [])
         files = _expand(paths)
         if not files:
-            _console_err().print("[bold red]error[/]: no .gwy records found in " + ", ".join(map(str, paths)))
+            _console_err().print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
             raise typer.Exit(2)
-        m = tally(files, default, overrides)
+        from referee.archive.tally import tally_stream  # game by game: flat memory
+
         if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+            from referee.reports.text import json_safe
+
+            m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
         else:
-            render_tally(_console(), m)
+            render_tally(_console(), m := tally_stream(files, default, overrides))
         raise typer.Exit(2 if m.unreadable else 0)
 
     # typer names a command after its function; "tally" is the function above.
