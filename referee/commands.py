@@ -26,6 +26,15 @@ def expand(paths: Sequence[Path]) -> list[Path]:
     return files_of(list(paths))
 
 
+def _bytes(path: Path) -> int:
+    """The size of a regular file; 0 for anything the system will not say (it is refused,
+    with its own message, when it is read)."""
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
 def rules_options(rules: str | None, rules_file: Path | None,
                   sets: Sequence[str]) -> tuple[RuleSet | None, dict[str, object]]:
     """--rules / --rules-file / --set, read into (default rule set, overrides)."""
@@ -85,7 +94,7 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     if not files:
         raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
     try:
-        processes = choose_jobs(sum(p.stat().st_size for p in files if p.is_file()), jobs)
+        processes = choose_jobs(sum(_bytes(p) for p in files), jobs)
     except ValueError as e:
         raise UsageError(str(e)) from None
     # Standard input is spooled to a temporary file, so that workers can read their slices.

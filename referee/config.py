@@ -53,9 +53,14 @@ class Config:
 
 def find_config(start: Path) -> Path | None:
     """The settings file that governs ``start`` (a file or a directory), or None."""
-    here = start.resolve() if start.exists() else start.absolute()
-    if not here.is_dir():
-        here = here.parent
+    try:
+        here = start.resolve() if start.exists() else start.absolute()
+        if not here.is_dir():
+            here = here.parent
+    except OSError:
+        # A name the system will not look up (too long, say): the file is refused later,
+        # with its own message; settings are looked for from its folder.
+        here = start.absolute().parent
     for d in (here, *here.parents):
         own = d / CONFIG_NAME
         if own.is_file():

@@ -477,13 +477,17 @@ def test_show_after_outside_the_record():
     assert show_json(RECORDS / "dispute-draw.gwy", "--after", "10").phase == "between"
 
 
-def test_show_and_legal_where_the_replay_stops(tmp_path):
-    # A card North cannot hold (it lies in the waste pile): the record is wrong from there.
+def test_show_and_legal_follow_the_record_after_a_record_error(tmp_path):
+    # A card South cannot hold (it lies in the waste pile): an error in the record (ruling 5),
+    # reported, and then followed: South's unseen card and the J♠ change places, and the
+    # record goes on with J♠ on the table.
     p = tmp_path / "stop.gwy"
     p.write_text(PAGAT.read_text(encoding="utf-8") + "7. South J♠\n", encoding="utf-8")
     r = run_cli("show", str(p), "--format", "json")
-    assert r.returncode == 1
+    assert r.returncode == 0
     m = StateModel.model_validate_json(r.stdout)
-    assert m.stopped and [d.code for d in m.diagnostics] == ["R105"] and m.trick == 7
+    assert m.stopped is None and [d.code for d in m.diagnostics] == ["R105"] and m.trick == 7
+    assert m.phase == "in_trick" and m.trick_on_table is not None
     r = run_cli("legal", str(p))
-    assert r.returncode == 1 and "replay stopped" in r.stdout and "South has the power" in r.stdout
+    assert r.returncode == 0 and "replay stopped" not in r.stdout and "West to play to trick 7" in r.stdout
+    assert "error[R105]" in r.stdout

@@ -668,7 +668,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         else:
             model.to_act = seats[e.power]
             model.plays = [_seat_legal(e, x, e.power, seats, "lead")]
-            model.summary = f"{seats[e.power]} has the power and leads trick {e.trick_no}"
+            model.summary = f"{seats[e.power]} {LEADS_BECAUSE.get(e.lead_why, 'leads')} trick {e.trick_no}"
         model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
         if model.takes:
             model.takes_cite = CITE_TAKE
@@ -822,6 +822,16 @@ def _render_diags(out, diags: list[DiagModel]):
             out.print(f"  = {d.help}", markup=False)
 
 
+# Why a seat leads, in words; only the winner of the last trick "has the power".
+LEADS_BECAUSE = {
+    EV.LeadReason.POWER: "has the power and leads",
+    EV.LeadReason.PENALTY: "picked up the trick as the penalty and leads",
+    EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
+    EV.LeadReason.PASS_LEAD: "leads (the lead passed on)",
+    EV.LeadReason.DRAW: "leads the card drawn in",
+    EV.LeadReason.POSITION: "leads",
+    EV.LeadReason.TABLE: "leads",
+}
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 
