@@ -415,6 +415,9 @@ class Referee:
             self._unfinished(play, tno)
         # One verdict per play: record errors (R...) first, then table mistakes (M...).
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
+        if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK and self._written_out_of_order(k, tno):
+            self._play(k, self.events[k][1], tno)  # the plays of the line, now in turn order
+            return
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             if not self._follow_record_error(v, s, c, play, tno, k):
@@ -429,6 +432,42 @@ class Referee:
             self._apply(s, c, play, tno, k)
             return
         self._mistake(k, play, tno, v, late)
+
+    def _written_out_of_order(self, k: int, tno: int) -> bool:
+        """The rest of this trick's plays, as written, are the seats due in another order,
+        and in turn order every one of them is legal: the record wrote the trick's seats out
+        of order (ruling 5), not a table that played out of turn. Said once; the plays are
+        judged in turn order."""
+        e = self.engine
+        end = k
+        while end < len(self.events) and self.events[end][0] == "play" and self.events[end][2] == tno:
+            end += 1
+        written = [self.events[i] for i in range(k, end)]
+        if len(written) < 2:
+            return False
+        x, left, ordered = e.copy(), list(written), []
+        while left and x.phase == E.IN_TRICK:
+            due = x.to_act()
+            nxt = next((w for w in left if w[1].seat == due), None)
+            if nxt is None or x.judge_play(due, nxt[1].card) is not None:
+                return False
+            x.play(due, nxt[1].card)
+            left.remove(nxt)
+            ordered.append(nxt)
+        if left or x.phase == E.IN_TRICK:
+            # Only a whole trick, every seat due in it written once, can be a writing slip;
+            # a trick cut short may well have been played out of turn at the table.
+            return False
+        self.events[k:end] = ordered
+        first = written[0][1]
+        names = ", ".join(self.seat(w[1].seat) for w in ordered)
+        self.report("R116", f"the plays of trick {tno} are written out of turn order: in turn, {names}",
+                    first.seat_span, label="written before its turn", trick=tno,
+                    notes=[R.note("after the lead the others play in turn, so the record writes them in turn",
+                                  R.LATER_TRICKS, R.notation("Tricks")),
+                           "every play is legal in turn order: the referee judges them so"],
+                    help=f"write trick {tno} in turn order: {names}")
+        return True
 
     def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
         """Ruling 5: after an error in the record, follow the record where the state allows

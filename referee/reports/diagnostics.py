@@ -196,6 +196,11 @@ CODES: dict[str, Code] = {
            "the last one, and no tochoo ended it. The referee ends the trick as the record "
            "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
            "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it"),
+        _c("R116", "plays written out of turn order", R.cites(R.ruling(5), N("Tricks"), R.LATER_TRICKS),
+           "The plays of a trick are written in another order than the turn order, and in turn order "
+           "every one of them is legal: the record, not the table, has them out of order. The "
+           "referee judges them in turn order.",
+           "5. North Q♦, West K♦, South A♦, East J♦\n   -> in turn, North, East, South, West"),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c("M201", "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "

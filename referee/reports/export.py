@@ -202,7 +202,9 @@ def game_model(g: Game) -> GameModel:
         setup = SetupModel(kind="deal" if isinstance(g.setup, Deal) else "position",
                            items=[item(i) for i in g.setup.items])
     return GameModel(
-        number=g.number, at=_at(g.span), seats=list(seats), rules=g.rules, open_comment=g.open_comment,
+        # A game always has a place: its %game line, or (a first game written without one)
+        # the line it starts at.
+        number=g.number, at=_at(g.span) or At(line=g.first_line, column=1), seats=list(seats), rules=g.rules, open_comment=g.open_comment,
         header=[item(i) for i in g.header], setup=setup, actions=[item(a) for a in g.actions],
         errors=len(g.errors),
     )
