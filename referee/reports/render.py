@@ -12,7 +12,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.reports.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _caret_line(source: str, col: int, width: int) -> str:
@@ -58,7 +63,7 @@ def diagnostic_text(d: Diagnostic) -> str:
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
 
-def print_diagnostic(console, d: Diagnostic):
+def print_diagnostic(console: Console, d: Diagnostic) -> None:
     from rich.text import Text
 
     for line, style in diagnostic_lines(d):
