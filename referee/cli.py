@@ -10,9 +10,14 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from referee.engine.rules import RuleSet
 
 app = typer.Typer(
     add_completion=True,
@@ -60,7 +65,7 @@ def _root(
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
 
 
-def _console(stderr: bool = False):
+def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
@@ -73,7 +78,8 @@ def fail(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
-def rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[str]):
+def rules_options(rules: Optional[str], rules_file: Optional[Path],
+                  sets: List[str]) -> tuple[RuleSet | None, dict[str, object]]:
     """--rules / --rules-file / --set, read into (default rule set, overrides); exit 2 on a
     usage problem."""
     from referee.commands import UsageError
@@ -108,7 +114,7 @@ def check(
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
-):
+) -> None:
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.commands import UsageError, check_command
 
@@ -129,7 +135,7 @@ def fmt(
     files: List[Path] = typer.Argument(..., help="records to format"),
     check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form; change nothing"),
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
-):
+) -> None:
     """Print records in canonical form (or check it, or rewrite in place with --write)."""
     from referee.notation.reader import ReadError, Reader
     from referee.notation.format import format_file
@@ -191,7 +197,7 @@ def _read_text(path: Path) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _atomic_write(path: Path, text: str):
+def _atomic_write(path: Path, text: str) -> None:
     """Write beside the file, then rename over it: a crash never leaves half a record."""
     import tempfile
 
@@ -219,7 +225,7 @@ def _atomic_write(path: Path, text: str):
 def export(
     file: Path = typer.Argument(..., help="the record to export"),
     format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (the only export format)"),
-):
+) -> None:
     """Write a record's games as JSON (see `getaway-ref schema`)."""
     from referee.notation.reader import ReadError, Reader
     from referee.reports.export import record_file
@@ -237,7 +243,7 @@ def export(
 
 
 @app.command()
-def schema():
+def schema() -> None:
     """Print the JSON Schemas of the record export and of the check report."""
     import json
 
@@ -250,14 +256,14 @@ def schema():
 
 
 @app.command()
-def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201; none lists them all")):
+def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201; none lists them all")) -> None:
     """Explain a diagnostic code, with an example; with no code, list every code."""
     from referee.reports.diagnostics import CODES, explain as lookup
     from referee.reports.select import code_severity
 
     if code is None:
-        for k, c in CODES.items():
-            sys.stdout.write(f"{k}  {code_severity(k):<7}  {c.title}\n")
+        for k, known in CODES.items():
+            sys.stdout.write(f"{k}  {code_severity(k):<7}  {known.title}\n")
         return
     c = lookup(code)
     if c is None:
@@ -278,7 +284,7 @@ def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code s
 def rules_cmd(
     name: Optional[str] = typer.Argument(None, help="a preset to show in full"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f"),
-):
+) -> None:
     """List the rule presets and options, or show one preset."""
     import json
 
@@ -328,7 +334,7 @@ def rules_cmd(
 
 
 @app.command()
-def lsp():
+def lsp() -> None:
     """Run the editor server (Language Server Protocol over stdio; needs the lsp extra)."""
     from referee.lsp import MISSING_HINT, available
 
@@ -340,7 +346,7 @@ def lsp():
 
 
 # Commands defined beside the code they drive; each module has register(app).
-def _register_more():
+def _register_more() -> None:
     from referee.selfplay import simulate
     from referee.table import answers, live, page, views
 
@@ -351,7 +357,7 @@ def _register_more():
 _register_more()
 
 
-def main():
+def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
