@@ -467,7 +467,7 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
 def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
     import typer
 
-    from referee.cli import _rules_options
+    from referee.cli import rules_options as _rules_options
     from referee.table.views import TableError, read_clean_game
 
     default, overrides = _rules_options(rules, None, [])

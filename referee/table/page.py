@@ -329,7 +329,7 @@ def register(app: Any) -> None:
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
     ) -> None:
         """A self-contained page that replays a game: the trick on the table, the hands, the waste pile, who leads and why, every diagnostic at its play."""
-        from referee.cli import _rules_options
+        from referee.cli import rules_options as _rules_options
         from referee.table.answers import walk
         from referee.table.views import TableError, read_clean_game
 
