@@ -1048,7 +1048,7 @@ def parse_result(value: str, seats) -> tuple[int | None, int | None]:
 # ---- the public verbs ---------------------------------------------------------------------------
 
 
-def read(path: str | Path) -> Iterator[Game]:
+def read(path: str | Path) -> _WithPrelude:
     """The games of a file, one at a time. Raises ReadError if the file cannot be read."""
     p = str(path)
     try:
@@ -1061,7 +1061,7 @@ def read(path: str | Path) -> Iterator[Game]:
         raise ReadError(p, e.strerror or str(e)) from None
     reader = Reader(p)
 
-    def games():
+    def games() -> Iterator[Game]:
         with f:
             yield from reader.read_stream(f)
 
@@ -1071,14 +1071,14 @@ def read(path: str | Path) -> Iterator[Game]:
 class _WithPrelude:
     """An iterator of games that also carries the file's prelude."""
 
-    def __init__(self, it, reader):
+    def __init__(self, it: Iterator[Game], reader: Reader) -> None:
         self._it = it
         self.reader = reader
 
-    def __iter__(self):
+    def __iter__(self) -> _WithPrelude:
         return self
 
-    def __next__(self):
+    def __next__(self) -> Game:
         return next(self._it)
 
     @property
