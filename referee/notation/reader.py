@@ -17,7 +17,7 @@ import difflib
 import io
 import re
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterable, Iterator, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -40,12 +40,12 @@ RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "t
 class ReadError(Exception):
     """A file that cannot be read at all (missing, not UTF-8): exit code 2."""
 
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ReadError], tuple[str, str]]:
         # Crosses process boundaries intact (check --jobs).
         return (ReadError, (self.path, self.message))
 
@@ -56,14 +56,14 @@ class ReadError(Exception):
 class _GameOpen:
     __slots__ = ("comment", "span")
 
-    def __init__(self, comment, span):
+    def __init__(self, comment: str | None, span: Span) -> None:
         self.comment, self.span = comment, span
 
 
 class _DealOpen:
     __slots__ = ("comment", "span")
 
-    def __init__(self, comment, span):
+    def __init__(self, comment: str | None, span: Span) -> None:
         self.comment, self.span = comment, span
 
 
@@ -76,15 +76,16 @@ class _BrokenTrick:
 
     __slots__ = ("number",)
 
-    def __init__(self, number):
+    def __init__(self, number: int) -> None:
         self.number = number
 
 
 class _Version:
     __slots__ = ("number", "span", "comment")
 
-    def __init__(self, number, span):
-        self.number, self.span, self.comment = number, span, None
+    def __init__(self, number: int, span: Span) -> None:
+        self.number, self.span = number, span
+        self.comment: str | None = None
 
 
 # ---- what is expected, in the game's words -------------------------------------------------
@@ -110,9 +111,9 @@ _EXPECT = {
 }
 
 
-def _expected_words(expected) -> str:
+def _expected_words(expected: Iterable[str]) -> str:
     names = set(expected)
-    words = []
+    words: list[str] = []
     if {"CARD", "SIZE", "SUITS"} <= names:
         words.append("the seat's cards or the number of cards")
         names -= {"CARD", "SIZE", "SUITS"}
@@ -142,10 +143,10 @@ def _expected_words(expected) -> str:
 class _Context:
     """What the builder knows of the game being read."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.reset(1, 0, "<text>", "")
 
-    def reset(self, first_line, offset, path, text):
+    def reset(self, first_line: int, offset: int, path: str, text: str) -> None:
         self.first_line = first_line
         self.offset = offset
         # Where the line being parsed on its own starts, within the game (line by line).
@@ -153,7 +154,7 @@ class _Context:
         self.offset_shift = 0
         self.path = path
         self.text = text
-        self.lines = None
+        self.lines: list[str] | None = None
         self.errors: list[Diagnostic] = []
         self.seats: list[str] = []
         self.seat_index: dict[str, int] = {}
@@ -180,7 +181,8 @@ class _Context:
         i = line - self.first_line
         return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
 
-    def error(self, code, message, span, label="", help=None, notes=()):
+    def error(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
+              notes: Iterable[str] = ()) -> None:
         notes = list(notes) + [CODES[code].rule]
         self.errors.append(
             Diagnostic(
@@ -502,11 +504,11 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
-def _card_span(m: re.Match) -> tuple[int, int]:
+def _card_span(m: re.Match[str]) -> tuple[int, int]:
     return m.span(1)
 
 
-def _line_span(ctx, a: Token, b: Token):
+def _line_span(ctx: _Context, a: Token, b: Token) -> tuple[int, int, int, int]:
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
 
@@ -515,7 +517,7 @@ def _line_span(ctx, a: Token, b: Token):
 
 
 def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int = 0, offset: int = 0,
-           byte_offset: int = 0):
+           byte_offset: int = 0) -> Iterator[tuple[int, str, int, int]]:
     """Cut a binary stream into (number, text, first line, char offset): number 0 is the
     prelude (what stands before the first %game line), then one chunk per game.
 
@@ -586,7 +588,7 @@ _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
 RANGE_BYTES = 1 << 18  # small enough to balance two workers on a few-MB file
 
 
-def ranges(path: str, size: int = RANGE_BYTES):
+def ranges(path: str, size: int = RANGE_BYTES) -> Iterator[tuple[int, int, int, int, int]]:
     """Cut a file into slices of about ``size`` bytes, each starting at a %game line, with
     where each starts: (byte start, byte end, games before, lines before, chars before).
     Only C-speed counting is done here; the slices are read and parsed elsewhere."""
@@ -616,7 +618,7 @@ def ranges(path: str, size: int = RANGE_BYTES):
             carry = data[cut:]
 
 
-def quote_first_line(errors, text: str):
+def quote_first_line(errors: Iterable[Diagnostic], text: str) -> None:
     """A file that starts with its first game has no prelude text: its missing-version
     diagnostic quotes the game's first line instead of an empty one."""
     first = text.split("\n", 1)[0].rstrip("\r")
@@ -661,7 +663,7 @@ class Reader:
     def read_text(self, text: str) -> Iterator[Game]:
         return self.read_stream(io.BytesIO(text.encode("utf-8")))
 
-    def _read_prelude(self, text: str, offset: int):
+    def _read_prelude(self, text: str, offset: int) -> None:
         ctx = self._ctx
         ctx.reset(1, offset, self.path, text)
         pre = self.prelude
@@ -828,7 +830,7 @@ class Reader:
                 ctx.line_shift = ctx.offset_shift = 0
         return items
 
-    def _syntax_error(self, e: UnexpectedInput):
+    def _syntax_error(self, e: UnexpectedInput) -> None:
         ctx = self._ctx
         line = ctx.first_line + ctx.line_shift + e.line - 1
         base = ctx.offset + ctx.offset_shift
@@ -973,7 +975,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
     return game
 
 
-def _check_setup(game: Game, ctx: _Context):
+def _check_setup(game: Game, ctx: _Context) -> None:
     n = len(game.seats)
     limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
     seats_tag = game.tag_item("Seats")
@@ -1009,14 +1011,14 @@ def _check_setup(game: Game, ctx: _Context):
             ctx.error("S011", "the trump suit is given twice", game.setup.of(Trumps)[1].span)
 
 
-def _check_dealer(game: Game, ctx: _Context):
+def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
         ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
                   + (f" (seats are {', '.join(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
-def _check_result(game: Game, ctx: _Context):
+def _check_result(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Result")
     if tag is None:
         return
@@ -1034,7 +1036,7 @@ def _check_result(game: Game, ctx: _Context):
 _LEGS = re.compile(r"[0-9]{1,9}")  # not str.isdigit: '²' is a digit to it, and not to int()
 
 
-def parse_result(value: str, seats) -> tuple[int | None, int | None]:
+def parse_result(value: str, seats: Sequence[str]) -> tuple[int | None, int | None]:
     """The loser's seat and the legs a [Result] tag states (None where it does not)."""
     words = value.split()
     if not words or words == ["*"]:
