@@ -242,7 +242,7 @@ def _clip(word: str, most: int = 40) -> str:
     return word if len(word) <= most else word[:most - 1] + "…"
 
 
-def _comment(children) -> str | None:
+def _comment(children: list[Token]) -> str | None:
     if children and isinstance(children[-1], Token) and children[-1].type == "COMMENT":
         return children.pop()[1:].strip()
     return None
@@ -260,13 +260,13 @@ def unescape(s: str) -> str:
 class _Builder(Transformer):
     """Builds record objects from the parser's reductions (no parse tree is made)."""
 
-    def __init__(self, ctx: _Context):
+    def __init__(self, ctx: _Context) -> None:
         super().__init__(visit_tokens=False)
         self.ctx = ctx
 
     # header ---------------------------------------------------------------------------
 
-    def version(self, ch):
+    def version(self, ch: list[Token]) -> _Version:
         comment = _comment(ch)
         tok = ch[0]
         number = int(str(tok).split()[-1])
@@ -277,15 +277,15 @@ class _Builder(Transformer):
     def prelude(self, ch):
         return ch
 
-    def game_open(self, ch):
+    def game_open(self, ch: list[Token]) -> _GameOpen:
         comment = _comment(ch)
         return _GameOpen(comment, self.ctx.span(ch[0]))
 
-    def remark(self, ch):
+    def remark(self, ch: list[Token]) -> Comment:
         tok = ch[0]
         return Comment(str(tok)[1:].strip(), self.ctx.span(tok))
 
-    def tag(self, ch):
+    def tag(self, ch: list[Token]) -> Tag:
         comment = _comment(ch)
         tok = ch[0]
         m = _TAG_RE.match(str(tok))
@@ -297,7 +297,7 @@ class _Builder(Transformer):
         self._interpret(tag)
         return tag
 
-    def _interpret(self, tag: Tag):
+    def _interpret(self, tag: Tag) -> None:
         ctx = self.ctx
         if ctx.settled is not None and tag.span.start > ctx.settled:
             ctx.unsettled = True
@@ -341,15 +341,15 @@ class _Builder(Transformer):
 
     # setup ----------------------------------------------------------------------------
 
-    def deal_open(self, ch):
+    def deal_open(self, ch: list[Token]) -> _DealOpen:
         comment = _comment(ch)
         return _DealOpen(comment, self.ctx.span(ch[0]))
 
-    def position_open(self, ch):
+    def position_open(self, ch: list[Token]) -> _PositionOpen:
         comment = _comment(ch)
         return _PositionOpen(comment, self.ctx.span(ch[0]))
 
-    def hand(self, ch):
+    def hand(self, ch: list[Token]) -> Hand:
         comment = _comment(ch)
         ctx = self.ctx
         seat = ctx.seat(ch[0], define=True)
@@ -367,10 +367,10 @@ class _Builder(Transformer):
         pairs = sorted(((ctx.card(t), ctx.span(t)) for t in ch[1:]), key=lambda p: C.sort_key(p[0]) if p[0] >= 0 else -1)
         return Hand(seat, tuple(p[0] for p in pairs), len(pairs), comment, span, tuple(p[1] for p in pairs))
 
-    def _suits(self, tok: Token):
+    def _suits(self, tok: Token) -> tuple[int, ...] | None:
         """``AKQ.T92..J43``: ranks of ♠, ♥, ♦ and ♣ in that order."""
         groups = str(tok).split(".")
-        out = []
+        out: list[int] = []
         for suit, group in enumerate(groups):
             i = 0
             while i < len(group):
@@ -401,11 +401,11 @@ class _Builder(Transformer):
                 out.append(card)
         return tuple(out)
 
-    def out(self, ch):
+    def out(self, ch: list[Token]) -> Out:
         comment = _comment(ch)
         return Out(self.ctx.seat(ch[0], define=True), comment, self.ctx.span(ch[0]))
 
-    def waste(self, ch):
+    def waste(self, ch: list[Token]) -> Waste:
         comment = _comment(ch)
         ctx = self.ctx
         ch = ch[1:]  # the word 'waste'
@@ -417,15 +417,15 @@ class _Builder(Transformer):
             return Waste(rest=True, comment=comment, span=span)
         return Waste(cards=tuple(ctx.card(t) for t in ch), comment=comment, span=span)
 
-    def lead(self, ch):
+    def lead(self, ch: list[Token]) -> Lead:
         comment = _comment(ch)
         return Lead(self.ctx.seat(ch[1]), comment, self.ctx.span(ch[1]))
 
-    def next_trick(self, ch):
+    def next_trick(self, ch: list[Token]) -> NextTrick:
         comment = _comment(ch)
         return NextTrick(int(ch[1]), comment, self.ctx.span(ch[1]))
 
-    def trumps(self, ch):
+    def trumps(self, ch: list[Token]) -> Trumps:
         comment = _comment(ch)
         word = str(ch[1]).lower()
         suit = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}.get(word)
@@ -435,7 +435,7 @@ class _Builder(Transformer):
 
     # actions --------------------------------------------------------------------------
 
-    def trick(self, ch):
+    def trick(self, ch: list[Token]) -> Trick:
         comment = _comment(ch)
         no = ch[0]
         line_start = no.start_pos - no.column + 1
@@ -445,14 +445,14 @@ class _Builder(Transformer):
         ]
         return build_trick(self.ctx, no, no.line, line_start, no.start_pos, plays, comment)
 
-    def take(self, ch):
+    def take(self, ch: list[Token]) -> Take:
         comment = _comment(ch)
         ctx = self.ctx
         a, b = ch
         sa, sb = ctx.span(a), ctx.span(b)
         return Take(ctx.seat(a), ctx.seat(b), comment, Span(sa.line, sa.col, sa.start, sb.end), sb)
 
-    def draw(self, ch):
+    def draw(self, ch: list[Token]) -> Draw:
         comment = _comment(ch)
         ctx = self.ctx
         seat = ctx.seat(ch[0])
@@ -460,7 +460,7 @@ class _Builder(Transformer):
         source = ctx.seat(ch[2]) if len(ch) > 2 else None
         return Draw(seat, card, source, comment, Span(*_line_span(ctx, ch[0], ch[-1])), ctx.span(ch[1]))
 
-    def counts(self, ch):
+    def counts(self, ch: list[Token]) -> Counts:
         comment = _comment(ch)
         ctx = self.ctx
         sizes, spans = [], []
