@@ -104,4 +104,4 @@ def main() -> None:
             sys.exit(code)
     from referee.cli import main as typer_main  # every other command line: typer's
 
-    typer_main()  # type: ignore[no-untyped-call]  # cli.py is typer's, untyped
+    typer_main()

@@ -10,9 +10,14 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from referee.engine.rules import RuleSet
 
 app = typer.Typer(
     add_completion=True,
@@ -60,7 +65,7 @@ def _root(
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
 
 
-def _console(stderr: bool = False):
+def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
@@ -78,7 +83,8 @@ def fail(message: str) -> "typer.Exit":
     return typer.Exit(EXIT_USAGE)
 
 
-def rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[str]):
+def rules_options(rules: Optional[str], rules_file: Optional[Path],
+                  sets: List[str]) -> tuple[RuleSet | None, dict[str, object]]:
     """--rules / --rules-file / --set, read into (default rule set, overrides); exit 2 on a
     usage problem."""
     from referee.commands import UsageError
@@ -115,7 +121,7 @@ def check(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
     dask: Optional[str] = typer.Option(None, "--dask", help="judge the games on the Dask cluster whose scheduler is at this address (tcp://host:8786); the files must be readable by its workers at the same path"),
-):
+) -> None:
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.commands import UsageError, check_command
 
@@ -301,7 +307,7 @@ def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
 
 
 @app.command()
-def schema():
+def schema() -> None:
     """Print the JSON Schemas of the record export and of the check report."""
     import json
 
@@ -327,8 +333,8 @@ def explain(
         _print_ruling(number)
         return
     if code is None:
-        for k, c in CODES.items():
-            sys.stdout.write(f"{k}  {code_severity(k):<7}  {c.title}\n")
+        for k, known in CODES.items():
+            sys.stdout.write(f"{k}  {code_severity(k):<7}  {known.title}\n")
         return
     c = lookup(code)
     if c is None:
@@ -423,7 +429,7 @@ def rules_cmd(
 
 
 @app.command()
-def lsp():
+def lsp() -> None:
     """Run the editor server (Language Server Protocol over stdio; needs the lsp extra)."""
     from referee.lsp import MISSING_HINT, available
 
@@ -435,7 +441,7 @@ def lsp():
 
 
 # Commands defined beside the code they drive; each module has register(app).
-def _register_more():
+def _register_more() -> None:
     from referee.selfplay import simulate
     from referee.table import answers, live, page, views
 
@@ -446,7 +452,7 @@ def _register_more():
 _register_more()
 
 
-def main():
+def main() -> None:
     try:
         app()
     except KeyboardInterrupt:

@@ -11,6 +11,8 @@ held at least once, ``twice`` those held twice. Helper functions work on such pa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_LETTERS = "SHDC"
@@ -66,7 +68,7 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def sort_cards(cards) -> list[int]:
+def sort_cards(cards: Iterable[int]) -> list[int]:
     return sorted(cards, key=_ORDER.__getitem__)
 
 

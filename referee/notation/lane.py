@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 # The shapes of gwy.lark's rules this lane mirrors:
 #   trick: TRICK_NO (SEAT CARD)+ _eol        hand: SEAT (SIZE | CARD+ | SUITS) _eol
@@ -38,10 +42,13 @@ _SHAPES = {
 }
 
 
-def _shapes(lark) -> set:
+def _shapes(lark: Lark) -> set[tuple[str, tuple[str, ...]]]:
     """The trick, hand and _eol rules, with Lark's helper rules for a repetition named '+'."""
     helpers = {r.origin.name for r in lark.rules if r.origin.name.startswith(("__trick_plus", "__hand_plus"))}
-    name = lambda s: "+" if s in helpers else s  # noqa: E731
+
+    def name(s: str) -> str:
+        return "+" if s in helpers else s
+
     return {
         (name(r.origin.name), tuple(name(s.name) for s in r.expansion))
         for r in lark.rules
@@ -60,9 +67,12 @@ class Lane:
     which Lark's lexer retypes when the whole word is one.
     """
 
-    def __init__(self, lark):
+    def __init__(self, lark: Lark) -> None:
         terminal = lark.get_terminal
-        pattern = lambda name: terminal(name).pattern.to_regexp()  # noqa: E731
+
+        def pattern(name: str) -> str:
+            return terminal(name).pattern.to_regexp()
+
         ign = "(?:" + "|".join(pattern(n) for n in lark.lexer_conf.ignore) + ")?+"
         seat, card = f"(?>{pattern('SEAT')})", f"(?>{pattern('CARD')})"
         stronger = "|".join(
@@ -83,7 +93,7 @@ class Lane:
         self.card = re.compile(rf"{ign}({card})", flags)
 
     @classmethod
-    def for_parser(cls, lark) -> "Lane | None":
+    def for_parser(cls, lark: Lark) -> "Lane | None":
         """The lane for this parser, or None when it is switched off or the grammar's rules
         are not the shapes the lane mirrors."""
         if os.environ.get("GETAWAY_LARK_ONLY"):
@@ -92,13 +102,13 @@ class Lane:
             return None
         return cls(lark)
 
-    def scan(self, text: str):
+    def scan(self, text: str) -> tuple[list[re.Match[str]], str]:
         """(the lines found, the text with those lines blanked for Lark)."""
         keywords = self.keywords
         found = [m for m in self.line.finditer(text) if m.group("seat") not in keywords]
         if not found:
             return found, text
-        pieces = []
+        pieces: list[str] = []
         last = 0
         for m in found:
             start, end = m.span()
@@ -108,16 +118,16 @@ class Lane:
         pieces.append(text[last:])
         return found, "".join(pieces)
 
-    def plays(self, m, line_start: int):
+    def plays(self, m: re.Match[str], line_start: int) -> list[tuple[str, int, int, int, str, int, int, int]]:
         """A trick line's plays: (seat, column, start, end, card, column, start, end), with
         offsets in the game text and 1-based columns."""
-        out = []
+        out: list[tuple[str, int, int, int, str, int, int, int]] = []
         for p in self.play.finditer(m.string, m.start("plays"), m.end("plays")):
             s0, s1 = p.span(1)
             c0, c1 = p.span(2)
             out.append((p.group(1), s0 - line_start + 1, s0, s1, p.group(2), c0 - line_start + 1, c0, c1))
         return out
 
-    def cards(self, m):
+    def cards(self, m: re.Match[str]) -> list[tuple[str, int, int]]:
         """A hand line's cards: (card, start, end) with offsets in the game text."""
         return [(c.group(1), *c.span(1)) for c in self.card.finditer(m.string, m.start("cards"), m.end("cards"))]

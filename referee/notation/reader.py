@@ -17,7 +17,7 @@ import difflib
 import io
 import re
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterable, Iterator, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -40,12 +40,12 @@ RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "t
 class ReadError(Exception):
     """A file that cannot be read at all (missing, not UTF-8): exit code 2."""
 
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[ReadError], tuple[str, str]]:
         # Crosses process boundaries intact (check --jobs).
         return (ReadError, (self.path, self.message))
 
@@ -56,14 +56,14 @@ class ReadError(Exception):
 class _GameOpen:
     __slots__ = ("comment", "span")
 
-    def __init__(self, comment, span):
+    def __init__(self, comment: str | None, span: Span) -> None:
         self.comment, self.span = comment, span
 
 
 class _DealOpen:
     __slots__ = ("comment", "span")
 
-    def __init__(self, comment, span):
+    def __init__(self, comment: str | None, span: Span) -> None:
         self.comment, self.span = comment, span
 
 
@@ -76,15 +76,16 @@ class _BrokenTrick:
 
     __slots__ = ("number",)
 
-    def __init__(self, number):
+    def __init__(self, number: int) -> None:
         self.number = number
 
 
 class _Version:
     __slots__ = ("number", "span", "comment")
 
-    def __init__(self, number, span):
-        self.number, self.span, self.comment = number, span, None
+    def __init__(self, number: int, span: Span) -> None:
+        self.number, self.span = number, span
+        self.comment: str | None = None
 
 
 # ---- what is expected, in the game's words -------------------------------------------------
@@ -110,9 +111,9 @@ _EXPECT = {
 }
 
 
-def _expected_words(expected) -> str:
+def _expected_words(expected: Iterable[str]) -> str:
     names = set(expected)
-    words = []
+    words: list[str] = []
     if {"CARD", "SIZE", "SUITS"} <= names:
         words.append("the seat's cards or the number of cards")
         names -= {"CARD", "SIZE", "SUITS"}
@@ -142,10 +143,10 @@ def _expected_words(expected) -> str:
 class _Context:
     """What the builder knows of the game being read."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.reset(1, 0, "<text>", "")
 
-    def reset(self, first_line, offset, path, text):
+    def reset(self, first_line: int, offset: int, path: str, text: str) -> None:
         self.first_line = first_line
         self.offset = offset
         # Where the line being parsed on its own starts, within the game (line by line).
@@ -153,7 +154,7 @@ class _Context:
         self.offset_shift = 0
         self.path = path
         self.text = text
-        self.lines = None
+        self.lines: list[str] | None = None
         self.errors: list[Diagnostic] = []
         self.seats: list[str] = []
         self.seat_index: dict[str, int] = {}
@@ -180,7 +181,8 @@ class _Context:
         i = line - self.first_line
         return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
 
-    def error(self, code, message, span, label="", help=None, notes=()):
+    def error(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
+              notes: Iterable[str] = ()) -> None:
         notes = list(notes) + [CODES[code].rule]
         self.errors.append(
             Diagnostic(
@@ -240,7 +242,7 @@ def _clip(word: str, most: int = 40) -> str:
     return word if len(word) <= most else word[:most - 1] + "…"
 
 
-def _comment(children) -> str | None:
+def _comment(children: list[Token]) -> str | None:
     if children and isinstance(children[-1], Token) and children[-1].type == "COMMENT":
         return children.pop()[1:].strip()
     return None
@@ -258,13 +260,13 @@ def unescape(s: str) -> str:
 class _Builder(Transformer):
     """Builds record objects from the parser's reductions (no parse tree is made)."""
 
-    def __init__(self, ctx: _Context):
+    def __init__(self, ctx: _Context) -> None:
         super().__init__(visit_tokens=False)
         self.ctx = ctx
 
     # header ---------------------------------------------------------------------------
 
-    def version(self, ch):
+    def version(self, ch: list[Token]) -> _Version:
         comment = _comment(ch)
         tok = ch[0]
         number = int(str(tok).split()[-1])
@@ -275,15 +277,15 @@ class _Builder(Transformer):
     def prelude(self, ch):
         return ch
 
-    def game_open(self, ch):
+    def game_open(self, ch: list[Token]) -> _GameOpen:
         comment = _comment(ch)
         return _GameOpen(comment, self.ctx.span(ch[0]))
 
-    def remark(self, ch):
+    def remark(self, ch: list[Token]) -> Comment:
         tok = ch[0]
         return Comment(str(tok)[1:].strip(), self.ctx.span(tok))
 
-    def tag(self, ch):
+    def tag(self, ch: list[Token]) -> Tag:
         comment = _comment(ch)
         tok = ch[0]
         m = _TAG_RE.match(str(tok))
@@ -295,7 +297,7 @@ class _Builder(Transformer):
         self._interpret(tag)
         return tag
 
-    def _interpret(self, tag: Tag):
+    def _interpret(self, tag: Tag) -> None:
         ctx = self.ctx
         if ctx.settled is not None and tag.span.start > ctx.settled:
             ctx.unsettled = True
@@ -339,15 +341,15 @@ class _Builder(Transformer):
 
     # setup ----------------------------------------------------------------------------
 
-    def deal_open(self, ch):
+    def deal_open(self, ch: list[Token]) -> _DealOpen:
         comment = _comment(ch)
         return _DealOpen(comment, self.ctx.span(ch[0]))
 
-    def position_open(self, ch):
+    def position_open(self, ch: list[Token]) -> _PositionOpen:
         comment = _comment(ch)
         return _PositionOpen(comment, self.ctx.span(ch[0]))
 
-    def hand(self, ch):
+    def hand(self, ch: list[Token]) -> Hand:
         comment = _comment(ch)
         ctx = self.ctx
         seat = ctx.seat(ch[0], define=True)
@@ -365,10 +367,10 @@ class _Builder(Transformer):
         pairs = sorted(((ctx.card(t), ctx.span(t)) for t in ch[1:]), key=lambda p: C.sort_key(p[0]) if p[0] >= 0 else -1)
         return Hand(seat, tuple(p[0] for p in pairs), len(pairs), comment, span, tuple(p[1] for p in pairs))
 
-    def _suits(self, tok: Token):
+    def _suits(self, tok: Token) -> tuple[int, ...] | None:
         """``AKQ.T92..J43``: ranks of ♠, ♥, ♦ and ♣ in that order."""
         groups = str(tok).split(".")
-        out = []
+        out: list[int] = []
         for suit, group in enumerate(groups):
             i = 0
             while i < len(group):
@@ -399,11 +401,11 @@ class _Builder(Transformer):
                 out.append(card)
         return tuple(out)
 
-    def out(self, ch):
+    def out(self, ch: list[Token]) -> Out:
         comment = _comment(ch)
         return Out(self.ctx.seat(ch[0], define=True), comment, self.ctx.span(ch[0]))
 
-    def waste(self, ch):
+    def waste(self, ch: list[Token]) -> Waste:
         comment = _comment(ch)
         ctx = self.ctx
         ch = ch[1:]  # the word 'waste'
@@ -415,15 +417,15 @@ class _Builder(Transformer):
             return Waste(rest=True, comment=comment, span=span)
         return Waste(cards=tuple(ctx.card(t) for t in ch), comment=comment, span=span)
 
-    def lead(self, ch):
+    def lead(self, ch: list[Token]) -> Lead:
         comment = _comment(ch)
         return Lead(self.ctx.seat(ch[1]), comment, self.ctx.span(ch[1]))
 
-    def next_trick(self, ch):
+    def next_trick(self, ch: list[Token]) -> NextTrick:
         comment = _comment(ch)
         return NextTrick(int(ch[1]), comment, self.ctx.span(ch[1]))
 
-    def trumps(self, ch):
+    def trumps(self, ch: list[Token]) -> Trumps:
         comment = _comment(ch)
         word = str(ch[1]).lower()
         suit = {"spades": 0, "hearts": 1, "diamonds": 2, "clubs": 3}.get(word)
@@ -433,7 +435,7 @@ class _Builder(Transformer):
 
     # actions --------------------------------------------------------------------------
 
-    def trick(self, ch):
+    def trick(self, ch: list[Token]) -> Trick:
         comment = _comment(ch)
         no = ch[0]
         line_start = no.start_pos - no.column + 1
@@ -443,14 +445,14 @@ class _Builder(Transformer):
         ]
         return build_trick(self.ctx, no, no.line, line_start, no.start_pos, plays, comment)
 
-    def take(self, ch):
+    def take(self, ch: list[Token]) -> Take:
         comment = _comment(ch)
         ctx = self.ctx
         a, b = ch
         sa, sb = ctx.span(a), ctx.span(b)
         return Take(ctx.seat(a), ctx.seat(b), comment, Span(sa.line, sa.col, sa.start, sb.end), sb)
 
-    def draw(self, ch):
+    def draw(self, ch: list[Token]) -> Draw:
         comment = _comment(ch)
         ctx = self.ctx
         seat = ctx.seat(ch[0])
@@ -458,7 +460,7 @@ class _Builder(Transformer):
         source = ctx.seat(ch[2]) if len(ch) > 2 else None
         return Draw(seat, card, source, comment, Span(*_line_span(ctx, ch[0], ch[-1])), ctx.span(ch[1]))
 
-    def counts(self, ch):
+    def counts(self, ch: list[Token]) -> Counts:
         comment = _comment(ch)
         ctx = self.ctx
         sizes, spans = [], []
@@ -502,11 +504,11 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
-def _card_span(m: re.Match) -> tuple[int, int]:
+def _card_span(m: re.Match[str]) -> tuple[int, int]:
     return m.span(1)
 
 
-def _line_span(ctx, a: Token, b: Token):
+def _line_span(ctx: _Context, a: Token, b: Token) -> tuple[int, int, int, int]:
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
 
@@ -515,7 +517,7 @@ def _line_span(ctx, a: Token, b: Token):
 
 
 def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int = 0, offset: int = 0,
-           byte_offset: int = 0):
+           byte_offset: int = 0) -> Iterator[tuple[int, str, int, int]]:
     """Cut a binary stream into (number, text, first line, char offset): number 0 is the
     prelude (what stands before the first %game line), then one chunk per game.
 
@@ -586,7 +588,7 @@ _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
 RANGE_BYTES = 1 << 18  # small enough to balance two workers on a few-MB file
 
 
-def ranges(path: str, size: int = RANGE_BYTES):
+def ranges(path: str, size: int = RANGE_BYTES) -> Iterator[tuple[int, int, int, int, int]]:
     """Cut a file into slices of about ``size`` bytes, each starting at a %game line, with
     where each starts: (byte start, byte end, games before, lines before, chars before).
     Only C-speed counting is done here; the slices are read and parsed elsewhere."""
@@ -616,7 +618,7 @@ def ranges(path: str, size: int = RANGE_BYTES):
             carry = data[cut:]
 
 
-def quote_first_line(errors, text: str):
+def quote_first_line(errors: Iterable[Diagnostic], text: str) -> None:
     """A file that starts with its first game has no prelude text: its missing-version
     diagnostic quotes the game's first line instead of an empty one."""
     first = text.split("\n", 1)[0].rstrip("\r")
@@ -661,7 +663,7 @@ class Reader:
     def read_text(self, text: str) -> Iterator[Game]:
         return self.read_stream(io.BytesIO(text.encode("utf-8")))
 
-    def _read_prelude(self, text: str, offset: int):
+    def _read_prelude(self, text: str, offset: int) -> None:
         ctx = self._ctx
         ctx.reset(1, offset, self.path, text)
         pre = self.prelude
@@ -828,7 +830,7 @@ class Reader:
                 ctx.line_shift = ctx.offset_shift = 0
         return items
 
-    def _syntax_error(self, e: UnexpectedInput):
+    def _syntax_error(self, e: UnexpectedInput) -> None:
         ctx = self._ctx
         line = ctx.first_line + ctx.line_shift + e.line - 1
         base = ctx.offset + ctx.offset_shift
@@ -973,7 +975,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
     return game
 
 
-def _check_setup(game: Game, ctx: _Context):
+def _check_setup(game: Game, ctx: _Context) -> None:
     n = len(game.seats)
     limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
     seats_tag = game.tag_item("Seats")
@@ -1009,14 +1011,14 @@ def _check_setup(game: Game, ctx: _Context):
             ctx.error("S011", "the trump suit is given twice", game.setup.of(Trumps)[1].span)
 
 
-def _check_dealer(game: Game, ctx: _Context):
+def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
         ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
                   + (f" (seats are {', '.join(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
-def _check_result(game: Game, ctx: _Context):
+def _check_result(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Result")
     if tag is None:
         return
@@ -1034,7 +1036,7 @@ def _check_result(game: Game, ctx: _Context):
 _LEGS = re.compile(r"[0-9]{1,9}")  # not str.isdigit: '²' is a digit to it, and not to int()
 
 
-def parse_result(value: str, seats) -> tuple[int | None, int | None]:
+def parse_result(value: str, seats: Sequence[str]) -> tuple[int | None, int | None]:
     """The loser's seat and the legs a [Result] tag states (None where it does not)."""
     words = value.split()
     if not words or words == ["*"]:
@@ -1048,7 +1050,7 @@ def parse_result(value: str, seats) -> tuple[int | None, int | None]:
 # ---- the public verbs ---------------------------------------------------------------------------
 
 
-def read(path: str | Path) -> Iterator[Game]:
+def read(path: str | Path) -> _WithPrelude:
     """The games of a file, one at a time. Raises ReadError if the file cannot be read."""
     p = str(path)
     try:
@@ -1061,7 +1063,7 @@ def read(path: str | Path) -> Iterator[Game]:
         raise ReadError(p, e.strerror or str(e)) from None
     reader = Reader(p)
 
-    def games():
+    def games() -> Iterator[Game]:
         with f:
             yield from reader.read_stream(f)
 
@@ -1071,14 +1073,14 @@ def read(path: str | Path) -> Iterator[Game]:
 class _WithPrelude:
     """An iterator of games that also carries the file's prelude."""
 
-    def __init__(self, it, reader):
+    def __init__(self, it: Iterator[Game], reader: Reader) -> None:
         self._it = it
         self.reader = reader
 
-    def __iter__(self):
+    def __iter__(self) -> _WithPrelude:
         return self
 
-    def __next__(self):
+    def __next__(self) -> Game:
         return next(self._it)
 
     @property

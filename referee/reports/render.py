@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.text import safe
@@ -24,6 +24,9 @@ from referee.reports.text import safe
 LONG = 160
 WINDOW = 120
 BEFORE = 40  # of the window, how much stands before the caret
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _caret_line(source: str, col: int, width: int) -> str:

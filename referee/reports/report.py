@@ -6,11 +6,16 @@ game's findings become JSON (python-chess keeps its board as ints for the same r
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from pydantic import BaseModel, Field
 
 from referee.reports.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from referee.archive.check import GameOutcome
+
+Severity = Literal["error", "mistake", "note"]
 
 REPORT_SCHEMA_VERSION = 1
 
@@ -40,7 +45,7 @@ class PenaltyModel(BaseModel):
 
 class DiagnosticModel(BaseModel):
     code: str
-    severity: Literal["error", "mistake", "note"] = Field(
+    severity: Severity = Field(
         description="error: the record is broken or cannot be true (S, R codes); mistake: a player's mistake "
                     "at the table (M codes); note: a hint that never changes the outcome")
     message: str
@@ -60,7 +65,7 @@ class DiagnosticModel(BaseModel):
         if d.span is not None and d.span.line:
             loc = Location(path=d.path, line=d.span.line, column=d.span.col, offset=d.span.start, end=d.span.end)
         return cls(
-            code=d.code, severity=d.severity, message=d.message, game=d.game, trick=d.trick,
+            code=d.code, severity=cast(Severity, d.severity), message=d.message, game=d.game, trick=d.trick,
             location=loc, source_line=d.source_line, label=d.label, notes=d.notes, help=d.help,
             related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
                                                     offset=r.span.start, end=r.span.end), label=r.label)
@@ -88,7 +93,7 @@ class GameSummary(BaseModel):
     diagnostics: list[DiagnosticModel]
 
     @classmethod
-    def of(cls, g) -> "GameSummary":
+    def of(cls, g: GameOutcome) -> "GameSummary":
         """The summary of a check.GameOutcome."""
         seats = list(g.seats)
         return cls(

@@ -23,12 +23,21 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional, Sequence
+from typing import TYPE_CHECKING, IO, Callable, Iterable, Iterator, List, NoReturn, Optional, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
+    import typer
+    from rich.console import Console
+    from rich.progress import TaskID
+
+    from referee.engine.events import Event
     from referee.engine.state import Engine
+    from referee.notation.record import Action, Comment, Play, Tag, Trick
     from referee.notation.record import Game
     from referee.engine.rules import RuleSet
+
+# Called after every action as observer(engine, kind, args) (for tests).
+Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
 BOTS = ("random", "sensible")
 RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
@@ -95,8 +104,8 @@ class SimStats:
     draws_waste: int = 0     # of which from the waste pile
     draws_hand: int = 0      # of which from a player's hand
     tochoos: int = 0
-    mistakes: Counter = field(default_factory=Counter)   # code -> how many
-    losers: Counter = field(default_factory=Counter)     # seat name -> games lost
+    mistakes: Counter[str] = field(default_factory=Counter)   # code -> how many
+    losers: Counter[str] = field(default_factory=Counter)     # seat name -> games lost
 
     def add(self, other: "SimStats") -> "SimStats":
         for k in ("games", "plays", "tricks", "takes", "draws", "draws_waste", "draws_hand", "tochoos"):
@@ -224,10 +233,10 @@ class RandomBot(_Bot):
 
     name = "random"
 
-    def card(self, table, seat, legal):
+    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
-    def wants_take(self, table, taker, target):
+    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
         return self.rng.random() < RANDOM_TAKE
 
 
@@ -239,7 +248,7 @@ class SensibleBot(_Bot):
 
     name = "sensible"
 
-    def card(self, table, seat, legal):
+    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
         from referee.engine.cards import RANK, SUIT
 
         e = table.e
@@ -255,7 +264,7 @@ class SensibleBot(_Bot):
             return min(legal, key=low)
         return max(legal, key=high)  # a tochoo: shed the highest card
 
-    def _lead(self, table, seat, legal):
+    def _lead(self, table: "_Table", seat: int, legal: list[int]) -> int:
         from referee.engine.cards import RANK, SUIT
 
         e = table.e
@@ -272,7 +281,7 @@ class SensibleBot(_Bot):
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
         return min(by_suit[suit], key=lambda c: (RANK[c], table.sort_key(c)))
 
-    def wants_take(self, table, taker, target):
+    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
         from referee.engine.cards import SUIT_MASK
 
         e = table.e
@@ -295,7 +304,7 @@ class _Table:
 
     def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
                  names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
-                 annotate: bool = False, observer: Callable | None = None):
+                 annotate: bool = False, observer: Observer | None = None) -> None:
         from referee.engine import state as E
         from referee.engine.cards import sort_key
 
@@ -314,7 +323,7 @@ class _Table:
         self.lapse = False            # the pending mistake lapses if it cannot be made at once
         self.annotate = annotate
         self.observer = observer
-        self.actions: list = []
+        self.actions: list[Action] = []
         self.mistakes: list[Mistake] = []
         self.stats = SimStats(games=1)
         self.void = [0] * self.n      # suits each seat was seen to lack (what a bot can know)
@@ -322,11 +331,11 @@ class _Table:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    def _notify(self, kind: str, *args):
+    def _notify(self, kind: str, *args: object) -> None:
         if self.observer is not None:
             self.observer(self.e, kind, args)
 
-    def _fail(self, what: str):
+    def _fail(self, what: str) -> NoReturn:
         raise SimulationError(f"{what} ({self.e.describe(self.names)})")
 
     def _cards(self, mask: int) -> list[int]:
@@ -339,7 +348,7 @@ class _Table:
 
     # -- the game --------------------------------------------------------------------------------
 
-    def run(self):
+    def run(self) -> None:
         E = self.E
         e = self.e
         while e.phase != E.OVER:
@@ -393,7 +402,7 @@ class _Table:
             return True
         return False
 
-    def _draw(self):
+    def _draw(self) -> None:
         from referee.engine.cards import SUIT, card_str
         from referee.notation.record import Draw
 
@@ -432,16 +441,16 @@ class _Table:
 
     # -- a trick -----------------------------------------------------------------------------------
 
-    def _trick(self):
+    def _trick(self) -> None:
         from referee.notation.record import Play, Trick
 
         E = self.E
         e = self.e
         number = e.trick_no
-        plays: list = []
+        plays: list[Play] = []
         trick = Trick(number, plays)
-        self._event_mark = len(e.events)
-        self.trick_end = None
+        self._event_mark: int = len(e.events)
+        self.trick_end: str | None = None
         self.actions.append(trick)
         leader = e.to_act()
         if leader < 0:
@@ -480,7 +489,7 @@ class _Table:
             self._fail(f"{self.names[s]} is to act and has no legal card")
         return self.bots[s].card(self, s, legal)
 
-    def _apply(self, s: int, c: int, plays: list, lead: bool):
+    def _apply(self, s: int, c: int, plays: list[Play], lead: bool) -> None:
         from referee.engine.cards import SUIT, card_str
         from referee.notation.record import Play
 
@@ -504,7 +513,7 @@ class _Table:
                 self.void[s] |= 1 << trump
         self._notify("play", s, c)
 
-    def _after_trick(self, plays: list, number: int):
+    def _after_trick(self, plays: list[Play], number: int) -> None:
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
         from referee.engine.cards import SUIT
 
@@ -526,7 +535,7 @@ class _Table:
 
     # -- mistakes ----------------------------------------------------------------------------------
 
-    def _arm(self):
+    def _arm(self) -> None:
         """Decide, before a play, whether a mistake is coming (at the rate, or as planned)."""
         if self.pending is not None:
             return
@@ -541,7 +550,7 @@ class _Table:
             self.pending = self.rng.choice(MISTAKE_KINDS)
             self.lapse = True
 
-    def _maybe_mistake(self, s: int, plays: list, number: int) -> bool:
+    def _maybe_mistake(self, s: int, plays: list[Play], number: int) -> bool:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
         from referee.engine.cards import SUIT, SUIT_MASK
@@ -568,7 +577,7 @@ class _Table:
             self.pending = None
         return False
 
-    def _maybe_late_play(self, plays: list, number: int):
+    def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
         E = self.E
         e = self.e
@@ -580,7 +589,7 @@ class _Table:
             t = self.rng.choice(late)
             self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number, expect=None)
 
-    def _penalty(self, code: str, s: int, c: int, plays: list, number: int, expect: str | None) -> bool:
+    def _penalty(self, code: str, s: int, c: int, plays: list[Play], number: int, expect: str | None) -> bool:
         from referee.engine.cards import card_str
         from referee.notation.record import Play
 
@@ -604,7 +613,7 @@ class _Table:
 
     # -- comments ------------------------------------------------------------------------------------
 
-    def _comment_trick(self, trick):
+    def _comment_trick(self, trick: Trick) -> None:
         """With ``annotate``: say at the end of a trick line what happened to the trick."""
         from referee.engine.cards import card_str, suit_name
         from referee.engine.events import GameOver, GotAway, TrumpsSet
@@ -614,7 +623,7 @@ class _Table:
             return
         E = self.E
         e = self.e
-        parts = []
+        parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None
         if m is not None:
             parts.append(f"{MISTAKE_NAMES[m.code]} ({m.code}): {m.seat_name} picks up "
@@ -636,7 +645,7 @@ class _Table:
         if self.trick_end in ("tochoo", "penalty") and e.phase != E.OVER:
             self.actions.append(Counts(tuple((s, e.size(s)) for s in e.in_game())))
 
-    def _trick_events(self):
+    def _trick_events(self) -> list[Event]:
         e = self.e
         start = getattr(self, "_event_mark", 0)
         self._event_mark = len(e.events)
@@ -646,7 +655,7 @@ class _Table:
 def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Sequence[str] | None = None,
               mistakes: float = 0.0, inject: tuple[str, int] | None = None, number: int = 1,
               seed: str = "", annotate: bool = False, dealer: int | None = -1,
-              observer: Callable | None = None, header: Sequence[str] = ()) -> SimGame:
+              observer: Observer | None = None, header: Sequence[str] = ()) -> SimGame:
     """Deal and play one game with ``rng``; return its record.
 
     ``bots`` names a bot per seat (default: all sensible). ``mistakes`` is the chance per
@@ -674,7 +683,7 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     e = table.e
     loser, legs = e.loser, e.legs
     table.stats.losers[names[loser]] += 1
-    head: list = [Tag("Seats", " ".join(names)), Tag("Rules", rules.spec())]
+    head: list[Tag | Comment] = [Tag("Seats", " ".join(names)), Tag("Rules", rules.spec())]
     if dealer is not None:
         head.append(Tag("Dealer", names[dealer]))
     head.append(Tag("Result", f"{names[loser]} {legs}" if rules.trumps else names[loser]))
@@ -691,13 +700,13 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     return SimGame(number, seed, game, format_game(game), table.mistakes, table.stats, loser, legs)
 
 
-def _sorted(cards):
+def _sorted(cards: Iterable[int]) -> list[int]:
     from referee.engine.cards import sort_cards
 
     return sort_cards(cards)
 
 
-def _check_players(rules: "RuleSet", players: int):
+def _check_players(rules: "RuleSet", players: int) -> None:
     limit = 16 if rules.packs == 2 else 8
     if not 2 <= players <= limit:
         more = " (more than 8 need a double pack: packs=2)" if players > 8 and rules.packs == 1 else ""
@@ -751,7 +760,7 @@ def file_header(players: int, games: int, seed: int, rules: "RuleSet", bots: Seq
     return lines
 
 
-def write_file(out, players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+def write_file(out: IO[str] | str | Path, players: int, games: int, seed: int, rules: "RuleSet | None" = None,
                bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
                comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> SimStats:
     """Write a whole ``.gwy`` file of simulated games to ``out`` (a text stream, or a path,
@@ -780,12 +789,14 @@ def write_file(out, players: int, games: int, seed: int, rules: "RuleSet | None"
 
 
 def simulate_text(players: int, games: int, seed: int, rules: "RuleSet | None" = None,
-                  bots: Sequence[str] | None = None, mistakes: float = 0.0, **kw) -> str:
+                  bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
+                  comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> str:
     """The whole file as a string (see :func:`write_file`)."""
     import io
 
     buf = io.StringIO()
-    write_file(buf, players, games, seed, rules, bots, mistakes, **kw)
+    write_file(buf, players, games, seed, rules, bots, mistakes, annotate=annotate, comments=comments,
+               progress=progress)
     return buf.getvalue()
 
 
@@ -815,7 +826,7 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
     return bots
 
 
-def register(app) -> None:
+def register(app: typer.Typer) -> None:
     """Add ``getaway-ref simulate`` to the typer app. (typer reads the annotations of the
     command from this module's globals, so Path, List and Optional are imported above.)"""
     import typer
@@ -834,7 +845,7 @@ def register(app) -> None:
         comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the record here instead of stdout"),
         force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
-    ):
+    ) -> None:
         """Play games between bots through the rules engine and write them as a .gwy record."""
         import os
         import sys
@@ -860,10 +871,10 @@ def register(app) -> None:
 
             bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                            console=err, transient=True)
-        task = None
+        task: TaskID | None = None
 
-        def tick(k: int):
-            if bar is not None:
+        def tick(k: int) -> None:
+            if bar is not None and task is not None:
                 bar.update(task, completed=k)
 
         try:
@@ -894,13 +905,14 @@ def register(app) -> None:
             err.print(f"wrote {output}", markup=False)
 
 
-def _err_console():
+def _err_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _write_output(path, players, games, seed, rules, bots, mistakes, comments, tick) -> SimStats:
+def _write_output(path: Path, players: int, games: int, seed: int, rules: RuleSet, bots: Sequence[str],
+                  mistakes: float, comments: bool, tick: Callable[[int], None]) -> SimStats:
     """Write through referee.files: nothing is left behind if the run fails or is killed,
     and an existing file (--force) keeps its links, mode and owner."""
     from referee.files import replacing

@@ -472,7 +472,7 @@ def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
 
     default, overrides = _rules_options(rules, None, [])
     try:
-        g: Game = read_clean_game(file, game)  # type: ignore[no-untyped-call]
+        g: Game = read_clean_game(file, game)
     except TableError as e:
         typer.echo(f"error: {e.message}", err=True)
         raise typer.Exit(e.code)

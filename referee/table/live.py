@@ -31,7 +31,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence, TextIO, TypedDict
 
 from referee.engine import cards as C
 from referee.engine import events as EV
@@ -41,7 +41,19 @@ from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Tri
 from referee.table.entry import Pending, Question, Rejection, read_entry, settle
 
 if TYPE_CHECKING:
+    import typer
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import History
+
+    from referee.engine.events import Event
+    from referee.engine.rules import RuleSet
+    from referee.judging.referee import GameResult
+    from referee.notation.record import Action
+    from referee.reports.diagnostics import Diagnostic
+    from referee.table.views import LegalModel
+
+# A line for the user: (text, style), the style a key of STYLES.
+Line = tuple[str, str]
 
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
@@ -65,6 +77,14 @@ mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ct
 cancels the line being typed; Tab completes seats, commands and the cards legal now"""
 
 
+class LiveOptions(TypedDict, total=False):
+    """The options live was started with, for the next game ('new'); None: not given."""
+
+    seats: list[str] | None
+    rules: str | None
+    deal: str | None
+
+
 class LiveError(Exception):
     """A usage problem: exit 2."""
 
@@ -80,11 +100,11 @@ class Unit:
     kind: str  # "trick" or "line"
     text: Optional[str] = None  # the line as written; None: rendered from the fields
     number: int = 0
-    plays: list = field(default_factory=list)  # (seat, card)
+    plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, card)
     comment: Optional[str] = None
-    history: list = field(default_factory=list)  # texts before plays were appended to a written line
+    history: list[tuple[Optional[str], int, Optional[str]]] = field(default_factory=list)  # texts before plays were appended to a written line
 
-    def render(self, seats) -> str:
+    def render(self, seats: Sequence[str]) -> str:
         if self.text is not None:
             return self.text
         plays = ", ".join(f"{seats[s]} {C.card_str(c)}" for s, c in self.plays)
@@ -121,7 +141,7 @@ def _is_bare_play(body: str) -> bool:
 # ---- files -------------------------------------------------------------------------------------
 
 
-def atomic_write(path: Path, text: str, mode: Optional[int] = None):
+def atomic_write(path: Path, text: str, mode: Optional[int] = None) -> None:
     """Replace the record through referee.files, the one careful writer: a symlink or a hard
     link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
     a failure is a one-line OSError and the file as it was."""
@@ -147,7 +167,7 @@ def fresh_name(directory: Path) -> Path:
 # ---- a new game's text -----------------------------------------------------------------------------
 
 
-def deal_lines(spec: Optional[str], seats: list[str], rules) -> list[str]:
+def deal_lines(spec: Optional[str], seats: list[str], rules: RuleSet) -> list[str]:
     """The deal of a new game: ``even`` (the default), sizes ``"13 13 13 13"``, or hands
     ``"AKQ.T92..J43; 13; ..."`` (one part a seat, in seat order: cards, a hand written suit
     by suit, or a size)."""
@@ -183,7 +203,7 @@ def new_game_text(seats: list[str], rules_spec: str, deal: list[str], event: Opt
 # ---- the session ---------------------------------------------------------------------------------
 
 
-def _diag_key(d) -> tuple:
+def _diag_key(d: Diagnostic) -> tuple[str, str, int | None]:
     return (d.code, d.message, d.trick)
 
 
@@ -191,7 +211,8 @@ class Session:
     """One game followed live, and the file it is written to."""
 
     def __init__(self, path: Path, prefix: str, head: list[str], units: list[Unit], number: int,
-                 default=None, out=None, err=None, mode: Optional[int] = None):
+                 default: RuleSet | None = None, out: TextIO | None = None, err: TextIO | None = None,
+                 mode: Optional[int] = None) -> None:
         self.path = path
         self.prefix = prefix
         self.head = head
@@ -203,7 +224,7 @@ class Session:
         self.mode = mode
         self.game: Game | None = None
         self.res = None
-        self.options: dict = {}
+        self.options: LiveOptions = {}
         self.pending: Optional[Pending] = None  # a question asked about the last entry
         self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
         self._answered = False
@@ -211,34 +232,34 @@ class Session:
 
     # ---- text --------------------------------------------------------------------------
 
-    def game_lines(self, units=None, head=None) -> list[str]:
+    def game_lines(self, units: list[Unit] | None = None, head: list[str] | None = None) -> list[str]:
         seats = self.seats()
         return list(head if head is not None else self.head) + [u.render(seats) for u in (units if units is not None else self.units)]
 
-    def game_text(self, units=None, head=None) -> str:
+    def game_text(self, units: list[Unit] | None = None, head: list[str] | None = None) -> str:
         return "\n".join(self.game_lines(units, head)) + "\n"
 
     def file_text(self) -> str:
         return self.prefix + self.game_text()
 
-    def seats(self) -> tuple:
+    def seats(self) -> tuple[str, ...]:
         return self.game.seats if self.game is not None else ()
 
-    def read(self, units=None, head=None) -> Game:
+    def read(self, units: list[Unit] | None = None, head: list[str] | None = None) -> Game:
         from referee.notation.reader import Reader
 
         text = self.game_text(units, head)
         first_line = self.prefix.count("\n") + 1
         return Reader(str(self.path)).parse_game(text, self.number, first_line, len(self.prefix))
 
-    def judge(self, game: Game):
+    def judge(self, game: Game) -> GameResult:
         from referee.judging.referee import Referee
 
         res = Referee(self.default, keep_engine=True).judge(game)
         res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
         return res
 
-    def save(self):
+    def save(self) -> None:
         atomic_write(self.path, self.file_text(), self.mode)
         self.written = True
 
@@ -246,7 +267,7 @@ class Session:
 
     @classmethod
     def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
-              default=None, mode: Optional[int] = None) -> "Session":
+              default: RuleSet | None = None, mode: Optional[int] = None) -> "Session":
         """A new game at the end of ``text`` (None: a new file)."""
         from referee.engine.rules import RulesError, parse_spec
 
@@ -276,7 +297,8 @@ class Session:
         return s
 
     @classmethod
-    def resume(cls, path: Path, text: str, default=None, mode: Optional[int] = None) -> "Session":
+    def resume(cls, path: Path, text: str, default: RuleSet | None = None,
+               mode: Optional[int] = None) -> "Session | None":
         """Continue the last game of a record."""
         from referee.notation.reader import Reader, chunks
 
@@ -337,7 +359,7 @@ class Session:
 
     # ---- answering ------------------------------------------------------------------------------
 
-    def state(self):
+    def state(self) -> LegalModel:
         from referee.table.views import legal_model
 
         return legal_model(self.game, self.res)
@@ -403,10 +425,10 @@ class Session:
             return [(f"question (not recorded): {reading.text}", "warning")], True
         return self.record_lines(list(reading.lines), comment), True
 
-    def record_lines(self, lines: list[str], comment: Optional[str]) -> list:
+    def record_lines(self, lines: list[str], comment: Optional[str]) -> list[Line]:
         """Record the lines of one entry in turn; a card typed alone gets its seat from the
         state after the plays before it. The first line that is not recorded stops the rest."""
-        out: list = []
+        out: list[Line] = []
         for i, line in enumerate(lines):
             reading = settle(line, self.seats(), self.res.engine)
             rest = lines[i + 1:]
@@ -429,7 +451,7 @@ class Session:
             out += got
         return out
 
-    def add_comment(self, body: str) -> list:
+    def add_comment(self, body: str) -> list[Line]:
         units = self.units + [Unit("line", text=f"# {body}" if body else "#")]
         game = self.read(units)
         if game.errors:
@@ -468,7 +490,7 @@ class Session:
                 return i
         return -1
 
-    def act(self, text: str) -> list:
+    def act(self, text: str) -> list[Line]:
         body, comment = _split_comment(text)
         note = None
         if _is_bare_play(body):
@@ -547,7 +569,7 @@ class Session:
         out.append((self.turn_line(), "turn"))
         return out
 
-    def _commit(self, units, game, res):
+    def _commit(self, units: list[Unit], game: Game, res: GameResult) -> Line | None:
         """Make the new record the session's and write it; if it cannot be written, keep
         the old one (in memory and on disk) and say so."""
         saved = (self.units, list(self.head), self.game, self.res)
@@ -572,7 +594,7 @@ class Session:
             return f"{last.number}. {self.seats()[s]} {C.card_str(c)}"
         return last.render(self.seats()).strip() or "a blank line"
 
-    def undo(self) -> list:
+    def undo(self) -> list[Line]:
         if not self.units:
             return [("nothing to undo", "note"), (self.turn_line(), "turn")]
         units = list(self.units)
@@ -607,7 +629,7 @@ class Session:
         out.append((self.turn_line(), "turn"))
         return out
 
-    def new_game(self) -> list:
+    def new_game(self) -> list[Line]:
         e = self.res.engine
         if e.phase != E.OVER:
             return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
@@ -621,10 +643,12 @@ class Session:
         if deal is None and isinstance(self.game.setup, Deal) and all(h.cards is None for h in self.game.setup.hands):
             sizes = {h.seat: h.size for h in self.game.setup.hands}
             deal = " ".join(str(sizes.get(i, 0)) for i in range(len(seats)))
-        if self.options.get("seats"):
-            seats = self.options["seats"]
-        if self.options.get("rules"):
-            rules = self.options["rules"]
+        chosen_seats = self.options.get("seats")
+        if chosen_seats:
+            seats = chosen_seats
+        chosen_rules = self.options.get("rules")
+        if chosen_rules:
+            rules = chosen_rules
         try:
             nxt = Session.start(self.path, self.file_text(), seats, rules, deal, self.default, self.mode)
         except LiveError as ex:
@@ -639,7 +663,7 @@ class Session:
 
     # ---- the result tag ---------------------------------------------------------------------------
 
-    def _sync_result(self):
+    def _sync_result(self) -> None:
         """Keep the [Result] tag true to the game: the loser once it is over (and Donkey's
         legs), none while it goes on."""
         e = self.res.engine
@@ -661,7 +685,7 @@ class Session:
         self.game = self.read()
 
 
-def _canonical(action, seats, typed: str) -> str:
+def _canonical(action: Action | None, seats: Sequence[str], typed: str) -> str:
     if isinstance(action, Take):
         s = f"{seats[action.taker]} takes {seats[action.target]}"
     elif isinstance(action, Draw):
@@ -674,27 +698,30 @@ def _canonical(action, seats, typed: str) -> str:
     return s + (f"  # {action.comment}" if action.comment else "")
 
 
-def _describe_action(action, seats) -> str:
+def _describe_action(action: Action | None, seats: Sequence[str]) -> str:
     if isinstance(action, Trick):
         return f"{action.number}. " + ", ".join(f"{seats[p.seat]} {C.card_str(p.card)}" for p in action.plays)
     return _canonical(action, seats, "").split("  #")[0]
 
 
-def _new_events(old: list, new: list) -> list:
+def _new_events(old: list[Event], new: list[Event]) -> list[Event]:
     k = 0
     while k < len(old) and k < len(new) and old[k] == new[k]:
         k += 1
     return new[k:]
 
 
-def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = False) -> str:
+def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], skip_penalty: bool = False) -> str:
     """What followed an action, in words: 'tochoo: North picks up 3 cards and leads'."""
     parts: list[str] = []
     # A take sends its target out before the take is logged: say the take first.
-    takes = [ev for ev in events if isinstance(ev, EV.Took)]
+    takes: list[Event] = [ev for ev in events if isinstance(ev, EV.Took)]
     events = takes + [ev for ev in events if not isinstance(ev, (EV.Took, EV.Played))]
     i = 0
-    name = lambda s: seats[s] if s is not None and s >= 0 else "nobody"  # noqa: E731
+
+    def name(s: int | None) -> str:
+        return seats[s] if s is not None and s >= 0 else "nobody"
+
     while i < len(events):
         ev = events[i]
         if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
@@ -704,7 +731,8 @@ def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = Fals
             j = i + 1
             while j < len(events) and isinstance(events[j], EV.GotAway):
                 j += 1
-            leads = j < len(events) and isinstance(events[j], EV.Leads) and events[j].seat == w
+            after = events[j] if j < len(events) else None
+            leads = isinstance(after, EV.Leads) and after.seat == w
             if leads:
                 events = events[:j] + events[j + 1:]
             if isinstance(ev, EV.PickedUp):
@@ -741,7 +769,7 @@ def _describe_events(events: list, e: E.Engine, seats, skip_penalty: bool = Fals
     return "; ".join(parts)
 
 
-def _diag_lines(d) -> list:
+def _diag_lines(d: Diagnostic) -> list[Line]:
     out = [(f"{d.severity} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
             "error" if d.is_error else "warning")]
     for n in d.notes:
@@ -761,13 +789,13 @@ STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "warning": 
 class Printer:
     """Colour when the output is a terminal; plain lines, flushed one by one, otherwise."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from rich.console import Console
 
         self.tty = sys.stdout.isatty()
         self.console = Console(highlight=False, soft_wrap=True)
 
-    def lines(self, lines):
+    def lines(self, lines: Iterable[Line]) -> None:
         from rich.text import Text
 
         for text, style in lines:
@@ -856,20 +884,20 @@ def _prompt_session(session: Session) -> "PromptSession[str]":
     path = history_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        history = FileHistory(str(path))
+        history: History = FileHistory(str(path))
     except OSError:
         history = InMemoryHistory()  # no writable data directory: history for this session only
     return PromptSession(history=history, completer=EntryCompleter(), complete_while_typing=False)
 
 
-def run(session: Session, stdin: "io.TextIOBase", tty: bool) -> int:
+def run(session: Session, stdin: TextIO, tty: bool) -> int:
     """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
     exit code is 1 if any entry was not recorded (rejected, or asked about)."""
     from referee.table.views import legal_model, render_legal, render_state, state_model
 
     pr = Printer()
 
-    def view(kind: str):
+    def view(kind: str) -> None:
         if kind == "@show":
             render_state(pr.console, state_model(session.game, session.res))
         else:
@@ -925,7 +953,7 @@ def run(session: Session, stdin: "io.TextIOBase", tty: bool) -> int:
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def register(app):
+def register(app: typer.Typer) -> None:
     import typer
 
     @app.command()
@@ -935,7 +963,7 @@ def register(app):
         rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
         deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
                                                                  "or hands 'AKQ.T92..J43; 13; 13; 13'"),
-    ):
+    ) -> None:
         """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
         from referee.notation.reader import ReadError
         from referee.engine.rules import RulesError, parse_spec

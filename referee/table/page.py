@@ -336,7 +336,7 @@ def register(app: Any) -> None:
         default, overrides = _rules_options(rules, None, [])
         err = typer.echo
         try:
-            g: Game = read_clean_game(file, game)  # type: ignore[no-untyped-call]
+            g: Game = read_clean_game(file, game)
         except TableError as e:
             err(f"error: {e.message}", err=True)
             raise typer.Exit(e.code)

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import List, Literal, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, List, Literal, NoReturn, Optional, Sequence, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
@@ -28,13 +28,20 @@ from referee.reports.diagnostics import Diagnostic
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
 
+if TYPE_CHECKING:
+    import typer
+    from rich.console import Console
+
+    from referee.engine.rules import RuleSet
+
 
 class Fmt(str, Enum):
     text = "text"
     json = "json"
 
 
-PHASES = ("before_first", "between", "in_trick", "draw_due", "over")
+Phase = Literal["before_first", "between", "in_trick", "draw_due", "over"]
+PHASES: tuple[Phase, ...] = ("before_first", "between", "in_trick", "draw_due", "over")
 
 CITE_FIRST = R.cites(R.FIRST_TRICK, R.ruling(2))
 CITE_FOLLOW = str(R.LATER_TRICKS)
@@ -44,6 +51,9 @@ CITE_DRAW = R.cites(R.GETTING_AWAY, R.ruling(4))
 CITE_END = str(R.END)
 CITE_SHOOTOUT = R.cites(R.DENEXA_ENDING, R.ruling(8))
 
+# A command's answer: the model show or legal prints.
+_M = TypeVar("_M", bound=BaseModel)
+
 
 # ---- the models (the JSON of --format json) ------------------------------------------------------
 
@@ -52,9 +62,9 @@ class VoidModel(BaseModel):
     suit: str = Field(description="the suit's symbol: ♠ ♥ ♦ ♣")
     name: str = Field(description="the suit's name, plural")
     since_trick: Optional[int] = Field(
-        None, description="unseen cards: the trick in which the seat showed it; a known hand: the trick after "
+        default=None, description="unseen cards: the trick in which the seat showed it; a known hand: the trick after "
                           "which it held none (0: since the deal or the position)")
-    shown_by: Optional[str] = Field(None, description="the off-suit card that showed it, for unseen cards")
+    shown_by: Optional[str] = Field(default=None, description="the off-suit card that showed it, for unseen cards")
 
 
 class SeatModel(BaseModel):
@@ -65,7 +75,7 @@ class SeatModel(BaseModel):
     unseen: int = Field(description="cards of the hand nobody has seen")
     voids: List[VoidModel] = Field(description="suits the hand is known to lack")
     out: bool = Field(description="has got away")
-    out_position: Optional[int] = Field(None, description="1 for the first to get away, 2 for the next, ...")
+    out_position: Optional[int] = Field(default=None, description="1 for the first to get away, 2 for the next, ...")
     power: bool = Field(description="has the power (leads the next trick, or led this one)")
     to_act: bool = Field(description="must act now (may act, in a first trick played in any order)")
 
@@ -82,7 +92,7 @@ class TrickModel(BaseModel):
     plays: List[PlayModel]
     tochoo: bool = Field(description="a card of another suit (not a trump) has been played to it")
     as_played: bool = Field(
-        False, description="play went on after a mistake the table did not penalise; the referee follows it as played")
+        default=False, description="play went on after a mistake the table did not penalise; the referee follows it as played")
 
 
 class WastePileModel(BaseModel):
@@ -91,7 +101,7 @@ class WastePileModel(BaseModel):
     full: bool
     unseen: int
     pending: List[PlayModel] = Field(
-        [], description="the clean trick just played: it joins the pile after the draw, and is not drawn from")
+        default=[], description="the clean trick just played: it joins the pile after the draw, and is not drawn from")
 
 
 class DiagModel(BaseModel):
@@ -118,7 +128,7 @@ class StateModel(BaseModel):
     event: Optional[str] = None
     seats: List[str]
     rules: str
-    after: Optional[int] = Field(None, description="the state after this trick (null: the end of the record)")
+    after: Optional[int] = Field(default=None, description="the state after this trick (null: the end of the record)")
     trick: int = Field(description="the trick on the table, or the next one")
     phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
     phase_text: str
@@ -137,8 +147,8 @@ class StateModel(BaseModel):
     out_order: List[str]
     over: bool
     loser: Optional[str] = None
-    legs: Optional[int] = Field(None, description="cards the loser is left with (Donkey's legs)")
-    stopped: Optional[str] = Field(None, description="why the replay stopped before the end of the record")
+    legs: Optional[int] = Field(default=None, description="cards the loser is left with (Donkey's legs)")
+    stopped: Optional[str] = Field(default=None, description="why the replay stopped before the end of the record")
     diagnostics: List[DiagModel] = []
 
 
@@ -147,15 +157,15 @@ class SeatLegalModel(BaseModel):
     action: Literal["lead", "play"]
     exact: bool = Field(description="the whole hand is known, so `cards` is every card the seat may play")
     cards: List[str] = Field(description="the known cards the seat may play")
-    any_card: bool = Field(False, description="any card of the hand may be played")
-    must_follow: Optional[str] = Field(None, description="the suit to follow if the seat holds one")
-    must_trump: Optional[str] = Field(None, description="Donkey: the trump to play if the seat cannot follow")
+    any_card: bool = Field(default=False, description="any card of the hand may be played")
+    must_follow: Optional[str] = Field(default=None, description="the suit to follow if the seat holds one")
+    must_trump: Optional[str] = Field(default=None, description="Donkey: the trump to play if the seat cannot follow")
     unseen: int = 0
     unseen_may_follow: List[str] = Field(
-        [], description="cards of the suit to follow that the seat's unseen cards may hold")
-    shown_void: Optional[VoidModel] = Field(None, description="the seat has shown it holds none of the suit led")
-    may_not: Optional[str] = Field(None, description="what the seat may not play, in words")
-    ends_trick: Optional[str] = Field(None, description="what a card of another suit does, in words")
+        default=[], description="cards of the suit to follow that the seat's unseen cards may hold")
+    shown_void: Optional[VoidModel] = Field(default=None, description="the seat has shown it holds none of the suit led")
+    may_not: Optional[str] = Field(default=None, description="what the seat may not play, in words")
+    ends_trick: Optional[str] = Field(default=None, description="what a card of another suit does, in words")
     rule: str = Field(description="the rule, in words")
     cite: str
 
@@ -170,7 +180,7 @@ class DrawModel(BaseModel):
     source: str = Field(description="'waste' or a seat's name, or 'any' (any other player's hand)")
     cards: List[str] = Field(description="the cards the draw may be, where known")
     unseen: int = Field(description="cards of the source nobody has seen")
-    not_from: List[str] = Field([], description="the trick just played: not drawn from")
+    not_from: List[str] = Field(default=[], description="the trick just played: not drawn from")
     cite: str
 
 
@@ -196,9 +206,9 @@ class LegalModel(BaseModel):
     legs: Optional[int] = None
     notes: List[str] = []
     stopped: Optional[str] = None
-    diagnostics: List[DiagModel] = Field([], description="the referee's findings in the record")
+    diagnostics: List[DiagModel] = Field(default=[], description="the referee's findings in the record")
     then: Optional["LegalModel"] = Field(
-        None, description="for a trick followed as played after an unpenalised mistake: what may happen once it ends")
+        default=None, description="for a trick followed as played after an unpenalised mistake: what may happen once it ends")
 
 
 LegalModel.model_rebuild()
@@ -211,7 +221,7 @@ class PlayerTally(BaseModel):
     rate: float = Field(description="lost / games")
     donkey_games: int = 0
     donkey_lost: int = 0
-    legs: int = Field(0, description="Donkey: legs over all the games the player lost")
+    legs: int = Field(default=0, description="Donkey: legs over all the games the player lost")
     most_legs: Optional[int] = None
 
 
@@ -245,14 +255,14 @@ class TallyModel(BaseModel):
 class TableError(Exception):
     """A usage problem (exit 2) or a record that cannot be shown (exit 1)."""
 
-    def __init__(self, message: str, code: int = 2, diagnostics=()):
+    def __init__(self, message: str, code: int = 2, diagnostics: Iterable[Diagnostic] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.diagnostics = list(diagnostics)
 
 
-def read_clean_game(file, game):
+def read_clean_game(file: Path, game: int | None) -> Game:
     """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
     g = read_game(file, game)
     if g.errors:
@@ -283,7 +293,8 @@ def read_game(path: Path, number: int | None = None) -> Game:
     raise TableError(f"{path}: the file holds no game")
 
 
-def judge_game(game: Game, after: int | None = None, default=None, overrides=None, force=False) -> GameResult:
+def judge_game(game: Game, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
+               force: bool = False) -> GameResult:
     """Replay a game (up to and including trick ``after``) and keep the engine."""
     res = Referee(default, overrides, force, keep_engine=True, stop_after=after).judge(game)
     if after is not None:
@@ -294,7 +305,7 @@ def judge_game(game: Game, after: int | None = None, default=None, overrides=Non
     return res
 
 
-def check_after(game: Game, after: int | None):
+def check_after(game: Game, after: int | None) -> None:
     """--after names a trick of the record (or the one before its first: the start)."""
     if after is None:
         return
@@ -315,7 +326,7 @@ def suit_symbol(suit: int) -> str:
     return C.SUIT_SYMBOLS[suit]
 
 
-def cards_str(cards) -> List[str]:
+def cards_str(cards: Iterable[int]) -> List[str]:
     return [C.card_str(c) for c in cards]
 
 
@@ -323,16 +334,16 @@ def cards_str(cards) -> List[str]:
 class Resolved:
     """Where the unseen cards are, when only one place holds them all (by elimination)."""
 
-    hands: list  # per seat: the full list of cards, or None when not known
-    waste: list | None
+    hands: list[list[int] | None]  # per seat: the full list of cards, or None when not known
+    waste: list[int] | None
 
 
 def resolve(e: E.Engine) -> Resolved:
     hidden = C.ms_cards(e.hidden_once, e.hidden_twice)
-    places = [s for s in range(e.n) if e.unknown[s] > 0]
+    places: list[int | str] = [s for s in range(e.n) if e.unknown[s] > 0]
     if e.waste_unknown > 0:
         places.append("waste")
-    hands = []
+    hands: list[list[int] | None] = []
     for s in range(e.n):
         if e.unknown[s] == 0:
             hands.append(e.known(s))
@@ -367,10 +378,12 @@ def _record_tricks(game: Game, after: int | None) -> list[int]:
     return [n for n in nums if after is None or n <= after]
 
 
-def _hand_voids(game: Game, res: GameResult, after, default, overrides, force, seats: list[int]) -> dict:
+def _hand_voids(game: Game, res: GameResult, after: int | None, default: RuleSet | None,
+                overrides: dict[str, object] | None, force: bool, seats: list[int]) -> dict[tuple[int, int], int]:
     """For seats whose whole hand is known: since which trick each suit it lacks has been
     lacking, found by replaying the record trick by trick. 0: since the deal (or position)."""
-    e = res.engine
+    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
+    e = cast(E.Engine, res.engine)
     now = {s: e.once[s] | e.twice[s] for s in seats}
     missing = {s: [u for u in range(4) if not now[s] & C.SUIT_MASK[u]] for s in seats}
     if not any(missing.values()):
@@ -390,7 +403,7 @@ def _hand_voids(game: Game, res: GameResult, after, default, overrides, force, s
     if in_trick or not snaps:
         snaps.append((nums[-1] if nums else first, [e.once[s] | e.twice[s] if e.unknown[s] == 0 else -1
                                                    for s in range(e.n)]))
-    out: dict = {}
+    out: dict[tuple[int, int], int] = {}
     for s in seats:
         for u in missing[s]:
             since = 0
@@ -403,24 +416,25 @@ def _hand_voids(game: Game, res: GameResult, after, default, overrides, force, s
     return out
 
 
-def _plays(e: E.Engine, seats, trick) -> List[PlayModel]:
+def _plays(e: E.Engine, seats: Sequence[str], trick: Iterable[tuple[int, int]]) -> List[PlayModel]:
     return [PlayModel(seat=seats[s], card=C.card_str(c)) for s, c in trick]
 
 
-def trick_model(e: E.Engine, seats) -> TrickModel | None:
+def trick_model(e: E.Engine, seats: Sequence[str]) -> TrickModel | None:
     if e.phase != E.IN_TRICK or not e.trick:
         return None
     return TrickModel(number=e.trick_no, leader=seats[e.leader], led=suit_symbol(e.led),
                       plays=_plays(e, seats, e.trick), tochoo=e.tochoo, as_played=e.lenient)
 
 
-def _seat(seats, s) -> str | None:
+def _seat(seats: Sequence[str], s: int | None) -> str | None:
     return seats[s] if s is not None and s >= 0 else None
 
 
-def state_model(game: Game, res: GameResult, after: int | None = None, default=None, overrides=None,
-                force=False) -> StateModel:
-    e = res.engine
+def state_model(game: Game, res: GameResult, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
+                force: bool = False) -> StateModel:
+    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
+    e = cast(E.Engine, res.engine)
     seats = list(game.seats)
     r = resolve(e)
     to_act = e.to_act()
@@ -428,11 +442,12 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
     full_seats = [s for s in range(e.n) if r.hands[s] is not None and e.size(s) > 0 and not e.out[s]]
     since = _hand_voids(game, res, after, default, overrides, force,
                         [s for s in full_seats if e.unknown[s] == 0])
-    hands = []
+    hands: list[SeatModel] = []
     for s in range(e.n):
-        full = r.hands[s] is not None
-        known = r.hands[s] if full else e.known(s)
-        voids = []
+        whole = r.hands[s]
+        full = whole is not None
+        known = whole if whole is not None else e.known(s)
+        voids: list[VoidModel] = []
         if e.size(s) > 0 and not e.out[s]:
             held = 0
             for c in known:
@@ -482,7 +497,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
 # ---- what may happen next -------------------------------------------------------------------------
 
 
-def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLegalModel:
+def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: str) -> SeatLegalModel:
     """What seat ``s`` may play now. ``x`` is the engine with hands known by elimination."""
     name = seats[s]
     exact = x.unknown[s] == 0
@@ -570,7 +585,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats, action: str) -> SeatLeg
                           rule=rule, cite=cite)
 
 
-def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats) -> DrawModel:
+def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats: Sequence[str]) -> DrawModel:
     s = e.drawer
     src = e.draw_source
     pending = cards_str(c for _, c in e.pending)
@@ -590,7 +605,8 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats) -> DrawModel:
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
     """What may happen next at the end of the replay."""
-    e = res.engine
+    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
+    e = cast(E.Engine, res.engine)
     seats = list(game.seats)
     if not (e.phase == E.IN_TRICK and e.lenient):
         return _legal(game, res, e)
@@ -599,14 +615,16 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
     # lead, take or draw comes (judge.py follows the record as played).
     still = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and not e.out[s]]
     closed = e.copy()
-    closed.close()
+    close: Callable[[], None] = closed.close  # typed here until Engine.close is annotated
+    close()
     then = _legal(game, res, closed)
     then.trick_on_table = None
     r = resolve(e)
-    plays = []
+    plays: list[SeatLegalModel] = []
     for s in still:
-        known = r.hands[s] if r.hands[s] is not None else e.known(s)
-        exact = r.hands[s] is not None
+        whole = r.hands[s]
+        known = whole if whole is not None else e.known(s)
+        exact = whole is not None
         plays.append(SeatLegalModel(
             seat=seats[s], action="play", exact=exact, cards=cards_str(known), any_card=True,
             unseen=0 if exact else e.unknown[s],
@@ -695,7 +713,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     return model
 
 
-def _over_text(e: E.Engine, seats) -> str:
+def _over_text(e: E.Engine, seats: Sequence[str]) -> str:
     if e.loser < 0:
         return "game over"
     legs = f" (a donkey with {e.legs} leg{'s' if e.legs != 1 else ''})" if e.trumps else \
@@ -703,7 +721,7 @@ def _over_text(e: E.Engine, seats) -> str:
     return f"game over: {seats[e.loser]} lost{legs}"
 
 
-def draw_text(d: DrawModel, seats) -> str:
+def draw_text(d: DrawModel, seats: Sequence[str]) -> str:
     if d.source == "waste":
         src = "the waste pile" + (" (not from the trick just played)" if d.not_from else "")
     elif d.source == "any":
@@ -716,7 +734,7 @@ def draw_text(d: DrawModel, seats) -> str:
 # ---- rendering ------------------------------------------------------------------------------------
 
 
-def _console():
+def _console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True)
@@ -729,7 +747,7 @@ def _cards_line(cards: list[str], unseen: int = 0) -> str:
     return s or "-"
 
 
-def render_state(out, m: StateModel):
+def render_state(out: Console, m: StateModel) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -808,7 +826,7 @@ def _ordinal(n: int | None) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _render_diags(out, diags: list[DiagModel]):
+def _render_diags(out: Console, diags: list[DiagModel]) -> None:
     from rich.text import Text
 
     for d in diags:
@@ -839,7 +857,7 @@ def _is_citation(note: str) -> bool:
     return is_citation(note) or note.startswith("rule set")
 
 
-def render_legal(out, m: LegalModel, *, header: bool = True):
+def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
     from rich.text import Text
 
     if header:
@@ -889,7 +907,8 @@ def render_legal(out, m: LegalModel, *, header: bool = True):
 # ---- tally ----------------------------------------------------------------------------------------
 
 
-def tally(paths: list[Path], default=None, overrides=None, force=False) -> TallyModel:
+def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
+          force: bool = False) -> TallyModel:
     from referee.notation.reader import ReadError, parse_result, read
 
     results: list[GameTally] = []
@@ -933,7 +952,8 @@ def tally(paths: list[Path], default=None, overrides=None, force=False) -> Tally
                       unreadable=unreadable)
 
 
-def _tally_game(g: Game, default, overrides, force, parse_result) -> GameTally:
+def _tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | None, force: bool,
+                parse_result: Callable[[str, Sequence[str]], tuple[int | None, int | None]]) -> GameTally:
     seats = list(g.seats)
     gt = GameTally(path=str(g.path), game=g.number, seats=seats, by="none")
     try:
@@ -967,7 +987,7 @@ def _tally_game(g: Game, default, overrides, force, parse_result) -> GameTally:
     return gt
 
 
-def render_tally(out, m: TallyModel):
+def render_tally(out: Console, m: TallyModel) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -997,10 +1017,10 @@ def render_tally(out, m: TallyModel):
 # ---- the commands ---------------------------------------------------------------------------------
 
 
-def register(app):
+def register(app: typer.Typer) -> None:
     import typer
 
-    def fail(e: TableError):
+    def fail(e: TableError) -> NoReturn:
         from referee.reports.render import print_diagnostic
 
         err = _console_err()
@@ -1015,7 +1035,9 @@ def register(app):
         err.print(line, highlight=False)
         raise typer.Exit(e.code)
 
-    def answer(file, game, format, rules, build, render):
+    def answer(file: Path, game: int | None, format: Fmt, rules: str | None,
+               build: Callable[[Game, RuleSet | None, dict[str, object]], tuple[GameResult, _M]],
+               render: Callable[[Console, _M], None]) -> NoReturn:
         """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
         replay stopped short (show and legal)."""
         from referee.cli import rules_options as _rules_options
@@ -1040,14 +1062,14 @@ def register(app):
         format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
         narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
-    ):
+    ) -> None:
         """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
         if narrate:
             from referee.table.answers import narrate_command
 
             raise typer.Exit(narrate_command(file, game, rules))
 
-        def build(g, default, overrides):
+        def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, StateModel]:
             check_after(g, after)
             res = judge_game(g, after, default, overrides)
             return res, state_model(g, res, after, default, overrides)
@@ -1060,10 +1082,10 @@ def register(app):
         game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
         format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
-    ):
+    ) -> None:
         """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
 
-        def build(g, default, overrides):
+        def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, LegalModel]:
             res = judge_game(g, None, default, overrides)
             return res, legal_model(g, res)
 
@@ -1074,7 +1096,7 @@ def register(app):
         paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
         format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
         rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
-    ):
+    ) -> None:
         """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
         from referee.cli import expand as _expand, rules_options as _rules_options
 
@@ -1099,7 +1121,7 @@ def register(app):
             c.name = "tally"
 
 
-def _console_err():
+def _console_err() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, highlight=False, soft_wrap=True)
