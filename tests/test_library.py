@@ -343,3 +343,15 @@ def test_every_python_example_in_the_library_doc_runs(monkeypatch: pytest.Monkey
         globs = test.globs
     failed, tried = runner.summarize(verbose=False)
     assert failed == 0 and tried > 20
+
+
+def test_the_readme_library_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Use it as a library", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"^```python\n(.*?)^```", section, re.M | re.S)
+    exec(compile(block, "README.md", "exec"), {})
+    # records/full-game.gwy is a clean, finished game: the loser its [Result] tag names, no diagnostics.
+    result_tag = re.search(r'\[Result "(\w+)"\]', (ROOT / "records" / "full-game.gwy").read_text(encoding="utf-8"))
+    assert result_tag is not None
+    assert capsys.readouterr().out.strip() == f"{result_tag.group(1)} []"
