@@ -10,7 +10,9 @@ What it measures, on each corpus:
   wall time, plays/s, games/s, MB/s and peak memory (the child's max RSS);
 - the same check --jobs 1 with the reader's fast lane off (GETAWAY_LARK_ONLY=1: Lark lexes and
   parses every line), to show what the lane buys (referee/_lane.py);
-- flat memory: peak RSS of `check` on a 1,000-game file and on a 100,000-game file.
+- flat memory: peak RSS of every command (check, export, fmt, tally, show, legal) on a
+  1,000-game file and on a 100,000-game file (generated once, reused);
+- check --jobs 2 and check --dask on a local Dask cluster against --jobs 1.
 Each time is the best of three runs (the machine may be shared).
 Figures go to stdout as a table and to bench/out/results.json; the README quotes them.
 """
@@ -184,9 +186,78 @@ def measure(name: str, path: Path, results: dict) -> None:
           f" --jobs 2 is {row['jobs2_speedup']}x --jobs 1")
 
 
+# Every command's peak memory on a small and a large archive: each streams game by game, so
+# the large one should cost no more than 1.3 times the small one.
+COMMANDS = {
+    "check": ["check", "-q"],
+    "export": ["export"],
+    "export jsonl": ["export", "--format", "jsonl"],
+    "fmt": ["fmt"],
+    "tally": ["tally"],
+    "show": ["show"],
+    "legal": ["legal"],
+}
+
+
+def memory(small: Path, big: Path, parallel: int = 3) -> dict:
+    """Peak memory of each command on both files. The large runs go ``parallel`` at a time:
+    peak memory is each process's own, and a shared machine gets through them sooner."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    out: dict = {"small_games": _games(small), "big_games": _games(big), "commands": {}}
+    print(f"\npeak memory, {out['small_games']:,} games ({small.stat().st_size / 1e6:.1f} MB) and "
+          f"{out['big_games']:,} games ({big.stat().st_size / 1e6:.1f} MB):", flush=True)
+    smalls = {name: run_child([sys.executable, "-m", "referee", *argv, str(small)]) for name, argv in COMMANDS.items()}
+    with ThreadPoolExecutor(parallel) as pool:
+        bigs = dict(zip(COMMANDS, pool.map(lambda argv: run_child([sys.executable, "-m", "referee", *argv, str(big)]),
+                                           COMMANDS.values())))
+    for name in COMMANDS:
+        _, code_s, kib_s = smalls[name]
+        dt, code_b, kib_b = bigs[name]
+        row = {"small_MiB": round(kib_s / 1024, 1), "big_MiB": round(kib_b / 1024, 1),
+               "ratio": round(kib_b / kib_s, 3) if kib_s else None, "big_s": round(dt, 1),
+               "exit": [code_s, code_b]}
+        out["commands"][name] = row
+        print(f"  {name:13} {row['small_MiB']:7.1f} MiB  {row['big_MiB']:7.1f} MiB  ratio {row['ratio']}"
+              f"  ({row['big_s']} s on the large one, {parallel} at a time; exit {code_s}, {code_b})")
+    return out
+
+
+def _games(path: Path) -> int:
+    from referee.notation.seek import game_starts
+
+    with open(path, "rb") as f:
+        return sum(1 for _ in game_starts(f))
+
+
+def dask_vs_jobs(path: Path, rounds: int = REPEAT) -> dict:
+    """check --dask on a local cluster (2 worker processes of one thread) against --jobs 1
+    and --jobs 2; skipped with a note when the dask extra is missing."""
+    once = lambda argv: run_child([sys.executable, "-m", "referee", "check", "-q", *argv, str(path)])  # noqa: E731
+    pick = best if rounds > 1 else (lambda fn: fn())
+    j1, _, _ = pick(lambda: once(["--jobs", "1"]))
+    j2, _, _ = pick(lambda: once(["--jobs", "2"]))
+    row: dict = {"jobs1_s": round(j1, 2), "jobs2_s": round(j2, 2), "jobs2_speedup": round(j1 / j2, 2)}
+    print(f"\n{path.name}: check --jobs 1 {j1:.2f} s, --jobs 2 {j2:.2f} s ({j1 / j2:.2f}x)")
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        print("  --dask: skipped, the dask extra is not installed (pip install '.[dask]')")
+        row["dask"] = "skipped: the dask extra is not installed"
+        return row
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        dk, code, _ = pick(lambda: once(["--dask", cluster.scheduler_address]))
+    row.update({"dask_s": round(dk, 2), "dask_exit": code, "dask_vs_jobs1": round(j1 / dk, 2)})
+    print(f"  check --dask (local cluster, 2 workers) {dk:.2f} s = {j1 / dk:.2f}x --jobs 1 (exit {code})")
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small corpora, no 100,000-game file")
+    ap.add_argument("--memory", action="store_true", help="only the memory and --dask figures")
+    ap.add_argument("--rounds", type=int, default=REPEAT, help="runs per --jobs/--dask figure (the best is kept)")
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     n4 = 1000 if args.quick else 10000
@@ -197,24 +268,20 @@ def main() -> None:
     mixed(mix, per, seed=100)
     results: dict = {"machine": {"platform": platform.platform(), "python": platform.python_version(),
                                  "cpus": os.cpu_count()}}
-    measure("4 players", four, results)
-    measure("3-8 players", mix, results)
+    if not args.memory:
+        measure("4 players", four, results)
+        measure("3-8 players", mix, results)
     small = OUT / "memory-1000.gwy"
     big_n = 10000 if args.quick else 100000
     big = OUT / f"memory-{big_n}.gwy"
     repeat_to(four, small, 1000)
-    repeat_to(four, big, big_n)
-    _, _, rss_small = run_child([sys.executable, "-m", "referee", "check", "-q", str(small)])
-    _, _, rss_big = run_child([sys.executable, "-m", "referee", "check", "-q", str(big)])
-    results["memory"] = {"small_games": small.read_text(encoding="utf-8").count("%game"), "small_MiB": round(rss_small / 1024, 1),
-                         "big_games": big.read_text(encoding="utf-8").count("%game"), "big_MiB": round(rss_big / 1024, 1),
-                         "ratio": round(rss_big / rss_small, 3)}
-    m = results["memory"]
-    print(f"\nmemory: check of {m['small_games']} games peaks at {m['small_MiB']} MiB, of {m['big_games']} games at "
-          f"{m['big_MiB']} MiB (ratio {m['ratio']})")
+    repeat_to(four, big, big_n)  # generated once, reused by later runs
+    results["memory"] = memory(small, big)
+    results["dask"] = dask_vs_jobs(four, args.rounds)
     dt, _, _ = best(lambda: run_child([sys.executable, "-m", "referee", "check", "records/pagat-example.gwy"]))
     results["startup_small_record_s"] = round(dt, 3)
     print(f"check of one small record: {dt:.2f} s from process start to exit")
+    results["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     # Issue 16's figures: the ratio to python-chess, start-up over bare Python, --jobs.
     import speed

@@ -31,6 +31,7 @@ _CHECK_OPTIONS: dict[str, tuple[str, bool]] = {
     "--jobs": ("jobs", True), "-j": ("jobs", True),
     "--select": ("select", True), "--ignore": ("ignore", True),
     "--exit-zero": ("exit_zero", False), "--statistics": ("statistics", False),
+    "--dask": ("dask", True),
 }
 _REPEATABLE = ("set", "select", "ignore")
 
@@ -83,7 +84,8 @@ def fast_check(args: list[str]) -> int:
             got["paths"], output_format=got.get("format"), select=got["select"], ignore=got["ignore"],
             exit_zero=bool(got.get("exit_zero")), statistics=bool(got.get("statistics")), rules=got.get("rules"),
             rules_file=Path(got["rules_file"]) if "rules_file" in got else None, sets=got["set"],
-            force_rules=bool(got.get("force_rules")), quiet=bool(got.get("quiet")), jobs=got.get("jobs", "auto"))
+            force_rules=bool(got.get("force_rules")), quiet=bool(got.get("quiet")), jobs=got.get("jobs", "auto"),
+            dask=got.get("dask"))
     except UsageError:
         raise _ToTyper("usage") from None
 

@@ -67,9 +67,14 @@ def _console(stderr: bool = False):
 
 
 def fail(message: str) -> "typer.Exit":
-    from rich.markup import escape  # a message may quote [brackets]: they are text
+    # The message may quote a file name or an argument: printed as typed, never as markup.
+    from rich.text import Text
 
-    _console(stderr=True).print(f"[bold red]error[/]: {escape(message)}", highlight=False)
+    from referee.reports.text import safe
+
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    _console(stderr=True).print(line, highlight=False)
     return typer.Exit(EXIT_USAGE)
 
 
@@ -86,7 +91,8 @@ def rules_options(rules: Optional[str], rules_file: Optional[Path], sets: List[s
 
 
 def expand(paths: List[Path]) -> List[Path]:
-    from referee.commands import expand as files_of
+    """Files as given; directories give their .gwy files, recursively, in name order."""
+    from referee.archive.inputs import expand as files_of
 
     return files_of(paths)
 
@@ -108,6 +114,7 @@ def check(
     force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
+    dask: Optional[str] = typer.Option(None, "--dask", help="judge the games on the Dask cluster whose scheduler is at this address (tcp://host:8786); the files must be readable by its workers at the same path"),
 ):
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
     from referee.commands import UsageError, check_command
@@ -115,7 +122,8 @@ def check(
     try:
         code = check_command(paths, output_format=format.value if format is not None else None, select=select,
                              ignore=ignore, exit_zero=exit_zero, statistics=statistics, rules=rules,
-                             rules_file=rules_file, sets=sets, force_rules=force_rules, quiet=quiet, jobs=jobs)
+                             rules_file=rules_file, sets=sets, force_rules=force_rules, quiet=quiet, jobs=jobs,
+                             dask=dask)
     except UsageError as e:
         raise fail(str(e))
     raise typer.Exit(code)
@@ -126,114 +134,170 @@ def check(
 
 @app.command()
 def fmt(
-    files: List[Path] = typer.Argument(..., help="records to format"),
-    check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form; change nothing"),
+    files: List[Path] = typer.Argument(..., help="records to format, directories of them, or - for standard input"),
+    check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form (2 for syntax or read errors); change nothing"),
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
+    diff: bool = typer.Option(False, "--diff", help="print what would change, as a unified diff; change nothing"),
 ):
-    """Print records in canonical form (or check it, or rewrite in place with --write)."""
-    from referee.notation.reader import ReadError, Reader
-    from referee.notation.format import format_file
+    """Print records in canonical form (or check it, show the diff, or rewrite in place with --write)."""
+    import tempfile
 
-    if check_only and write:
-        raise fail("--check and --write do not go together")
-    out = _console()
+    from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
+    from referee.notation.format import Beside, format_stream
+    from referee.notation.reader import ReadError
+
+    if write and (check_only or diff):
+        raise fail("--write does not go with --check or --diff")
+    paths = expand(files)
+    if not paths:
+        raise fail("no .gwy records found in " + ", ".join(map(str, files)))
+    if write and any(str(p) == STDIN for p in paths):
+        raise fail("--write rewrites files; standard input has none")
     err = _console(stderr=True)
     status = EXIT_OK
-    for path in files:
-        try:
-            text = _read_text(path)
-        except ReadError as e:
-            err.print(f"[bold red]error[/]: {e}")
+    for path in paths:
+        name = STDIN_NAME if str(path) == STDIN else str(path)
+        why = problem(path)
+        if why is not None:
+            _say(err, f"{name}: {why}")
             status = EXIT_USAGE
             continue
-        reader = Reader(str(path))
-        games = list(reader.read_text(text))
-        problems = list(reader.prelude.errors) + [d for g in games for d in g.errors]
-        if problems:
+        spooled = spool_stdin() if str(path) == STDIN else None
+        source = spooled or path
+        target = Beside(str(path)) if write else None
+        # Output waits in a temporary file until the whole record has read cleanly: a record
+        # with a syntax error in its last game prints nothing, as before, in flat memory.
+        shown = tempfile.TemporaryFile("w+", encoding="utf-8", newline="") if not write and not check_only or diff else None
+        try:
+            with open(source, "rb") as f:
+                res = format_stream(f, name, out=target.file if target else (None if diff or check_only else shown),
+                                    diff=shown if diff else None)
+        except FileNotFoundError:
+            res = None
+            problem_text = "no such file"
+        except IsADirectoryError:
+            res = None
+            problem_text = "is a directory"
+        except ReadError as e:
+            res = None
+            problem_text = e.message
+        except OSError as e:
+            res = None
+            problem_text = e.strerror or str(e)
+        finally:
+            if spooled is not None:
+                spooled.unlink(missing_ok=True)
+        if res is None or res.errors:
+            if target is not None:
+                target.discard()
+            if shown is not None:
+                shown.close()
+            if res is None:
+                _say(err, f"{name}: {problem_text}")
+                status = EXIT_USAGE
+                continue
             # A record with syntax errors is not reformatted: its text might be lost.
             from referee.reports.render import print_diagnostic
 
-            for d in problems:
+            for d in res.errors:
                 print_diagnostic(err, d)
-            err.print(f"{path}: not formatted: {len(problems)} syntax error{'s' if len(problems) != 1 else ''}")
-            status = max(status, EXIT_FOUND)
+            n = len(res.errors)
+            err.print(f"{name}: not formatted: {n} syntax error{'s' if n != 1 else ''}", markup=False)
+            status = max(status, EXIT_USAGE if check_only or diff else EXIT_FOUND)
             continue
-        canon = format_file(reader.prelude, games)
-        if check_only:
-            if canon != text:
-                err.print(f"{path}: not in canonical form (run getaway-ref fmt --write {path})")
-                status = max(status, EXIT_FOUND)
-        elif write:
-            if canon != text:
-                _atomic_write(path, canon)
-                err.print(f"{path}: formatted")
-        else:
-            sys.stdout.write(canon)
+        if shown is not None:
+            shown.seek(0)
+            for block in iter(lambda: shown.read(1 << 16), ""):
+                sys.stdout.write(block)
+            shown.close()
+        if write:
+            if res.same:
+                target.discard()
+            else:
+                target.commit()
+                err.print(f"{name}: formatted", markup=False)
+        elif check_only and not res.same:
+            err.print(f"{name}: not in canonical form (run getaway-ref fmt --write {name})", markup=False)
+            status = max(status, EXIT_FOUND)
+        elif diff and not res.same:
+            status = max(status, EXIT_FOUND)
     raise typer.Exit(status)
 
 
-def _read_text(path: Path) -> str:
-    from referee.notation.reader import ReadError
+def _say(console, message: str) -> None:
+    """error: MESSAGE, with the message (file names, arguments) printed as typed."""
+    from rich.text import Text
 
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ReadError(str(path), "no such file") from None
-    except IsADirectoryError:
-        raise ReadError(str(path), "is a directory") from None
-    except OSError as e:
-        raise ReadError(str(path), e.strerror or str(e)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise ReadError(str(path), f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {e.start} (line {line}) cannot be decoded") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    from referee.reports.text import safe
 
-
-def _atomic_write(path: Path, text: str):
-    """Write beside the file, then rename over it: a crash never leaves half a record."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent) or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            pass
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    console.print(line, highlight=False)
 
 
 # ---- export, schema -------------------------------------------------------------------------------
 
 
+class ExportFmt(str, Enum):
+    json = "json"
+    jsonl = "jsonl"
+
+
 @app.command()
 def export(
-    file: Path = typer.Argument(..., help="the record to export"),
-    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (the only export format)"),
+    file: Path = typer.Argument(..., help="the record to export, or - for standard input"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="export only this game of the file (found without reading the games before it)"),
 ):
-    """Write a record's games as JSON (see `getaway-ref schema`)."""
-    from referee.notation.reader import ReadError, Reader
-    from referee.reports.export import record_file
+    """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
+    from referee.archive.inputs import STDIN, STDIN_NAME, problem, spool_stdin
+    from referee.notation.reader import ReadError
+    from referee.reports.export import write_export
+    from referee.reports.text import json_safe
+
+    name = STDIN_NAME if str(file) == STDIN else str(file)
+    why = problem(file)
+    if why is not None:
+        raise fail(f"{name}: {why}")
+    spooled = spool_stdin() if str(file) == STDIN else None
     try:
-        text = _read_text(file)
+        if game is not None:
+            errors = _export_one(spooled or file, name, game, format == ExportFmt.jsonl)
+        else:
+            with open(spooled or file, "rb") as f:
+                errors = write_export(f, name, lambda t: sys.stdout.write(json_safe(t)), lines=format == ExportFmt.jsonl)
+    except FileNotFoundError:
+        raise fail(f"{name}: no such file")
+    except IsADirectoryError:
+        raise fail(f"{name}: is a directory")
     except ReadError as e:
-        raise fail(str(e))
-    reader = Reader(str(file))
-    games = list(reader.read_text(text))
-    sys.stdout.write(record_file(str(file), reader.prelude, games).model_dump_json(indent=2) + "\n")
-    errors = len(reader.prelude.errors) + sum(len(g.errors) for g in games)
+        raise fail(f"{name}: {e.message}")
+    except OSError as e:
+        raise fail(f"{name}: {e.strerror or e}")
+    finally:
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
     if errors:
-        _console(stderr=True).print(f"{file}: {errors} syntax error(s); run getaway-ref check {file}")
+        _console(stderr=True).print(f"{name}: {errors} syntax error(s); run getaway-ref check {name}", markup=False)
     raise typer.Exit(EXIT_FOUND if errors else EXIT_OK)
+
+
+def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
+    """export --game N: game N alone, found by its %game line."""
+    from referee.notation.seek import find_game
+    from referee.reports.export import game_model, record_file
+
+    found = find_game(str(path), number, name=name)
+    if found.game is None:
+        raise fail(f"{name}: there is no game {number} (the file holds {found.count})")
+    g = found.game
+    from referee.reports.text import json_safe
+
+    if lines:
+        sys.stdout.write(json_safe(game_model(g).model_dump_json()) + "\n")
+    else:
+        sys.stdout.write(json_safe(game_model(g).model_dump_json(indent=2)) + "\n")
+    return len(g.errors)
 
 
 @app.command()

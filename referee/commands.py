@@ -19,14 +19,11 @@ class UsageError(Exception):
 
 
 def expand(paths: Sequence[Path]) -> list[Path]:
-    """Files as given; directories give their .gwy files, recursively, in name order."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*.gwy") if q.is_file()))
-        else:
-            out.append(p)
-    return out
+    """Files as given (``-`` for standard input); directories give their .gwy files,
+    recursively, in name order."""
+    from referee.archive.inputs import expand as files_of
+
+    return files_of(list(paths))
 
 
 def rules_options(rules: str | None, rules_file: Path | None,
@@ -61,10 +58,11 @@ def rules_options(rules: str | None, rules_file: Path | None,
 def check_command(paths: Sequence[Path], *, output_format: str | None = None, select: Sequence[str] = (),
                   ignore: Sequence[str] = (), exit_zero: bool = False, statistics: bool = False,
                   rules: str | None = None, rules_file: Path | None = None, sets: Sequence[str] = (),
-                  force_rules: bool = False, quiet: bool = False, jobs: str = "auto") -> int:
+                  force_rules: bool = False, quiet: bool = False, jobs: str = "auto", dask: str | None = None) -> int:
     """``getaway-ref check``: settings from ``[tool.getaway-ref]`` or ``getaway-ref.toml``
     (the command line wins), then every game judged and reported; the exit code."""
     from referee.archive.check import run_check
+    from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
     from referee.archive.jobs import choose_jobs
     from referee.config import ConfigError, config_for
     from referee.reports.select import Policy, SelectError, parse_codes
@@ -90,5 +88,19 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
         processes = choose_jobs(sum(p.stat().st_size for p in files if p.is_file()), jobs)
     except ValueError as e:
         raise UsageError(str(e)) from None
-    return run_check(files, out_format, default, overrides, force_rules, quiet or bool(cfg.quiet), processes,
-                     policy=policy, statistics=statistics or bool(cfg.statistics))
+    # Standard input is spooled to a temporary file, so that workers can read their slices.
+    names: dict[Path, str] = {}
+    spooled: list[Path] = []
+    try:
+        for i, p in enumerate(files):
+            if str(p) == STDIN:
+                if dask is not None:
+                    raise UsageError("--dask reads files its workers can open, not standard input")
+                files[i] = spool = spool_stdin()
+                spooled.append(spool)
+                names[spool] = STDIN_NAME
+        return run_check(files, out_format, default, overrides, force_rules, quiet or bool(cfg.quiet), processes,
+                         dask, names, policy=policy, statistics=statistics or bool(cfg.statistics))
+    finally:
+        for p in spooled:
+            p.unlink(missing_ok=True)

@@ -28,3 +28,10 @@ def test_run_child_reports_the_childs_own_peak_memory():
     assert code == 0
     # A Python process with lark, pydantic and rich loaded: tens of MiB, not the parent's size.
     assert 10_000 < kib < 200_000
+
+
+def test_memory_figures_cover_every_command_and_count_the_games(tmp_path):
+    dst = tmp_path / "r7.gwy"
+    bench.repeat_to(RECORDS / "series.gwy", dst, 7)
+    assert bench._games(dst) == 7
+    assert {argv[0] for argv in bench.COMMANDS.values()} == {"check", "export", "fmt", "tally", "show", "legal"}

@@ -372,7 +372,9 @@ def records(draw) -> str:
     return text
 
 
-SETTINGS = settings(max_examples=150, deadline=None, database=None,
+# The quick default keeps the suite near two minutes; GETAWAY_PROFILE=long runs twenty times more.
+_SCALE = {"long": 20}.get(__import__("os").environ.get("GETAWAY_PROFILE", ""), 1)
+SETTINGS = settings(max_examples=60 * _SCALE, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -187,3 +187,93 @@ def test_every_kind_of_mistake_can_be_injected(seed):
                 found.add(sim.mistakes[0].code)
                 break
     assert found == set(MISTAKE_KINDS)
+
+
+# ---- the fuzz oracle: whatever the text, the commands tell the truth ------------------------------
+
+_FUZZ_SOURCES = sorted((__import__("pathlib").Path(__file__).resolve().parent.parent / "records").glob("*.gwy"))
+
+
+def _mutate(text: str, rnd: random.Random, steps: int) -> str:
+    """A record's text with some lines dropped, doubled, swapped or their words shuffled."""
+    lines = text.split("\n")
+    words = text.split()
+    for _ in range(steps):
+        i = rnd.randrange(len(lines))
+        op = rnd.randrange(5)
+        if op == 0 and len(lines) > 1:
+            del lines[i]
+        elif op == 1:
+            lines.insert(i, lines[rnd.randrange(len(lines))])
+        elif op == 2:
+            j = rnd.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif op == 3 and lines[i].split():
+            parts = lines[i].split(" ")
+            parts[rnd.randrange(len(parts))] = rnd.choice(words)
+            lines[i] = " ".join(parts)
+        else:
+            lines[i] = lines[i] + " " + rnd.choice(words)
+    return "\n".join(lines)
+
+
+def _export_matches_record(model: dict, game) -> None:
+    """Export read back equals the record: every action, in order, with what it says."""
+    from referee.engine.cards import card_str
+    from referee.notation.record import Counts, Draw, Take
+
+    seats = list(game.seats)
+    name = lambda s: seats[s] if s is not None and 0 <= s < len(seats) else "?"  # noqa: E731
+    assert model["number"] == game.number and model["seats"] == seats
+    assert model["at"] is not None
+    assert len(model["actions"]) == len(game.actions)
+    for m, a in zip(model["actions"], game.actions):
+        assert m["at"] is not None or not a.span.line
+        if isinstance(a, Trick):
+            assert m["number"] == a.number
+            assert [(p["seat"], p["card"]) for p in m["plays"]] == [
+                (name(p.seat), card_str(p.card) if p.card >= 0 else "?") for p in a.plays]
+        elif isinstance(a, Counts):
+            assert [(s["seat"], s["size"]) for s in m["sizes"]] == [(name(s), n) for s, n in a.sizes]
+        elif isinstance(a, Take):
+            assert (m["taker"], m["target"]) == (name(a.taker), name(a.target))
+        elif isinstance(a, Draw):
+            assert m["seat"] == name(a.seat)
+
+
+@examples(60)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_fuzz_oracle_exit_code_diagnostics_and_export(seed, steps):
+    """The oracle that found issue 13's lies: check exits 1 exactly when its report counts
+    errors; every diagnostic of a game says where it is; the export says what the record says."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from referee.archive.check import run_check
+    from referee.reports.export import write_export
+
+    rnd = random.Random(seed)
+    text = _mutate(rnd.choice(_FUZZ_SOURCES).read_text(encoding="utf-8"), rnd, steps)
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "fuzz.gwy"
+        p.write_text(text, encoding="utf-8")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = run_check([p], "json", None, {}, False, True, 1)
+        report = json.loads(out.getvalue())
+        assert code == (1 if report["errors"] else 0)
+        for f in report["files"]:
+            for g in f["games"]:
+                for diag in g["diagnostics"]:
+                    assert diag["location"] is not None, diag
+        chunks: list[str] = []
+        with open(p, "rb") as fh:
+            write_export(fh, str(p), chunks.append)
+        exported = json.loads("".join(chunks))
+        prelude, games = parse_file_text(text, str(p))
+        assert len(exported["games"]) == len(games)
+        for m, g in zip(exported["games"], games):
+            _export_matches_record(m, g)

@@ -8,8 +8,10 @@ come back in input order.
 from __future__ import annotations
 
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
 
 from referee.reports.diagnostics import Diagnostic
 from referee.engine.rules import RuleSet
@@ -53,31 +55,32 @@ class GameOutcome:
 
 # ---- the work: judge a batch of game texts -----------------------------------------------------
 
-_referee = None
+_referee: Any = None  # the Referee of this process (of each --jobs worker)
 
 
-def _init(default, overrides, force):
+def _init(default: RuleSet | None, overrides: dict[str, Any], force: bool) -> None:
     global _referee
     from referee.judging.referee import Referee
 
     _referee = Referee(default, overrides, force)
 
 
-def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
+def judge_range(args: list[Any] | tuple[Any, ...]) -> tuple[list[Diagnostic], list[GameOutcome]]:
     """Read one slice of a file (it starts at a %game line, or at the file's start), judge
     its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
     import io
 
     from referee.notation.reader import Reader, chunks, quote_first_line
 
-    path, start, end, games, lines, chars = args
+    path, start, end, games, lines, chars = args[:6]
+    name = args[6] if len(args) > 6 else path  # the name the report gives (standard input: "-")
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(end - start)
-    reader = Reader(path)
+    reader = Reader(name)
     prelude: list[Diagnostic] = []
     out = []
-    for number, text, first_line, offset in chunks(io.BytesIO(data), path, number=games, line=lines,
+    for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
                                                   offset=chars, byte_offset=start):
         if number == 0:
             reader._read_prelude(text, offset)
@@ -90,54 +93,86 @@ def judge_range(args) -> tuple[list[Diagnostic], list[GameOutcome]]:
     return prelude, out
 
 
-def _work(path: str, on_read=None):
+def judge_range_with(args: list[Any] | tuple[Any, ...], default: RuleSet | None, overrides: dict[str, Any],
+                     force: bool) -> tuple[list[Diagnostic], list[GameOutcome]]:
+    """judge_range for a worker that was not started by us (Dask): the referee is built on
+    first use and kept for the next slices with the same rules."""
+    global _settings
+    key = (default, tuple(sorted(overrides.items())), force)
+    # A Dask worker runs tasks in threads, and the reader keeps its state in one place per
+    # process: one slice at a time (the GIL would allow no more anyway).
+    with _judging:
+        if _referee is None or _settings != key:
+            _init(default, overrides, force)
+            _settings = key
+        return judge_range(args)
+
+
+_settings: Any = None
+_judging = threading.Lock()
+
+
+def _work(path: str, on_read: Callable[[int], object] | None = None,
+          name: str | None = None) -> Iterator[tuple[Any, ...]]:
     """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
     import os
 
-    from referee.notation.reader import RANGE_BYTES, ranges
+    from referee.notation.reader import RANGE_BYTES
+    from referee.notation.seek import ranges
 
     size = int(os.environ.get("GETAWAY_RANGE_BYTES", RANGE_BYTES))  # tests cut small files finely
     for start, end, games, lines, chars in ranges(path, size):
         if on_read is not None:
             on_read(end)
-        yield path, start, end, games, lines, chars
+        yield path, start, end, games, lines, chars, name or path
 
 
 # ---- running and rendering ----------------------------------------------------------------------------
 
 
-def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict, force: bool,
-              quiet: bool, jobs: int, policy=None, statistics: bool = False) -> int:
+class WorkerFailed(Exception):
+    """A worker died (killed by the system, out of memory) or crashed: the run cannot be
+    trusted, and ends with exit 2."""
+
+
+def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, Any], force: bool,
+              quiet: bool, jobs: int, dask: str | None = None, names: dict[Path, str] | None = None,
+              policy: Any = None, statistics: bool = False) -> int:
     from referee.notation.reader import ReadError
     from referee.reports.formats import make_sink
     from referee.reports.select import NOTE, Policy
 
-    policy = policy or Policy()  # --select/--ignore/--exit-zero: what is reported and what fails
-    _init(default, overrides, force)
-    sink = _TextSink(quiet) if fmt == "text" else _JsonSink() if fmt == "json" else make_sink(fmt)
-    pool = None
-    if jobs > 1:
-        import multiprocessing as mp
+    from referee.archive.inputs import problem as refuse
 
-        pool = mp.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
-            jobs, initializer=_init, initargs=(default, overrides, force))
+    _init(default, overrides, force)
+    try:
+        runner = _runner(jobs, dask, default, overrides, force)
+    except WorkerFailed as e:
+        _say_error(str(e))
+        return 2
+    policy = policy or Policy()  # --select/--ignore/--exit-zero: what is reported and what fails
+    sink = _TextSink(quiet) if fmt == "text" else _JsonSink() if fmt == "json" else make_sink(fmt)
     totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
     progress = _progress(files)
     done = 0
+    failed = None
+    completed = False
     try:
         for path in files:
+            name = (names or {}).get(path, str(path))
             totals["files"] += 1
-            sink.start_file(str(path))
+            sink.start_file(name)
             prelude: list = []
-            problem = None
+            problem = refuse(path)
             try:
+                if problem is not None:
+                    raise ReadError(name, problem)
                 on_read = None
                 if progress is not None:
                     bar, task = progress
                     on_read = lambda pos, base=done: bar.update(task, completed=base + pos)  # noqa: E731
-                work = _work(str(path), on_read)
-                results = pool.imap(judge_range, work) if pool else map(judge_range, work)
-                for pre, games in results:
+                work = _work(str(path), on_read, name)
+                for pre, games in runner(work):
                     pre = policy.keep(pre)
                     if pre:
                         prelude.extend(pre)
@@ -154,22 +189,69 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                 problem = e.message
             except OSError as e:
                 problem = str(e.strerror or e)
+            except WorkerFailed as e:
+                failed = f"{name}: {e}"
+                break
             if problem is not None:
                 totals["unreadable"] += 1
             sink.end_file(problem)
             done += _size(path)
+        completed = failed is None
+    except KeyboardInterrupt:
+        failed = "interrupted"
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+        runner.close(abort=not completed)
         if progress is not None:
             progress[0].stop()
+    if failed == "interrupted":
+        sys.stdout.flush()
+        sys.stderr.write("interrupted: the check was not finished\n")
+        return 130
+    if failed is not None:
+        sys.stdout.flush()
+        _say_error(f"{failed}; the check was not finished")
+        return 2
     # Errors and mistakes fail the check; notes never do (referee.reports.select).
     totals["errors"], totals["warnings"] = policy.failing, policy.by_severity[NOTE]
+    totals["severities"] = dict(policy.by_severity)
     sink.finish(totals)
     if statistics:
         (sys.stdout if fmt == "text" else sys.stderr).write(policy.statistics_text())
     return policy.exit_code(totals["unreadable"])
+
+
+def _say_error(message: str) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from referee.reports.text import safe
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    err.print(line)
+
+
+def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, Any], force: bool) -> Any:
+    if dask is not None:
+        from referee.archive.dask import DaskRunner
+
+        return DaskRunner(dask, default, overrides, force)
+    if jobs > 1:
+        from referee.archive.workers import PoolRunner
+
+        return PoolRunner(jobs, _init, (default, overrides, force))
+    return _InProcess()
+
+
+class _InProcess:
+    """--jobs 1: the slices judged here, one after the other."""
+
+    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[tuple[list[Diagnostic], list[GameOutcome]]]:
+        return map(judge_range, work)
+
+    def close(self, abort: bool = False) -> None:
+        pass
 
 
 class _TextSink:
@@ -193,7 +275,13 @@ class _TextSink:
 
     def end_file(self, problem: str | None):
         if problem is not None:
-            self.err.print(f"[bold red]error[/]: {self.path}: {problem}", markup=True, highlight=False)
+            from rich.text import Text
+
+            from referee.reports.text import safe
+
+            line = Text("error", style="bold red")
+            line.append(f": {safe(self.path)}: {safe(problem)}")
+            self.err.print(line, highlight=False)
 
     def finish(self, totals):
         _render_totals(self.out, totals)
@@ -207,7 +295,10 @@ class _JsonSink:
         from referee.reports.report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
 
         self.summary, self.diagnostic = GameSummary, DiagnosticModel
-        self.w = sys.stdout.write
+        from referee.reports.text import json_safe
+
+        write = sys.stdout.write
+        self.w = lambda text: write(json_safe(text))
         self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
         self.files = 0
 
@@ -266,13 +357,29 @@ def _progress(files):
     return bar, task
 
 
-def _render_diags(out, diags, quiet):
+FLOOD = 5  # more identical diagnostics than this in one game are shown once, with a count
+
+
+def _render_diags(out: Any, diags: list[Diagnostic], quiet: bool) -> None:
+    """Diagnostics in order; a flood of identical ones (same code and message, as one broken
+    word repeated along a long line gives) is shown once, with how many there were."""
     if quiet:
         return
+    from collections import Counter
+
     from referee.reports.render import print_diagnostic
 
+    same = Counter((d.code, d.message) for d in diags)
+    shown: set[tuple[str, str]] = set()
     for d in diags:
-        print_diagnostic(out, d)
+        key = (d.code, d.message)
+        if same[key] > FLOOD:
+            if key in shown:
+                continue
+            shown.add(key)
+            print_diagnostic(out, d, more=same[key] - 1)
+        else:
+            print_diagnostic(out, d)
 
 
 def _render_game(out, path: str, g: GameOutcome, quiet: bool):
@@ -299,16 +406,25 @@ def _render_game(out, path: str, g: GameOutcome, quiet: bool):
         if g.sizes and not g.finished:
             bits.append("hands: " + ", ".join(f"{seats[i]} {n}" for i, n in enumerate(g.sizes)))
     n = g.errors
-    w = len(g.diagnostics) - n
-    verdict = "ok" if n == 0 else f"{n} error{'s' if n != 1 else ''}"
-    if w:
-        verdict += f", {w} warning{'s' if w != 1 else ''}"
+    verdict = severity_counts([d.severity for d in g.diagnostics]) or "ok"
     style = "green" if n == 0 else "bold red"
     from rich.text import Text
 
-    line = Text(" — ".join(bits) + " — ")
+    from referee.reports.text import safe
+
+    line = Text(safe(" — ".join(bits)) + " — ")
     line.append(verdict, style=style)
     out.print(line, highlight=False)
+
+
+def severity_counts(severities: list[str]) -> str:
+    """``1 error, 2 mistakes, 1 note`` (empty for none)."""
+    parts = []
+    for sev in ("error", "mistake", "note"):
+        k = severities.count(sev)
+        if k:
+            parts.append(f"{k} {sev}{'s' if k != 1 else ''}")
+    return ", ".join(parts)
 
 
 def _render_totals(out, t):
@@ -316,8 +432,12 @@ def _render_totals(out, t):
     games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
     plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"
     if t["errors"]:
-        verdict = f"[bold red]{t['errors']} error{'s' if t['errors'] != 1 else ''}[/]"
+        sev = t.get("severities")
+        said = severity_counts([k for k, v in sev.items() for _ in range(v)]) if sev else \
+            f"{t['errors']} error{'s' if t['errors'] != 1 else ''}"
+        verdict = f"[bold red]{said}[/]"
     else:
-        verdict = "[green]no errors[/]"
+        verdict = "[green]no errors[/]" if not t.get("severities", {}).get("note") else \
+            f"[green]no errors[/], {severity_counts(['note'] * t['severities']['note'])}"
     unread = f", [bold red]{t['unreadable']} unreadable[/]" if t["unreadable"] else ""
     out.print(f"checked {files}, {games}, {plays}: {verdict}{unread}")

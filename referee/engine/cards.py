@@ -43,7 +43,12 @@ def card_ascii(card: int) -> str:
 
 def parse_card(text: str) -> int | None:
     """The card a word names, or None. Accepts ``AS``, ``a♠``, ``10H``, ``TH``, ``♡``/``♢``."""
-    return _SPELLINGS.get(text.upper())
+    return _SPELLINGS.get(text.translate(_ASCII_UPPER))
+
+
+# Upper case for ASCII letters only: Unicode case mapping turns 'ſ' into 'S' and 'ı' into 'I',
+# and a letter that is not a suit or rank must not become one.
+_ASCII_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def suit_name(suit: int, plural: bool = False) -> str:
@@ -131,7 +136,7 @@ SPELLINGS = _SPELLINGS  # every accepted spelling, upper-cased, to its card
 
 def rank_from_char(ch: str) -> int | None:
     """A rank letter of the suit-by-suit hand form (``AKQJT98``)."""
-    return _RANK_CHARS.get(ch.upper())
+    return _RANK_CHARS.get(ch.translate(_ASCII_UPPER))
 
 
 _RANK_CHARS = {n: i for i, n in enumerate(RANK_NAMES) if len(n) == 1}

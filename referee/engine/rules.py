@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -248,18 +249,55 @@ def rule_set(spec: str = "pagat") -> RuleSet:
     return parse_spec(spec)
 
 
+# A rules file is a few top-level options. Read with limits, so that no file (/dev/zero, a
+# deep nest of brackets, a dotted key of thousands of parts, which tomllib reads in
+# quadratic time) costs more than a glance: a bounded size, bounded nesting and dots.
+RULES_FILE_MOST = 64 * 1024
+RULES_FILE_NESTING = 32
+RULES_FILE_DOTS = 64
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def _read_limited(p: Path) -> bytes:
+    import stat
+
+    st = p.stat()  # FileNotFoundError and IsADirectoryError go to the caller as before
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(str(p))
+    if not stat.S_ISREG(st.st_mode):
+        raise RulesError(f"{p}: not a regular file (a device, a pipe or a socket)")
+    with open(p, "rb") as f:
+        raw = f.read(RULES_FILE_MOST + 1)
+    if len(raw) > RULES_FILE_MOST:
+        raise RulesError(f"{p}: a rules file holds a few options, not more than {RULES_FILE_MOST // 1024} KB")
+    return raw
+
+
+def _check_shape(p: Path, text: str) -> None:
+    bare = _QUOTED.sub("", text)  # strings and comments may hold anything
+    if bare.count("[") + bare.count("{") > RULES_FILE_NESTING:
+        raise RulesError(f"{p}: a rules file is a flat table of options, not nested tables or lists")
+    if bare.count(".") > RULES_FILE_DOTS:
+        raise RulesError(f"{p}: a rules file is a flat table of options, not dotted keys")
+
+
 def load_file(path: str | Path) -> RuleSet:
     """A table's house rules from a TOML or JSON file: ``preset = "pagat"`` plus options."""
     p = Path(path)
-    raw = p.read_bytes()
+    raw = _read_limited(p)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesError(f"{p}: not a readable rules file: {e}") from None
+    _check_shape(p, text)
     try:
         if p.suffix.lower() == ".json":
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(text)
         else:
             import tomllib
 
-            data = tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as e:
+            data = tomllib.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise RulesError(f"{p}: not a readable rules file: {e}") from None
     if not isinstance(data, dict):
         raise RulesError(f"{p}: a rules file is a table of options")

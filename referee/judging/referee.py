@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, Diagnostic, Related
+from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import choose, read_ahead, with_takes_and_draws
 from referee.notation.record import (
@@ -168,7 +168,8 @@ class Referee:
     # ---- diagnostics ------------------------------------------------------------------
 
     def _diag(self, game: Game, code: str, message: str, span: Span | None, *, label: str = "",
-              notes=(), help: str | None = None, trick: int | None = None, related=()) -> Diagnostic:
+              notes=(), help: str | None = None, trick: int | None = None, related=(),
+              penalty: PenaltyFacts | None = None) -> Diagnostic:
         notes = [n for n in notes if n]
         if code in CODES and not any(n.startswith((R.PAGAT, R.DENEXA, R.RULINGS, R.NOTATION)) for n in notes):
             notes.append(CODES[code].rule)
@@ -176,7 +177,7 @@ class Referee:
             code, message, span, label=label, notes=notes, help=help,
             severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
             source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
-            related=list(related),
+            related=list(related), penalty=penalty,
         )
         return d
 
@@ -390,6 +391,8 @@ class Referee:
                 diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
                 diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
                                   "picked up every card of it and led next")
+                if diag.penalty is not None:
+                    diag.penalty.applied = True
                 return
         e.close()
         if e.trick_no != before:
@@ -539,7 +542,9 @@ class Referee:
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
                     help=f"penalty (ruling 1): {self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
                          f"and leads trick {tno + 1}")
+                cards = len(e.trick) + 1
                 e.penalise(s, c)
+                self._penalty_facts(d, s, tno, cards, True)
                 self.closed_rec = None
                 self.open_rec = None
                 return
@@ -554,6 +559,21 @@ class Referee:
     # mistakes -----------------------------------------------------------------------------------------
 
     def _mistake(self, k, play, tno, v: E.Verdict, late: bool):
+        e = self.engine
+        cards = (len(e.last_trick) if late else len(e.trick)) + 1
+        diag, applied = self._judge_mistake(k, play, tno, v, late)
+        self._penalty_facts(diag, play.seat, tno, cards, applied)
+
+    def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool):
+        """Ruling 1's penalty as data, and the help that states it: who picks up how many
+        cards, and who leads next (nobody, when the pickup ends the game)."""
+        e = self.engine
+        over = applied and e.phase == E.OVER
+        diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
+        if over and diag.help:
+            diag.help = diag.help.split(" and leads trick ", 1)[0] + "; the game is over"
+
+    def _judge_mistake(self, k, play, tno, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
         e = self.engine
         s, c = play.seat, play.card
         # Does the record go on with this trick (nobody stopped the play), and who leads next?
@@ -574,12 +594,12 @@ class Referee:
             diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
             self.open_rec = tno
             self.late_penalty = (s, diag)
-            return
+            return diag, False
         ahead = read_ahead(self.events, k)
         if ((next_lead is None or next_lead == s) and ahead.counts is None
                 and with_takes_and_draws(e, self.events, k) is e):
             self._penalise(s, c, late)
-            return
+            return diag, True
         # The states the table could have gone on from; the record's continuation decides.
         pen = e.copy()
         self.engine = pen
@@ -601,17 +621,18 @@ class Referee:
             diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
                               f"played {C.card_str(c)}, and {self.seat(s)} keeps the card")
             self.closed_rec = tno
-            return
+            return diag, False
         if chosen == "joined":
             self.engine = joined
             diag.notes.append("the penalty was not applied: the record goes on as if nobody noticed"
                               + (f" ({self.seat(next_lead)} leads next)" if next_lead is not None else "")
                               + ", and the referee follows it as played")
             self.closed_rec = tno
-            return
+            return diag, False
         self.engine = pen
         self.closed_rec = None
         self.open_rec = None
+        return diag, True
 
     def _penalty_shown(self, k: int, s: int) -> bool:
         """Does the record go on with ``s`` leading the next trick (before any other play)?"""
@@ -748,6 +769,7 @@ class Referee:
                    + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
             help=f"penalty (ruling 1): {name} should have picked up trick {ttno} and led trick {ttno + 1}",
+            penalty=PenaltyFacts(name, 0, ttno, ttno + 1, False),
             related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
                              self.game.source_line(play.card_span.line))],
         )

@@ -7,7 +7,10 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 
 from __future__ import annotations
 
+from typing import BinaryIO, Iterator, TextIO
+
 from referee.engine.cards import card_str
+from referee.reports.diagnostics import Diagnostic
 from referee.engine.cards import SUIT_SYMBOLS
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
@@ -91,3 +94,163 @@ def format_file(prelude: Prelude, games) -> str:
     for g in games:
         parts.append("\n" + format_game(g))
     return "".join(parts)
+
+
+# ---- fmt: a file at a time, a game at a time ----------------------------------------------------
+
+
+class _Same:
+    """Whether two texts fed piece by piece are equal, keeping only what one is ahead by."""
+
+    def __init__(self) -> None:
+        self.a = ""
+        self.b = ""
+        self.same = True
+
+    def feed(self, a: str, b: str) -> None:
+        if not self.same:
+            return
+        self.a += a
+        self.b += b
+        n = min(len(self.a), len(self.b))
+        if self.a[:n] != self.b[:n]:
+            self.same = False
+            return
+        self.a, self.b = self.a[n:], self.b[n:]
+
+    def equal(self) -> bool:
+        return self.same and not self.a and not self.b
+
+
+def _hunks(a: list[str], b: list[str], a_line: int, b_line: int) -> Iterator[str]:
+    """Unified-diff hunks of two pieces of a file, numbered from where the pieces start."""
+    import difflib
+
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=True).get_grouped_opcodes(3):
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        yield f"@@ -{a_line + i1},{i2 - i1} +{b_line + j1},{j2 - j1} @@\n"
+        for tag, x1, x2, y1, y2 in group:
+            if tag == "equal":
+                for line in a[x1:x2]:
+                    yield " " + line
+                continue
+            for line in a[x1:x2]:
+                yield "-" + line
+            for line in b[y1:y2]:
+                yield "+" + line
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+class Formatted:
+    """What formatting one file found: syntax errors, or whether its text is canonical."""
+
+    def __init__(self) -> None:
+        self.errors: list[Diagnostic] = []
+        self.same = True
+
+
+def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextIO | None = None) -> Formatted:
+    """Read a record from binary stream ``f`` game by game; write its canonical form to
+    ``out`` (a text stream, or None) and a unified diff to ``diff`` (or None), and say whether
+    it was canonical. The file's line ending (LF or CRLF, from its first line) is kept.
+    Memory holds one game, whatever the file's size."""
+    from referee.notation.reader import Reader, chunks, quote_first_line
+
+    head = f.read(1 << 16)
+    f.seek(0)
+    nl = head.find(b"\n")
+    crlf = nl > 0 and head[nl - 1:nl] == b"\r"
+    reader = Reader(name)
+    result = Formatted()
+    same = _Same()
+    a_line = b_line = 1
+    headed = False
+    pending_prelude: str | None = None
+
+    def emit(original: str, canon: str) -> None:
+        nonlocal a_line, b_line, headed
+        if crlf:
+            canon = canon.replace("\n", "\r\n")
+        same.feed(original, canon)
+        if out is not None:
+            out.write(canon)
+        if diff is not None:
+            a, b = _lines(original), _lines(canon)
+            if a != b:
+                for h in _hunks(a, b, a_line, b_line):
+                    if not headed:
+                        diff.write(f"--- {name}\n+++ {name} (canonical)\n")
+                        headed = True
+                    diff.write(h)
+            a_line += len(a)
+            b_line += len(b)
+
+    # Pieces are cut at %game lines on both sides, so that a diff hunk never straddles a game
+    # boundary: the canonical separator (a blank line) goes at the end of the piece before,
+    # which is known only when the next game comes. One piece waits: memory holds two games.
+    waiting: tuple[str, str] | None = None
+    for number, text, first_line, offset in chunks(f, name):
+        if number == 0:
+            reader._read_prelude(text, offset)
+            result.errors.extend(reader.prelude.errors)
+            pending_prelude = text
+            continue
+        if first_line == 1:
+            quote_first_line(reader.prelude.errors, text)
+        g = reader.parse_game(text, number, first_line, offset)
+        result.errors.extend(g.errors)
+        if result.errors:
+            continue
+        if pending_prelude is not None:
+            waiting = (pending_prelude, format_prelude(reader.prelude))
+            pending_prelude = None
+        if waiting is not None:
+            emit(waiting[0], waiting[1] + "\n")
+        waiting = (text, format_game(g))
+    if not result.errors:
+        if pending_prelude is not None:
+            waiting = (pending_prelude, format_prelude(reader.prelude))
+        if waiting is not None:
+            emit(*waiting)
+    result.same = same.equal()
+    return result
+
+
+class Beside:
+    """A temporary file beside ``path`` that replaces it when committed, keeping its mode;
+    a symlink's target is rewritten, not the link. (A small local helper until the shared
+    one in ``referee/files.py`` arrives.)"""
+
+    def __init__(self, path: str):
+        import os
+        import tempfile
+
+        self.target = os.path.realpath(path)
+        folder, base = os.path.split(self.target)
+        fd, self.tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder or ".")
+        self.file = os.fdopen(fd, "w", encoding="utf-8", newline="")
+
+    def commit(self) -> None:
+        import os
+
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
+        try:
+            os.chmod(self.tmp, os.stat(self.target).st_mode & 0o7777)
+        except OSError:
+            pass
+        os.replace(self.tmp, self.target)
+
+    def discard(self) -> None:
+        import os
+
+        self.file.close()
+        if os.path.exists(self.tmp):
+            os.unlink(self.tmp)

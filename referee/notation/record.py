@@ -256,6 +256,9 @@ class Game:
     text: str = field(default="", compare=False, repr=False)
     first_line: int = field(default=1, compare=False, repr=False)
     path: str = field(default="<text>", compare=False, repr=False)
+    # The text cut into lines once (text, lines): a diagnostic per card of a long line must not
+    # cut the whole game again each time (quadratic).
+    _lines: tuple | None = field(default=None, compare=False, repr=False)
 
     def tag(self, name: str) -> str | None:
         low = name.lower()
@@ -274,7 +277,9 @@ class Game:
     def source_line(self, line: int) -> str:
         """The text of a file line that lies in this game."""
         i = line - self.first_line
-        lines = self.text.split("\n")
+        if self._lines is None or self._lines[0] is not self.text:
+            self._lines = (self.text, self.text.split("\n"))
+        lines = self._lines[1]
         if 0 <= i < len(lines):
             return lines[i].rstrip("\r")
         return ""

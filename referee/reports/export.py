@@ -6,7 +6,7 @@ The models mirror :mod:`referee.record`; cards are written in their canonical sp
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import BinaryIO, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
@@ -14,7 +14,7 @@ from referee.engine.cards import card_str
 from referee.engine.cards import SUIT_SYMBOLS
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
 
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2  # 2: counts are a list of {seat, size}, so a seat named twice is kept
 
 
 class At(BaseModel):
@@ -117,9 +117,15 @@ class DrawModel(BaseModel):
     at: At | None = None
 
 
+class SizeModel(BaseModel):
+    seat: str
+    size: int
+
+
 class CountsModel(BaseModel):
     kind: Literal["counts"] = "counts"
-    sizes: dict[str, int]
+    sizes: list[SizeModel] = Field(description="the hand sizes stated, in the record's order (a seat named twice "
+                                                "appears twice: the record is exported as written)")
     comment: str | None = None
     at: At | None = None
 
@@ -188,7 +194,7 @@ def game_model(g: Game) -> GameModel:
                              source=name(it.source) if it.source is not None else None,
                              comment=it.comment, at=_at(it.span))
         if isinstance(it, Counts):
-            return CountsModel(sizes={name(s): n for s, n in it.sizes}, comment=it.comment, at=_at(it.span))
+            return CountsModel(sizes=[SizeModel(seat=name(s), size=n) for s, n in it.sizes], comment=it.comment, at=_at(it.span))
         raise TypeError(it)
 
     setup = None
@@ -208,6 +214,53 @@ def record_file(path: str, prelude: Prelude, games) -> RecordFile:
         comments=[CommentModel(text=c.text, at=_at(c.span)) for c in prelude.items if isinstance(c, Comment)],
         games=[game_model(g) for g in games],
     )
+
+
+def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: bool = False) -> int:
+    """Export the record in binary stream ``f`` game by game through ``write`` (memory holds
+    one game): the JSON of :class:`RecordFile`, byte for byte what dumping it whole gives, or
+    with ``lines`` JSON Lines: the file (without its games) on the first line, then one game
+    a line. Returns the number of syntax errors."""
+    from referee.notation.reader import Reader, chunks, quote_first_line
+
+    reader = Reader(name)
+    errors = 0
+    started = False
+
+    def start() -> None:
+        nonlocal started, errors
+        started = True
+        errors += len(reader.prelude.errors)
+        head = record_file(name, reader.prelude, [])
+        if lines:
+            write(head.model_dump_json(exclude={"games"}) + "\n")
+        else:
+            whole = head.model_dump_json(indent=2)
+            assert whole.endswith("[]\n}")
+            write(whole[:-4])
+
+    n = 0
+    for number, text, first_line, offset in chunks(f, name):
+        if number == 0:
+            reader._read_prelude(text, offset)
+            continue
+        if first_line == 1:
+            quote_first_line(reader.prelude.errors, text)
+        if not started:
+            start()
+        g = reader.parse_game(text, number, first_line, offset)
+        errors += len(g.errors)
+        model = game_model(g)
+        if lines:
+            write(model.model_dump_json() + "\n")
+        else:
+            write(("[\n    " if n == 0 else ",\n    ") + model.model_dump_json(indent=2).replace("\n", "\n    "))
+        n += 1
+    if not started:
+        start()
+    if not lines:
+        write("[]\n}\n" if n == 0 else "\n  ]\n}\n")
+    return errors
 
 
 def schemas() -> dict:

@@ -12,7 +12,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.reports.diagnostics import Diagnostic
+from referee.reports.text import safe
+
+
+# A line longer than LONG characters is quoted as a window of WINDOW characters around the
+# caret (as rustc does): errors on one long line cost output in proportion to their number,
+# not to their number times the line's length.
+LONG = 160
+WINDOW = 120
+BEFORE = 40  # of the window, how much stands before the caret
 
 
 def _caret_line(source: str, col: int, width: int) -> str:
@@ -21,33 +32,54 @@ def _caret_line(source: str, col: int, width: int) -> str:
     return prefix + "^" * max(1, width)
 
 
+def quote(source: str, col: int, width: int) -> tuple[str, str]:
+    """The source line as shown (escaped, and cut to a window around the caret if long) and
+    the caret line under it."""
+    col = max(1, col)
+    width = max(1, min(width, max(1, len(source) - col + 1)))
+    start, end = 0, len(source)
+    if len(source) > LONG:
+        start = max(0, min(col - 1 - BEFORE, len(source) - WINDOW))
+        end = min(len(source), start + WINDOW)
+        width = max(1, min(width, end - (col - 1)))
+    before = source[start:col - 1]
+    marked = source[col - 1:col - 1 + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if end < len(source) else ""
+    shown = lead + safe(source[start:end]) + tail
+    pad = lead + safe(before)
+    return shown, _caret_line(pad, len(pad) + 1, len(safe(marked)) if marked else 1)
+
+
 def diagnostic_lines(d: Diagnostic) -> list[tuple[str, str]]:
-    """The lines of one diagnostic, each with a style name for colour ('' for none)."""
+    """The lines of one diagnostic, each with a style name for colour ('' for none). Text of
+    the record (messages quote it) is escaped: see referee.reports.text."""
     out: list[tuple[str, str]] = []
     where = f" (game {d.game}" + (f", trick {d.trick}" if d.trick else "") + ")" if d.game else ""
-    out.append((f"{d.severity}[{d.code}]: {d.message}", d.severity))
+    out.append((safe(f"{d.severity}[{d.code}]: {d.message}"), d.severity))
+    path = safe(str(d.path))
     if d.span is not None and d.span.line:
         gutter = " " * len(str(d.span.line))
-        out.append((f"{gutter}--> {d.path}:{d.span.line}:{d.span.col}{where}", "dim"))
+        out.append((f"{gutter}--> {path}:{d.span.line}:{d.span.col}{where}", "dim"))
         out.append((f"{gutter} |", "dim"))
-        out.append((f"{d.span.line} | {d.source_line}", ""))
-        width = min(d.span.end - d.span.start, max(1, len(d.source_line) - d.span.col + 1))
-        caret = _caret_line(d.source_line, d.span.col, width)
-        out.append((f"{gutter} | {caret}" + (f" {d.label}" if d.label else ""), d.severity))
+        shown, caret = quote(d.source_line, d.span.col, d.span.end - d.span.start)
+        out.append((f"{d.span.line} | {shown}", ""))
+        out.append((f"{gutter} | {caret}" + (f" {safe(d.label)}" if d.label else ""), d.severity))
         for r in d.related:
             rg = " " * len(str(r.span.line))
-            out.append((f"{rg}--> {d.path}:{r.span.line}:{r.span.col}", "dim"))
-            out.append((f"{r.span.line} | {r.source_line}", ""))
-            out.append((f"{rg} | {_caret_line(r.source_line, r.span.col, r.span.end - r.span.start)} {r.label}", "note"))
+            out.append((f"{rg}--> {path}:{r.span.line}:{r.span.col}", "dim"))
+            shown, caret = quote(r.source_line, r.span.col, r.span.end - r.span.start)
+            out.append((f"{r.span.line} | {shown}", ""))
+            out.append((f"{rg} | {caret} {safe(r.label)}", "note"))
         out.append((f"{gutter} |", "dim"))
         pad = gutter + " "
     else:
-        out.append((f"  --> {d.path}{where}", "dim"))
+        out.append((f"  --> {path}{where}", "dim"))
         pad = "  "
     for n in d.notes:
-        out.append((f"{pad}= note: {n}", "note"))
+        out.append((f"{pad}= note: {safe(n)}", "note"))
     if d.help:
-        out.append((f"{pad}= help: {d.help}", "help"))
+        out.append((f"{pad}= help: {safe(d.help)}", "help"))
     return out
 
 
@@ -58,9 +90,15 @@ def diagnostic_text(d: Diagnostic) -> str:
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
 
-def print_diagnostic(console, d: Diagnostic):
+def print_diagnostic(console: Any, d: Diagnostic, more: int = 0) -> None:
+    """Print one diagnostic; ``more`` says how many identical ones it stands for besides."""
     from rich.text import Text
 
-    for line, style in diagnostic_lines(d):
+    lines = diagnostic_lines(d)
+    if more:
+        pad = lines[-1][0][: len(lines[-1][0]) - len(lines[-1][0].lstrip())] or "  "
+        lines.append((f"{pad}= note: {more} more of the same {d.severity} in this game are not shown "
+                      f"(--format json lists them all)", "note"))
+    for line, style in lines:
         console.print(Text(line, style=STYLES.get(style, "")), soft_wrap=True, highlight=False)
     console.print()

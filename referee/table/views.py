@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine import citations as R
+from referee.engine import events as EV
 from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
 from referee.judging.referee import GameResult, Referee, resolve_rules
@@ -121,7 +122,10 @@ class StateModel(BaseModel):
     trick: int = Field(description="the trick on the table, or the next one")
     phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
     phase_text: str
-    power: Optional[str] = Field(None, description="who has the power")
+    power: Optional[str] = Field(None, description="who has the power: played the highest card of the suit led "
+                                 "(or trump) to the last trick, and so leads")
+    leads: Optional[str] = Field(None, description="who leads the trick on the table or the next one")
+    lead_reason: Optional[str] = Field(None, description="why: power, ace, take, pass_lead, penalty, draw, position, table")
     to_act: Optional[str] = Field(None, description="who must act now; null when several may (first trick) or none")
     any_order: bool = Field(False, description="the first trick, played in any order: everyone still to play may")
     start: Literal["deal", "position"] = Field("deal", description="how the record starts: void since_trick 0 means since then")
@@ -257,28 +261,26 @@ def read_clean_game(file, game):
 
 
 def read_game(path: Path, number: int | None = None) -> Game:
-    """Game ``number`` (1-based) of a file, or its last game."""
-    from referee.notation.reader import ReadError, read
+    """Game ``number`` (1-based) of a file, or its last game, found by its %game line
+    without parsing the games before it (referee.notation.seek). No game: exit 2."""
+    from referee.archive.inputs import problem
+    from referee.notation.reader import ReadError
+    from referee.notation.seek import find_game
 
+    why = problem(path)
+    if why is not None:
+        raise TableError(f"{path}: {why}")
     try:
-        games = read(path)
-        chosen = None
-        count = 0
-        for g in games:
-            count += 1
-            chosen = g
-            if number is not None and g.number == number:
-                break
-        prelude = games.prelude
+        found = find_game(str(path), number)
     except ReadError as e:
         raise TableError(f"{e.path}: {e.message}") from None
-    if chosen is None:
-        if prelude.errors:
-            raise TableError(f"{path}: not a .gwy record: {prelude.errors[0].message}", 1, prelude.errors)
-        raise TableError(f"{path}: the file holds no game")
-    if number is not None and chosen.number != number:
-        raise TableError(f"{path}: there is no game {number} (the file holds {count})")
-    return chosen
+    if found.game is not None:
+        return found.game
+    if found.count:
+        raise TableError(f"{path}: there is no game {number} (the file holds {found.count})")
+    if found.prelude is not None and found.prelude.errors:
+        raise TableError(f"{path}: not a .gwy record: {found.prelude.errors[0].message}", 2, found.prelude.errors)
+    raise TableError(f"{path}: the file holds no game")
 
 
 def judge_game(game: Game, after: int | None = None, default=None, overrides=None, force=False) -> GameResult:
@@ -453,7 +455,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
             seat=seats[s], cards=e.size(s), known=cards_str(known), full=full,
             unseen=0 if full else e.unknown[s], voids=voids, out=e.out[s],
             out_position=e.out_order.index(s) + 1 if s in e.out_order else None,
-            power=e.power == s or (e.phase == E.IN_TRICK and e.leader == s and e.power < 0),
+            power=e.power == s and e.lead_why is EV.LeadReason.POWER,
             to_act=bool(to) and e.phase != E.OVER,
         ))
     waste = WastePileModel(
@@ -465,7 +467,9 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default=N
     return StateModel(
         path=str(game.path), game=game.number, event=game.tag("Event"), seats=seats,
         rules=res.rules.spec() if res.rules else "?", after=after, trick=e.trick_no, phase=phase,
-        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power), to_act=_seat(seats, to_act),
+        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power) if e.lead_why is EV.LeadReason.POWER else None,
+        leads=_seat(seats, e.power) if e.phase != E.IN_TRICK else _seat(seats, e.leader),
+        lead_reason=e.lead_why.value if e.phase != E.OVER else None, to_act=_seat(seats, to_act),
         any_order=any_order, start="position" if isinstance(game.setup, Position) else "deal", donkey=e.trumps, trump=suit_symbol(e.trump) if e.trumps and e.trump >= 0 else None,
         hands=hands, waste=waste, trick_on_table=trick_model(e, seats),
         out_order=[seats[s] for s in e.out_order], over=e.phase == E.OVER,
@@ -729,7 +733,9 @@ def render_state(out, m: StateModel):
     from rich.table import Table
     from rich.text import Text
 
-    title = f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else "")
+    from referee.reports.text import safe
+
+    title = safe(f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else ""))
     where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
     out.print(Text(f"{title} — rules {m.rules} — {where}", style="bold"))
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -750,7 +756,7 @@ def render_state(out, m: StateModel):
         known = _cards_line(h.known, h.unseen)
         if h.full and h.cards and not h.out:
             status.insert(0, "hand known")
-        t.add_row(h.seat, str(h.cards), known, voids, ", ".join(status) or "-")
+        t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, ", ".join(status) or "-")
     out.print(t)
     w = m.waste
     out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
@@ -785,8 +791,10 @@ def render_state(out, m: StateModel):
         elif m.phase == "draw_due":
             out.print(f"{m.to_act} has the power and no card: must draw", markup=False)
         else:
-            who = m.to_act or "whoever holds A♠"
-            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}", markup=False)
+            who = m.to_act or f"whoever holds {FIRST_CARD['packs=2' in m.rules]}"
+            why = {"take": " (the hand due to lead was taken)", "pass_lead": " (the lead passed on)",
+                   "penalty": " (after the penalty)", "table": " (the table let it lead)"}.get(m.lead_reason or "", "")
+            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}{why}", markup=False)
     if m.out_order:
         out.print("got away: " + ", ".join(m.out_order), markup=False)
     if m.stopped:
@@ -814,6 +822,9 @@ def _render_diags(out, diags: list[DiagModel]):
             out.print(f"  = {d.help}", markup=False)
 
 
+FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
+
+
 def _is_citation(note: str) -> bool:
     return is_citation(note) or note.startswith("rule set")
 
@@ -822,7 +833,9 @@ def render_legal(out, m: LegalModel, *, header: bool = True):
     from rich.text import Text
 
     if header:
-        out.print(Text(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}", style="bold"))
+        from referee.reports.text import safe
+
+        out.print(Text(safe(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}"), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
         out.print(f"on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
@@ -871,12 +884,19 @@ def tally(paths: list[Path], default=None, overrides=None, force=False) -> Tally
 
     results: list[GameTally] = []
     unreadable: list[str] = []
+    from referee.archive.inputs import problem
+    from referee.reports.text import safe
+
     for path in paths:
+        why = problem(path)
+        if why is not None:
+            unreadable.append(safe(f"{path}: {why}"))
+            continue
         try:
             for g in read(path):
                 results.append(_tally_game(g, default, overrides, force, parse_result))
         except ReadError as e:
-            unreadable.append(f"{e.path}: {e.message}")
+            unreadable.append(safe(f"{e.path}: {e.message}"))
     players: dict[str, PlayerTally] = {}
     for gt in results:
         if gt.loser is None:
@@ -939,6 +959,9 @@ def _tally_game(g: Game, default, overrides, force, parse_result) -> GameTally:
 
 def render_tally(out, m: TallyModel):
     from rich.table import Table
+    from rich.text import Text
+
+    from referee.reports.text import safe
 
     donkey = any(p.donkey_games for p in m.players)
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -948,7 +971,7 @@ def render_tally(out, m: TallyModel):
         for col in ("donkey games", "donkey lost", "legs", "most legs"):
             t.add_column(col, justify="right")
     for p in m.players:
-        row = [p.player, str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
+        row = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
         if donkey:
             row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
         t.add_row(*row)
@@ -956,9 +979,9 @@ def render_tally(out, m: TallyModel):
     out.print(f"{m.games} game{'s' if m.games != 1 else ''}: {m.finished} finished, {m.unfinished} not", markup=False)
     for g in m.game_results:
         if g.problem and g.loser is None:
-            out.print(f"  {g.path} game {g.game}: {g.problem}", markup=False)
+            out.print(safe(f"  {g.path} game {g.game}: {g.problem}"), markup=False)
     for u in m.unreadable:
-        out.print(f"[bold red]error[/]: {u}")
+        out.print(f"error: {u}", style="bold red", markup=False)
 
 
 # ---- the commands ---------------------------------------------------------------------------------
@@ -973,7 +996,13 @@ def register(app):
         err = _console_err()
         for d in e.diagnostics:
             print_diagnostic(err, d)
-        err.print(f"[bold red]error[/]: {e.message}", highlight=False)
+        from rich.text import Text
+
+        from referee.reports.text import safe
+
+        line = Text("error", style="bold red")
+        line.append(": " + safe(e.message))
+        err.print(line, highlight=False)
         raise typer.Exit(e.code)
 
     def answer(file, game, format, rules, build, render):
@@ -1042,13 +1071,16 @@ def register(app):
         default, overrides = _rules_options(rules, None, [])
         files = _expand(paths)
         if not files:
-            _console_err().print("[bold red]error[/]: no .gwy records found in " + ", ".join(map(str, paths)))
+            _console_err().print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
             raise typer.Exit(2)
-        m = tally(files, default, overrides)
+        from referee.archive.tally import tally_stream  # game by game: flat memory
+
         if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+            from referee.reports.text import json_safe
+
+            m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
         else:
-            render_tally(_console(), m)
+            render_tally(_console(), m := tally_stream(files, default, overrides))
         raise typer.Exit(2 if m.unreadable else 0)
 
     # typer names a command after its function; "tally" is the function above.

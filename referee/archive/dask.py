@@ -1,0 +1,64 @@
+"""``check --dask ADDRESS``: the slices that ``--jobs`` would judge, sent to a Dask cluster.
+
+The main process cuts each file into the same byte ranges as ``--jobs`` (it reads the file
+once, counting bytes, lines and games), the workers open the file themselves and judge
+their slices, and the results come back in input order, so the report is byte for byte the
+report of ``--jobs 1``. The files must be readable by the workers at the same path (shared
+storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Iterable, Iterator
+
+# Slices in flight on the cluster, ahead of the one being reported.
+AHEAD = 64
+
+
+class DaskRunner:
+    def __init__(self, address: str, default: Any, overrides: dict[str, Any], force: bool):
+        from referee.archive.check import WorkerFailed
+
+        try:
+            from distributed import Client
+        except ImportError:
+            raise WorkerFailed("--dask needs the dask extra: pip install 'getaway-ref[dask]'") from None
+        try:
+            self.client = Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
+        except Exception as e:  # OSError, TimeoutError, ValueError for a bad address
+            raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.settings = (default, overrides, force)
+
+    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+        from referee.archive.check import WorkerFailed, judge_range_with
+        from referee.notation.reader import ReadError
+
+        default, overrides, force = self.settings
+        pending: deque[Any] = deque()
+        items = iter(work)
+        more = True
+        while True:
+            while more and len(pending) < AHEAD:
+                nxt = next(items, None)
+                if nxt is None:
+                    more = False
+                    break
+                # pure=False: two slices of two runs are never taken for one another.
+                pending.append(self.client.submit(judge_range_with, list(nxt), default, dict(overrides), force, pure=False))
+            if not pending:
+                return
+            fut = pending.popleft()
+            try:
+                result = fut.result()
+            except (ReadError, OSError):
+                raise
+            except Exception as e:  # KilledWorker, a lost scheduler, a crash in a worker
+                raise WorkerFailed(f"the Dask cluster failed on a slice: {type(e).__name__}: {e}") from None
+            yield result
+
+    def close(self, abort: bool = False) -> None:
+        try:
+            self.client.close()  # type: ignore[no-untyped-call]
+        except Exception:
+            pass

@@ -1,0 +1,78 @@
+"""``getaway-ref tally`` over archives of any size: games are read and tallied one at a time.
+
+The per-game results go to a temporary file as they come (the JSON report lists every game)
+and only the players' totals stay in memory; the JSON is the one ``TallyModel`` gives, byte for
+byte, with its ``game_results`` copied in from that file.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+
+def tally_stream(paths: list[Path], default: Any = None, overrides: Any = None, force: bool = False,
+                 write: Callable[[str], Any] | None = None) -> Any:
+    """The tally of ``paths``. With ``write``, its JSON is written through it and the model
+    returned holds, of the games, only those with a problem (what the text shows)."""
+    from referee.archive.inputs import problem
+    from referee.notation.reader import ReadError, parse_result, read
+    from referee.reports.text import safe
+    from referee.table.views import PlayerTally, TallyModel, _tally_game
+
+    players: dict[str, Any] = {}
+    shown: list[Any] = []
+    unreadable: list[str] = []
+    games = finished = 0
+    spool = tempfile.TemporaryFile("w+", encoding="utf-8")
+    for path in paths:
+        why = problem(path)
+        if why is not None:
+            unreadable.append(safe(f"{path}: {why}"))
+            continue
+        try:
+            for g in read(path):
+                gt = _tally_game(g, default, overrides, force, parse_result)
+                spool.write(("[\n    " if games == 0 else ",\n    ") + gt.model_dump_json(indent=2).replace("\n", "\n    "))
+                games += 1
+                if gt.problem and gt.loser is None:
+                    shown.append(gt)
+                if gt.loser is None:
+                    continue
+                finished += 1
+                for name in gt.seats:
+                    p = players.setdefault(name.lower(), PlayerTally(player=name, games=0, lost=0, rate=0.0))  # type: ignore[call-arg]
+                    p.games += 1
+                    if gt.donkey:
+                        p.donkey_games += 1
+                    if name.lower() == gt.loser.lower():
+                        p.lost += 1
+                        if gt.donkey:
+                            p.donkey_lost += 1
+                            if gt.legs is not None:
+                                p.legs += gt.legs
+                                p.most_legs = max(p.most_legs or 0, gt.legs)
+        except ReadError as e:
+            unreadable.append(safe(f"{e.path}: {e.message}"))
+    for p in players.values():
+        p.rate = round(p.lost / p.games, 4) if p.games else 0.0
+    ordered = sorted(players.values(), key=lambda p: (-p.lost, -p.rate, p.player.lower()))
+    m = TallyModel(files=[str(p) for p in paths], games=games, finished=finished, unfinished=games - finished,
+                   players=ordered, game_results=[], unreadable=unreadable)
+    if write is not None:
+        whole = m.model_dump_json(indent=2)
+        cut = whole.index('\n  "game_results": []') + len('\n  "game_results": ')
+        write(whole[:cut])
+        if games:
+            spool.write("\n  ]")
+            spool.seek(0)
+            for block in iter(lambda: spool.read(1 << 16), ""):
+                write(block)
+        else:
+            write("[]")
+        write(whole[cut + 2:] + "\n")
+    spool.close()
+    m.game_results = shown
+    return m
