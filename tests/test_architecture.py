@@ -30,6 +30,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     # The reader reports syntax errors as Diagnostic values, and the diagnostics module
     # (data only) lives in reports/; it imports only engine.citations and notation.record.
     ("referee.notation.reader", "referee.reports.diagnostics"): "diagnostic data",
+    # fmt's streaming formatter keeps the reader's errors of each game (a typed list).
+    ("referee.notation.format", "referee.reports.diagnostics"): "diagnostic data",
     # The referee builds its findings as Diagnostic values (the same data module).
     ("referee.judging.referee", "referee.reports.diagnostics"): "diagnostic data",
 }

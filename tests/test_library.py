@@ -318,10 +318,9 @@ Dev J♠ 10♥ 2♦ 3♦ 3♣ 4♣ 5♣ 8♣ 9♣ 10♣ Q♣ K♣ A♣
     assert d.span is not None and d.span.line == 10
     assert any(n.startswith("Pagat, Getaway: Second and subsequent tricks") for n in d.notes)
     assert d.help is not None and "Babu picks up the 2 cards of trick 2" in d.help
-    # The penalty as data (PenaltyFacts) is optional on a Diagnostic; when the referee fills
-    # it in, it must say the same as the help.
-    if d.penalty is not None:
-        assert (d.penalty.seat, d.penalty.cards, d.penalty.trick) == ("Babu", 2, 2)
+    # The penalty as data says what the help says; the record ends, so nobody played on.
+    assert d.penalty is not None
+    assert (d.penalty.seat, d.penalty.cards, d.penalty.trick, d.penalty.leads) == ("Babu", 2, 2, 3)
 
 
 # ---- docs/library.md ------------------------------------------------------------------------
@@ -355,3 +354,39 @@ def test_the_readme_library_example_runs(monkeypatch: pytest.MonkeyPatch, capsys
     result_tag = re.search(r'\[Result "(\w+)"\]', (ROOT / "records" / "full-game.gwy").read_text(encoding="utf-8"))
     assert result_tag is not None
     assert capsys.readouterr().out.strip() == f"{result_tag.group(1)} []"
+
+
+def suit(c: int) -> str:
+    """A card's suit symbol, read off its canonical spelling (A♠* is a spade)."""
+    return card_str(c).rstrip("*")[-1]
+
+
+@pytest.mark.parametrize("spec", ["pagat", "donkey", "denexa"])
+def test_legal_reasons_agree_with_the_hand_in_every_position_of_a_game(spec: str) -> None:
+    """Replaying bot games, at every position the reason of the seat to act matches its
+    hand: FOLLOW only with the suit led in hand and then exactly those cards, TRUMP only
+    without it, OFF_SUIT with neither and then the whole hand, ANY the whole hand."""
+    seen: Counter[LegalReason] = Counter()
+    for seed in range(6):
+        record = referee.parse(bot_game(spec, 4, seed).text)[0]
+        for step in referee.replay(record):
+            e = step.after
+            seat = e.to_act()
+            if seat < 0:
+                continue
+            legal = e.legal(seat)
+            hand = e.known(seat)
+            seen[legal.reason] += 1
+            led = [c for c in hand if e.trick and suit(c) == suit(e.trick[0][1])]
+            if legal.reason == LegalReason.FOLLOW:
+                assert led and sorted(legal.cards) == sorted(led)
+            elif legal.reason == LegalReason.TRUMP:
+                assert not led and len({suit(c) for c in legal.cards}) == 1
+            elif legal.reason in (LegalReason.OFF_SUIT, LegalReason.ANY):
+                assert not led and sorted(legal.cards) == sorted(hand)
+            assert legal.reason != LegalReason.NOT_YOUR_TURN
+    assert seen[LegalReason.FOLLOW] and seen[LegalReason.ANY]
+    if spec == "donkey":
+        assert seen[LegalReason.TRUMP]
+    else:
+        assert seen[LegalReason.OFF_SUIT]
