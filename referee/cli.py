@@ -314,11 +314,18 @@ def schema():
 
 
 @app.command()
-def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201; none lists them all")):
-    """Explain a diagnostic code, with an example; with no code, list every code."""
+def explain(
+    code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
+    number: Optional[int] = typer.Argument(None, help="with 'ruling': which of our rulings (1-9)"),
+):
+    """Explain a diagnostic code, with an example, or one of our rulings (`explain ruling 5`);
+    with no code, list every code."""
     from referee.reports.diagnostics import CODES, explain as lookup
     from referee.reports.select import code_severity
 
+    if code is not None and code.lower() == "ruling":
+        _print_ruling(number)
+        return
     if code is None:
         for k, c in CODES.items():
             sys.stdout.write(f"{k}  {code_severity(k):<7}  {c.title}\n")
@@ -338,15 +345,39 @@ def explain(code: Optional[str] = typer.Argument(None, help="a diagnostic code s
             out.print("    " + line, markup=False)
 
 
+def _print_ruling(number: Optional[int]) -> None:
+    """One ruling of docs/rulings.md, as shipped with the package."""
+    from referee.engine.citations import RULINGS_TITLES
+    from referee.reports.docs import DocNotFound, ruling_text
+
+    if number is None or number not in RULINGS_TITLES:
+        raise fail(f"name a ruling: getaway-ref explain ruling N, with N one of the rulings 1 to {max(RULINGS_TITLES)}")
+    try:
+        text = ruling_text(number)
+    except DocNotFound as e:
+        raise fail(str(e))
+    sys.stdout.write(text or "")
+
+
 @app.command("rules")
 def rules_cmd(
     name: Optional[str] = typer.Argument(None, help="a preset to show in full"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f"),
+    rulings: bool = typer.Option(False, "--rulings", help="print our rulings on the points the rules texts leave open (docs/rulings.md)"),
 ):
-    """List the rule presets and options, or show one preset."""
+    """List the rule presets and options, or show one preset; --rulings prints our rulings."""
     import json
 
     from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
+
+    if rulings:
+        from referee.reports.docs import DocNotFound, doc_text
+
+        try:
+            sys.stdout.write(doc_text("rulings.md"))
+        except DocNotFound as e:
+            raise fail(str(e))
+        return
 
     out = _console()
     if name is not None:

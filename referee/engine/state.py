@@ -739,6 +739,14 @@ class Engine:
             return Verdict("R108", "not the next player holding cards", want)
         return OK
 
+    def can_move_hand(self, taker: int, target: int) -> bool:
+        """Can ``target``'s hand go to ``taker`` at all, allowed or not: two different seats,
+        both still in the game and holding cards, between tricks, the game not over. The
+        referee follows a rejected take written in a record only then."""
+        return (taker != target and self.phase in (BEFORE_FIRST, BETWEEN, DRAW_DUE)
+                and not self.out[taker] and not self.out[target]
+                and self.size(taker) > 0 and self.size(target) > 0)
+
     def take(self, taker: int, target: int):
         """``taker`` takes ``target``'s whole hand; the target has got away (ruling 3)."""
         for c in cards_of(self.once[target]) + cards_of(self.twice[target]):
@@ -837,6 +845,48 @@ class Engine:
             return False
         self._give(s, c)
         return True
+
+    def swap_from_waste(self, s: int, c: int) -> bool:
+        """Follow a record in which ``s`` plays ``c``, a card of the waste pile (an error in
+        the record, ruling 5): one of the seat's unseen cards takes its place in the waste,
+        so every size stays as the record has it. False if the seat has no unseen card or
+        the card is not in the waste pile."""
+        if self.unknown[s] == 0 or not self.move_from_waste(s, c):
+            return False
+        # move_from_waste put the card in the hand; one unseen card goes the other way.
+        self.unknown[s] -= 1
+        self.waste_unknown += 1
+        return True
+
+    def force_draw(self, s: int, c: int) -> bool:
+        """Follow a record whose drawn card is not where the rules draw from (an error in
+        the record, ruling 5): the draw happens as written if the card is anywhere but
+        another player's hand (the trick just played, the waste pile, unseen). The draw is
+        the due drawer's. False if the card cannot be taken without changing a hand."""
+        if self.phase != DRAW_DUE:
+            return False
+        for i, (_, tc) in enumerate(self.pending):
+            if tc == c:
+                del self.pending[i]
+                self._give_drawn(s, c)
+                return True
+        b = BIT[c]
+        if (self.waste_once | self.waste_twice) & b or (self.hidden_once & b and self.waste_unknown > 0):
+            self.move_from_waste(s, c)
+            self._take_known(s, c)
+            self._give_drawn(s, c)
+            return True
+        return False
+
+    def _give_drawn(self, s: int, c: int):
+        self._give(s, c)
+        self._flush_pending()
+        self.phase = BETWEEN
+        self._lead_by(s, LeadReason.DRAW)
+        self.drawer = -1
+        self.draw_source = None
+        self.drawn_lead = True
+        self.events.append(Drew(s, c, None))
 
     def lead(self, s: int, c: int):
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""

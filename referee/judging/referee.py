@@ -22,6 +22,7 @@ from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related
+from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import choose, read_ahead, with_takes_and_draws
 from referee.notation.record import (
@@ -232,10 +233,16 @@ class Referee:
             if fatal:
                 raise _Stop("the deal cannot be true")
             if placed != pack_size:
-                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}",
+                missing = ""
+                if placed < pack_size and all(h.cards is not None for h in setup.hands):
+                    # Every hand is written card by card: the cards nobody was dealt are known.
+                    gone = [c for c in range(C.CARD_COUNT) for _ in range(
+                        (1 if pack_once & C.BIT[c] else 0) + (1 if pack_twice & C.BIT[c] else 0) - seen.get(c, 0))]
+                    missing = ": missing " + " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
+                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}{missing}",
                             setup.hands[-1].span if setup.hands else setup.span,
                             notes=[R.note("the whole pack is dealt", R.DEAL)],
-                            help="check each hand's size")
+                            help="check each hand's size" if not missing else "give the missing cards to their hands")
                 raise _Stop("the deal cannot be true")
             self._check_even(game, rules, setup)
             return E.Engine.from_deal(rules, hands)
@@ -410,7 +417,9 @@ class Referee:
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
-            raise _Stop("from here the record cannot be replayed")
+            if not self._follow_record_error(v, s, c, play, tno, k):
+                raise _Stop("from here the record cannot be replayed")
+            return
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
         if not (e.once[s] & C.BIT[c]):
             ref = e.unseen_void(s, C.SUIT[c])
@@ -420,6 +429,31 @@ class Referee:
             self._apply(s, c, play, tno, k)
             return
         self._mistake(k, play, tno, v, late)
+
+    def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
+        """Ruling 5: after an error in the record, follow the record where the state allows
+        it, so that one bad line does not hide the rest of the game. False: it cannot be
+        followed, and the replay stops."""
+        e = self.engine
+        if v.code == E.SEAT_OUT:
+            return True  # the play cannot have happened: passed over
+        if v.code == E.IN_WASTE and e.swap_from_waste(s, c):
+            self._play_followed(s, c, play, tno, k)
+            return True
+        if v.code == E.DRAW_MISSING and s == e.drawer and e.draw_source is None and e.force_draw(s, c):
+            # The draw was not written: the card led is the card drawn.
+            self._play_followed(s, c, play, tno, k)
+            return True
+        return False
+
+    def _play_followed(self, s: int, c: int, play: Play, tno: int, k: int):
+        """A play followed after a record error: judged and applied like any other."""
+        e = self.engine
+        v = e.judge_play(s, c)
+        if v is None:
+            self._apply(s, c, play, tno, k)
+        elif not v.code.startswith("R"):
+            self._mistake(k, play, tno, v, False)
 
     def _unfinished(self, play, tno):
         """The record starts a new trick while the engine still waits for plays to the last
@@ -710,7 +744,10 @@ class Referee:
         elif code == E.OUT_OF_TURN:
             turn = self.seat(v.detail)
             if e.phase in (E.BETWEEN,):
-                msg = f"{name} led {card}, but {turn} has the power and leads trick {tno}"
+                why = {EV.LeadReason.POWER: "has the power and leads", EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
+                       EV.LeadReason.PASS_LEAD: "leads (the lead passed on)", EV.LeadReason.PENALTY: "leads (after the penalty)",
+                       EV.LeadReason.DRAW: "leads (with the card drawn)"}.get(e.lead_why, "leads")
+                msg = f"{name} led {card}, but {turn} {why} trick {tno}"
             else:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
@@ -723,6 +760,9 @@ class Referee:
         elif code == E.NOT_ACE_FIRST:
             holder = self.seat(v.detail) if v.detail is not None and v.detail >= 0 else "its holder"
             ace = C.card_str(e.first_card())
+            if e.double:
+                notes[0] = R.note("with two packs the marked ace of spades opens the first trick", R.DOUBLE_PACK,
+                                  R.FIRST_TRICK)
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
             label = f"{ace} first"
             help = f"penalty (ruling 1): {name} picks up {card} and leads the next trick"
@@ -811,8 +851,7 @@ class Referee:
             if v.code == "R107":
                 self.report("R107", f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
                             notes=[str(R.GETTING_AWAY)], help="record the draw first")
-                raise _Stop("from here the record cannot be replayed")
-            if v.reason.startswith("taking is not allowed"):
+            elif v.reason.startswith("taking is not allowed"):
                 self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
                             notes=[R.note("taking is the rule there; this game is judged with "
                                           f"taking=no ({self.rules.spec()})", R.TAKING)],
@@ -825,12 +864,11 @@ class Referee:
                 self.report("R108", f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
                             else f"{taker} cannot take {target}'s hand", t.span,
                             notes=[R.note("the taker must still hold cards", R.ruling(3))])
-                return
-            if e.out[t.target] or e.size(t.target) == 0:
-                return
-            # The record says the hand changed places: follow it, so every card stays in
-            # one known place.
-        e.take(t.taker, t.target)
+        # One rule for every take, allowed or not (docs/notation.md, Takes): the record says
+        # the hand changed places, so it is followed whenever a hand can move; otherwise
+        # nothing moves. Every card stays in one known place either way.
+        if e.can_move_hand(t.taker, t.target):
+            e.take(t.taker, t.target)
 
     def _take_deferred(self):
         """Takes written inside a trick, applied once the trick is over."""
@@ -858,12 +896,15 @@ class Referee:
                 notes.append(R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY))
             self.report("R106", f"{name} draws {card} from {src}, but {where}", d.card_span,
                         label=f"not in {src}", notes=notes)
+            if d.source is None and e.force_draw(d.seat, d.card):
+                return  # followed as written
         elif v.reason == "no draw is due":
             self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
                         notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
             if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and e.move_from_waste(d.seat, d.card):
                 # The card changed places at the table: follow the record.
                 return
+            return  # nothing to follow: the draw is passed over
         elif v.reason == "the game is over":
             self.report("R110", f"{name} draws {card} after the end of the game", d.span,
                         notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
@@ -876,6 +917,12 @@ class Referee:
                    else f"{name} must draw from {wants}")
             self.report("R107", msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
                                                     f"rule set: {self.rules.spec()}"])
+            # Follow the record as the due draw: the drawer named wrongly, or the source.
+            if e.drawer >= 0 and e.judge_draw(e.drawer, d.card, e.draw_source if e.draw_source != "any" else d.source) is None:
+                e.draw(e.drawer, d.card, e.draw_source if e.draw_source != "any" else d.source)
+                return
+            if e.drawer >= 0 and e.draw_source is None and e.force_draw(e.drawer, d.card):
+                return
         raise _Stop("from here the record cannot be replayed")
 
     def _counts(self, cnt: Counts):
@@ -916,11 +963,21 @@ class Referee:
             self.report("R112", f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
                         tag.value_span, notes=[R.note("the last player holding cards loses", R.END)],
                         help="write [Result \"*\"] for a game not finished")
+        elif loser != e.loser and e.ended_by == "two_players":
+            # Pagat, Two players (outcome 3): the leader of a drawn card loses at once when
+            # the other answers with a tochoo, though both may still hold cards.
+            self.report("R112", f"the result names {self.seat(loser)}, but {self.seat(e.loser)} lost: "
+                        f"{self.seat(e.loser)}'s drawn lead was answered with a tochoo",
+                        tag.value_span, label="not the loser",
+                        notes=[R.note("a tochoo on a drawn lead with two players left: the leader loses",
+                                      R.TWO_PLAYERS, R.DENEXA_ENDING)],
+                        help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif loser != e.loser:
             self.report("R112", f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
-                        tag.value_span, label="not the loser", notes=[str(R.END)])
+                        tag.value_span, label="not the loser", notes=[str(R.END)],
+                        help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif legs is not None and legs != e.legs:
-            self.report("R112", f"the result gives {legs} legs, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
+            self.report("R112", f"the result gives {legs} leg{'s' if legs != 1 else ''}, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
                         tag.value_span, notes=[R.note("a donkey with N legs, N the cards left", R.DONKEY)])
 
 

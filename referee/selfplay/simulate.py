@@ -630,7 +630,7 @@ class _Table:
             elif isinstance(ev, GotAway):
                 parts.append(f"{self.names[ev.seat]} gets away")
             elif isinstance(ev, GameOver):
-                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} legs" if e.trumps else ""))
+                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} leg{'s' if ev.legs != 1 else ''}" if e.trumps else ""))
         if parts:
             trick.comment = "; ".join(parts)
         if self.trick_end in ("tochoo", "penalty") and e.phase != E.OVER:

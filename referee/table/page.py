@@ -124,7 +124,7 @@ def page_data(w: Walk) -> dict[str, Any]:
     if res.stopped:
         end = f"The replay stops: {res.stopped}"
     elif res.finished and res.loser is not None:
-        end = f"Game over: {g.seats[res.loser]} lost" + (f" ({res.legs} legs)" if res.legs and res.rules and res.rules.trumps else "")
+        end = f"Game over: {g.seats[res.loser]} lost" + (f" ({res.legs} leg{'s' if res.legs != 1 else ''})" if res.legs and res.rules and res.rules.trumps else "")
     return {
         "title": g.tag("Event") or f"Game {g.number}",
         "path": g.path, "game": g.number, "rules": res.rules.spec() if res.rules else g.rules,
