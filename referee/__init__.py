@@ -23,7 +23,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from referee.engine.cards import card_str, parse_card
     from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
-    from referee.engine.state import Engine
+    from referee.engine.events import (
+        Action, DrawCard, DrawDue, Drew, Effect, Event, GameOver, GotAway, LeadReason, Leads, Legal, LegalReason,
+        Penalty, PickedUp, PlayCard, Played, TakeHand, Took, TrickToWaste, TrumpsSet,
+    )
+    from referee.engine.state import Engine, IllegalAction
     from referee.judging.referee import GameResult, Referee, Step, judge
     from referee.judging.replay import Replay, replay
     from referee.notation.format import format_file, format_game
@@ -38,7 +42,14 @@ _HOME = {
     "parse": "referee.notation.reader", "read": "referee.notation.reader",
     "card_str": "referee.engine.cards", "parse_card": "referee.engine.cards",
     "CODES": "referee.reports.diagnostics", "Diagnostic": "referee.reports.diagnostics",
-    "Engine": "referee.engine.state",
+    "Engine": "referee.engine.state", "IllegalAction": "referee.engine.state",
+    # The engine's typed boundary: the actions a program may ask for, what it may play and
+    # why, and the events an action causes.
+    **{name: "referee.engine.events" for name in (
+        "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason", "Leads",
+        "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
+        "TrumpsSet",
+    )},
     "format_file": "referee.notation.format", "format_game": "referee.notation.format",
     "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
     "Step": "referee.judging.referee", "Replay": "referee.judging.replay", "replay": "referee.judging.replay",
@@ -52,6 +63,9 @@ __all__ = [
     "CODES", "Diagnostic", "Engine", "Game", "GameResult", "PRESETS", "ReadError", "Reader", "Referee", "Replay", "Step", "replay",
     "RuleSet", "RulesError", "Span", "card_str", "diagnostic_text", "format_file", "format_game", "judge",
     "parse", "parse_card", "parse_spec", "read", "rule_set",
+    "IllegalAction", "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason",
+    "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
+    "TrumpsSet",
 ]
 __version__ = "0.1.0"
 

@@ -1,0 +1,112 @@
+"""The import rule of docs/architecture.md: a lower stage never imports a higher one.
+
+Every module of the package is parsed with ``ast`` (nothing is imported), and every import
+statement in it counts, at module level or inside a function: a deferred import is still a
+dependency. A known exception is an explicit entry of ``ALLOWED`` with the reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "referee"
+
+# The commands layer: what turns the library into programs.
+COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
+            "referee.selfplay", "referee.lsp", "referee.config", "referee.files")
+
+# For each stage, the parts of the package it must never import.
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "referee.engine": ("referee.notation", "referee.judging", "referee.reports", *COMMANDS),
+    "referee.notation": ("referee.judging", "referee.reports", *COMMANDS),
+    "referee.judging": ("referee.reports", *COMMANDS),
+    "referee.reports": ("referee.judging", *COMMANDS),
+}
+
+# Known exceptions (docs/architecture.md, "Known exceptions"): (importing module, imported
+# module) and why it is tolerated.
+ALLOWED: dict[tuple[str, str], str] = {
+    # The reader reports syntax errors as Diagnostic values, and the diagnostics module
+    # (data only) lives in reports/; it imports only engine.citations and notation.record.
+    ("referee.notation.reader", "referee.reports.diagnostics"): "diagnostic data",
+    # fmt's streaming formatter keeps the reader's errors of each game (a typed list).
+    ("referee.notation.format", "referee.reports.diagnostics"): "diagnostic data",
+    # The referee builds its findings as Diagnostic values (the same data module).
+    ("referee.judging.referee", "referee.reports.diagnostics"): "diagnostic data",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_module(name: str) -> bool:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module of ours an import statement anywhere in the file names."""
+    name = module_name(path)
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_package else 0)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            # ``from referee.engine import citations``: the submodule is the dependency.
+            found.update(f"{module}.{a.name}" for a in node.names if is_module(f"{module}.{a.name}"))
+    return {m for m in found if m == "referee" or m.startswith("referee.")}
+
+
+def within(module: str, part: str) -> bool:
+    return module == part or module.startswith(part + ".")
+
+
+def offences() -> list[str]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        for stage, forbidden in FORBIDDEN.items():
+            if not within(name, stage):
+                continue
+            for imported in sorted(imports_of(path)):
+                allowed = any(name == importer and within(imported, target) for importer, target in ALLOWED)
+                if any(within(imported, f) for f in forbidden) and not allowed:
+                    out.append(f"{name} imports {imported}")
+    return out
+
+
+def test_the_package_is_where_the_test_looks() -> None:
+    names = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    for stage in FORBIDDEN:
+        assert stage in names
+    # The walk sees deferred imports too: cli.py imports the table commands inside functions.
+    assert any(within(m, "referee.table") for m in imports_of(PACKAGE / "cli.py"))
+
+
+def test_lower_stages_never_import_higher_ones() -> None:
+    assert offences() == []
+
+
+def test_every_allowed_exception_is_still_needed() -> None:
+    """An allow-list entry that the code no longer needs is removed, so the list stays true."""
+    for importer, imported in ALLOWED:
+        path = PACKAGE.joinpath(*importer.split(".")[1:]).with_suffix(".py")
+        assert any(within(m, imported) for m in imports_of(path)), (importer, imported)
+
+
+def test_the_engine_imports_nothing_of_ours_but_itself() -> None:
+    """The engine knows nothing of records, text, reports or commands."""
+    for path in (PACKAGE / "engine").rglob("*.py"):
+        outside = {m for m in imports_of(path) if not within(m, "referee.engine")}
+        assert outside == set(), path
