@@ -120,7 +120,7 @@ def test_pipe_mistake_penalty_and_undo(tmp_path):
     assert '  rule: Pagat, Getaway: Second and subsequent tricks — a tochoo ends the trick; nobody plays after it' in out
     assert "  penalty (ruling 1): South picks up the 4 cards of trick 4 and leads trick 5" in out
     assert out[out.index("  penalty (ruling 1): South picks up the 4 cards of trick 4 and leads trick 5") + 1].startswith(
-        "turn: South has the power and leads trick 5")
+        "turn: South picked up the trick as the penalty and leads trick 5")
     assert "removed: 4. South 4♥" in out
     assert "withdrawn: M202 South played 4♥ after East's tochoo K♣ ended trick 4" in out
     assert out[-1].startswith("turn: North has the power and leads trick 5")
@@ -261,7 +261,7 @@ def test_game_over_result_tag_and_next_game(tmp_path):
     r = run_live(str(f), input="West 7♣\nEast 8♥\nEast 2♠\nnew\n")
     assert r.returncode == 1, r.stderr  # 'East 2♠' after the end is rejected
     out = r.stdout.splitlines()
-    assert out[0] == "turn: West has the power and leads trick 21; before it, a player may take the next player's hand"
+    assert out[0] == "turn: West leads the card drawn in trick 21; before it, a player may take the next player's hand"
     assert any(line.startswith("recorded: 21. East 8♥") and "game over: West lost" in line for line in out)
     assert any(line.startswith("rejected") and "after the end of the game" in line for line in out)
     assert "game 2: North East South West, rules pagat" in r.stdout
