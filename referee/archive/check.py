@@ -83,7 +83,7 @@ def judge_range(args: list[Any] | tuple[Any, ...]) -> tuple[list[Diagnostic], li
     for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
                                                   offset=chars, byte_offset=start):
         if number == 0:
-            reader._read_prelude(text, offset)
+            reader.read_prelude(text, offset)
             prelude.extend(reader.prelude.errors)
             continue
         if first_line == 1:

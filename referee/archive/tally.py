@@ -20,7 +20,7 @@ def tally_stream(paths: list[Path], default: Any = None, overrides: Any = None, 
     from referee.archive.inputs import problem
     from referee.notation.reader import ReadError, parse_result, read
     from referee.reports.text import safe
-    from referee.table.views import PlayerTally, TallyModel, _tally_game
+    from referee.table.views import PlayerTally, TallyModel, tally_game
 
     players: dict[str, Any] = {}
     shown: list[Any] = []
@@ -34,7 +34,7 @@ def tally_stream(paths: list[Path], default: Any = None, overrides: Any = None, 
             continue
         try:
             for g in read(path):
-                gt = _tally_game(g, default, overrides, force, parse_result)
+                gt = tally_game(g, default, overrides, force, parse_result)
                 spool.write(("[\n    " if games == 0 else ",\n    ") + gt.model_dump_json(indent=2).replace("\n", "\n    "))
                 games += 1
                 if gt.problem and gt.loser is None:

@@ -69,7 +69,11 @@ class PoolRunner:
             self.pool.shutdown(wait=True)
             return
         # Interrupted, or a worker died: stop every worker now, not after its slice.
-        for p in list((self.pool._processes or {}).values()):
+        # The pool's processes are this process's children: kill them through
+        # multiprocessing, not the executor's private table.
+        import multiprocessing
+
+        for p in multiprocessing.active_children():
             try:
                 p.kill()
             except Exception:

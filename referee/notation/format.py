@@ -197,7 +197,7 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
     waiting: tuple[str, str] | None = None
     for number, text, first_line, offset in chunks(f, name):
         if number == 0:
-            reader._read_prelude(text, offset)
+            reader.read_prelude(text, offset)
             result.errors.extend(reader.prelude.errors)
             pending_prelude = text
             continue

@@ -654,7 +654,7 @@ class Reader:
         """Games from a binary stream, cut at %game lines; the text must be UTF-8."""
         for number, text, first_line, offset in chunks(stream, self.path):
             if number == 0:
-                self._read_prelude(text, offset)
+                self.read_prelude(text, offset)
             else:
                 if first_line == 1:
                     quote_first_line(self.prelude.errors, text)
@@ -663,7 +663,7 @@ class Reader:
     def read_text(self, text: str) -> Iterator[Game]:
         return self.read_stream(io.BytesIO(text.encode("utf-8")))
 
-    def _read_prelude(self, text: str, offset: int) -> None:
+    def read_prelude(self, text: str, offset: int) -> None:
         ctx = self._ctx
         ctx.reset(1, offset, self.path, text)
         pre = self.prelude

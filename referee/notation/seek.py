@@ -167,7 +167,7 @@ def find_game(path: str, number: int | None = None, name: str | None = None) -> 
             f.seek(0)
             for n, text, _first, offset in chunks(io.BytesIO(f.read()), shown):
                 if n == 0:
-                    reader._read_prelude(text, offset)
+                    reader.read_prelude(text, offset)
             return Found(None, 0, reader.prelude, size)
         f.seek(chosen.start)
         data = f.read(after.start - chosen.start) if after is not None else f.read()

@@ -244,7 +244,7 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
     n = 0
     for number, text, first_line, offset in chunks(f, name):
         if number == 0:
-            reader._read_prelude(text, offset)
+            reader.read_prelude(text, offset)
             continue
         if first_line == 1:
             quote_first_line(reader.prelude.errors, text)

@@ -149,7 +149,7 @@ def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
     return f"{name}'s hand is unseen and nothing shows a {suit[:-1]} in it"
 
 
-def _play_phrase(st: Step, seats: Sequence[str]) -> str:
+def play_phrase(st: Step, seats: Sequence[str]) -> str:
     """One play: who played what, and what the engine says it did (a lead, a follow, a
     tochoo, a trump, a discard), or that the referee reported a mistake at it."""
     p = st.item
@@ -298,7 +298,7 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
     phrases = []
     ends = []
     for st in plays:
-        phrases.append(_play_phrase(st, seats))
+        phrases.append(play_phrase(st, seats))
         follow = events_sentence(st, seats)
         if follow:
             ends.append(follow)
@@ -313,7 +313,7 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
         # the seat's play first, with the referee's verdict on it in full; the plays
         # before it as the setting
         k = plays.index(mine[0])
-        setting = _list([_play_phrase(st, seats) for st in plays[:k]])
+        setting = _list([play_phrase(st, seats) for st in plays[:k]])
         parts = []
         for st in mine:
             p = st.item
@@ -324,8 +324,8 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
                              + "; and ".join(diagnostic_sentence(d) for d in errs))
                 told.update(id(d) for d in errs)
             else:
-                parts.append(_play_phrase(st, seats))
-        later = [_play_phrase(st, seats) for st in plays[k + 1:] if st not in mine]
+                parts.append(play_phrase(st, seats))
+        later = [play_phrase(st, seats) for st in plays[k + 1:] if st not in mine]
         sentence = (f"Trick {number}" + (f", after {setting}" if setting else "") + ": " + "; ".join(parts)
                     + (f"; then {_list(later)}" if later else "") + ".")
     for st in plays:
@@ -366,14 +366,14 @@ def narrate(w: Walk) -> list[str]:
     elif not res.finished:
         e = w.steps[-1].after if w.steps else w.start
         if e is not None:
-            out.append("The record ends before the game does; " + _lead_phrase(w, e) + ".")
+            out.append("The record ends before the game does; " + lead_phrase(w, e) + ".")
     return out
 
 
 # ---- the state now -------------------------------------------------------------------------------
 
 
-def _lead_phrase(w: Walk, e: E.Engine) -> str:
+def lead_phrase(w: Walk, e: E.Engine) -> str:
     """Who is to act now and why, from the engine and the last events that set the lead."""
     seats = w.game.seats
     if e.phase == E.OVER:
@@ -421,7 +421,7 @@ def legal_phrase(w: Walk, e: E.Engine) -> str:
     """What may happen now, in one sentence: whose turn and why, the cards the engine allows
     (listed when the hand is known), and the takes allowed."""
     seats = w.game.seats
-    text = _lead_phrase(w, e)
+    text = lead_phrase(w, e)
     turn = e.to_act()
     if turn >= 0 and e.phase not in (E.OVER, E.DRAW_DUE):
         legal = C.cards_of(e.legal_cards(turn))
@@ -445,14 +445,14 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
     if e is None:
         return f"the game cannot be replayed: {res.stopped}"
     if question.startswith("who"):
-        return _cap(_lead_phrase(w, e)) + "."
+        return _cap(lead_phrase(w, e)) + "."
     if question == "hands":
         return _cap(hands_phrase(w, e)) + "."
     if question == "legal":
         return legal_phrase(w, e)
     # why: the last entry and what the referee made of it
     if not w.steps:
-        return "Nothing has been played yet; " + _lead_phrase(w, e) + "."
+        return "Nothing has been played yet; " + lead_phrase(w, e) + "."
     last = w.steps[-1]
     if last.trick is not None:
         return trick_sentence(w, last.trick)

@@ -306,7 +306,7 @@ class Session:
         reader = Reader(str(path))
         for number, chunk, first_line, offset in chunks(io.BytesIO(text.encode("utf-8")), str(path)):
             if number == 0:
-                reader._read_prelude(chunk, offset)
+                reader.read_prelude(chunk, offset)
             else:
                 last = (number, chunk, first_line, offset)
         if reader.prelude.errors:

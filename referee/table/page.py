@@ -22,7 +22,7 @@ from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.judging.referee import Step
 from referee.table.answers import (
-    Walk, _lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, _play_phrase,
+    Walk, lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, play_phrase,
 )
 
 
@@ -86,7 +86,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
         what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"
         label = "start"
     elif isinstance(st.item, Play):
-        what = _play_phrase(st, seats)
+        what = play_phrase(st, seats)
         what = what[:1].upper() + what[1:]
         label = f"trick {st.trick}: {seats[st.item.seat]} {C.card_str(st.item.card)}"
     else:
@@ -99,7 +99,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
         "label": label, "trick": st.trick if st is not None else None, "number": number,
         "table": [{"seat": seats[s], "card": _card(c), "marks": marks.get(s, [])} for s, c in on_table],
         "fate": fate[:1].upper() + fate[1:] if fate else "",
-        "what": what, "lead": _lead_phrase(sub, e)[:1].upper() + _lead_phrase(sub, e)[1:],
+        "what": what, "lead": lead_phrase(sub, e)[:1].upper() + lead_phrase(sub, e)[1:],
         "hands": hands, "waste": e.waste_size(), "out": [seats[s] for s in e.out_order],
         "trumps": C.suit_name(e.trump, True) if e.trumps and e.trump >= 0 else "",
         "diagnostics": diags,

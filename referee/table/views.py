@@ -923,7 +923,7 @@ def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str
             continue
         try:
             for g in read(path):
-                results.append(_tally_game(g, default, overrides, force, parse_result))
+                results.append(tally_game(g, default, overrides, force, parse_result))
         except ReadError as e:
             unreadable.append(safe(f"{e.path}: {e.message}"))
     players: dict[str, PlayerTally] = {}
@@ -952,7 +952,7 @@ def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str
                       unreadable=unreadable)
 
 
-def _tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | None, force: bool,
+def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | None, force: bool,
                 parse_result: Callable[[str, Sequence[str]], tuple[int | None, int | None]]) -> GameTally:
     seats = list(g.seats)
     gt = GameTally(path=str(g.path), game=g.number, seats=seats, by="none")
