@@ -806,14 +806,7 @@ class Engine:
                 self._unhide(c)
         else:
             self._remove_from_hand(source, c)
-        self._give(s, c)
-        self._flush_pending()
-        self.phase = BETWEEN
-        self._lead_by(s, LeadReason.DRAW)
-        self.drawer = -1
-        self.draw_source = None
-        self.drawn_lead = True
-        self.events.append(Drew(s, c, source))
+        self._give_drawn(s, c, source)
         if source is not None and self.size(source) == 0:
             self._get_away(source)
             self._finish_if_one_left()
@@ -878,7 +871,9 @@ class Engine:
             return True
         return False
 
-    def _give_drawn(self, s: int, c: int):
+    def _give_drawn(self, s: int, c: int, source: int | None = None):
+        """The drawn card joins the drawer's hand, the trick just played goes to the waste
+        pile, and the drawer leads (Pagat, Getaway: Getting away)."""
         self._give(s, c)
         self._flush_pending()
         self.phase = BETWEEN
@@ -886,7 +881,7 @@ class Engine:
         self.drawer = -1
         self.draw_source = None
         self.drawn_lead = True
-        self.events.append(Drew(s, c, None))
+        self.events.append(Drew(s, c, source))
 
     def lead(self, s: int, c: int):
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
