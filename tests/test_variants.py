@@ -47,9 +47,14 @@ def test_direction_clockwise_east_follows_north():
 
 def test_direction_anticlockwise_south_follows_north():
     # Anticlockwise the next to play after North is South (the seat to North's right).
-    res = judge(THREE + "5. North 5♥, East 6♥, South 7♥\n", "pagat direction=anticlockwise")
+    # East before South in a whole trick is either a play out of turn or the record's order;
+    # cut short (East plays and the record moves on), it is a play out of turn.
+    res = judge(THREE + "5. North 5♥, East 6♥\n", "pagat direction=anticlockwise")
     assert codes(res) == ["M203"]
     assert "South's turn" in res.diagnostics[0].message
+    # Whole, with every play legal in turn, it is written out of order (R116): in turn, South first.
+    whole = judge(THREE + "5. North 5♥, East 6♥, South 7♥\n", "pagat direction=anticlockwise")
+    assert codes(whole) == ["R116"] and "in turn, South, East" in whole.diagnostics[0].message
     ok = judge(THREE + "5. North 5♥, South 7♥, East 6♥\n", "pagat direction=anticlockwise")
     assert codes(ok) == []
 
@@ -248,7 +253,8 @@ South 5♦ 4♦ 3♦ 2♦ A♣ K♣ Q♣ J♣ 10♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4�
 def test_first_trick_any_order_or_in_turn():
     assert codes(judge(FIRST, "pagat")) == []
     res = judge(FIRST, "pagat first_trick=in_turn")
-    assert codes(res) == ["M203"]
+    # In turn, the first trick's whole line written in another order: the record's order.
+    assert codes(res) == ["R116"]
 
 
 # ---- two_players (Pagat, Two players; Denexa, Ending the hand) ------------------------------------------
