@@ -47,6 +47,8 @@ def test_wheel_carries_the_grammar(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
         assert "referee/grammar/gwy.lark" in names
+        # The rulings and the notation that diagnostics cite ship with the package.
+        assert "referee/docs/rulings.md" in names and "referee/docs/notation.md" in names
         assert "referee/__init__.py" in names
         inside = z.read("referee/grammar/gwy.lark").decode("utf-8")
     assert inside == (ROOT / "grammar" / "gwy.lark").read_text(encoding="utf-8")
@@ -78,3 +80,7 @@ def test_installed_wheel_finds_its_grammar(wheel, tmp_path):
                        cwd=str(elsewhere), env=env, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "trumps = yes" in r.stdout
+    # and prints our rulings from the wheel
+    r = subprocess.run([sys.executable, "-m", "referee", "explain", "ruling", "8"], capture_output=True, text=True,
+                       cwd=str(elsewhere), env=env, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("## Ruling 8:"), r.stdout + r.stderr
