@@ -18,6 +18,7 @@ import referee
 from referee.reports.export import RecordFile
 from referee.reports.report import Report
 from referee.engine.rules import OPTIONS
+from referee.notation.reader import parse_file_text as _parse_file_text
 
 PAGAT = RECORDS / "pagat-example.gwy"
 
@@ -417,6 +418,7 @@ def _crash_in_process(data: bytes) -> str | None:
     """Read, judge, format and export in this process; the exception, if any, as one line."""
     from referee.reports.export import record_file
     from referee.notation.format import format_file
+    from referee.notation.reader import parse_file_text as _parse_file_text
     from referee.judging.referee import Referee
     from referee.reports.render import diagnostic_text
     from referee.archive.check import GameOutcome
@@ -427,7 +429,7 @@ def _crash_in_process(data: bytes) -> str | None:
     except UnicodeDecodeError:
         return None  # the command refuses it with exit 2 before reading
     try:
-        pre, games = referee.notation.reader.parse_file_text(text.lstrip("\ufeff"))
+        pre, games = _parse_file_text(text.lstrip("\ufeff"))
         ref = Referee()
         for g in games:
             result = ref.judge(g)
@@ -529,10 +531,10 @@ def test_fmt_never_shows_a_traceback_and_never_writes_a_broken_file(fuzz_dir, tm
     changed = [p for p in files if p.read_bytes() != before[p.name]]
     for p in changed:
         # only files that read without errors are rewritten, and then to canonical form
-        pre, games = referee.notation.reader.parse_file_text(before[p.name].decode("utf-8").lstrip("\ufeff"))
+        pre, games = _parse_file_text(before[p.name].decode("utf-8").lstrip("\ufeff"))
         assert not pre.errors and not any(g.errors for g in games), p.name
         new = p.read_text(encoding="utf-8")
-        pre2, games2 = referee.notation.reader.parse_file_text(new)
+        pre2, games2 = _parse_file_text(new)
         assert not pre2.errors and not any(g.errors for g in games2), p.name
         assert referee.format_file(pre2, games2) == new
         # (that the rewritten games equal the originals is test_format's property; an
