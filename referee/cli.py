@@ -170,7 +170,12 @@ def fmt(
             continue
         spooled = spool_stdin() if str(path) == STDIN else None
         source = spooled or path
-        target = Beside(str(path)) if write else None
+        try:
+            target = Beside(str(path)) if write else None
+        except OSError as e:  # may not write it, or a special file: said in one line, nothing touched
+            _say(err, str(e) if str(e).startswith(name) else f"{name}: {e.strerror or e}")
+            status = EXIT_USAGE
+            continue
         # Output waits in a temporary file until the whole record has read cleanly: a record
         # with a syntax error in its last game prints nothing, as before, in flat memory.
         shown = tempfile.TemporaryFile("w+", encoding="utf-8", newline="") if not write and not check_only or diff else None

@@ -318,3 +318,21 @@ def test_a_full_disk_is_a_one_line_error_and_the_original_is_untouched(small_dis
     assert "out.gwy" in line and "no space left" in line
     assert f.read_text(encoding="utf-8") == "the old record\n"
     assert sorted(p.name for p in small_disk.iterdir()) == (["other.gwy", "out.gwy"] if linked else ["out.gwy"])
+
+
+def test_fmt_write_goes_through_the_careful_writer(tmp_path: Path) -> None:
+    """fmt --write keeps a symlink a symlink and a hard link one file under both names."""
+    from conftest import RECORDS, run_cli
+
+    canonical = (RECORDS / "pagat-example.gwy").read_text(encoding="utf-8")
+    real = tmp_path / "real.gwy"
+    real.write_text(canonical.replace("West A♠, North J♠", "West AS, North JS"), encoding="utf-8")
+    link = tmp_path / "link.gwy"
+    link.symlink_to(real)
+    hard = tmp_path / "hard.gwy"
+    os.link(real, hard)
+    r = run_cli("fmt", "--write", str(link))
+    assert r.returncode == 0, r.stderr
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == canonical
+    assert os.path.samefile(real, hard)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.gwy", "link.gwy", "real.gwy"]

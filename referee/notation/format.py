@@ -223,34 +223,22 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
 
 
 class Beside:
-    """A temporary file beside ``path`` that replaces it when committed, keeping its mode;
-    a symlink's target is rewritten, not the link. (A small local helper until the shared
-    one in ``referee/files.py`` arrives.)"""
+    """The new text of ``path``, written as it is formatted, replacing the file only when
+    committed: through :func:`referee.files.replacing`, the one careful writer of users'
+    files (symlinks followed and kept, hard links, mode and owner kept, nothing left behind
+    on a failure)."""
+
+    class _Discard(Exception):
+        pass
 
     def __init__(self, path: str):
-        import os
-        import tempfile
+        from referee.files import replacing
 
-        self.target = os.path.realpath(path)
-        folder, base = os.path.split(self.target)
-        fd, self.tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder or ".")
-        self.file = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self._cm = replacing(path)
+        self.file = self._cm.__enter__()
 
     def commit(self) -> None:
-        import os
-
-        self.file.flush()
-        os.fsync(self.file.fileno())
-        self.file.close()
-        try:
-            os.chmod(self.tmp, os.stat(self.target).st_mode & 0o7777)
-        except OSError:
-            pass
-        os.replace(self.tmp, self.target)
+        self._cm.__exit__(None, None, None)
 
     def discard(self) -> None:
-        import os
-
-        self.file.close()
-        if os.path.exists(self.tmp):
-            os.unlink(self.tmp)
+        self._cm.__exit__(Beside._Discard, Beside._Discard(), None)
