@@ -134,6 +134,7 @@ def _spellings() -> dict[str, int]:
 
 _SPELLINGS = _spellings()
 SPELLINGS = _SPELLINGS  # every accepted spelling, upper-cased, to its card
+ASCII_UPPER = _ASCII_UPPER  # str.translate table: upper case for ASCII letters only
 
 
 def rank_from_char(ch: str) -> int | None:

@@ -496,7 +496,7 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
         seat = seat_index.get(s.lower())
         if seat is None:
             seat = ctx.seat(Token("SEAT", s, s0, line, s_col, line, s_col + s1 - s0, s1))
-        card = spellings.get(c.upper())
+        card = spellings.get(c.translate(C.ASCII_UPPER))
         if card is None or (card == C.MARKED_ACE and not marked_ok):
             card = ctx.card(Token("CARD", c, c0, line, c_col, line, c_col + c1 - c0, c1))
         append(Play(seat, card, Span(row, s_col, base + s0, base + s1), Span(row, c_col, base + c0, base + c1)))
@@ -769,7 +769,7 @@ class Reader:
                 # is a seat of the game: a seat written against its card ("North♠") is not.
                 words = text[p0:p1].replace(",", " ").split()
                 seats = [seat_index.get(s.lower()) for s in words[0::2]]
-                cards = [spellings.get(c.upper()) for c in words[1::2]]
+                cards = [spellings.get(c.translate(C.ASCII_UPPER)) for c in words[1::2]]
                 if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
                     items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
                                              comment[1:].strip() if comment is not None else None))
@@ -784,7 +784,7 @@ class Reader:
             # the builder's own hand(), which reports.
             c0, c1 = m.span("cards")
             seat = seat_index.get(m.group("seat").lower())
-            got = [spellings.get(c.upper()) for c in card_words(text, c0, c1)]
+            got = [spellings.get(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
             if seat is not None and None not in got and not (no_marked and marked in got):
                 row = row0 + line
                 s0 = m.start("seat")
@@ -979,7 +979,9 @@ def _check_setup(game: Game, ctx: _Context) -> None:
     n = len(game.seats)
     limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
     seats_tag = game.tag_item("Seats")
-    where = seats_tag.value_span if seats_tag else game.span
+    # Without a [Seats] tag the hands name the seats: point at the deal or position.
+    where = seats_tag.value_span if seats_tag else (game.setup.span if game.setup is not None and game.setup.span.line
+                                                    else game.span)
     if n and not 2 <= n <= limit:
         ctx.error("S006", f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
                   where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
