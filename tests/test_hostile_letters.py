@@ -36,3 +36,13 @@ def test_wrong_number_of_seats_without_a_seats_tag_is_located(tmp_path):
     rep = json.loads(run_cli("check", "--format", "json", str(p)).stdout)
     (d,) = [d for g in rep["files"][0]["games"] for d in g["diagnostics"]]
     assert d["code"] == "S006" and d["location"]["line"] == 3
+
+
+def test_show_json_writes_bidi_controls_as_escapes(tmp_path):
+    p = tmp_path / "b.gwy"
+    p.write_text('%gwy 1\n%game\n[Event "evil \u202e title"]\n[Seats "North East South West"]\ndeal\n'
+                 "North 13\nEast 13\nSouth 13\nWest 13\n", encoding="utf-8")
+    r = run_cli("show", str(p), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    assert "\u202e" not in r.stdout and "\\u202e" in r.stdout
+    assert json.loads(r.stdout)["event"] == "evil \u202e title"

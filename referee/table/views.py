@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine import citations as R
+from referee.reports.text import json_safe
 from referee.engine import events as EV
 from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
@@ -1048,7 +1049,7 @@ def register(app: typer.Typer) -> None:
         except TableError as e:
             fail(e)
         if format == Fmt.json:
-            sys.stdout.write(m.model_dump_json(indent=2) + "\n")
+            sys.stdout.write(json_safe(m.model_dump_json(indent=2)) + "\n")
         else:
             render(_console(), m)
         raise typer.Exit(1 if res.stopped else 0)
