@@ -149,7 +149,8 @@ def fmt(
     import tempfile
 
     from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
-    from referee.notation.format import Beside, format_stream
+    from referee.files import Beside
+    from referee.notation.format import format_stream
     from referee.notation.reader import ReadError
 
     if write and (check_only or diff):

@@ -314,3 +314,21 @@ def write_text(path: os.PathLike[str] | str, text: str) -> None:
     with replacing(path) as f:
         f.write(text)
 
+
+class Beside:
+    """:func:`replacing` for a writer that decides only at the end whether the new text
+    replaces the file (``fmt --write``: not when the record has a syntax error, nor when
+    nothing changed): write to ``file``, then ``commit()`` or ``discard()``."""
+
+    class _Discard(Exception):
+        pass
+
+    def __init__(self, path: str):
+        self._cm = replacing(path)
+        self.file = self._cm.__enter__()
+
+    def commit(self) -> None:
+        self._cm.__exit__(None, None, None)
+
+    def discard(self) -> None:
+        self._cm.__exit__(Beside._Discard, Beside._Discard(), None)

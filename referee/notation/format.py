@@ -220,25 +220,3 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
             emit(*waiting)
     result.same = same.equal()
     return result
-
-
-class Beside:
-    """The new text of ``path``, written as it is formatted, replacing the file only when
-    committed: through :func:`referee.files.replacing`, the one careful writer of users'
-    files (symlinks followed and kept, hard links, mode and owner kept, nothing left behind
-    on a failure)."""
-
-    class _Discard(Exception):
-        pass
-
-    def __init__(self, path: str):
-        from referee.files import replacing
-
-        self._cm = replacing(path)
-        self.file = self._cm.__enter__()
-
-    def commit(self) -> None:
-        self._cm.__exit__(None, None, None)
-
-    def discard(self) -> None:
-        self._cm.__exit__(Beside._Discard, Beside._Discard(), None)
