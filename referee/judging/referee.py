@@ -125,7 +125,8 @@ class Referee:
         beyond the step itself."""
         self.engine = None
         if game.errors:
-            self.result = GameResult(game, None, list(game.errors), judged=False,
+            self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
+                                                        key=lambda d: d.span.start if d.span else 0), judged=False,
                                      stopped="the game has syntax errors and is not replayed")
             return
         try:
@@ -135,7 +136,7 @@ class Referee:
             res.diagnostics.append(self._diag(game, "S007", str(ex), game.span, trick=None))
             self.result = res
             return
-        res = GameResult(game, rules)
+        res = GameResult(game, rules, list(game.findings))
         self.game, self.res, self.rules = game, res, rules
         self.result = res
         if game.setup is None:

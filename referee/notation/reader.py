@@ -183,13 +183,15 @@ class _Context:
 
     def error(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
               notes: Iterable[str] = ()) -> None:
+        self.errors.append(self.diagnostic(code, message, span, label, help, notes))
+
+    def diagnostic(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
+                   notes: Iterable[str] = ()) -> Diagnostic:
         notes = list(notes) + [CODES[code].rule]
-        self.errors.append(
-            Diagnostic(
-                code, message, span, label=label, help=help, notes=list(notes),
-                game=self.game_number or None, source_line=self.source_line(span.line) if span else "",
-                path=self.path,
-            )
+        return Diagnostic(
+            code, message, span, label=label, help=help, notes=list(notes), severity=CODES[code].severity,
+            game=self.game_number or None, source_line=self.source_line(span.line) if span else "",
+            path=self.path,
         )
 
     def seat(self, tok: Token, *, define: bool = False) -> int:
@@ -901,12 +903,46 @@ _HEADER, _SETUP, _BODY = 0, 1, 2
 _ACTIONS = (Trick, Take, Draw, Counts)
 
 
+def _runs(numbers: list[int]) -> list[int]:
+    """Trick numbers as the lines give them, a continuation line not repeated."""
+    out: list[int] = []
+    for n in numbers:
+        if not out or out[-1] != n:
+            out.append(n)
+    return out
+
+
+def _in_number_order(actions: list, first: int | None) -> tuple[list, Trick] | None:
+    """The actions with whole trick lines (each with the takes, draws and counts written
+    after it) put in the order of their numbers, if that order is a true one: the record
+    wrote trick lines in the wrong order. None if it is not (a number skipped, say)."""
+    blocks: list[list] = []
+    for a in actions:
+        if isinstance(a, Trick) or not blocks:
+            blocks.append([a])
+        else:
+            blocks[-1].append(a)
+    if not all(isinstance(b[0], Trick) for b in blocks):
+        return None
+    ordered = sorted(blocks, key=lambda b: b[0].number)
+    numbers = [b[0].number for b in ordered]
+    if first is not None and numbers[0] != first:
+        return None
+    if any(n not in (m, m + 1) for m, n in zip(numbers, numbers[1:])):
+        return None
+    moved = next(b[0] for b, o in zip(blocks, ordered) if b is not o)
+    return [a for b in ordered for a in b], moved
+
+
 def _assemble(items: list, ctx: _Context) -> Game:
     game = Game(number=ctx.game_number)
     state = _HEADER
     setup = None
     last_trick = None
     skipping = False  # the lines of a second deal, already reported once
+    misnumbered: list[tuple[str, Span, str | None]] = []  # S008s, said only if reordering fails
+    first_expected: int | None = None
+    broken = False
     for it in items:
         if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
             skipping = False
@@ -920,11 +956,12 @@ def _assemble(items: list, ctx: _Context) -> Game:
                     if isinstance(setup, Position):
                         nt = setup.of(NextTrick)
                         expected = nt[0].number if nt else None
+                    first_expected = expected
                     if expected is not None and it.number != expected:
-                        ctx.error("S008", f"expected trick {expected}, found trick {it.number}", it.span)
+                        misnumbered.append((f"expected trick {expected}, found trick {it.number}", it.span, None))
                 elif it.number not in (last_trick, last_trick + 1):
-                    ctx.error("S008", f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
-                              help=f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}")
+                    misnumbered.append((f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
+                                        f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}"))
                 last_trick = it.number
             game.actions.append(it)
         elif isinstance(it, _GameOpen):
@@ -951,6 +988,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
         elif isinstance(it, _BrokenTrick):
             last_trick = it.number
             state = _BODY
+            broken = True  # a trick line that did not read: its place cannot be judged
         elif isinstance(it, (Hand, Out, Waste, Lead, NextTrick, Trumps)):
             if skipping:
                 continue
@@ -967,6 +1005,20 @@ def _assemble(items: list, ctx: _Context) -> Game:
                 setup.items.append(it)
             else:
                 game.actions.append(it)
+    if misnumbered:
+        fixed = None if broken else _in_number_order(game.actions, first_expected)
+        if fixed is None:
+            for message, span, help in misnumbered:
+                ctx.error("S008", message, span, help=help)
+        else:
+            # Whole trick lines written in the wrong order: one error in the record (ruling 5),
+            # and the game is judged in the order of the numbers.
+            written = [a.number for a in game.actions if isinstance(a, Trick)]
+            game.actions, moved = fixed
+            game.findings.append(ctx.diagnostic(
+                "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
+                f"trick {moved.number} stands before its place", moved.span,
+                help="write the trick lines in the order of their numbers; the referee judges them so"))
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)

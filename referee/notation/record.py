@@ -252,6 +252,9 @@ class Game:
     span: Span = _span()
     # Diagnostics the reader found (syntax and record-shape errors); not part of the facts.
     errors: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # Errors in the record the reader found that do not stop judging (trick lines written out
+    # of order): reported with the referee's findings.
+    findings: list[Any] = field(default_factory=list, compare=False, repr=False)
     # The text of this game and where it starts, so diagnostics can quote their line.
     text: str = field(default="", compare=False, repr=False)
     first_line: int = field(default=1, compare=False, repr=False)

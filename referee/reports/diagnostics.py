@@ -201,6 +201,11 @@ CODES: dict[str, Code] = {
            "every one of them is legal: the record, not the table, has them out of order. The "
            "referee judges them in turn order.",
            "5. North Q♦, West K♦, South A♦, East J♦\n   -> in turn, North, East, South, West"),
+        _c("R117", "trick lines written out of order", R.cites(R.ruling(5), N("Tricks")),
+           "Whole trick lines stand in another order than their numbers, and in the order of the "
+           "numbers they make a true sequence: the record, not the table, has them out of order. "
+           "The referee judges them in the order of their numbers.",
+           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place"),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c("M201", "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "
