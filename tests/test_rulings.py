@@ -116,16 +116,21 @@ def test_donkey_play_after_the_tochoo_names_the_tochoo_not_the_trump():
 # ---- 5. the marked ace, one spelling everywhere -------------------------------------------
 
 
-def test_double_pack_marked_ace_spelt_the_same_in_show_and_legal(tmp_path):
-    rec = tmp_path / "dp.gwy"
-    rec.write_text("%gwy 1\n%game\n[Seats \"A B C D E F\"]\n[Rules \"pagat packs=2\"]\n"
-                   "deal\nA 18\nB 18\nC 17\nD 17\nE 17\nF 17\n", encoding="utf-8")
-    show = run_cli("show", str(rec))
+def test_double_pack_marked_ace_spelt_the_same_in_show_and_legal():
+    rec = RECORDS / "double-pack-marked-ace-first.gwy"
+    show = run_cli("show", str(rec), "--after", "0")
     legal = run_cli("legal", str(rec))
     assert show.returncode == 0 and legal.returncode == 0
     assert "whoever holds A♠* leads trick 1" in show.stdout
-    assert "A♠*" in legal.stdout
-    assert not re.search(r"A♠(?!\*)", show.stdout.replace("A♠*", ""))
+    assert "C A♠*" in run_cli("show", str(rec)).stdout and "A♠*" in legal.stdout
+    # The plain A♠ is a card of its own in a double pack: it is listed among the spades a
+    # seat may hold, never as the card that opens the first trick.
+    assert "whoever holds A♠ " not in show.stdout and "opens trick 1 with A♠ " not in legal.stdout
+
+
+def test_rejected_takes_record_keeps_its_counts():
+    proc, rep = report(RECORDS / "rejected-takes-followed-illegal.gwy")
+    assert [[d["code"] for d in g["diagnostics"]] for g in rep["files"][0]["games"]] == [["R108"]] * 3
 
 
 # ---- 6. rejected takes: one behaviour ------------------------------------------------------
