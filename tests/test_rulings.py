@@ -281,3 +281,23 @@ def test_records_check_as_their_names_say():
         proc = run_cli("check", "-q", str(path))
         want = 1 if "illegal" in path.name else 0
         assert proc.returncode == want, (path.name, proc.stdout[-2000:])
+
+
+def test_two_player_ending_cites_two_players_after_the_end_and_in_the_result():
+    # West leads a drawn 7♣ and East, with no club, plays a heart: West loses at once (Pagat,
+    # Two players, outcome 3), though East still holds cards.
+    text = (RECORDS / "dispute-two-players.gwy").read_text(encoding="utf-8")
+    text = text.replace('[Rules "pagat"]', '[Rules "pagat"]\n[Result "East"]') + "22. East 2♠\n"
+    res = judge_text(text)
+    codes = [d.code for d in res.diagnostics]
+    assert codes == ["R110", "R112"], codes
+    r110, r112 = res.diagnostics
+    assert any(n.startswith("Pagat, Getaway: Two players") for n in r110.notes)
+    assert "West lost" in r112.message and "holding cards" not in r112.message
+    assert r112.help == 'write [Result "West"]'
+
+
+def test_a_trick_left_on_the_table_is_counted():
+    proc, rep = report(RECORDS / "double-pack-marked-ace-first.gwy")
+    (g,) = rep["files"][0]["games"]
+    assert g["tricks"] == 1

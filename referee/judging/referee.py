@@ -160,7 +160,7 @@ class Referee:
             res.finished = e.phase == E.OVER
             if res.finished:
                 res.loser, res.legs = e.loser, e.legs
-            if res.stopped is None and self.stop_after is None:
+            if (res.stopped is None or e.phase == E.OVER) and self.stop_after is None:
                 self._check_result(game, e)
             if self.keep_engine:
                 res.engine = e
