@@ -78,4 +78,7 @@ class PoolRunner:
                 p.kill()
             except Exception:
                 pass
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        # With its workers dead the pool's manager thread ends at once: wait for it, so that
+        # the interpreter's exit does not wake a thread whose pipe is already closed (a
+        # traceback at exit otherwise, now and then).
+        self.pool.shutdown(wait=True, cancel_futures=True)
