@@ -257,23 +257,23 @@ class _InProcess:
 class _TextSink:
     """Diagnostics as they come, a line per game, and the totals: for people."""
 
-    def __init__(self, quiet: bool):
+    def __init__(self, quiet: bool) -> None:
         from rich.console import Console
 
         self.quiet = quiet
         self.out = Console(highlight=False, soft_wrap=True)
         self.err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-    def start_file(self, path: str):
+    def start_file(self, path: str) -> None:
         self.path = path
 
-    def prelude(self, diags):
+    def prelude(self, diags) -> None:
         _render_diags(self.out, diags, False)
 
-    def game(self, g: GameOutcome):
+    def game(self, g: GameOutcome) -> None:
         _render_game(self.out, self.path, g, self.quiet)
 
-    def end_file(self, problem: str | None):
+    def end_file(self, problem: str | None) -> None:
         if problem is not None:
             from rich.text import Text
 
@@ -283,7 +283,7 @@ class _TextSink:
             line.append(f": {safe(self.path)}: {safe(problem)}")
             self.err.print(line, highlight=False)
 
-    def finish(self, totals):
+    def finish(self, totals) -> None:
         _render_totals(self.out, totals)
 
 
@@ -291,7 +291,7 @@ class _JsonSink:
     """The report of ``report.Report``, written as the games are judged, so that memory stays
     flat on archives of any size: one game's summary at a time, the totals at the end."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from referee.reports.report import REPORT_SCHEMA_VERSION, DiagnosticModel, GameSummary
 
         self.summary, self.diagnostic = GameSummary, DiagnosticModel
@@ -302,7 +302,7 @@ class _JsonSink:
         self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
         self.files = 0
 
-    def start_file(self, path: str):
+    def start_file(self, path: str) -> None:
         import json
 
         self.w(("," if self.files else "") + '\n    {"path": %s, "games": [' % json.dumps(path, ensure_ascii=False))
@@ -310,21 +310,21 @@ class _JsonSink:
         self.games = 0
         self.pre: list = []
 
-    def prelude(self, diags):
+    def prelude(self, diags) -> None:
         self.pre.extend(diags)
 
-    def game(self, g: GameOutcome):
+    def game(self, g: GameOutcome) -> None:
         self.w(("," if self.games else "") + "\n      " + self.summary.of(g).model_dump_json())
         self.games += 1
 
-    def end_file(self, problem: str | None):
+    def end_file(self, problem: str | None) -> None:
         import json
 
         diags = "[" + ", ".join(self.diagnostic.of(d).model_dump_json() for d in self.pre) + "]"
         self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
                % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
 
-    def finish(self, t):
+    def finish(self, t) -> None:
         self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
                % (t["games"], t["plays"], t["errors"], t["warnings"]))
 
@@ -382,7 +382,7 @@ def _render_diags(out: Any, diags: list[Diagnostic], quiet: bool) -> None:
             print_diagnostic(out, d)
 
 
-def _render_game(out, path: str, g: GameOutcome, quiet: bool):
+def _render_game(out, path: str, g: GameOutcome, quiet: bool) -> None:
     _render_diags(out, g.diagnostics, False)
     if quiet:  # --quiet: the problems and the summary line, no line per game
         return
@@ -427,7 +427,7 @@ def severity_counts(severities: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _render_totals(out, t):
+def _render_totals(out, t) -> None:
     files = f"{t['files']} file{'s' if t['files'] != 1 else ''}"
     games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
     plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"

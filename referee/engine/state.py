@@ -51,7 +51,7 @@ class Verdict:
 class IllegalAction(ValueError):
     """An action the rules do not allow now: ``verdict`` says which rule and why."""
 
-    def __init__(self, action: Action, verdict: Verdict):
+    def __init__(self, action: Action, verdict: Verdict) -> None:
         super().__init__(f"{action}: {verdict.code} {verdict.reason}")
         self.action = action
         self.verdict = verdict
@@ -68,7 +68,7 @@ class Engine:
         "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order", "lead_why", "ended_by",
     )
 
-    def __init__(self, rules: RuleSet, n: int):
+    def __init__(self, rules: RuleSet, n: int) -> None:
         self.rules = rules
         self.n = n
         self.double = rules.packs == 2
@@ -157,7 +157,7 @@ class Engine:
         e._finish_if_one_left()
         return e
 
-    def _place_hands(self, hands: list):
+    def _place_hands(self, hands: list) -> None:
         """Every card starts unseen; a hand given by its cards takes them out of hiding."""
         self.hidden_once, self.hidden_twice = self.pack()
         for s, h in enumerate(hands):
@@ -181,7 +181,7 @@ class Engine:
 
     # ---- card places ------------------------------------------------------------------------
 
-    def _give(self, s: int, c: int):
+    def _give(self, s: int, c: int) -> None:
         # cards.ms_add in place: the hot path of every pickup and deal.
         b = BIT[c]
         if self.once[s] & b:
@@ -432,7 +432,7 @@ class Engine:
             return Effect.LEADS
         return card_effect(SUIT[c], self.led, self.trump, first=self.first, trumps=self.trumps)
 
-    def _open_trick(self, s: int, c: int):
+    def _open_trick(self, s: int, c: int) -> None:
         # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
         # subsequent tricks), the leader included even if the lead was their last card.
         self.trick = [(s, c)]
@@ -469,7 +469,7 @@ class Engine:
                 best, best_key = s, key
         return best
 
-    def _resolve(self):
+    def _resolve(self) -> None:
         """The trick is over: a tochoo sends it to the winner's hand, a clean trick to the
         waste pile (Pagat, Second and subsequent tricks; First trick: always the waste)."""
         trick = self.trick
@@ -501,11 +501,11 @@ class Engine:
         self.events.append(TrickToWaste(w, len(trick)))
         self._settle(w)
 
-    def _pickup(self, s: int, trick):
+    def _pickup(self, s: int, trick) -> None:
         for _, c in trick:
             self._give(s, c)
 
-    def _end_trick(self):
+    def _end_trick(self) -> None:
         self.trick = []
         self.played = 0
         self.tochoo = False
@@ -514,18 +514,18 @@ class Engine:
         self.drawn_lead = False
         self.trick_no += 1
 
-    def _flush_pending(self):
+    def _flush_pending(self) -> None:
         for _, c in self.pending:
             self.waste_once, self.waste_twice = ms_add(self.waste_once, self.waste_twice, c)
         self.pending = []
 
-    def _get_away(self, s: int):
+    def _get_away(self, s: int) -> None:
         if not self.out[s]:
             self.out[s] = True
             self.out_order.append(s)
             self.events.append(GotAway(s))
 
-    def _settle(self, power: int):
+    def _settle(self, power: int) -> None:
         """After a trick: who got away, who leads, whether a draw is due, whether the game
         is over (Pagat, Getting away; Two players; End of Play)."""
         for s in self.seq:
@@ -572,7 +572,7 @@ class Engine:
         self.power = power
         self.events.append(DrawDue(power, None))
 
-    def _pass_lead(self, power: int):
+    def _pass_lead(self, power: int) -> None:
         self._flush_pending()
         self._get_away(power)
         nxt = self.next_seat(power)
@@ -580,7 +580,7 @@ class Engine:
         if not self._finish_if_one_left() and nxt >= 0:
             self.events.append(Leads(nxt, LeadReason.PASS_LEAD))
 
-    def _lead_by(self, s: int, why: LeadReason):
+    def _lead_by(self, s: int, why: LeadReason) -> None:
         self.power = s
         self.lead_why = why
 
@@ -595,7 +595,7 @@ class Engine:
             return True
         return False
 
-    def _game_over(self, loser: int):
+    def _game_over(self, loser: int) -> None:
         self.ended_by = "end"
         self.phase = OVER
         self.loser = loser
@@ -605,7 +605,7 @@ class Engine:
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
-    def penalise(self, s: int, c: int | None, after_end: bool = False):
+    def penalise(self, s: int, c: int | None, after_end: bool = False) -> None:
         """Ruling 1: the offender picks up every card played to the trick so far, their own
         (``c``) included, and leads the next trick; the trick's normal end does not happen.
 
@@ -654,7 +654,7 @@ class Engine:
         if not self._finish_if_one_left():
             self.events.append(Leads(s, LeadReason.PENALTY))
 
-    def reopen(self):
+    def reopen(self) -> None:
         """Follow a record in which play went on after the trick ended (a play after a
         tochoo that nobody noticed): the trick is back on the table, to be ended by
         :meth:`close`."""
@@ -689,14 +689,14 @@ class Engine:
         self.lenient = True
         self.loser = -1
 
-    def _remove_waste(self, c: int):
+    def _remove_waste(self, c: int) -> None:
         b = BIT[c]
         if self.waste_twice & b:
             self.waste_twice &= ~b
         else:
             self.waste_once &= ~b
 
-    def close(self):
+    def close(self) -> None:
         """End a lenient trick as the table ended it: to the winner at a tochoo, else to
         the waste pile."""
         if self.phase != IN_TRICK:
@@ -747,7 +747,7 @@ class Engine:
                 and not self.out[taker] and not self.out[target]
                 and self.size(taker) > 0 and self.size(target) > 0)
 
-    def take(self, taker: int, target: int):
+    def take(self, taker: int, target: int) -> None:
         """``taker`` takes ``target``'s whole hand; the target has got away (ruling 3)."""
         for c in cards_of(self.once[target]) + cards_of(self.twice[target]):
             self._give(taker, c)
@@ -794,7 +794,7 @@ class Engine:
             return Verdict("R106", self.where(c))
         return OK
 
-    def draw(self, s: int, c: int, source: int | None):
+    def draw(self, s: int, c: int, source: int | None) -> None:
         if source is None:
             b = BIT[c]
             if self.waste_twice & b:
@@ -811,7 +811,7 @@ class Engine:
             self._get_away(source)
             self._finish_if_one_left()
 
-    def reveal(self, s: int, c: int):
+    def reveal(self, s: int, c: int) -> None:
         """The seat is seen to hold ``c`` (it played the card and took it back): an unseen
         card of its hand becomes a known one."""
         if not self.once[s] & BIT[c]:
@@ -819,7 +819,7 @@ class Engine:
             self._unhide(c)
             self._give(s, c)
 
-    def accept_lead(self, s: int):
+    def accept_lead(self, s: int) -> None:
         """The table let ``s`` lead out of turn and played on: ``s`` leads this trick."""
         self._lead_by(s, LeadReason.TABLE)
 
@@ -871,7 +871,7 @@ class Engine:
             return True
         return False
 
-    def _give_drawn(self, s: int, c: int, source: int | None = None):
+    def _give_drawn(self, s: int, c: int, source: int | None = None) -> None:
         """The drawn card joins the drawer's hand, the trick just played goes to the waste
         pile, and the drawer leads (Pagat, Getaway: Getting away)."""
         self._give(s, c)
@@ -883,7 +883,7 @@ class Engine:
         self.drawn_lead = True
         self.events.append(Drew(s, c, source))
 
-    def lead(self, s: int, c: int):
+    def lead(self, s: int, c: int) -> None:
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
         drawn = self.drawn_lead
         self.play(s, c)
@@ -1016,7 +1016,7 @@ class Engine:
                 out.append((s, t))
         return out
 
-    def mark_void(self, s: int, suit: int, ref):
+    def mark_void(self, s: int, suit: int, ref) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self.void[s] & (1 << suit):
             self.void[s] |= 1 << suit
@@ -1039,7 +1039,7 @@ class Engine:
 def check_invariant(e: Engine) -> str | None:
     """Every card in exactly one place; None if so, else what is wrong (for tests)."""
     total = [0] * CARD_COUNT
-    def add(mask, k=1):
+    def add(mask, k=1) -> None:
         for c in cards_of(mask):
             total[c] += k
     for s in range(e.n):

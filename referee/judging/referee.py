@@ -101,7 +101,7 @@ class Referee:
     """Judges games. ``keep_engine`` keeps the final state (for show and legal)."""
 
     def __init__(self, default: RuleSet | None = None, overrides: dict | None = None, force: bool = False,
-                 keep_engine: bool = False, stop_after: int | None = None):
+                 keep_engine: bool = False, stop_after: int | None = None) -> None:
         self.default = default
         self.overrides = overrides or {}
         self.force = force
@@ -249,7 +249,7 @@ class Referee:
             return E.Engine.from_deal(rules, hands)
         return self._position(game, rules, setup, hands, placed, pack_size, place, lambda: fatal)
 
-    def _check_even(self, game: Game, rules: RuleSet, deal: Deal):
+    def _check_even(self, game: Game, rules: RuleSet, deal: Deal) -> None:
         if rules.deal == "piles":
             return  # Pagat, Variations: piles by eye, any sizes
         hands = deal.hands
@@ -380,7 +380,7 @@ class Referee:
                 after = self.engine
                 yield Step(item, tno, before, after, after.events[marks[0]:], self.res.diagnostics[marks[1]:])
 
-    def _close_lenient(self, k: int | None = None):
+    def _close_lenient(self, k: int | None = None) -> None:
         """End a trick that went on after a mistake. If the record then shows the offender
         leading, the table applied the penalty when the trick was over (the first trick is
         played in any order, so this is how a table often does it): the offender picks up
@@ -408,7 +408,7 @@ class Referee:
 
     # plays ------------------------------------------------------------------------------------
 
-    def _play(self, k: int, play, tno: int):
+    def _play(self, k: int, play, tno: int) -> None:
         e = self.engine
         s, c = play.seat, play.card
         late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
@@ -486,7 +486,7 @@ class Referee:
             return True
         return False
 
-    def _play_followed(self, s: int, c: int, play: Play, tno: int, k: int):
+    def _play_followed(self, s: int, c: int, play: Play, tno: int, k: int) -> None:
         """A play followed after a record error: judged and applied like any other."""
         e = self.engine
         v = e.judge_play(s, c)
@@ -495,7 +495,7 @@ class Referee:
         elif not v.code.startswith("R"):
             self._mistake(k, play, tno, v, False)
 
-    def _unfinished(self, play, tno):
+    def _unfinished(self, play, tno) -> None:
         """The record starts a new trick while the engine still waits for plays to the last
         one: the record left it unfinished. Said once; the trick ends as the table left it."""
         e = self.engine
@@ -532,7 +532,7 @@ class Referee:
         code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
         return E.Verdict(code, "the trick had ended")
 
-    def _record_error(self, v: E.Verdict, play, tno):
+    def _record_error(self, v: E.Verdict, play, tno) -> None:
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
@@ -577,7 +577,7 @@ class Referee:
                         notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
                         help="check this card and the deal", trick=tno)
 
-    def _apply(self, s, c, play, tno, k=None):
+    def _apply(self, s, c, play, tno, k=None) -> None:
         """A legal play: apply it, and learn voids from an off-suit card."""
         e = self.engine
         lower = e.lower_card_instead(s, c)
@@ -632,13 +632,13 @@ class Referee:
 
     # mistakes -----------------------------------------------------------------------------------------
 
-    def _mistake(self, k, play, tno, v: E.Verdict, late: bool):
+    def _mistake(self, k, play, tno, v: E.Verdict, late: bool) -> None:
         e = self.engine
         cards = (len(e.last_trick) if late else len(e.trick)) + 1
         diag, applied = self._judge_mistake(k, play, tno, v, late)
         self._penalty_facts(diag, play.seat, tno, cards, applied)
 
-    def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool):
+    def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool) -> None:
         """Ruling 1's penalty as data, and the help that states it: who picks up how many
         cards, and who leads next (nobody, when the pickup ends the game)."""
         e = self.engine
@@ -720,7 +720,7 @@ class Referee:
                 return False
         return False
 
-    def _unnoticed(self, s, c, v, late):
+    def _unnoticed(self, s, c, v, late) -> None:
         e = self.engine
         if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
             e.reopen()
@@ -737,7 +737,7 @@ class Referee:
             e.lenient = True
             e.play(s, c)
 
-    def _penalise(self, s, c, late):
+    def _penalise(self, s, c, late) -> None:
         e = self.engine
         e.penalise(s, c, after_end=late)
         self.closed_rec = None
@@ -811,7 +811,7 @@ class Referee:
         notes = [n for n in notes if n]
         return self.report(code, msg, span, label=label, notes=notes, help=help, trick=tno)
 
-    def _note_lower_card(self, play, tno: int, lower: int):
+    def _note_lower_card(self, play, tno: int, lower: int) -> None:
         """Ruling 8: a higher card by choice in the two-player ending is legal; say, as a
         note, that a lower one would have kept the game going."""
         e = self.engine
@@ -826,7 +826,7 @@ class Referee:
                                   R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)],
                     help=f"{C.card_str(lower)} would have kept the game going")
 
-    def _renege_proved(self, s, c, play, ref):
+    def _renege_proved(self, s, c, play, ref) -> None:
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
         tochoo was a renege. Reported there, once, with this play as the proof."""
         e = self.engine
@@ -862,7 +862,7 @@ class Referee:
 
     # takes, draws, counts ------------------------------------------------------------------------------
 
-    def _take(self, t: Take, deferred: bool = False):
+    def _take(self, t: Take, deferred: bool = False) -> None:
         e = self.engine
         if t.taker < 0 or t.target < 0:
             return
@@ -910,13 +910,13 @@ class Referee:
         if e.can_move_hand(t.taker, t.target):
             e.take(t.taker, t.target)
 
-    def _take_deferred(self):
+    def _take_deferred(self) -> None:
         """Takes written inside a trick, applied once the trick is over."""
         waiting, self.deferred = self.deferred, []
         for t in waiting:
             self._take(t, deferred=True)
 
-    def _draw(self, d: Draw):
+    def _draw(self, d: Draw) -> None:
         e = self.engine
         if d.seat < 0 or d.card < 0 or (d.source is not None and d.source < 0):
             return
@@ -965,7 +965,7 @@ class Referee:
                 return
         raise _Stop("from here the record cannot be replayed")
 
-    def _counts(self, cnt: Counts):
+    def _counts(self, cnt: Counts) -> None:
         """One diagnostic per count line, however many of its sizes are wrong."""
         e = self.engine
         wrong = []
@@ -987,7 +987,7 @@ class Referee:
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
                     help="check the count, and the tricks before it")
 
-    def _check_result(self, game: Game, e: E.Engine):
+    def _check_result(self, game: Game, e: E.Engine) -> None:
         tag = game.tag_item("Result")
         if tag is None:
             return

@@ -637,7 +637,7 @@ class Reader:
     _builder = None
     _lane = None
 
-    def __init__(self, path: str = "<text>"):
+    def __init__(self, path: str = "<text>") -> None:
         self.path = path
         if Reader._parser is None:
             from referee.notation.grammar import build_parser

@@ -81,7 +81,7 @@ class Code:
     example: str
 
 
-def _c(code, title, rule, explanation, example, severity=None):
+def _c(code: str, title: str, rule: object, explanation: str, example: str, severity: str | None = None) -> Code:
     if severity is None:
         severity = MISTAKE if code.startswith("M") else ERROR
     return Code(code, title, severity, str(rule), explanation, example)
