@@ -215,6 +215,15 @@ class Engine:
     def size(self, s: int) -> int:
         return self.once[s].bit_count() + self.twice[s].bit_count() + self.unknown[s]
 
+    def holds_cards(self, s: int) -> bool:
+        # A second copy is always in ``twice`` *and* ``once`` (see _give), so ``once`` alone
+        # says whether any known card is left: cheaper than counting, on every trick's path.
+        return bool(self.once[s]) or self.unknown[s] > 0
+
+    def in_game_count(self) -> int:
+        """How many seats are still playing (not out)."""
+        return self.out.count(False)
+
     def known(self, s: int) -> list[int]:
         return ms_cards(self.once[s], self.twice[s])
 
@@ -232,7 +241,8 @@ class Engine:
         return [s for s in self.seq if not self.out[s]]
 
     def holding(self) -> list[int]:
-        return [s for s in self.seq if not self.out[s] and self.size(s) > 0]
+        out, once, unknown = self.out, self.once, self.unknown
+        return [s for s in self.seq if not out[s] and (once[s] or unknown[s] > 0)]
 
     def next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
         """The next seat after ``s`` in the direction of play that is in the game (and holds
@@ -242,7 +252,7 @@ class Engine:
             t = self.seq[(i + k) % self.n]
             if t == skip or self.out[t]:
                 continue
-            if holding and self.size(t) == 0:
+            if holding and not self.holds_cards(t):
                 continue
             return t
         return -1
@@ -314,6 +324,29 @@ class Engine:
         Record errors (R...) come before table mistakes (M...): a card the player cannot
         hold is not judged as a mistake (ruling 5).
         """
+        if self.phase == IN_TRICK:
+            # The path of nearly every play, the checks of the general path below in the
+            # same order (those that test the phase fall away).
+            if self.out[s]:
+                return Verdict(SEAT_OUT, "the seat has got away")
+            bit = BIT[c]
+            hand = self.once[s]
+            if not hand & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
+                w = self.where(c)
+                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+            if self.lenient:
+                return OK
+            if self.played & (1 << s):
+                return Verdict(SECOND_CARD, "already played to this trick")
+            if self.tochoo:
+                return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+            if not (self.first and self.any_order):
+                turn = self._next_to_play()
+                if s != turn:
+                    return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+            if SUIT[c] == self.led:
+                return OK  # _judge_follow's first answer
+            return self._judge_follow(s, c)
         if self.phase == OVER:
             return Verdict(AFTER_END, "the game is over")
         if self.out[s]:
@@ -370,13 +403,13 @@ class Engine:
     def shootout(self) -> bool:
         """Two players left, and the lead on the table is a drawn card (Denexa, How to Play
         Getaway: Ending the hand; Pagat, Getaway: Two players)."""
-        return self.drawn_lead and len(self.in_game()) == 2
+        return self.drawn_lead and self.in_game_count() == 2
 
     def lower_card_instead(self, s: int, c: int) -> int:
         """With two players left, ``s`` answers the other's last or drawn card with the
         higher ``c``: a known lower card of the suit that would have kept the game going,
         or -1. Legal either way (docs/rulings.md, ruling 8); the referee only notes it."""
-        if self.phase != IN_TRICK or len(self.trick) != 1 or len(self.in_game()) != 2 or SUIT[c] != self.led:
+        if self.phase != IN_TRICK or len(self.trick) != 1 or SUIT[c] != self.led or self.in_game_count() != 2:
             return -1
         lead_seat, lead_card = self.trick[0]
         if not (self.drawn_lead or self.size(lead_seat) == 0) or RANK[c] < RANK[lead_card]:
@@ -397,14 +430,25 @@ class Engine:
     def play(self, s: int, c: int) -> bool:
         """Apply a play (the caller has judged it, or follows the record leniently).
         Returns True if the card came from the seat's unseen cards."""
-        from_unseen = self._remove_from_hand(s, c)
+        # _remove_from_hand, written out: this is the hot path of every replay.
+        b = BIT[c]
+        if self.twice[s] & b:
+            self.twice[s] &= ~b
+            from_unseen = False
+        elif self.once[s] & b:
+            self.once[s] &= ~b
+            from_unseen = False
+        else:
+            self.unknown[s] -= 1
+            self._unhide(c)
+            from_unseen = True
         if self.phase in (BETWEEN, BEFORE_FIRST):
             self._open_trick(s, c)
             return from_unseen
         self.trick.append((s, c))
         self.played |= 1 << s
         suit = SUIT[c]
-        effect = self.effect(c)
+        effect = Effect.FOLLOWS if suit == self.led and self.phase == IN_TRICK else self.effect(c)
         self.events.append(Played(s, c, effect))
         if self.lenient:
             # A trick followed as played after an unnoticed mistake: the record, not the
@@ -421,7 +465,9 @@ class Engine:
             self.tochoo = True
             self._resolve()
             return from_unseen
-        if self._next_to_play() == -1 or (self.first and (self.active & ~self.played) == 0):
+        # The trick is over when every seat that held cards at its start has played
+        # (_next_to_play would find nobody left to play).
+        if not self.active & ~self.played:
             self._resolve()
         return from_unseen
 
@@ -442,10 +488,13 @@ class Engine:
         self.tochoo = False
         self.lenient = False
         self.played = 1 << s
-        self.active = 0
+        out, once, unknown = self.out, self.once, self.unknown
+        active = 0 if out[s] else 1 << s  # the leader, even if the lead was their last card
+        out, once, unknown = self.out, self.once, self.unknown
         for t in range(self.n):
-            if not self.out[t] and (self.size(t) > 0 or t == s):
-                self.active |= 1 << t
+            if not out[t] and (once[t] or unknown[t] > 0):
+                active |= 1 << t
+        self.active = active
         self.phase = IN_TRICK
         if self.active == self.played and not self.first:
             self._resolve()
@@ -477,7 +526,7 @@ class Engine:
         if self.tochoo and not self.first:
             # Two players left and the lead was a card drawn: a tochoo loses the leader the
             # game at once (Pagat, Two players, outcome 3; Denexa, Ending the hand).
-            if self.drawn_lead and len(self.in_game()) == 2:
+            if self.drawn_lead and self.in_game_count() == 2:
                 self._pickup(w, trick)
                 self.last_trick, self.last_picker = list(trick), w
                 self._end_trick()
@@ -494,7 +543,9 @@ class Engine:
             self.events.append(PickedUp(w, len(trick)))
             self._settle(w)
             return
-        self.last_trick, self.last_picker = list(trick), -1
+        # The ended trick's list is never changed again (_end_trick starts a new one), so
+        # last_trick may share it; pending is a copy, since a draw may take a card from it.
+        self.last_trick, self.last_picker = trick, -1
         self.pending = list(trick)
         self._end_trick()
         self._lead_by(w, LeadReason.POWER)
@@ -515,8 +566,14 @@ class Engine:
         self.trick_no += 1
 
     def _flush_pending(self) -> None:
-        for _, c in self.pending:
-            self.waste_once, self.waste_twice = ms_add(self.waste_once, self.waste_twice, c)
+        once, twice = self.waste_once, self.waste_twice
+        for _, c in self.pending:  # cards.ms_add, written out: once per clean trick
+            b = BIT[c]
+            if once & b:
+                twice |= b
+            else:
+                once |= b
+        self.waste_once, self.waste_twice = once, twice
         self.pending = []
 
     def _get_away(self, s: int) -> None:
@@ -528,11 +585,12 @@ class Engine:
     def _settle(self, power: int) -> None:
         """After a trick: who got away, who leads, whether a draw is due, whether the game
         is over (Pagat, Getting away; Two players; End of Play)."""
+        out, once, unknown = self.out, self.once, self.unknown
         for s in self.seq:
-            if s != power and not self.out[s] and self.size(s) == 0:
+            if s != power and not out[s] and not (once[s] or unknown[s] > 0):
                 self._get_away(s)
         self.phase = BETWEEN
-        if self.size(power) > 0:
+        if once[power] or unknown[power] > 0:
             self._flush_pending()
             self.power = power
             if not self._finish_if_one_left():

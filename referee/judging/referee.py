@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -219,6 +221,25 @@ class Referee:
                 return False
             return True
 
+        if isinstance(setup, Deal) and not pack_twice and all(h.cards is not None for h in setup.hands):
+            # A single pack dealt card by card, as nearly every record is: the cards are
+            # checked as bit masks, and the card-by-card walk below, which can say which card
+            # is wrong and where, runs only if something is.
+            union, placed = 0, 0
+            for h in setup.hands:
+                mask = reduce(or_, map(C.BIT.__getitem__, h.cards), 0)
+                if mask.bit_count() != len(h.cards) or union & mask:
+                    break
+                union |= mask
+                placed += h.size
+            else:
+                if union == pack_once and placed == pack_size:
+                    dealt: list = [None] * n
+                    for h in setup.hands:
+                        dealt[h.seat] = list(h.cards)
+                    self._check_even(game, rules, setup)
+                    return E.Engine.from_deal(rules, dealt)
+            placed = 0
         hands: list = [None] * n
         for h in setup.items:
             if isinstance(h, Hand):

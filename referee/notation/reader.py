@@ -25,7 +25,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
+    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
     Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
@@ -506,10 +506,6 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
 
 
-def _card_span(m: re.Match[str]) -> tuple[int, int]:
-    return m.span(1)
-
-
 def _line_span(ctx: _Context, a: Token, b: Token) -> tuple[int, int, int, int]:
     sa, sb = ctx.span(a), ctx.span(b)
     return sa.line, sa.col, sa.start, sb.end
@@ -753,7 +749,6 @@ class Reader:
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
         card_words = lane.card.findall
-        card_at = lane.card.finditer
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
@@ -791,14 +786,11 @@ class Reader:
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
-                # The cards' spans are made here: the judge reads every one when it deals.
-                order = sorted(range(len(got)), key=list(map(card_order, got)).__getitem__)
-                col = 1 - start
-                spans = [Span(row, a + col, base + a, base + b) for a, b in map(_card_span, card_at(text, c0, c1))]
-                items.append(Hand(seat, tuple(map(got.__getitem__, order)), len(got),
+                # Its cards' spans are found only if a diagnostic asks (HandSpans).
+                items.append(Hand(seat, tuple(sorted(got, key=card_order)), len(got),
                                   comment[1:].strip() if comment is not None else None,
                                   Span(row, s0 - start + 1, base + s0, base + c1),
-                                  tuple(map(spans.__getitem__, order))))
+                                  HandSpans(text, c0, c1, row, 1 - start, base, lane.card, got, card_order)))
                 continue
             col = 1 - start
             s0, s1 = m.span("seat")

@@ -9,8 +9,9 @@ the facts and the comments only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 
 class Span(NamedTuple):
@@ -58,7 +59,58 @@ class Hand:
     size: int
     comment: str | None = None
     span: Span = _span()
-    card_spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
+    # Where each card is written, in the order of ``cards``: a tuple, or the fast lane's
+    # HandSpans, which finds them when first asked (only a diagnostic asks).
+    card_spans: Sequence[Span] = field(default=(), compare=False, repr=False)
+
+
+class HandSpans(Sequence[Span]):
+    """The spans of a hand's cards, found on first use. The fast lane reads a deal's 52
+    cards a game; only a diagnostic about one of them needs to know where it is written.
+    ``written`` are the cards in the order of the text, ``order`` the key that sorts them
+    as the hand keeps them (a stable sort, as the reader's)."""
+
+    __slots__ = ("_text", "_start", "_end", "_row", "_col", "_base", "_pattern", "_written", "_order", "_spans")
+
+    def __init__(self, text: str, start: int, end: int, row: int, col: int, base: int, pattern: Any,
+                 written: list[int], order: Any) -> None:
+        self._text, self._start, self._end = text, start, end
+        self._row, self._col, self._base, self._pattern = row, col, base, pattern
+        self._written, self._order = written, order
+        self._spans: tuple[Span, ...] | None = None
+
+    def _all(self) -> tuple[Span, ...]:
+        if self._spans is None:
+            row, col, base = self._row, self._col, self._base
+            spans = []
+            for m in self._pattern.finditer(self._text, self._start, self._end):
+                a, b = m.span(1)
+                spans.append(Span(row, a + col, base + a, base + b))
+            keys = list(map(self._order, self._written))
+            self._spans = tuple(spans[i] for i in sorted(range(len(keys)), key=keys.__getitem__))
+        return self._spans
+
+    def __len__(self) -> int:
+        return len(self._written)
+
+    @overload
+    def __getitem__(self, i: int) -> Span: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Span]: ...
+
+    def __getitem__(self, i: int | slice) -> Span | Sequence[Span]:
+        return self._all()[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 @dataclass(slots=True)
