@@ -16,6 +16,8 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
 from referee.engine.cards import (
     ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of,
@@ -166,6 +168,13 @@ class Engine:
             if isinstance(h, int):
                 self.unknown[s] = h
             else:
+                mask = reduce(or_, map(BIT.__getitem__, h), 0)
+                if mask.bit_count() == len(h) and not self.once[s] & mask and not self.hidden_twice & mask:
+                    # Distinct cards, none held twice or hidden twice (a single pack): the
+                    # card-by-card loop below, done for the whole hand at once.
+                    self.once[s] |= mask
+                    self.hidden_once &= ~mask
+                    continue
                 for c in h:
                     self._give(s, c)
                     self._unhide(c)

@@ -377,12 +377,38 @@ class Referee:
         self.count_offset: dict[int, int] = {}
         self.deferred: list[Take] = []  # takes written inside a trick (R109)
         self.late_penalty = None  # (offender, diagnostic) while a trick goes on after a mistake
+        stop_after = self.stop_after
+        diagnostics = self.res.diagnostics
+        IN_TRICK, BETWEEN = E.IN_TRICK, E.BETWEEN
         for k, (kind, item, tno) in enumerate(events):
             e = self.engine
-            if self.stop_after is not None and tno is not None and tno > self.stop_after:
+            if stop_after is not None and tno is not None and tno > stop_after:
                 break
             before = e.copy() if snapshots else e
-            marks = (len(e.events), len(self.res.diagnostics))
+            mark = len(e.events)
+            if kind == "play" and not e.unknown[item.seat]:
+                # The plain play of nearly every item: a known card, in turn, to the trick
+                # the record is writing (or a lead to the next one), with more than two
+                # players in the game. It is judged and applied by the engine alone; _play
+                # below takes every other case, and any play the engine does not accept,
+                # and does for this one exactly what is done here.
+                phase = e.phase
+                if phase == IN_TRICK:
+                    plain = tno == self.open_rec and not e.lenient and e.in_game_count() != 2
+                else:
+                    plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
+                if plain and e.judge_play(item.seat, item.card) is None:
+                    number = e.trick_no
+                    if phase == IN_TRICK:
+                        e.play(item.seat, item.card)
+                    else:
+                        e.lead(item.seat, item.card)
+                        self.open_rec = tno
+                    if e.trick_no != number:
+                        self.closed_rec = tno
+                    yield Step(item, tno, e, e, e.events[mark:], [])
+                    continue
+            marks = (mark, len(diagnostics))
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
                 if kind != "take" or self.late_penalty is None:
                     self._close_lenient(k)
