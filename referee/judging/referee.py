@@ -406,7 +406,7 @@ class Referee:
                         self.open_rec = tno
                     if e.trick_no != number:
                         self.closed_rec = tno
-                    yield Step(item, tno, e, e, e.events[mark:], [])
+                    yield Step(item, tno, before, e, e.events[mark:], [])
                     continue
             marks = (mark, len(diagnostics))
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
