@@ -745,6 +745,9 @@ class Reader:
         # one (LanePlay); any other line goes through build_trick, which reports.
         play_re = lane.play
         seat_index = ctx.seat_index
+        # Nearly every seat and card is written as the game names it: look the word up as
+        # written first, and fold its case only when that finds nothing.
+        seat_as_written = {name: i for i, name in enumerate(ctx.seats)}
         spellings = C.SPELLINGS
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
@@ -765,8 +768,12 @@ class Reader:
                 # words split there are the lane's seats and cards whenever every seat word
                 # is a seat of the game: a seat written against its card ("North♠") is not.
                 words = text[p0:p1].replace(",", " ").split()
-                seats = [seat_index.get(s.lower()) for s in words[0::2]]
-                cards = [spellings.get(c.translate(C.ASCII_UPPER)) for c in words[1::2]]
+                seats = list(map(seat_as_written.get, words[0::2]))
+                if None in seats:
+                    seats = [seat_index.get(s.lower()) for s in words[0::2]]
+                cards = list(map(spellings.get, words[1::2]))
+                if None in cards:
+                    cards = [spellings.get(c.translate(C.ASCII_UPPER)) for c in words[1::2]]
                 if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
                     items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
                                              comment[1:].strip() if comment is not None else None))
@@ -781,7 +788,9 @@ class Reader:
             # the builder's own hand(), which reports.
             c0, c1 = m.span("cards")
             seat = seat_index.get(m.group("seat").lower())
-            got = [spellings.get(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
+            got = list(map(spellings.get, card_words(text, c0, c1)))
+            if None in got:
+                got = [spellings.get(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
             if seat is not None and None not in got and not (no_marked and marked in got):
                 row = row0 + line
                 s0 = m.start("seat")
