@@ -153,6 +153,44 @@ def test_mutated_lines_read_the_same(text):
 
 
 @st.composite
+def mutated_header(draw):
+    """BASE with its header tags changed: the lane reads the tags right after %game."""
+    text = BASE
+    pieces = PIECES + ['"', "\\", "[", "]", "Seats", "Rules", '[Rules "pagat"]', '[Seats "N E"]', "\r\n"]
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(BASE.index("%game"), BASE.index("deal")))
+        cut = draw(st.integers(0, 3))
+        text = text[:at] + draw(st.sampled_from(pieces)) + text[at + cut:]
+    return text
+
+
+@FUZZ
+@given(mutated_header())
+def test_mutated_header_tags_read_the_same(text):
+    assert_same(text)
+
+
+def test_header_tags_read_the_same_in_every_shape():
+    # Tags with comments, separators around them, Windows line ends, a remark or a blank
+    # line that ends the lane's run of tags, a tag given twice, a bad rule set, a tag
+    # that names the seats after a remark.
+    game = "deal\nNorth A♠ 2♣\nEast 3♣ 4♣\n1. North A♠, East 3♣\n"
+    for head in [
+        '[Seats "North East"] # who sits where\n[Rules "pagat"]\n',
+        ' ,[Seats "North East"]\t\n\t[Rules  "pagat"] ,\n',
+        '[Seats "North East"]\r\n[Rules "pagat"]\r\n',
+        '[Seats "North East"]\n# a remark\n[Rules "donkey"]\n',
+        '[Seats "North East"]\n\n[Rules "donkey"]\n',
+        '[Seats "North East"]\n[Seats "North East"]\n',
+        '[Seats "North East"]\n[Rules "pagat packs=7"]\n',
+        '# first a remark\n[Seats "North East"]\n',
+        '[Rules "pagat"]\n[Seats "North East"]\n[Note "a \\"quoted\\" word"]\n',
+        '[Seats "North East"\n',
+    ]:
+        assert_same("%gwy 1\n%game\n" + head + game)
+
+
+@st.composite
 def shuffled(draw):
     """BASE's lines moved, repeated and dropped: tags after tricks, hands after tricks, no
     [Seats] tag, a second deal... the orders in which the lane must give way to Lark."""

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 # The shapes of gwy.lark's rules this lane mirrors:
 #   trick: TRICK_NO (SEAT CARD)+ _eol        hand: SEAT (SIZE | CARD+ | SUITS) _eol
-#   _eol: COMMENT? _NL
+#   tag: TAG _eol                            _eol: COMMENT? _NL
 _SHAPES = {
+    ("tag", ("TAG", "_eol")),
     ("trick", ("TRICK_NO", "+", "_eol")),
     ("+", ("SEAT", "CARD")),
     ("+", ("+", "SEAT", "CARD")),
@@ -52,7 +53,7 @@ def _shapes(lark: Lark) -> set[tuple[str, tuple[str, ...]]]:
     return {
         (name(r.origin.name), tuple(name(s.name) for s in r.expansion))
         for r in lark.rules
-        if r.origin.name in ("trick", "hand", "_eol") or r.origin.name in helpers
+        if r.origin.name in ("trick", "hand", "tag", "_eol") or r.origin.name in helpers
     }
 
 
@@ -89,6 +90,10 @@ class Lane:
             rf"{ign}(?P<comment>(?>{pattern('COMMENT')}))?+(?=\r?\n)",
             flags | re.M,
         )
+        # A header tag, on one of the lines right after the %game line (see head()).
+        self.tag = re.compile(
+            rf"{ign}(?P<tag>(?>{pattern('TAG')})){ign}(?P<comment>(?>{pattern('COMMENT')}))?+(?=\r?\n)", flags
+        )
         self.play = re.compile(rf"{ign}({seat}){ign}({card})", flags)
         self.card = re.compile(rf"{ign}({card})", flags)
 
@@ -102,21 +107,46 @@ class Lane:
             return None
         return cls(lark)
 
+    def head(self, text: str) -> list[re.Match[str]]:
+        """The tag lines that follow a game's %game line, one after another: the header
+        of nearly every game. Only these: they come before anything else of the game, so
+        the reader can interpret them (the seats, the rule set) before Lark reads the rest
+        and still do so in the order of the text. The first other line ends the run."""
+        if not text.startswith("%game"):
+            return []
+        out = []
+        pos = text.find("\n") + 1
+        match = self.tag.match
+        while pos:
+            m = match(text, pos)
+            if m is None:
+                break
+            out.append(m)
+            pos = text.find("\n", m.end()) + 1
+        return out
+
     def scan(self, text: str) -> tuple[list[re.Match[str]], str]:
         """(the lines found, the text with those lines blanked for Lark)."""
+        _, found, blanked = self.scan_game(text, header=False)
+        return found, blanked
+
+    def scan_game(self, text: str, header: bool = True) -> tuple[list[re.Match[str]], list[re.Match[str]], str]:
+        """(the header's tag lines, the trick and hand lines found, the text with all of
+        them blanked for Lark)."""
         keywords = self.keywords
+        head = self.head(text) if header else []
         found = [m for m in self.line.finditer(text) if m.group("seat") not in keywords]
-        if not found:
-            return found, text
+        if not found and not head:
+            return head, found, text
         pieces: list[str] = []
         last = 0
-        for m in found:
+        for m in head + found:
             start, end = m.span()
             pieces.append(text[last:start])
             pieces.append(" " * (end - start))
             last = end
         pieces.append(text[last:])
-        return found, "".join(pieces)
+        return head, found, "".join(pieces)
 
     def plays(self, m: re.Match[str], line_start: int) -> list[tuple[str, int, int, int, str, int, int, int]]:
         """A trick line's plays: (seat, column, start, end, card, column, start, end), with

@@ -704,12 +704,15 @@ class Reader:
     def parse_game(self, text: str, number: int, first_line: int = 1, offset: int = 0) -> Game:
         ctx = self._ctx
         whole = _terminated(text)
-        found, lark_text = self._lane.scan(whole) if self._lane is not None else ((), whole)
+        head, found, lark_text = self._lane.scan_game(whole) if self._lane is not None else ((), (), whole)
         while True:
             ctx.reset(first_line, offset, self.path, text)
             ctx.game_number = number
             if found:
                 ctx.settled = offset + found[0].start()
+            # The header's tags first: they are the game's first lines after %game, so this
+            # is still the order of the text (the seats and rule set the rest is read by).
+            tags = [self._lane_tag(m, i + 2) for i, m in enumerate(head)]
             try:
                 items = self._parser.parse(lark_text, start="game")
             except UnexpectedInput:
@@ -718,13 +721,15 @@ class Reader:
                 items = self._line_by_line(text)
                 break
             if not found:
+                if tags:
+                    items = _merge(items, tags)
                 break
             if ctx.unsettled or (not ctx.seats_from_tag and any(m.group("seat") for m in found)):
                 # A seat or the rules changed after the lane's first line, or the hands name
                 # the seats (no [Seats] tag): read the game again by Lark alone, in order.
-                found, lark_text = (), whole
+                head, found, lark_text = (), (), whole
                 continue
-            items = _merge(items, self._lane_items(found, whole))
+            items = _merge(items, tags + self._lane_items(found, whole))
             break
         game = _assemble(items, ctx)
         game.number = number
@@ -733,6 +738,19 @@ class Reader:
         game.path = self.path
         game.errors = sorted(ctx.errors, key=lambda d: (d.span.start if d.span else 0))
         return game
+
+    def _lane_tag(self, m: re.Match[str], line: int) -> Tag:
+        """A header tag the fast lane found on the game's ``line``, made by the builder's
+        own tag() from the tokens Lark would have given it."""
+        start = m.string.rfind("\n", 0, m.start()) + 1
+        col = 1 - start
+        t0, t1 = m.span("tag")
+        ch = [Token("TAG", m.group("tag"), t0, line, t0 + col, line, t1 + col, t1)]
+        comment = m.group("comment")
+        if comment is not None:
+            c0, c1 = m.span("comment")
+            ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
+        return self._builder.tag(ch)
 
     def _lane_items(self, found, text: str) -> list:
         """The tricks and hands of the lines the fast lane found, made by the builder's code."""
