@@ -63,7 +63,7 @@ class Engine:
     """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
 
     __slots__ = (
-        "rules", "n", "seq", "once", "twice", "unknown", "void", "void_since", "out", "out_order",
+        "rules", "n", "seq", "after", "once", "twice", "unknown", "void", "void_since", "out", "out_order",
         "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
         "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
         "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
@@ -79,6 +79,9 @@ class Engine:
         # Seats in order of play: the seats tag lists them clockwise (Pagat, Players and
         # Cards: deal and play are clockwise; Variations: some play anticlockwise).
         self.seq = list(range(n)) if rules.direction == "clockwise" else [0] + list(range(n - 1, 0, -1))
+        # after[s]: the other seats in the direction of play, starting with the next one
+        # after s (whose turn comes next is asked at every play).
+        self.after = [tuple(self.seq[(self.seq.index(s) + k) % n] for k in range(1, n)) for s in range(n)]
         self.once = [0] * n
         self.twice = [0] * n
         self.unknown = [0] * n
@@ -256,9 +259,7 @@ class Engine:
     def next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
         """The next seat after ``s`` in the direction of play that is in the game (and holds
         cards); -1 if there is none but ``s``."""
-        i = self.seq.index(s)
-        for k in range(1, self.n):
-            t = self.seq[(i + k) % self.n]
+        for t in self.after[s]:
             if t == skip or self.out[t]:
                 continue
             if holding and not self.holds_cards(t):
@@ -305,11 +306,9 @@ class Engine:
         """The next seat in the direction of play that held cards when the trick began and
         has not played to it (Pagat, Second and subsequent tricks: the others play in turn;
         players out of cards are passed over, Getting away)."""
-        last = self.trick[-1][0]
-        i = self.seq.index(last)
-        for k in range(1, self.n):
-            t = self.seq[(i + k) % self.n]
-            if self.active & (1 << t) and not self.played & (1 << t):
+        active, played = self.active, self.played
+        for t in self.after[self.trick[-1][0]]:
+            if active >> t & 1 and not played >> t & 1:
                 return t
         return -1
 
@@ -602,7 +601,9 @@ class Engine:
         if once[power] or unknown[power] > 0:
             self._flush_pending()
             self.power = power
-            if not self._finish_if_one_left():
+            # Everyone still in now holds cards (the loop above let go of the rest), so
+            # the game can be over only if the power holder is the last one in.
+            if self.out.count(False) > 1 or not self._finish_if_one_left():
                 self.events.append(Leads(power, self.lead_why))
             return
         # The power holder has no card: their last card won a clean trick.
