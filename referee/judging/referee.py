@@ -114,8 +114,8 @@ class Referee:
 
     def judge(self, game: Game) -> GameResult:
         """Judge a whole game: the replay walked to its end."""
-        walk = self.steps(game)
-        for _ in walk:
+        # The same walk as steps(), told that nobody reads the steps: it does not make them.
+        for _ in self._walk(game, False, False):
             pass
         return self.result
 
@@ -125,6 +125,13 @@ class Referee:
         is over. With ``snapshots`` each step's ``before`` is a copy of the state before the
         item (for hover, pages and answers); without, the walk allocates nothing per step
         beyond the step itself."""
+        for step in self._walk(game, snapshots, True):
+            if step is not None:
+                yield step
+
+    def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step | None]:
+        """The walk of steps() and judge(); without ``with_steps`` it yields None for each
+        item (judge() only needs the result)."""
         self.engine = None
         if game.errors:
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
@@ -147,7 +154,7 @@ class Referee:
             return
         try:
             self.engine = self._setup(game, rules)
-            yield from self._replay(game, snapshots)
+            yield from self._replay(game, snapshots, with_steps)
         except _Stop as stop:
             res.stopped = str(stop)
         self._finish(game, res)
@@ -362,7 +369,7 @@ class Referee:
 
     # ---- the replay ------------------------------------------------------------------------------
 
-    def _replay(self, game: Game, snapshots: bool) -> Iterator[Step]:
+    def _replay(self, game: Game, snapshots: bool, with_steps: bool = True) -> Iterator[Step | None]:
         events = []
         for a in game.actions:
             if isinstance(a, Trick):
@@ -394,7 +401,7 @@ class Referee:
                 # and does for this one exactly what is done here.
                 phase = e.phase
                 if phase == IN_TRICK:
-                    plain = tno == self.open_rec and not e.lenient and e.in_game_count() != 2
+                    plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
                 else:
                     plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
                 if plain and e.judge_play(item.seat, item.card) is None:
@@ -406,7 +413,7 @@ class Referee:
                         self.open_rec = tno
                     if e.trick_no != number:
                         self.closed_rec = tno
-                    yield Step(item, tno, before, e, e.events[mark:], [])
+                    yield Step(item, tno, before, e, e.events[mark:], []) if with_steps else None
                     continue
             marks = (mark, len(diagnostics))
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
@@ -425,7 +432,8 @@ class Referee:
                     self._counts(item)
             finally:
                 after = self.engine
-                yield Step(item, tno, before, after, after.events[marks[0]:], self.res.diagnostics[marks[1]:])
+                yield Step(item, tno, before, after, after.events[marks[0]:],
+                           self.res.diagnostics[marks[1]:]) if with_steps else None
 
     def _close_lenient(self, k: int | None = None) -> None:
         """End a trick that went on after a mistake. If the record then shows the offender
