@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import reduce
+from typing import Any
 from operator import or_
 
 from referee.engine.cards import (
@@ -67,7 +68,7 @@ class Engine:
         "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
         "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
         "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
-        "last_trick", "last_picker", "lenient", "events", "double", "trumps", "any_order", "lead_why", "ended_by",
+        "last_trick", "last_picker", "lenient", "_log", "_made", "double", "trumps", "any_order", "lead_why", "ended_by",
     )
 
     def __init__(self, rules: RuleSet, n: int) -> None:
@@ -114,7 +115,11 @@ class Engine:
         self.last_trick: list[tuple[int, int]] = []
         self.last_picker = -1
         self.lenient = False
-        self.events: list[Event] = []
+        # What happened, as (event class, its fields...): a tuple is made on every play,
+        # the event value only when someone asks for it (events_since), which a plain
+        # check never does.
+        self._log: list[tuple[Any, ...]] = []
+        self._made: list[Event] = []
 
     # ---- building ---------------------------------------------------------------------
 
@@ -190,6 +195,24 @@ class Engine:
                 v = [dict(x) for x in v] if k == "void_since" else list(v)
             setattr(e, k, v)
         return e
+
+    # ---- what happened ----------------------------------------------------------------------
+
+    def event_count(self) -> int:
+        """How many events have happened so far: a mark for :meth:`events_since`."""
+        return len(self._log)
+
+    def events_since(self, mark: int) -> list[Event]:
+        """The events that happened after ``mark`` (an :meth:`event_count`), in order."""
+        made, log = self._made, self._log
+        for entry in log[len(made):]:
+            made.append(entry[0](*entry[1:]))
+        return made[mark:]
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the game so far, in order."""
+        return self.events_since(0)
 
     # ---- card places ------------------------------------------------------------------------
 
@@ -457,7 +480,7 @@ class Engine:
         self.played |= 1 << s
         suit = SUIT[c]
         effect = Effect.FOLLOWS if suit == self.led and self.phase == IN_TRICK else self.effect(c)
-        self.events.append(Played(s, c, effect))
+        self._log.append((Played, s, c, effect))
         if self.lenient:
             # A trick followed as played after an unnoticed mistake: the record, not the
             # turn order, says when it ends; a tochoo still decides who picks it up.
@@ -468,7 +491,7 @@ class Engine:
             # Pagat, Getaway: Donkey: the first card that cannot follow makes its suit
             # trumps, and does not end the trick.
             self.trump = suit
-            self.events.append(TrumpsSet(s, suit))
+            self._log.append((TrumpsSet, s, suit))
         elif effect is Effect.TOCHOO:
             self.tochoo = True
             self._resolve()
@@ -490,7 +513,7 @@ class Engine:
         # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
         # subsequent tricks), the leader included even if the lead was their last card.
         self.trick = [(s, c)]
-        self.events.append(Played(s, c, Effect.LEADS))
+        self._log.append((Played, s, c, Effect.LEADS))
         self.leader = s
         self.led = SUIT[c]
         self.tochoo = False
@@ -548,7 +571,7 @@ class Engine:
             self.last_trick, self.last_picker = list(trick), w
             self._end_trick()
             self._lead_by(w, LeadReason.POWER)
-            self.events.append(PickedUp(w, len(trick)))
+            self._log.append((PickedUp, w, len(trick)))
             self._settle(w)
             return
         # The ended trick's list is never changed again (_end_trick starts a new one), so
@@ -557,7 +580,7 @@ class Engine:
         self.pending = list(trick)
         self._end_trick()
         self._lead_by(w, LeadReason.POWER)
-        self.events.append(TrickToWaste(w, len(trick)))
+        self._log.append((TrickToWaste, w, len(trick)))
         self._settle(w)
 
     def _pickup(self, s: int, trick) -> None:
@@ -588,7 +611,7 @@ class Engine:
         if not self.out[s]:
             self.out[s] = True
             self.out_order.append(s)
-            self.events.append(GotAway(s))
+            self._log.append((GotAway, s))
 
     def _settle(self, power: int) -> None:
         """After a trick: who got away, who leads, whether a draw is due, whether the game
@@ -604,7 +627,7 @@ class Engine:
             # Everyone still in now holds cards (the loop above let go of the rest), so
             # the game can be over only if the power holder is the last one in.
             if self.out.count(False) > 1 or not self._finish_if_one_left():
-                self.events.append(Leads(power, self.lead_why))
+                self._log.append((Leads, power, self.lead_why))
             return
         # The power holder has no card: their last card won a clean trick.
         others = [s for s in self.in_game() if s != power]
@@ -627,7 +650,7 @@ class Engine:
             self.draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
             self.phase = DRAW_DUE
             self.power = power
-            self.events.append(DrawDue(power, ANY_SOURCE if self.draw_source == "any" else self.draw_source))
+            self._log.append((DrawDue, power, ANY_SOURCE if self.draw_source == "any" else self.draw_source))
             return
         if self.waste_size() == 0:
             # Nothing to draw from (only the trick just played is face down): the player
@@ -638,7 +661,7 @@ class Engine:
         self.draw_source = None
         self.phase = DRAW_DUE
         self.power = power
-        self.events.append(DrawDue(power, None))
+        self._log.append((DrawDue, power, None))
 
     def _pass_lead(self, power: int) -> None:
         self._flush_pending()
@@ -646,7 +669,7 @@ class Engine:
         nxt = self.next_seat(power)
         self._lead_by(nxt, LeadReason.PASS_LEAD)
         if not self._finish_if_one_left() and nxt >= 0:
-            self.events.append(Leads(nxt, LeadReason.PASS_LEAD))
+            self._log.append((Leads, nxt, LeadReason.PASS_LEAD))
 
     def _lead_by(self, s: int, why: LeadReason) -> None:
         self.power = s
@@ -669,7 +692,7 @@ class Engine:
         self.loser = loser
         self.legs = self.size(loser)
         self.power = -1
-        self.events.append(GameOver(loser, self.legs))
+        self._log.append((GameOver, loser, self.legs))
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
@@ -703,7 +726,7 @@ class Engine:
         taken = self.trick
         for _, tc in taken:
             self._give(s, tc)
-        self.events.append(Penalty(s, len(taken)))
+        self._log.append((Penalty, s, len(taken)))
         self.last_trick, self.last_picker = list(taken), s
         self.pending = []
         self._end_trick()
@@ -720,7 +743,7 @@ class Engine:
         self.phase = BETWEEN
         self._lead_by(s, LeadReason.PENALTY)
         if not self._finish_if_one_left():
-            self.events.append(Leads(s, LeadReason.PENALTY))
+            self._log.append((Leads, s, LeadReason.PENALTY))
 
     def reopen(self) -> None:
         """Follow a record in which play went on after the trick ended (a play after a
@@ -833,7 +856,7 @@ class Engine:
             # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
             # target who still holds cards.
             self._lead_by(self.next_seat(target), LeadReason.TAKE)
-        self.events.append(Took(taker, target))
+        self._log.append((Took, taker, target))
         self._finish_if_one_left()
 
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
@@ -949,7 +972,7 @@ class Engine:
         self.drawer = -1
         self.draw_source = None
         self.drawn_lead = True
-        self.events.append(Drew(s, c, source))
+        self._log.append((Drew, s, c, source))
 
     def lead(self, s: int, c: int) -> None:
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
@@ -1052,7 +1075,7 @@ class Engine:
     def apply(self, action: Action) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
         raises :class:`IllegalAction` with the verdict, and changes nothing."""
-        mark = len(self.events)
+        mark = self.event_count()
         if isinstance(action, PlayCard):
             v = self.judge_play(action.seat, action.card)
             if v is not None:
@@ -1071,7 +1094,7 @@ class Engine:
             if v is not None:
                 raise IllegalAction(action, v)
             self.draw(action.seat, action.card, action.source)
-        return self.events[mark:]
+        return self.events_since(mark)
 
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""

@@ -392,7 +392,7 @@ class Referee:
             if stop_after is not None and tno is not None and tno > stop_after:
                 break
             before = e.copy() if snapshots else e
-            mark = len(e.events)
+            mark = e.event_count()
             if kind == "play" and not e.unknown[item.seat]:
                 # The plain play of nearly every item: a known card, in turn, to the trick
                 # the record is writing (or a lead to the next one), with more than two
@@ -413,7 +413,7 @@ class Referee:
                         self.open_rec = tno
                     if e.trick_no != number:
                         self.closed_rec = tno
-                    yield Step(item, tno, before, e, e.events[mark:], []) if with_steps else None
+                    yield Step(item, tno, before, e, e.events_since(mark), []) if with_steps else None
                     continue
             marks = (mark, len(diagnostics))
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
@@ -432,7 +432,7 @@ class Referee:
                     self._counts(item)
             finally:
                 after = self.engine
-                yield Step(item, tno, before, after, after.events[marks[0]:],
+                yield Step(item, tno, before, after, after.events_since(marks[0]),
                            self.res.diagnostics[marks[1]:]) if with_steps else None
 
     def _close_lenient(self, k: int | None = None) -> None:
