@@ -73,6 +73,7 @@ def sort_cards(cards: Iterable[int]) -> list[int]:
 
 
 def sort_key(card: int) -> int:
+    """The card's place in the canonical order: suits, then ranks from the ace down."""
     return _ORDER[card]
 
 
