@@ -16,19 +16,23 @@ from __future__ import annotations
 import difflib
 import io
 import re
+import unicodedata
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO, ClassVar, Iterable, Iterator, Sequence, Union, cast
 
-from lark import Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
-    Span, Tag, Take, Trick, Trumps, Waste,
+    Action, Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
+from referee.notation.grammar import build_parser
+from referee.notation.lane import Lane
 
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
@@ -86,6 +90,11 @@ class _Version:
     def __init__(self, number: int, span: Span) -> None:
         self.number, self.span = number, span
         self.comment: str | None = None
+
+
+# What the builder hands the assembler, one per line: the assembler tells them apart.
+_Item = Union[_Version, _GameOpen, _DealOpen, Comment, Tag, Hand, Out, Waste, Lead, NextTrick, Trumps,
+              Trick, Take, Draw, Counts]
 
 
 # ---- what is expected, in the game's words -------------------------------------------------
@@ -170,10 +179,10 @@ class _Context:
         self.unsettled = False
 
     def span(self, tok: Token) -> Span:
-        return Span(
-            self.first_line + self.line_shift + tok.line - 1, tok.column,
-            self.offset + self.offset_shift + tok.start_pos, self.offset + self.offset_shift + tok.end_pos,
-        )
+        # Lark types a token's place as optional; the lexer always sets it.
+        line, col, start, end = cast(tuple[int, int, int, int], (tok.line, tok.column, tok.start_pos, tok.end_pos))
+        base = self.offset + self.offset_shift
+        return Span(self.first_line + self.line_shift + line - 1, col, base + start, base + end)
 
     def source_line(self, line: int) -> str:
         if self.lines is None:
@@ -203,7 +212,7 @@ class _Context:
             if name.lower() in RESERVED:
                 self.error("S006", f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
                 return -1
-            if self.settled is not None and self.offset + self.offset_shift + tok.start_pos > self.settled:
+            if self.settled is not None and self.offset + self.offset_shift + cast(int, tok.start_pos) > self.settled:
                 self.unsettled = True
             self.seat_index[name.lower()] = len(self.seats)
             self.seats.append(name)
@@ -259,7 +268,7 @@ def unescape(s: str) -> str:
     return re.sub(r"\\(.)", r"\1", s)
 
 
-class _Builder(Transformer):
+class _Builder(Transformer[Token, Any]):
     """Builds record objects from the parser's reductions (no parse tree is made)."""
 
     def __init__(self, ctx: _Context) -> None:
@@ -276,7 +285,7 @@ class _Builder(Transformer):
         v.comment = comment
         return v
 
-    def prelude(self, ch):
+    def prelude(self, ch: list[_Item]) -> list[_Item]:
         return ch
 
     def game_open(self, ch: list[Token]) -> _GameOpen:
@@ -291,6 +300,7 @@ class _Builder(Transformer):
         comment = _comment(ch)
         tok = ch[0]
         m = _TAG_RE.match(str(tok))
+        assert m is not None  # the TAG terminal has this shape
         name, raw = m.group(1), m.group(2)
         span = self.ctx.span(tok)
         vstart = span.start + m.start(2)
@@ -380,6 +390,7 @@ class _Builder(Transformer):
                 if ch == "-":
                     i += 1
                     continue
+                rank: int | None
                 if group.startswith("10", i):
                     rank, i = 8, i + 2
                 else:
@@ -440,12 +451,12 @@ class _Builder(Transformer):
     def trick(self, ch: list[Token]) -> Trick:
         comment = _comment(ch)
         no = ch[0]
-        line_start = no.start_pos - no.column + 1
+        no_line, no_col, no_start = cast(tuple[int, int, int], (no.line, no.column, no.start_pos))
         plays = [
-            (s, s.column, s.start_pos, s.end_pos, c, c.column, c.start_pos, c.end_pos)
+            cast(_PlayWords, (s, s.column, s.start_pos, s.end_pos, c, c.column, c.start_pos, c.end_pos))
             for s, c in zip(ch[1::2], ch[2::2])
         ]
-        return build_trick(self.ctx, no, no.line, line_start, no.start_pos, plays, comment)
+        return build_trick(self.ctx, no, no_line, no_start - no_col + 1, no_start, plays, comment)
 
     def take(self, ch: list[Token]) -> Take:
         comment = _comment(ch)
@@ -475,14 +486,19 @@ class _Builder(Transformer):
 
     # a game, or one line ----------------------------------------------------------------
 
-    def line(self, ch):
+    def line(self, ch: list[_Item]) -> _Item:
         return ch[0]
 
-    def game(self, ch):
+    def game(self, ch: list[_Item]) -> list[_Item]:
         return ch  # the game's items in order; the assembler groups them
 
 
-def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: int, plays, comment) -> Trick:
+# A play as words of the text: (seat, column, start, end, card, column, start, end).
+_PlayWords = tuple[str, int, int, int, str, int, int, int]
+
+
+def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: int, plays: list[_PlayWords],
+                comment: str | None) -> Trick:
     """A trick line's record, whether Lark or the fast lane (_lane.py) read it: the number
     ``no`` ('12.') at ``no_start``; ``plays`` as (seat, column, start, end, card, column,
     start, end); positions within the text being parsed, ``line`` 1-based."""
@@ -492,15 +508,15 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     seat_index = ctx.seat_index
     spellings = C.SPELLINGS
     marked_ok = ctx.rules.packs == 2
-    out = []
+    out: list[Play] = []
     append = out.append
     for s, s_col, s0, s1, c, c_col, c0, c1 in plays:
         seat = seat_index.get(s.lower())
         if seat is None:
             seat = ctx.seat(Token("SEAT", s, s0, line, s_col, line, s_col + s1 - s0, s1))
-        card = spellings.get(c.translate(C.ASCII_UPPER))
-        if card is None or (card == C.MARKED_ACE and not marked_ok):
-            card = ctx.card(Token("CARD", c, c0, line, c_col, line, c_col + c1 - c0, c1))
+        read = spellings.get(c.translate(C.ASCII_UPPER))
+        card = ctx.card(Token("CARD", c, c0, line, c_col, line, c_col + c1 - c0, c1)) \
+            if read is None or (read == C.MARKED_ACE and not marked_ok) else read
         append(Play(seat, card, Span(row, s_col, base + s0, base + s1), Span(row, c_col, base + c0, base + c1)))
     no_col = no_start - line_start + 1
     return Trick(int(no[:-1]), out, comment, Span(row, no_col, base + no_start, out[-1].card_span.end))
@@ -625,26 +641,40 @@ def quote_first_line(errors: Iterable[Diagnostic], text: str) -> None:
             d.source_line = first
 
 
+@dataclass(slots=True)
+class _Machine:
+    """The parser and what it builds with, made once a process and shared by every reader
+    (building the LALR parser is the costly part of starting)."""
+
+    ctx: _Context
+    builder: _Builder
+    parser: Lark
+
+
 class Reader:
     """Reads games from text, one at a time. ``prelude`` holds the version line's errors."""
 
-    _parser = None
-    _ctx = None
-    _builder = None
-    _lane = None
+    _machine: ClassVar[_Machine | None] = None
+    _parser: ClassVar[Lark | None] = None  # the shared parser, for a look at its grammar
+    _lane: ClassVar[Lane | None] = None  # None: the fast lane is off (GETAWAY_LARK_ONLY, tests)
 
     def __init__(self, path: str = "<text>") -> None:
         self.path = path
-        if Reader._parser is None:
-            from referee.notation.grammar import build_parser
-
-            from referee.notation.lane import Lane
-
-            Reader._ctx = _Context()
-            Reader._builder = _Builder(Reader._ctx)
-            Reader._parser = build_parser(Reader._builder)
-            Reader._lane = Lane.for_parser(Reader._parser)
+        machine = Reader._machine
+        if machine is None:
+            ctx = _Context()
+            builder = _Builder(ctx)
+            machine = Reader._machine = _Machine(ctx, builder, build_parser(builder))
+            Reader._parser = machine.parser
+            Reader._lane = Lane.for_parser(machine.parser)
+        self._ctx = machine.ctx
+        self._builder = machine.builder
+        self._lark = machine.parser
         self.prelude = Prelude()
+
+    def _parse(self, text: str, start: str) -> list[_Item]:
+        # The builder makes the items as Lark reduces: a list, not the tree Lark's types say.
+        return cast(list[_Item], self._lark.parse(text, start=start))
 
     # chunks -------------------------------------------------------------------------------
 
@@ -667,7 +697,7 @@ class Reader:
         pre = self.prelude
         if text.strip():
             try:
-                items = self._parser.parse(_terminated(text), start="prelude")
+                items = self._parse(_terminated(text), start="prelude")
             except UnexpectedInput as e:
                 line = e.line
                 src = ctx.source_line(line)
@@ -704,7 +734,12 @@ class Reader:
     def parse_game(self, text: str, number: int, first_line: int = 1, offset: int = 0) -> Game:
         ctx = self._ctx
         whole = _terminated(text)
-        head, found, lark_text = self._lane.scan_game(whole) if self._lane is not None else ((), (), whole)
+        lane = self._lane
+        head: list[re.Match[str]] = []
+        found: list[re.Match[str]] = []
+        lark_text = whole
+        if lane is not None:
+            head, found, lark_text = lane.scan_game(whole)
         while True:
             ctx.reset(first_line, offset, self.path, text)
             ctx.game_number = number
@@ -712,24 +747,27 @@ class Reader:
                 ctx.settled = offset + found[0].start()
             # The header's tags first: they are the game's first lines after %game, so this
             # is still the order of the text (the seats and rule set the rest is read by).
-            tags = [self._lane_tag(m, i + 2) for i, m in enumerate(head)]
+            tags: list[_Item] = [self._lane_tag(m, i + 2) for i, m in enumerate(head)]
+            items: Sequence[_Item | _BrokenTrick]
             try:
-                items = self._parser.parse(lark_text, start="game")
+                parsed = self._parse(lark_text, start="game")
             except UnexpectedInput:
                 ctx.reset(first_line, offset, self.path, text)
                 ctx.game_number = number
                 items = self._line_by_line(text)
                 break
+            items = parsed
             if not found:
                 if tags:
-                    items = _merge(items, tags)
+                    items = _merge(parsed, tags)
                 break
             if ctx.unsettled or (not ctx.seats_from_tag and any(m.group("seat") for m in found)):
                 # A seat or the rules changed after the lane's first line, or the hands name
                 # the seats (no [Seats] tag): read the game again by Lark alone, in order.
-                head, found, lark_text = (), (), whole
+                head, found, lark_text = [], [], whole
                 continue
-            items = _merge(items, tags + self._lane_items(found, whole))
+            assert lane is not None  # found is empty without the lane
+            items = _merge(parsed, tags + self._lane_items(lane, found, whole))
             break
         game = _assemble(items, ctx)
         game.number = number
@@ -752,11 +790,10 @@ class Reader:
             ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
         return self._builder.tag(ch)
 
-    def _lane_items(self, found, text: str) -> list:
+    def _lane_items(self, lane: Lane, found: list[re.Match[str]], text: str) -> list[_Item]:
         """The tricks and hands of the lines the fast lane found, made by the builder's code."""
         ctx = self._ctx
-        lane = self._lane
-        items = []
+        items: list[_Item] = []
         line, pos = 1, 0
         # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
         # is made from the lane's pairs of words, with no span until a diagnostic asks for
@@ -798,7 +835,8 @@ class Reader:
                     continue
                 where = PlaysText(text, p0, p1, row0 + line, start, base, play_re)
                 n0 = m.start("no")
-                items.append(Trick(int(no[:-1]), [LanePlay(s, c, where, i) for i, (s, c) in enumerate(zip(seats, cards))],
+                pairs = zip(cast(list[int], seats), cast(list[int], cards))  # no None left: checked above
+                items.append(Trick(int(no[:-1]), [LanePlay(s, c, where, i) for i, (s, c) in enumerate(pairs)],
                                    comment[1:].strip() if comment is not None else None,
                                    Span(row0 + line, n0 - start + 1, base + n0, base + p1)))
                 continue
@@ -810,14 +848,15 @@ class Reader:
             if None in got:
                 got = [spellings.get(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
             if seat is not None and None not in got and not (no_marked and marked in got):
+                dealt = cast(list[int], got)  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
                 # Its cards' spans are found only if a diagnostic asks (HandSpans).
-                items.append(Hand(seat, tuple(sorted(got, key=card_order)), len(got),
+                items.append(Hand(seat, tuple(sorted(dealt, key=card_order)), len(dealt),
                                   comment[1:].strip() if comment is not None else None,
                                   Span(row, s0 - start + 1, base + s0, base + c1),
-                                  HandSpans(text, c0, c1, row, 1 - start, base, lane.card, got, card_order)))
+                                  HandSpans(text, c0, c1, row, 1 - start, base, lane.card, dealt, card_order)))
                 continue
             col = 1 - start
             s0, s1 = m.span("seat")
@@ -829,8 +868,8 @@ class Reader:
             items.append(self._builder.hand(ch))
         return items
 
-    def _line_by_line(self, text: str) -> list:
-        items = []
+    def _line_by_line(self, text: str) -> list[_Item | _BrokenTrick]:
+        items: list[_Item | _BrokenTrick] = []
         ctx = self._ctx
         pos = 0
         for i, line in enumerate(text.split("\n")):
@@ -840,7 +879,7 @@ class Reader:
                 continue
             ctx.line_shift, ctx.offset_shift = i, start
             try:
-                items.append(self._parser.parse(line + "\n", start="line"))
+                items.append(cast(_Item, self._lark.parse(line + "\n", start="line")))
             except UnexpectedInput as e:
                 self._syntax_error(e)
                 # Keep the broken line's trick number, so the next trick is not also wrong.
@@ -868,7 +907,7 @@ class Reader:
                 seat = f" '{prev}'" if prev is not None and getattr(prev, "type", "") == "SEAT" else ""
                 message = f"expected a card after the seat{seat}, found the end of the line"
             span = Span(line, e.column, start, start + width)
-        else:
+        elif isinstance(e, UnexpectedCharacters):
             src = ctx.source_line(line)
             rest = src[e.column - 1:]
             word = re.match(r"[^\s]+", rest)
@@ -881,8 +920,6 @@ class Reader:
                 message = "a quoted value belongs in a header tag"
             elif word is None and (ch.isspace() or not ch.isprintable()):
                 # Invisible in a quote: name it (a no-break space pasted from a web page).
-                import unicodedata
-
                 name = unicodedata.name(ch, "a control character")
                 ctx.error("S001", f"expected {_expected_words(e.allowed or ())}, found U+{ord(ch):04X} ({name})",
                           Span(line, e.column, start, start + 1),
@@ -891,12 +928,15 @@ class Reader:
             else:
                 message = f"expected {_expected_words(e.allowed or ())}, found '{_clip(word.group(0) if word else ch)}'"
             span = Span(line, e.column, start, start + width)
+        else:  # the text ended inside a line (Lark's LALR parser reports that as a token)
+            message = "the text ends in the middle of a line"
+            span = Span(line, e.column, start, start + 1)
         ctx.error("S001", message, span)
 
 
-def _merge(items: list, tricks: list) -> list:
+def _merge(items: list[_Item], tricks: Sequence[_Item]) -> list[_Item]:
     """Lark's items and the fast lane's tricks, in the order of the text."""
-    out = []
+    out: list[_Item] = []
     i, n = 0, len(items)
     for t in tricks:
         start = t.span.start
@@ -931,32 +971,34 @@ def _runs(numbers: list[int]) -> list[int]:
     return out
 
 
-def _in_number_order(actions: list, first: int | None) -> tuple[list, Trick] | None:
+def _in_number_order(actions: list[Action], first: int | None) -> tuple[list[Action], Trick] | None:
     """The actions with whole trick lines (each with the takes, draws and counts written
     after it) put in the order of their numbers, if that order is a true one: the record
     wrote trick lines in the wrong order. None if it is not (a number skipped, say)."""
-    blocks: list[list] = []
+    blocks: list[list[Action]] = []
     for a in actions:
         if isinstance(a, Trick) or not blocks:
             blocks.append([a])
         else:
             blocks[-1].append(a)
-    if not all(isinstance(b[0], Trick) for b in blocks):
+    heads = [b[0] for b in blocks]
+    if not all(isinstance(h, Trick) for h in heads):
         return None
-    ordered = sorted(blocks, key=lambda b: b[0].number)
-    numbers = [b[0].number for b in ordered]
+    number = {id(b): cast(Trick, b[0]).number for b in blocks}  # every block opens with a trick
+    ordered = sorted(blocks, key=lambda b: number[id(b)])
+    numbers = [number[id(b)] for b in ordered]
     if first is not None and numbers[0] != first:
         return None
     if any(n not in (m, m + 1) for m, n in zip(numbers, numbers[1:])):
         return None
-    moved = next(b[0] for b, o in zip(blocks, ordered) if b is not o)
+    moved = next(cast(Trick, b[0]) for b, o in zip(blocks, ordered) if b is not o)
     return [a for b in ordered for a in b], moved
 
 
-def _assemble(items: list, ctx: _Context) -> Game:
+def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
     game = Game(number=ctx.game_number)
     state = _HEADER
-    setup = None
+    setup: Deal | Position | None = None
     last_trick = None
     skipping = False  # the lines of a second deal, already reported once
     misnumbered: list[tuple[str, Span, str | None]] = []  # S008s, said only if reordering fails
@@ -971,7 +1013,7 @@ def _assemble(items: list, ctx: _Context) -> Game:
             state = _BODY
             if isinstance(it, Trick):
                 if last_trick is None:
-                    expected = 1 if isinstance(setup, Deal) else None
+                    expected: int | None = 1 if isinstance(setup, Deal) else None
                     if isinstance(setup, Position):
                         nt = setup.of(NextTrick)
                         expected = nt[0].number if nt else None
@@ -1016,11 +1058,13 @@ def _assemble(items: list, ctx: _Context) -> Game:
             elif isinstance(setup, Deal) and not isinstance(it, Hand):
                 ctx.error("S009", "only hands belong in a deal (write 'position' to start from a position)", it.span)
             else:
+                assert setup is not None  # state is _SETUP only once a deal or position opened
                 setup.items.append(it)
         elif isinstance(it, Comment):
             if state == _HEADER:
                 game.header.append(it)
             elif state == _SETUP:
+                assert setup is not None
                 setup.items.append(it)
             else:
                 game.actions.append(it)

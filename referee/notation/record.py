@@ -313,7 +313,7 @@ class Game:
     path: str = field(default="<text>", compare=False, repr=False)
     # The text cut into lines once (text, lines): a diagnostic per card of a long line must not
     # cut the whole game again each time (quadratic).
-    _lines: tuple | None = field(default=None, compare=False, repr=False)
+    _lines: tuple[str, list[str]] | None = field(default=None, compare=False, repr=False)
 
     def tag(self, name: str) -> str | None:
         low = name.lower()
