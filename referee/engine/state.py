@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import reduce
+from collections.abc import Sequence
 from typing import Any
 from operator import or_
 
@@ -87,7 +88,8 @@ class Engine:
         self.twice = [0] * n
         self.unknown = [0] * n
         self.void = [0] * n
-        self.void_since: list[dict] = [dict() for _ in range(n)]
+        # The play that showed a seat void in a suit: the referee's own reference, kept for it.
+        self.void_since: list[dict[int, object]] = [dict() for _ in range(n)]
         self.out = [False] * n
         self.out_order: list[int] = []
         self.waste_once = self.waste_twice = 0
@@ -106,7 +108,8 @@ class Engine:
         self.lead_why = LeadReason.ACE  # why ``power`` leads (only POWER means "has the power")
         self.trump = -1
         self.drawer = -1
-        self.draw_source = None
+        # Where the due draw comes from: a seat, "any" other hand, or None (the waste pile).
+        self.draw_source: int | str | None = None
         self.pending: list[tuple[int, int]] = []  # a clean trick waiting for the waste pile
         self.drawn_lead = False
         self.loser = -1
@@ -131,7 +134,7 @@ class Engine:
         return FULL_PACK, 0
 
     @classmethod
-    def from_deal(cls, rules: RuleSet, hands: list) -> "Engine":
+    def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int]) -> "Engine":
         """``hands[i]`` is a list of cards, or an int: the size of an unseen hand."""
         e = cls(rules, len(hands))
         e._place_hands(hands)
@@ -141,7 +144,8 @@ class Engine:
         return e
 
     @classmethod
-    def from_position(cls, rules: RuleSet, hands: list, out: list[int], waste, lead: int, trick_no: int,
+    def from_position(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int | None], out: list[int],
+                      waste: Sequence[int] | int | None, lead: int, trick_no: int,
                       trump: int = -1) -> "Engine":
         """A game in progress: ``hands[i]`` cards, a size, or None for a seat that is out;
         ``waste`` a list of cards, an int size, or None for the rest of the pack."""
@@ -167,7 +171,7 @@ class Engine:
         e._finish_if_one_left()
         return e
 
-    def _place_hands(self, hands: list) -> None:
+    def _place_hands(self, hands: Sequence[Sequence[int] | int | None]) -> None:
         """Every card starts unseen; a hand given by its cards takes them out of hiding."""
         self.hidden_once, self.hidden_twice = self.pack()
         for s, h in enumerate(hands):
@@ -530,7 +534,7 @@ class Engine:
         if self.active == self.played and not self.first:
             self._resolve()
 
-    def winner(self, trick=None) -> int:
+    def winner(self, trick: list[tuple[int, int]] | None = None) -> int:
         """The seat whose card takes the trick: the highest trump if any (Donkey), else the
         highest card of the suit led; of two equal cards the first played (Pagat,
         Variations: double pack)."""
@@ -583,7 +587,7 @@ class Engine:
         self._log.append((TrickToWaste, w, len(trick)))
         self._settle(w)
 
-    def _pickup(self, s: int, trick) -> None:
+    def _pickup(self, s: int, trick: list[tuple[int, int]]) -> None:
         for _, c in trick:
             self._give(s, c)
 
@@ -707,7 +711,8 @@ class Engine:
             self._remove_from_hand(s, c)
         if self.phase != IN_TRICK and not after_end:
             self.trick = []
-            self.pending and self._flush_pending()
+            if self.pending:
+                self._flush_pending()
         elif self.phase != IN_TRICK:
             # The trick had already ended (a play after a tochoo): undo its pickup.
             trick = list(self.last_trick)
@@ -1060,7 +1065,7 @@ class Engine:
                 for c in ms_cards(self.waste_once, self.waste_twice):
                     out.append(DrawCard(self.drawer, c, None))
             else:
-                sources = [src] if src != "any" else [t for t in self.in_game() if t != self.drawer]
+                sources = [src] if isinstance(src, int) else [t for t in self.in_game() if t != self.drawer]
                 for t in sources:
                     for c in self.known(t):
                         out.append(DrawCard(self.drawer, c, t))
@@ -1107,19 +1112,19 @@ class Engine:
                 out.append((s, t))
         return out
 
-    def mark_void(self, s: int, suit: int, ref) -> None:
+    def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self.void[s] & (1 << suit):
             self.void[s] |= 1 << suit
             self.void_since[s][suit] = ref
 
-    def unseen_void(self, s: int, suit: int):
+    def unseen_void(self, s: int, suit: int) -> object | None:
         """The reference of the play that showed the seat void in ``suit``, or None."""
         if self.void[s] & (1 << suit):
             return self.void_since[s].get(suit)
         return None
 
-    def describe(self, seat_names) -> str:
+    def describe(self, seat_names: Sequence[str]) -> str:
         """One line of state, for debugging and ``repr``."""
         parts = []
         for s in self.seq:
@@ -1130,7 +1135,7 @@ class Engine:
 def check_invariant(e: Engine) -> str | None:
     """Every card in exactly one place; None if so, else what is wrong (for tests)."""
     total = [0] * CARD_COUNT
-    def add(mask, k=1) -> None:
+    def add(mask: int, k: int = 1) -> None:
         for c in cards_of(mask):
             total[c] += k
     for s in range(e.n):
