@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Iterable, Optional, Sequence, TextIO, TypedDic
 
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.citations import is_citation
 from referee.engine import state as E
+from referee.reports.render import diagnostic_lines
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.table.entry import Pending, Question, Rejection, read_entry, settle
 
@@ -557,7 +557,7 @@ class Session:
         for d in new:
             if d in bad:
                 continue
-            out.extend(_diag_lines(d))
+            out.extend(diagnostic_lines(d, compact=True))
         for k, d in after.items():
             if k in before:
                 extra = [n for n in d.notes if n not in before[k].notes]
@@ -769,21 +769,11 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
     return "; ".join(parts)
 
 
-def _diag_lines(d: Diagnostic) -> list[Line]:
-    out = [(f"{d.severity} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
-            "error" if d.is_error else "warning")]
-    for n in d.notes:
-        out.append((f"  rule: {n}" if is_citation(n) else f"  note: {n}", "note"))
-    if d.help:
-        out.append((f"  {d.help}", "help"))
-    return out
-
-
 # ---- the loop --------------------------------------------------------------------------------------
 
 
-STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
-          "turn": "bold"}
+STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "mistake": "bold red", "warning": "bold yellow",
+          "note": "cyan", "help": "green", "turn": "bold"}
 
 
 class Printer:

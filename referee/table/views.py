@@ -24,8 +24,8 @@ from referee.engine import state as E
 from referee.engine import citations as R
 from referee.reports.text import json_safe
 from referee.engine import events as EV
-from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
+from referee.reports.render import diagnostic_lines, print_lines
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
 
@@ -828,17 +828,10 @@ def _ordinal(n: int | None) -> str:
 
 
 def _render_diags(out: Console, diags: list[DiagModel]) -> None:
-    from rich.text import Text
-
+    # The facts of each diagnostic, in the one layout of referee.reports.render; the rule
+    # cited by a note is named beside each answer already.
     for d in diags:
-        where = f" (trick {d.trick})" if d.trick else ""
-        out.print(Text(f"{d.severity}[{d.code}]{where}: {d.message}",
-                       style="bold red" if d.severity == "error" else "bold yellow"))
-        for n in d.notes:
-            if not _is_citation(n):
-                out.print(f"  = note: {n}", markup=False)
-        if d.help:
-            out.print(f"  = {d.help}", markup=False)
+        print_lines(out, diagnostic_lines(d, compact=True, citations=False))
 
 
 # Why a seat leads, in words; only the winner of the last trick "has the power".
@@ -852,10 +845,6 @@ LEADS_BECAUSE = {
     EV.LeadReason.TABLE: "leads",
 }
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
-
-
-def _is_citation(note: str) -> bool:
-    return is_citation(note) or note.startswith("rule set")
 
 
 def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
