@@ -149,3 +149,17 @@ def print_diagnostic(console: Console, d: Diagnostic, more: int = 0) -> None:
                       f"(--format json lists them all)", "note"))
     print_lines(console, lines)
     console.print()
+
+
+def console(stderr: bool = False) -> Console:
+    """A console for the commands' human output: no highlighting of numbers or names, no
+    wrapping (a line of a record is printed whole)."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def print_error(message: str, out: Console | None = None) -> None:
+    """``error: MESSAGE`` on standard error (or ``out``); the message may quote a file name
+    or an argument, so it is printed as typed, escaped, never read as markup."""
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    (out or console(stderr=True)).print(line, highlight=False)

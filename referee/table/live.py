@@ -31,26 +31,31 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence, TextIO, TypedDict
+from typing import Iterable, Optional, Sequence, TextIO, TypedDict
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit import prompt as ask
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich.console import Console
+from rich.text import Text
 
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.events import Event
+from referee.engine.rules import RuleSet, RulesError, parse_spec
+from referee.files import write_text
+from referee.judging.referee import GameResult, Referee
+from referee.notation.reader import ReadError, Reader, chunks, parse
+from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
+from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import diagnostic_lines
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
-from referee.table.entry import Pending, Question, Rejection, read_entry, settle
-
-if TYPE_CHECKING:
-    import typer
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import History
-
-    from referee.engine.events import Event
-    from referee.engine.rules import RuleSet
-    from referee.judging.referee import GameResult
-    from referee.notation.record import Action
-    from referee.reports.diagnostics import Diagnostic
-    from referee.table.views import LegalModel
+from referee.table import answers
+from referee.table.entry import (
+    DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, Pending, Question, Rejection, read_entry, seat_matches, settle, words_of,
+)
+from referee.table.views import LegalModel, legal_model, render_legal, render_state, state_model
 
 # A line for the user: (text, style), the style a key of STYLES.
 Line = tuple[str, str]
@@ -145,8 +150,6 @@ def atomic_write(path: Path, text: str, mode: Optional[int] = None) -> None:
     """Replace the record through referee.files, the one careful writer: a symlink or a hard
     link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
     a failure is a one-line OSError and the file as it was."""
-    from referee.files import write_text
-
     write_text(path, text)
 
 
@@ -246,15 +249,11 @@ class Session:
         return self.game.seats if self.game is not None else ()
 
     def read(self, units: list[Unit] | None = None, head: list[str] | None = None) -> Game:
-        from referee.notation.reader import Reader
-
         text = self.game_text(units, head)
         first_line = self.prefix.count("\n") + 1
         return Reader(str(self.path)).parse_game(text, self.number, first_line, len(self.prefix))
 
     def judge(self, game: Game) -> GameResult:
-        from referee.judging.referee import Referee
-
         res = Referee(self.default, keep_engine=True).judge(game)
         res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
         return res
@@ -269,8 +268,6 @@ class Session:
     def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
               default: RuleSet | None = None, mode: Optional[int] = None) -> "Session":
         """A new game at the end of ``text`` (None: a new file)."""
-        from referee.engine.rules import RulesError, parse_spec
-
         try:
             rules = parse_spec(rules_spec)
         except RulesError as e:
@@ -280,8 +277,6 @@ class Session:
         else:
             prefix = text if text.endswith("\n") else text + "\n"
             prefix += "\n"
-            from referee.notation.reader import parse
-
             number = len(parse(text)) + 1
         head = new_game_text(seats, rules.spec(), deal_lines(deal, seats, rules), event=None)
         s = cls(path, prefix, head, [], number, default=default, mode=mode)
@@ -300,8 +295,6 @@ class Session:
     def resume(cls, path: Path, text: str, default: RuleSet | None = None,
                mode: Optional[int] = None) -> "Session | None":
         """Continue the last game of a record."""
-        from referee.notation.reader import Reader, chunks
-
         last = None
         reader = Reader(str(path))
         for number, chunk, first_line, offset in chunks(io.BytesIO(text.encode("utf-8")), str(path)):
@@ -360,8 +353,6 @@ class Session:
     # ---- answering ------------------------------------------------------------------------------
 
     def state(self) -> LegalModel:
-        from referee.table.views import legal_model
-
         return legal_model(self.game, self.res)
 
     def turn_line(self) -> str:
@@ -379,8 +370,6 @@ class Session:
         return out, go_on
 
     def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
-        from referee.table import answers
-
         raw = line.rstrip("\r\n")
         text = raw.strip()
         if not text:
@@ -780,14 +769,10 @@ class Printer:
     """Colour when the output is a terminal; plain lines, flushed one by one, otherwise."""
 
     def __init__(self) -> None:
-        from rich.console import Console
-
         self.tty = sys.stdout.isatty()
         self.console = Console(highlight=False, soft_wrap=True)
 
     def lines(self, lines: Iterable[Line]) -> None:
-        from rich.text import Text
-
         for text, style in lines:
             if self.tty:
                 self.console.print(Text(text, style=STYLES.get(style, "")))
@@ -819,8 +804,6 @@ def completions(session: Session, before: list[str]) -> list[str]:
     """What may be typed next after the words ``before``: seats and commands first; after a
     seat, the cards the engine says it may play now, and the words of a take or a draw;
     after 'takes', the hands it may take now."""
-    from referee.table.entry import DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, seat_matches
-
     seats = list(session.seats())
     e = session.res.engine
     if e is None:
@@ -857,12 +840,6 @@ def completions(session: Session, before: list[str]) -> list[str]:
 def _prompt_session(session: Session) -> "PromptSession[str]":
     """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
     history kept across sessions."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    from referee.table.entry import words_of
-
     class EntryCompleter(Completer):
         def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
             text = document.text_before_cursor
@@ -883,8 +860,6 @@ def _prompt_session(session: Session) -> "PromptSession[str]":
 def run(session: Session, stdin: TextIO, tty: bool) -> int:
     """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
     exit code is 1 if any entry was not recorded (rejected, or asked about)."""
-    from referee.table.views import legal_model, render_legal, render_state, state_model
-
     pr = Printer()
 
     def view(kind: str) -> None:
@@ -919,9 +894,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
             # On a terminal, undo shows the entry before it goes.
             what = session.peek_undo()
             try:
-                from prompt_toolkit import prompt as ask  # its own history: the answer is not an entry
-
-                sure = ask(f"undo removes '{what}': remove it? [y/N] ")
+                sure = ask(  # its own history: the answer is not an entry
+                    f"undo removes '{what}': remove it? [y/N] ")
             except (EOFError, KeyboardInterrupt):
                 sure = "n"
             if sure.strip().lower() not in ("y", "yes"):
@@ -943,92 +917,79 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def register(app: typer.Typer) -> None:
-    import typer
-
-    @app.command()
-    def live(
-        file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
-        seats: Optional[str] = typer.Option(None, "--seats", help=f"a new game's seats, clockwise (default \"{DEFAULT_SEATS}\")"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
-        deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
-                                                                 "or hands 'AKQ.T92..J43; 13; 13; 13'"),
-    ) -> None:
-        """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
-        from referee.notation.reader import ReadError
-        from referee.engine.rules import RulesError, parse_spec
-
-        err = sys.stderr
-        tty = sys.stdin.isatty()
-        seat_list = seats.split() if seats else None
-        default = None
-        try:
-            if file is None:
-                path = fresh_name(Path("."))
-                text = None
-                mode = None
-            else:
-                path = file
-                if path.is_dir():
-                    raise LiveError(f"{path} is a directory")
-                if path.exists():
-                    try:
-                        raw = path.read_bytes()
-                        text = raw.decode("utf-8")
-                    except UnicodeDecodeError:
-                        raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
-                    except OSError as ex:
-                        raise LiveError(f"{path}: {ex.strerror or ex}") from None
-                    if text.startswith("\ufeff"):
-                        text = text[1:]
-                    mode = path.stat().st_mode & 0o777
-                else:
-                    if not path.parent.exists():
-                        raise LiveError(f"{path.parent}: no such directory")
-                    text = None
-                    mode = None
-            if rules:
+def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optional[str] = None,
+                 deal: Optional[str] = None) -> int:
+    """``getaway-ref live``: open or start the record, then follow the game typed on
+    standard input; the exit code of :func:`run` (2 for a record or option that cannot be
+    used)."""
+    err = sys.stderr
+    tty = sys.stdin.isatty()
+    seat_list = seats.split() if seats else None
+    default = None
+    text: Optional[str] = None
+    path: Optional[Path] = None
+    try:
+        mode: Optional[int] = None
+        if file is None:
+            path = fresh_name(Path("."))
+        else:
+            path = file
+            if path.is_dir():
+                raise LiveError(f"{path} is a directory")
+            if path.exists():
                 try:
-                    default = parse_spec(rules)
-                except RulesError as ex:
-                    raise LiveError(f"--rules: {ex.message}") from None
-            session = None
-            if text is not None and text.strip():
-                session = Session.resume(path, text, default=default, mode=mode)
-                if session is not None:
-                    ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
-                    over = session.res.engine.phase == E.OVER
-                    if ignored and not over:
-                        err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
-                    err.write(f"live: {path}: continuing game {session.number}"
-                              f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
-                    if over:
-                        err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
-            if session is None:
-                session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
-                                        default=None, mode=mode)
-                if text is not None:
-                    session.save()  # a record with no game yet gets its game now
-                # else: a new file is first written with the first entry recorded, so
-                # starting and quitting leaves nothing behind
-                err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
-                          f"rules {session.res.rules.spec()}\n")
-            session.options = {"seats": seat_list, "rules": rules, "deal": deal}
-        except LiveError as ex:
-            sys.stderr.write(f"error: {ex}\n")
-            if file is None and 'path' in locals() and path.exists() and path.stat().st_size == 0:
-                path.unlink()
-            raise typer.Exit(2)
-        except ReadError as ex:
-            sys.stderr.write(f"error: {ex}\n")
-            raise typer.Exit(2)
-        except OSError as ex:  # the first save: referee.files.WriteError, one line
-            sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
-            raise typer.Exit(2)
-        err.flush()
-        try:
-            code = run(session, sys.stdin, tty)
-        finally:
-            if text is None and not session.written and path.exists() and path.stat().st_size == 0:
-                path.unlink()  # nothing was recorded: no file (the name was held empty)
-        raise typer.Exit(code)
+                    raw = path.read_bytes()
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
+                except OSError as ex:
+                    raise LiveError(f"{path}: {ex.strerror or ex}") from None
+                if text.startswith("\ufeff"):
+                    text = text[1:]
+                mode = path.stat().st_mode & 0o777
+            elif not path.parent.exists():
+                raise LiveError(f"{path.parent}: no such directory")
+        if rules:
+            try:
+                default = parse_spec(rules)
+            except RulesError as ex:
+                raise LiveError(f"--rules: {ex.message}") from None
+        session = None
+        if text is not None and text.strip():
+            session = Session.resume(path, text, default=default, mode=mode)
+            if session is not None:
+                ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
+                over = session.res.engine.phase == E.OVER
+                if ignored and not over:
+                    err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
+                err.write(f"live: {path}: continuing game {session.number}"
+                          f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
+                if over:
+                    err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
+        if session is None:
+            session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
+                                    default=None, mode=mode)
+            if text is not None:
+                session.save()  # a record with no game yet gets its game now
+            # else: a new file is first written with the first entry recorded, so
+            # starting and quitting leaves nothing behind
+            err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
+                      f"rules {session.res.rules.spec()}\n")
+        session.options = {"seats": seat_list, "rules": rules, "deal": deal}
+    except LiveError as ex:
+        sys.stderr.write(f"error: {ex}\n")
+        if file is None and path is not None and path.exists() and path.stat().st_size == 0:
+            path.unlink()
+        return 2
+    except ReadError as ex:
+        sys.stderr.write(f"error: {ex}\n")
+        return 2
+    except OSError as ex:  # the first save: referee.files.WriteError, one line
+        sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
+        return 2
+    err.flush()
+    try:
+        return run(session, sys.stdin, tty)
+    finally:
+        if text is None and not session.written and path.exists() and path.stat().st_size == 0:
+            path.unlink()  # nothing was recorded: no file (the name was held empty)
