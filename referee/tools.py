@@ -13,7 +13,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from rich.console import Console
 
@@ -78,7 +78,8 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     problem_text = ""
     try:
         with open(source, "rb") as f:
-            res = format_stream(f, name, out=target.file if target else (None if diff or check_only else shown),
+            # (a cast: referee.files gives its file as IO[str], format_stream asks for TextIO)
+            res = format_stream(f, name, out=cast(TextIO, target.file) if target else (None if diff or check_only else shown),
                                 diff=shown if diff else None)
     except FileNotFoundError:
         problem_text = "no such file"

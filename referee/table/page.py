@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
@@ -22,6 +22,7 @@ from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.judging.referee import Step
 from referee.commands import UsageError, rules_options
+from referee.reports.diagnostics import Diagnostic
 from referee.files import write_text
 from referee.reports.render import print_error
 from referee.table.views import TableError, read_clean_game
@@ -36,13 +37,13 @@ def _card(c: int) -> dict[str, str]:
             "red": "1" if C.SUIT[c] in (C.HEARTS, C.DIAMONDS) else "", "text": s}
 
 
-def _diag(d: Any) -> dict[str, Any]:
+def _diag(d: Diagnostic) -> dict[str, object]:
     return {"code": d.code, "severity": d.severity, "message": d.message, "rule": rule_of(d),
             "penalty": (d.help or "") if d.code.startswith("M") else "", "applied": penalty_applied(d),
             "sentence": diagnostic_sentence(d), "trick": d.trick}
 
 
-def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, Any]:
+def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, object]:
     """What the page shows after step ``upto`` (0: the start)."""
     seats = w.game.seats
     steps = w.steps[:upto]
@@ -110,7 +111,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
     }
 
 
-def page_data(w: Walk) -> dict[str, Any]:
+def page_data(w: Walk) -> dict[str, object]:
     """Every position of the game, for the page (and for tests)."""
     g = w.game
     positions = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, List, Literal, Optional, Sequence, TypeVar, cast
+from typing import Callable, Iterable, List, Literal, Optional, Sequence, TypeVar
 
 from pydantic import BaseModel, Field
 from rich.console import Console
@@ -296,9 +296,16 @@ def judge_game(game: Game, after: int | None = None, default: RuleSet | None = N
     if after is not None:
         # The result tag speaks of the whole game, not of the part replayed.
         res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]
+    engine_of(game, res)
+    return res
+
+
+def engine_of(game: Game, res: GameResult) -> E.Engine:
+    """The engine at the end of a replay judged with ``keep_engine=True``; a TableError
+    (exit 1) for a game that cannot be replayed at all."""
     if res.engine is None:
         raise TableError(f"{game.path}: game {game.number} cannot be replayed: {res.stopped}", 1, res.diagnostics)
-    return res
+    return res.engine
 
 
 def check_after(game: Game, after: int | None) -> None:
@@ -378,8 +385,7 @@ def _hand_voids(game: Game, res: GameResult, after: int | None, default: RuleSet
                 overrides: dict[str, object] | None, force: bool, seats: list[int]) -> dict[tuple[int, int], int]:
     """For seats whose whole hand is known: since which trick each suit it lacks has been
     lacking, found by replaying the record trick by trick. 0: since the deal (or position)."""
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     now = {s: e.once[s] | e.twice[s] for s in seats}
     missing = {s: [u for u in range(4) if not now[s] & C.SUIT_MASK[u]] for s in seats}
     if not any(missing.values()):
@@ -429,8 +435,7 @@ def _seat(seats: Sequence[str], s: int | None) -> str | None:
 
 def state_model(game: Game, res: GameResult, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
                 force: bool = False) -> StateModel:
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     seats = list(game.seats)
     r = resolve(e)
     to_act = e.to_act()
@@ -601,8 +606,7 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats: Sequence[str]) -> 
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
     """What may happen next at the end of the replay."""
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     seats = list(game.seats)
     if not (e.phase == E.IN_TRICK and e.lenient):
         return _legal(game, res, e)
@@ -961,7 +965,7 @@ def render_tally(out: Console, m: TallyModel) -> None:
         for col in ("donkey games", "donkey lost", "legs", "most legs"):
             t.add_column(col, justify="right")
     for p in m.players:
-        row = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
+        row: list[Text | str] = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
         if donkey:
             row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
         t.add_row(*row)
