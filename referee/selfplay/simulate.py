@@ -255,9 +255,9 @@ class SensibleBot(_Bot):
 
     def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
         e = table.e
-        high = lambda c: (RANK[c], -table.sort_key(c))  # noqa: E731
-        low = lambda c: (RANK[c], table.sort_key(c))    # noqa: E731
-        if e.phase in (table.BETWEEN, table.BEFORE_FIRST):
+        high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
+        low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
+        if e.phase in (E.BETWEEN, E.BEFORE_FIRST):
             return self._lead(table, seat, legal)
         if e.first:
             return max(legal, key=high)
@@ -280,7 +280,7 @@ class SensibleBot(_Bot):
         if e.trumps and e.trump >= 0 and len(suits) > 1:
             suits = [s for s in suits if s != e.trump] or suits
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
-        return min(by_suit[suit], key=lambda c: (RANK[c], table.sort_key(c)))
+        return min(by_suit[suit], key=lambda c: (RANK[c], sort_key(c)))
 
     def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
         e = table.e
@@ -304,10 +304,6 @@ class _Table:
     def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
                  names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
                  annotate: bool = False, observer: Observer | None = None) -> None:
-
-        self.E = E
-        self.BETWEEN, self.BEFORE_FIRST = E.BETWEEN, E.BEFORE_FIRST
-        self.sort_key = sort_key
         self.rules = rules
         self.rng = rng
         self.names = tuple(names)
@@ -344,7 +340,6 @@ class _Table:
     # -- the game --------------------------------------------------------------------------------
 
     def run(self) -> None:
-        E = self.E
         e = self.e
         while e.phase != E.OVER:
             if self.stats.plays > MAX_PLAYS:
@@ -362,7 +357,6 @@ class _Table:
 
     def _takes(self) -> bool:
         """Offer each seat a take in turn from the one to act; True if one was made."""
-        E = self.E
         e = self.e
         options = dict(e.takes())
         if not options:
@@ -433,7 +427,6 @@ class _Table:
     # -- a trick -----------------------------------------------------------------------------------
 
     def _trick(self) -> None:
-        E = self.E
         e = self.e
         number = e.trick_no
         plays: list[Play] = []
@@ -479,7 +472,6 @@ class _Table:
         return self.bots[s].card(self, s, legal)
 
     def _apply(self, s: int, c: int, plays: list[Play], lead: bool) -> None:
-        E = self.E
         e = self.e
         v = e.judge_play(s, c)
         if v is not None:
@@ -502,7 +494,6 @@ class _Table:
     def _after_trick(self, plays: list[Play], number: int) -> None:
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
 
-        E = self.E
         e = self.e
         if e.trick_no == number:
             return
@@ -539,7 +530,6 @@ class _Table:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
 
-        E = self.E
         e = self.e
         self._arm()
         if self.pending == RENEGE:
@@ -563,7 +553,6 @@ class _Table:
 
     def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
-        E = self.E
         e = self.e
         if self.pending != AFTER_TOCHOO or e.phase == E.OVER:
             return
@@ -599,7 +588,6 @@ class _Table:
 
         if not self.annotate:
             return
-        E = self.E
         e = self.e
         parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None

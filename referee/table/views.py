@@ -840,7 +840,7 @@ def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
         out.print(Text(safe(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}"), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
-        out.print(f"on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
+        out.print("on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
     out.print(Text(m.summary, style="bold"))
     for p in m.plays:
         out.print(f"  {p.seat}: {p.rule}", markup=False)
