@@ -7,8 +7,9 @@ command, ``--help``, and any ``check`` line this reader does not take whole: an 
 repeated option, a value that needs checking (``--format xml``), ``--``, a rules option that
 does not read. Those go to typer before anything is printed, so its messages and exit codes
 stay exactly its own; ``GETAWAY_TYPER_ONLY=1`` sends every command line to typer (the tests
-compare both ways). This and the package's ``__getattr__`` are the only deferred imports of
-start-up: typer is imported only when it is needed.
+compare both ways). Deferred imports live only in the command-line layer (here, and each
+command of ``referee/cli.py``) and the package's ``__getattr__``: typer is imported only
+when it is needed.
 """
 
 from __future__ import annotations
