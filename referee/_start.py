@@ -7,16 +7,17 @@ command, ``--help``, and any ``check`` line this reader does not take whole: an 
 repeated option, a value that needs checking (``--format xml``), ``--``, a rules option that
 does not read. Those go to typer before anything is printed, so its messages and exit codes
 stay exactly its own; ``GETAWAY_TYPER_ONLY=1`` sends every command line to typer (the tests
-compare both ways). This and the package's ``__getattr__`` are the only deferred imports of
-start-up: typer is imported only when it is needed.
+compare both ways). Deferred imports live only in the command-line layer (here, and each
+command of ``referee/cli.py``) and the package's ``__getattr__``: typer is imported only
+when it is needed.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from referee.commands import UsageError, check_command
 
@@ -40,37 +41,48 @@ class _ToTyper(Exception):
     """A command line for typer to read."""
 
 
-def read_check_line(args: list[str]) -> dict[str, Any]:
+@dataclass
+class CheckLine:
+    """check's arguments as read: the paths, each option that takes one value, each flag
+    given, and the repeatable options' values in order."""
+
+    paths: list[Path] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    lists: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in _REPEATABLE})
+
+
+def read_check_line(args: list[str]) -> CheckLine:
     """check's arguments as cli.check receives them; _ToTyper for anything else."""
-    got: dict[str, Any] = {"paths": [], "set": [], "select": [], "ignore": []}
+    got = CheckLine()
     i = 0
     while i < len(args):
         word = args[i]
         i += 1
         if not word.startswith("-") or word == "-":
-            got["paths"].append(Path(word))
+            got.paths.append(Path(word))
             continue
         name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
         if name not in _CHECK_OPTIONS:
             raise _ToTyper(word)  # --help, --, -qf, -j2, an unknown option
         key, takes_value = _CHECK_OPTIONS[name]
         if not takes_value:
-            if eq or key in got:
+            if eq or key in got.flags:
                 raise _ToTyper(word)
-            got[key] = True
+            got.flags.add(key)
             continue
         if not eq:
             if i == len(args):
                 raise _ToTyper(word)
             value = args[i]
             i += 1
-        if value.startswith("-") or (key not in _REPEATABLE and key in got):
+        if value.startswith("-") or (key not in _REPEATABLE and key in got.values):
             raise _ToTyper(word)
         if key in _REPEATABLE:
-            got[key].append(value)
+            got.lists[key].append(value)
         else:
-            got[key] = value
-    if not got["paths"] or got.get("format", "text") not in ("text", "json", "jsonl", "github", "sarif", "junit"):
+            got.values[key] = value
+    if not got.paths or got.values.get("format", "text") not in ("text", "json", "jsonl", "github", "sarif", "junit"):
         raise _ToTyper("usage")
     return got
 
@@ -79,13 +91,14 @@ def fast_check(args: list[str]) -> int:
     """Run ``check ARGS`` as cli.check does (the same function), or raise _ToTyper before
     printing anything, so that typer reads the line and says what is wrong its own way."""
     got = read_check_line(args)
+    rules_file = got.values.get("rules_file")
     try:
         return check_command(
-            got["paths"], output_format=got.get("format"), select=got["select"], ignore=got["ignore"],
-            exit_zero=bool(got.get("exit_zero")), statistics=bool(got.get("statistics")), rules=got.get("rules"),
-            rules_file=Path(got["rules_file"]) if "rules_file" in got else None, sets=got["set"],
-            force_rules=bool(got.get("force_rules")), quiet=bool(got.get("quiet")), jobs=got.get("jobs", "auto"),
-            dask=got.get("dask"))
+            got.paths, output_format=got.values.get("format"), select=got.lists["select"], ignore=got.lists["ignore"],
+            exit_zero="exit_zero" in got.flags, statistics="statistics" in got.flags, rules=got.values.get("rules"),
+            rules_file=Path(rules_file) if rules_file is not None else None, sets=got.lists["set"],
+            force_rules="force_rules" in got.flags, quiet="quiet" in got.flags, jobs=got.values.get("jobs", "auto"),
+            dask=got.values.get("dask"))
     except UsageError:
         raise _ToTyper("usage") from None
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.archive.check import run_check
+from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
+from referee.archive.inputs import expand as files_of
+from referee.archive.jobs import choose_jobs
+from referee.config import ConfigError, config_for
 from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, load_file, parse_spec
+from referee.reports.select import Policy, SelectError, parse_codes
 
 
 class UsageError(Exception):
@@ -21,8 +27,6 @@ class UsageError(Exception):
 def expand(paths: Sequence[Path]) -> list[Path]:
     """Files as given (``-`` for standard input); directories give their .gwy files,
     recursively, in name order."""
-    from referee.archive.inputs import expand as files_of
-
     return files_of(list(paths))
 
 
@@ -70,12 +74,6 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
                   force_rules: bool = False, quiet: bool = False, jobs: str = "auto", dask: str | None = None) -> int:
     """``getaway-ref check``: settings from ``[tool.getaway-ref]`` or ``getaway-ref.toml``
     (the command line wins), then every game judged and reported; the exit code."""
-    from referee.archive.check import run_check
-    from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
-    from referee.archive.jobs import choose_jobs
-    from referee.config import ConfigError, config_for
-    from referee.reports.select import Policy, SelectError, parse_codes
-
     try:
         cfg = config_for(list(paths))
         policy = Policy(

@@ -38,6 +38,15 @@ def test_a_text_check_imports_neither_pydantic_nor_typer():
     assert "pydantic" not in mods and "typer" not in mods and "jsonschema" not in mods
 
 
+def test_typer_commands_load_only_the_modules_they_use():
+    # cli.py imports each command's module when the command runs (its one deferred place):
+    # --version meets typer, and neither the table's modules (prompt-toolkit) nor pydantic.
+    mods = modules_after(["--version"])
+    assert "typer" in mods and "referee" in mods
+    assert "prompt_toolkit" not in mods and "pydantic" not in mods
+    assert "prompt_toolkit" not in modules_after(["check", EXAMPLE])
+
+
 def test_a_house_rules_file_still_meets_pydantic(tmp_path):
     # The one place a rule set is validated by pydantic: values typed by the user.
     house = tmp_path / "house.json"

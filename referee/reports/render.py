@@ -12,10 +12,36 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Protocol
 
+from rich.console import Console
+from rich.text import Text
+
+from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.text import safe
+
+# A line of output and its style name (a key of STYLES; '' for none).
+Line = tuple[str, str]
+
+
+class DiagnosticFacts(Protocol):
+    """What the compact form of a diagnostic reads: a :class:`Diagnostic`, or the JSON model
+    of one that ``show`` and ``legal`` keep (no span, no source line)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def trick(self) -> int | None: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
+    @property
+    def help(self) -> str | None: ...
 
 
 # A line longer than LONG characters is quoted as a window of WINDOW characters around the
@@ -24,9 +50,6 @@ from referee.reports.text import safe
 LONG = 160
 WINDOW = 120
 BEFORE = 40  # of the window, how much stands before the caret
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 
 def _caret_line(source: str, col: int, width: int) -> str:
@@ -54,12 +77,25 @@ def quote(source: str, col: int, width: int) -> tuple[str, str]:
     return shown, _caret_line(pad, len(pad) + 1, len(safe(marked)) if marked else 1)
 
 
-def diagnostic_lines(d: Diagnostic) -> list[tuple[str, str]]:
-    """The lines of one diagnostic, each with a style name for colour ('' for none). Text of
-    the record (messages quote it) is escaped: see referee.reports.text."""
-    out: list[tuple[str, str]] = []
+def diagnostic_lines(d: Diagnostic | DiagnosticFacts, *, compact: bool = False,
+                     citations: bool = True) -> list[Line]:
+    """The lines of one diagnostic, each with a style name for colour ('' for none): the one
+    layout of a diagnostic, for ``check``, ``fmt``, ``show``, ``legal`` and ``live``.
+
+    In full (a :class:`Diagnostic`, as ``check`` prints it): the header, where it is, the
+    source line with a caret under what is wrong, related places, then the notes (rule
+    citations) and the help (the penalty). ``compact`` (``live``, and ``show``/``legal``,
+    which keep only the facts of a diagnostic) leaves out the place and the quoted line and
+    names the trick in the header instead. ``citations=False`` leaves out the notes that cite
+    a rule (the views name the rule beside each answer already). Text of the record (messages
+    quote it) is escaped: see referee.reports.text."""
+    if compact or not isinstance(d, Diagnostic):
+        mentioned = not d.trick or f"trick {d.trick}" in d.message
+        out: list[Line] = [(safe(f"{d.severity}[{d.code}]: {d.message}" + ("" if mentioned else f" (trick {d.trick})")),
+                            d.severity)]
+        return out + _notes(d, "  ", citations)
+    out = [(safe(f"{d.severity}[{d.code}]: {d.message}"), d.severity)]
     where = f" (game {d.game}" + (f", trick {d.trick}" if d.trick else "") + ")" if d.game else ""
-    out.append((safe(f"{d.severity}[{d.code}]: {d.message}"), d.severity))
     path = safe(str(d.path))
     if d.span is not None and d.span.line:
         gutter = " " * len(str(d.span.line))
@@ -79,8 +115,13 @@ def diagnostic_lines(d: Diagnostic) -> list[tuple[str, str]]:
     else:
         out.append((f"  --> {path}{where}", "dim"))
         pad = "  "
-    for n in d.notes:
-        out.append((f"{pad}= note: {safe(n)}", "note"))
+    return out + _notes(d, pad, citations)
+
+
+def _notes(d: Diagnostic | DiagnosticFacts, pad: str, citations: bool) -> list[Line]:
+    """The notes and the help, under the diagnostic."""
+    out: list[Line] = [(f"{pad}= note: {safe(n)}", "note") for n in d.notes
+                       if citations or not (is_citation(n) or n.startswith("rule set"))]
     if d.help:
         out.append((f"{pad}= help: {safe(d.help)}", "help"))
     return out
@@ -93,15 +134,32 @@ def diagnostic_text(d: Diagnostic) -> str:
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
 
-def print_diagnostic(console: Any, d: Diagnostic, more: int = 0) -> None:
-    """Print one diagnostic; ``more`` says how many identical ones it stands for besides."""
-    from rich.text import Text
+def print_lines(console: Console, lines: Sequence[Line], styles: dict[str, str] = STYLES) -> None:
+    """Lines of :func:`diagnostic_lines` on a rich console, never read as markup."""
+    for line, style in lines:
+        console.print(Text(line, style=styles.get(style, "")), soft_wrap=True, highlight=False)
 
+
+def print_diagnostic(console: Console, d: Diagnostic, more: int = 0) -> None:
+    """Print one diagnostic; ``more`` says how many identical ones it stands for besides."""
     lines = diagnostic_lines(d)
     if more:
         pad = lines[-1][0][: len(lines[-1][0]) - len(lines[-1][0].lstrip())] or "  "
         lines.append((f"{pad}= note: {more} more of the same {d.severity} in this game are not shown "
                       f"(--format json lists them all)", "note"))
-    for line, style in lines:
-        console.print(Text(line, style=STYLES.get(style, "")), soft_wrap=True, highlight=False)
+    print_lines(console, lines)
     console.print()
+
+
+def console(stderr: bool = False) -> Console:
+    """A console for the commands' human output: no highlighting of numbers or names, no
+    wrapping (a line of a record is printed whole)."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def print_error(message: str, out: Console | None = None) -> None:
+    """``error: MESSAGE`` on standard error (or ``out``); the message may quote a file name
+    or an argument, so it is printed as typed, escaped, never read as markup."""
+    line = Text("error", style="bold red")
+    line.append(": " + safe(message))
+    (out or console(stderr=True)).print(line, highlight=False)

@@ -12,8 +12,8 @@ the table applied the penalty (docs/rulings.md, ruling 1, through
 ``Engine.penalise``), and each game keeps the list of mistakes it holds, so that tests can
 check the referee finds exactly those.
 
-The module imports only the standard library when it is loaded: ``getaway-ref`` loads it
-to register the ``simulate`` command, and every command should start fast.
+``getaway-ref simulate`` is :func:`simulate_command`; the command line is read in
+``referee/cli.py``.
 """
 
 from __future__ import annotations
@@ -23,18 +23,27 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, IO, Callable, Iterable, Iterator, List, NoReturn, Optional, Sequence
+import io
+import os
+import sys
+from typing import IO, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    import typer
-    from rich.console import Console
-    from rich.progress import TaskID
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-    from referee.engine.events import Event
-    from referee.engine.state import Engine
-    from referee.notation.record import Action, Comment, Play, Tag, Trick
-    from referee.notation.record import Game
-    from referee.engine.rules import RuleSet
+from referee.commands import UsageError, rules_options
+from referee.engine import state as E
+from referee.engine.cards import (
+    ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
+)
+from referee.engine.events import Event, GameOver, GotAway, TrumpsSet
+from referee.engine.rules import PRESETS, RuleSet
+from referee.engine.state import Engine
+from referee.files import replacing
+from referee.notation.format import format_game, format_prelude
+from referee.reports.render import console
+from referee.notation.record import (
+    Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
+)
 
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
@@ -87,8 +96,6 @@ class Mistake:
     seat_name: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        from referee.engine.cards import card_str
-
         return f"{self.code} ({MISTAKE_NAMES[self.code]}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
 
 
@@ -150,7 +157,6 @@ class SimGame:
 def pack(rules: "RuleSet") -> list[int]:
     """The cards of the pack: 52, or two packs of 52 with one of the two aces of spades
     marked (Pagat, Getaway, Variations: double pack)."""
-    from referee.engine.cards import ACE_OF_SPADES, MARKED_ACE
 
     cards = list(range(52))
     if rules.packs == 2:
@@ -160,7 +166,6 @@ def pack(rules: "RuleSet") -> list[int]:
 
 def play_order(rules: "RuleSet", players: int) -> list[int]:
     """The seats in the direction of play, as the engine orders them."""
-    from referee.engine.state import Engine
 
     return list(Engine(rules, players).seq)
 
@@ -249,12 +254,10 @@ class SensibleBot(_Bot):
     name = "sensible"
 
     def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
-        from referee.engine.cards import RANK, SUIT
-
         e = table.e
-        high = lambda c: (RANK[c], -table.sort_key(c))  # noqa: E731
-        low = lambda c: (RANK[c], table.sort_key(c))    # noqa: E731
-        if e.phase in (table.BETWEEN, table.BEFORE_FIRST):
+        high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
+        low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
+        if e.phase in (E.BETWEEN, E.BEFORE_FIRST):
             return self._lead(table, seat, legal)
         if e.first:
             return max(legal, key=high)
@@ -265,8 +268,6 @@ class SensibleBot(_Bot):
         return max(legal, key=high)  # a tochoo: shed the highest card
 
     def _lead(self, table: "_Table", seat: int, legal: list[int]) -> int:
-        from referee.engine.cards import RANK, SUIT
-
         e = table.e
         if len(legal) == 1:
             return legal[0]
@@ -279,11 +280,9 @@ class SensibleBot(_Bot):
         if e.trumps and e.trump >= 0 and len(suits) > 1:
             suits = [s for s in suits if s != e.trump] or suits
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
-        return min(by_suit[suit], key=lambda c: (RANK[c], table.sort_key(c)))
+        return min(by_suit[suit], key=lambda c: (RANK[c], sort_key(c)))
 
     def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
-        from referee.engine.cards import SUIT_MASK
-
         e = table.e
         if len(e.holding()) <= 2:
             return False
@@ -305,12 +304,6 @@ class _Table:
     def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
                  names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
                  annotate: bool = False, observer: Observer | None = None) -> None:
-        from referee.engine import state as E
-        from referee.engine.cards import sort_key
-
-        self.E = E
-        self.BETWEEN, self.BEFORE_FIRST = E.BETWEEN, E.BEFORE_FIRST
-        self.sort_key = sort_key
         self.rules = rules
         self.rng = rng
         self.names = tuple(names)
@@ -339,8 +332,6 @@ class _Table:
         raise SimulationError(f"{what} ({self.e.describe(self.names)})")
 
     def _cards(self, mask: int) -> list[int]:
-        from referee.engine.cards import cards_of
-
         return cards_of(mask)
 
     def _hand(self, s: int) -> list[int]:
@@ -349,7 +340,6 @@ class _Table:
     # -- the game --------------------------------------------------------------------------------
 
     def run(self) -> None:
-        E = self.E
         e = self.e
         while e.phase != E.OVER:
             if self.stats.plays > MAX_PLAYS:
@@ -367,7 +357,6 @@ class _Table:
 
     def _takes(self) -> bool:
         """Offer each seat a take in turn from the one to act; True if one was made."""
-        E = self.E
         e = self.e
         options = dict(e.takes())
         if not options:
@@ -387,7 +376,6 @@ class _Table:
             if v is not None:
                 self._fail(f"the engine offered {self.names[taker]} a take of {self.names[target]} "
                            f"and judged it {v.code}: {v.reason}")
-            from referee.notation.record import Take
 
             e.take(taker, target)
             self.void[taker] &= self.void[target]
@@ -403,9 +391,6 @@ class _Table:
         return False
 
     def _draw(self) -> None:
-        from referee.engine.cards import SUIT, card_str
-        from referee.notation.record import Draw
-
         e = self.e
         s = e.drawer
         src = e.draw_source
@@ -442,9 +427,6 @@ class _Table:
     # -- a trick -----------------------------------------------------------------------------------
 
     def _trick(self) -> None:
-        from referee.notation.record import Play, Trick
-
-        E = self.E
         e = self.e
         number = e.trick_no
         plays: list[Play] = []
@@ -490,10 +472,6 @@ class _Table:
         return self.bots[s].card(self, s, legal)
 
     def _apply(self, s: int, c: int, plays: list[Play], lead: bool) -> None:
-        from referee.engine.cards import SUIT, card_str
-        from referee.notation.record import Play
-
-        E = self.E
         e = self.e
         v = e.judge_play(s, c)
         if v is not None:
@@ -515,9 +493,7 @@ class _Table:
 
     def _after_trick(self, plays: list[Play], number: int) -> None:
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
-        from referee.engine.cards import SUIT
 
-        E = self.E
         e = self.e
         if e.trick_no == number:
             return
@@ -553,9 +529,7 @@ class _Table:
     def _maybe_mistake(self, s: int, plays: list[Play], number: int) -> bool:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
-        from referee.engine.cards import SUIT, SUIT_MASK
 
-        E = self.E
         e = self.e
         self._arm()
         if self.pending == RENEGE:
@@ -579,7 +553,6 @@ class _Table:
 
     def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
-        E = self.E
         e = self.e
         if self.pending != AFTER_TOCHOO or e.phase == E.OVER:
             return
@@ -590,9 +563,6 @@ class _Table:
             self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number, expect=None)
 
     def _penalty(self, code: str, s: int, c: int, plays: list[Play], number: int, expect: str | None) -> bool:
-        from referee.engine.cards import card_str
-        from referee.notation.record import Play
-
         e = self.e
         if expect is not None:
             v = e.judge_play(s, c)
@@ -615,13 +585,9 @@ class _Table:
 
     def _comment_trick(self, trick: Trick) -> None:
         """With ``annotate``: say at the end of a trick line what happened to the trick."""
-        from referee.engine.cards import card_str, suit_name
-        from referee.engine.events import GameOver, GotAway, TrumpsSet
-        from referee.notation.record import Counts
 
         if not self.annotate:
             return
-        E = self.E
         e = self.e
         parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None
@@ -664,8 +630,6 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     whose turn it is in a series, from ``number``; None: no [Dealer] tag). ``observer`` is
     called as ``observer(engine, kind, args)`` after every action (for tests).
     """
-    from referee.notation.format import format_game
-    from referee.notation.record import Comment, Deal, Game, Hand, Tag
 
     _check_players(rules, players)
     names = seat_names(players)
@@ -701,8 +665,6 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
 
 
 def _sorted(cards: Iterable[int]) -> list[int]:
-    from referee.engine.cards import sort_cards
-
     return sort_cards(cards)
 
 
@@ -727,7 +689,6 @@ def simulate(players: int, games: int, seed: int, rules: "RuleSet | None" = None
     Each game has its own generator seeded from ``seed`` and its number, so the same
     arguments give the same games, byte for byte.
     """
-    from referee.engine.rules import PRESETS
 
     rules = rules or PRESETS["pagat"]
     _check_players(rules, players)
@@ -766,9 +727,6 @@ def write_file(out: IO[str] | str | Path, players: int, games: int, seed: int, r
     """Write a whole ``.gwy`` file of simulated games to ``out`` (a text stream, or a path,
     which is created or overwritten); return the counts. ``comments`` replace the default
     file comment (the command that makes the file again); ``progress(k)`` after game k."""
-    from referee.notation.format import format_prelude
-    from referee.notation.record import Comment, Prelude
-    from referee.engine.rules import PRESETS
 
     if isinstance(out, (str, Path)):
         with open(out, "w", encoding="utf-8", newline="") as f:
@@ -792,7 +750,6 @@ def simulate_text(players: int, games: int, seed: int, rules: "RuleSet | None" =
                   bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
                   comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> str:
     """The whole file as a string (see :func:`write_file`)."""
-    import io
 
     buf = io.StringIO()
     write_file(buf, players, games, seed, rules, bots, mistakes, annotate=annotate, comments=comments,
@@ -826,96 +783,67 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
     return bots
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``getaway-ref simulate`` to the typer app. (typer reads the annotations of the
-    command from this module's globals, so Path, List and Optional are imported above.)"""
-    import typer
+def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: Optional[str] = None,
+                     rules_file: Optional[Path] = None, sets: Sequence[str] = (), bot: Sequence[str] = (),
+                     mistakes: float = 0.0, comments: bool = False, output: Optional[Path] = None,
+                     force: bool = False) -> int:
+    """``getaway-ref simulate``: games between bots written as a .gwy record (standard output
+    or ``output``), a summary on standard error; the exit code."""
+    default, overrides = rules_options(rules, rules_file, sets)
+    rs = default or PRESETS["pagat"]
+    if overrides:
+        rs = rs.with_options(**overrides)
+    try:
+        _check_players(rs, players)
+        bots = parse_bots(bot, players)
+    except ValueError as ex:
+        raise UsageError(str(ex)) from None
+    if output is not None and output.exists() and not force:
+        raise UsageError(f"{output} exists (use --force to overwrite it)")
+    err = console(stderr=True)
+    bar = None
+    if games > 200 and sys.stderr.isatty():
+        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=err, transient=True)
+    task: TaskID | None = None
 
-    @app.command()
-    def simulate(
-        players: int = typer.Option(4, "--players", "-n", help="players at the table (2-8; up to 16 with packs=2)"),
-        games: int = typer.Option(1, "--games", "-g", min=0, help="games to play"),
-        seed: int = typer.Option(0, "--seed", "-s", help="the same seed gives the same file, byte for byte"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
-        rules_file: Optional[Path] = typer.Option(None, "--rules-file", help="house rules from a TOML or JSON file"),
-        sets: List[str] = typer.Option([], "--set", help="override one option: --set packs=2"),
-        bot: List[str] = typer.Option([], "--bot", help="SEAT=random|sensible (or just random|sensible for every seat)"),
-        mistakes: float = typer.Option(0.0, "--mistakes", min=0.0, max=1.0,
-                                       help="chance per play of a table mistake (renege, play after a tochoo, out of turn)"),
-        comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the record here instead of stdout"),
-        force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
-    ) -> None:
-        """Play games between bots through the rules engine and write them as a .gwy record."""
-        import os
-        import sys
+    def tick(k: int) -> None:
+        if bar is not None and task is not None:
+            bar.update(task, completed=k)
 
-        from referee.cli import EXIT_OK, EXIT_USAGE, fail as _fail, rules_options as _rules_options
-        from referee.engine.rules import PRESETS
-
-        default, overrides = _rules_options(rules, rules_file, sets)
-        rs = default or PRESETS["pagat"]
-        if overrides:
-            rs = rs.with_options(**overrides)
-        try:
-            _check_players(rs, players)
-            bots = parse_bots(bot, players)
-        except ValueError as ex:
-            raise _fail(str(ex))
-        if output is not None and output.exists() and not force:
-            raise _fail(f"{output} exists (use --force to overwrite it)")
-        err = _err_console()
-        bar = None
-        if games > 200 and sys.stderr.isatty():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                           console=err, transient=True)
-        task: TaskID | None = None
-
-        def tick(k: int) -> None:
-            if bar is not None and task is not None:
-                bar.update(task, completed=k)
-
-        try:
-            if bar is not None:
-                bar.start()
-                task = bar.add_task("simulate", total=games)
-            if output is None:
-                stats = write_file(sys.stdout, players, games, seed, rs, bots, mistakes, annotate=comments,
-                                   progress=tick)
-                sys.stdout.flush()
-            else:
-                stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
-        except BrokenPipeError:
-            # The reader of stdout went away (| head): stop quietly, as other tools do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            raise typer.Exit(EXIT_OK)
-        except SimulationError as ex:
-            err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
-            raise typer.Exit(EXIT_USAGE)
-        except OSError as ex:
-            raise _fail(f"{output}: {ex.strerror or ex}")
-        finally:
-            if bar is not None:
-                bar.stop()
-        err.print(f"simulated {stats.summary(seat_names(players))}", markup=False)
-        if output is not None:
-            err.print(f"wrote {output}", markup=False)
-
-
-def _err_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        if bar is not None:
+            bar.start()
+            task = bar.add_task("simulate", total=games)
+        if output is None:
+            stats = write_file(sys.stdout, players, games, seed, rs, bots, mistakes, annotate=comments,
+                               progress=tick)
+            sys.stdout.flush()
+        else:
+            stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
+    except BrokenPipeError:
+        # The reader of stdout went away (| head): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except SimulationError as ex:
+        err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
+        return 2
+    except OSError as ex:
+        raise UsageError(f"{output}: {ex.strerror or ex}") from None
+    finally:
+        if bar is not None:
+            bar.stop()
+    err.print(f"simulated {stats.summary(seat_names(players))}", markup=False)
+    if output is not None:
+        err.print(f"wrote {output}", markup=False)
+    return 0
 
 
 def _write_output(path: Path, players: int, games: int, seed: int, rules: RuleSet, bots: Sequence[str],
                   mistakes: float, comments: bool, tick: Callable[[int], None]) -> SimStats:
     """Write through referee.files: nothing is left behind if the run fails or is killed,
     and an existing file (--force) keeps its links, mode and owner."""
-    from referee.files import replacing
 
     with replacing(path) as f:
         stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)

@@ -14,7 +14,7 @@ from the engine's state before the play.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
@@ -25,7 +25,11 @@ from referee.engine import events as EV
 from referee.judging.referee import GameResult, Step
 from referee.judging.replay import replay
 from referee.notation.record import Counts, Draw, Game, Play, Span, Take
+from referee.commands import UsageError, rules_options
 from referee.reports.diagnostics import Diagnostic
+from referee.reports.render import print_error
+from referee.table.entry import seat_matches
+from referee.table.views import TableError, read_clean_game
 
 Item = Union[Play, Take, Draw, Counts]
 
@@ -465,23 +469,18 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
 
 
 def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
-    import typer
-
-    from referee.cli import rules_options as _rules_options
-    from referee.table.views import TableError, read_clean_game
-
-    default, overrides = _rules_options(rules, None, [])
-    try:
-        g: Game = read_clean_game(file, game)
-    except TableError as e:
-        typer.echo(f"error: {e.message}", err=True)
-        raise typer.Exit(e.code)
-    return walk(g, default, overrides)
+    """The walk of one clean game; TableError if it cannot be had."""
+    default, overrides = rules_options(rules, None, [])
+    return walk(read_clean_game(file, game), default, overrides)
 
 
 def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> int:
     """``show FILE --narrate``: the game told trick by trick; exit 1 if the replay stops short."""
-    w = _load(file, game, rules)
+    try:
+        w = _load(file, game, rules)
+    except TableError as e:
+        print_error(e.message)
+        return e.code
     g = w.game
     print(f"{file}, game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
           + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}")
@@ -490,37 +489,29 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
     return 1 if w.result.stopped else 0
 
 
-def register(app: object) -> None:
-    import typer
-
-    @app.command()  # type: ignore[attr-defined, untyped-decorator]
-    def ask(
-        file: Path = typer.Argument(..., help="a record (.gwy)"),
-        trick: int = typer.Option(..., "--trick", "-t", min=1, help="the trick asked about"),
-        seat: Optional[str] = typer.Option(None, "--seat", "-s", help="the seat asked about (a name or its unique prefix)"),
-        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
-    ) -> None:
-        """What happened in a trick, in one sentence: each play, whether it was legal, the penalty for a mistake and whether it was applied, who picks up and who leads next."""
-        from referee.table.entry import seat_matches
-
+def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Optional[int] = None,
+                rules: Optional[str] = None) -> int:
+    """``getaway-ref ask``: what happened in a trick, in one sentence (about one seat if
+    ``seat`` names one)."""
+    try:
         w = _load(file, game, rules)
-        seats = w.game.seats
-        who = None
-        if seat is not None:
-            hits = seat_matches(seat, seats)
-            if len(hits) != 1:
-                typer.echo(f"error: --seat {seat}: " + ("no seat of this game is called so" if not hits else
-                           "it could be " + " or ".join(seats[h] for h in hits)) + f" (seats: {', '.join(seats)})", err=True)
-                raise typer.Exit(2)
-            who = hits[0]
-        if trick not in tricks_of(w):
-            have = tricks_of(w)
-            typer.echo(f"error: --trick {trick}: game {w.game.number} has "
-                       + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record", err=True)
-            raise typer.Exit(2)
-        typer.echo(ask_sentence(w, trick, who))
-        raise typer.Exit(0)
+    except TableError as e:
+        print_error(e.message)
+        return e.code
+    seats = w.game.seats
+    who = None
+    if seat is not None:
+        hits = seat_matches(seat, seats)
+        if len(hits) != 1:
+            raise UsageError(f"--seat {seat}: " + ("no seat of this game is called so" if not hits else
+                             "it could be " + " or ".join(seats[h] for h in hits)) + f" (seats: {', '.join(seats)})")
+        who = hits[0]
+    if trick not in tricks_of(w):
+        have = tricks_of(w)
+        raise UsageError(f"--trick {trick}: game {w.game.number} has "
+                         + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
+    print(ask_sentence(w, trick, who))
+    return 0
 
 
 def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:

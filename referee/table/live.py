@@ -31,26 +31,32 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence, TextIO, TypedDict
+from typing import Iterable, Iterator, Optional, Sequence, TextIO, TypedDict
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit import prompt as ask
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+from rich.console import Console
+from rich.text import Text
 
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.citations import is_citation
 from referee.engine import state as E
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Take, Trick
-from referee.table.entry import Pending, Question, Rejection, read_entry, settle
-
-if TYPE_CHECKING:
-    import typer
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import History
-
-    from referee.engine.events import Event
-    from referee.engine.rules import RuleSet
-    from referee.judging.referee import GameResult
-    from referee.notation.record import Action
-    from referee.reports.diagnostics import Diagnostic
-    from referee.table.views import LegalModel
+from referee.engine.events import Event
+from referee.engine.rules import RuleSet, RulesError, parse_spec
+from referee.files import write_text
+from referee.judging.referee import GameResult, Referee
+from referee.notation.reader import ReadError, Reader, chunks, parse
+from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
+from referee.reports.diagnostics import Diagnostic
+from referee.reports.render import diagnostic_lines
+from referee.table import answers
+from referee.table.entry import (
+    DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, Pending, Question, Rejection, read_entry, seat_matches, settle, words_of,
+)
+from referee.table.views import LegalModel, legal_model, render_legal, render_state, state_model
 
 # A line for the user: (text, style), the style a key of STYLES.
 Line = tuple[str, str]
@@ -145,8 +151,6 @@ def atomic_write(path: Path, text: str, mode: Optional[int] = None) -> None:
     """Replace the record through referee.files, the one careful writer: a symlink or a hard
     link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
     a failure is a one-line OSError and the file as it was."""
-    from referee.files import write_text
-
     write_text(path, text)
 
 
@@ -207,23 +211,43 @@ def _diag_key(d: Diagnostic) -> tuple[str, str, int | None]:
     return (d.code, d.message, d.trick)
 
 
+def _text(head: list[str], units: list[Unit], seats: Sequence[str]) -> str:
+    """The text of the game: its head (the header and the deal), then its lines."""
+    return "\n".join(head + [u.render(seats) for u in units]) + "\n"
+
+
+def _read(path: Path, prefix: str, number: int, text: str) -> Game:
+    """Read game ``number``, whose text follows ``prefix`` in the file (so that every line
+    and offset is the file's)."""
+    return Reader(str(path)).parse_game(text, number, prefix.count("\n") + 1, len(prefix))
+
+
+def _judge(game: Game, default: RuleSet | None) -> GameResult:
+    res = Referee(default, keep_engine=True).judge(game)
+    res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
+    return res
+
+
 class Session:
     """One game followed live, and the file it is written to."""
 
     def __init__(self, path: Path, prefix: str, head: list[str], units: list[Unit], number: int,
-                 default: RuleSet | None = None, out: TextIO | None = None, err: TextIO | None = None,
-                 mode: Optional[int] = None) -> None:
+                 game: Game, res: GameResult, engine: E.Engine, rules: RuleSet, *,
+                 default: RuleSet | None = None, mode: Optional[int] = None) -> None:
+        """A session on a game already read and replayed (see :meth:`start`, :meth:`resume`):
+        ``engine`` is the state at the end of ``game`` and ``rules`` the rule set it was judged
+        by (``res.engine`` and ``res.rules``)."""
         self.path = path
         self.prefix = prefix
         self.head = head
         self.units = units
         self.number = number
         self.default = default
-        self.out = out
-        self.err = err
         self.mode = mode
-        self.game: Game | None = None
-        self.res = None
+        self.game = game
+        self.res = res
+        self.engine = engine
+        self.rules = rules
         self.options: LiveOptions = {}
         self.pending: Optional[Pending] = None  # a question asked about the last entry
         self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
@@ -232,32 +256,20 @@ class Session:
 
     # ---- text --------------------------------------------------------------------------
 
-    def game_lines(self, units: list[Unit] | None = None, head: list[str] | None = None) -> list[str]:
-        seats = self.seats()
-        return list(head if head is not None else self.head) + [u.render(seats) for u in (units if units is not None else self.units)]
-
     def game_text(self, units: list[Unit] | None = None, head: list[str] | None = None) -> str:
-        return "\n".join(self.game_lines(units, head)) + "\n"
+        return _text(self.head if head is None else head, self.units if units is None else units, self.seats())
 
     def file_text(self) -> str:
         return self.prefix + self.game_text()
 
     def seats(self) -> tuple[str, ...]:
-        return self.game.seats if self.game is not None else ()
+        return self.game.seats
 
     def read(self, units: list[Unit] | None = None, head: list[str] | None = None) -> Game:
-        from referee.notation.reader import Reader
-
-        text = self.game_text(units, head)
-        first_line = self.prefix.count("\n") + 1
-        return Reader(str(self.path)).parse_game(text, self.number, first_line, len(self.prefix))
+        return _read(self.path, self.prefix, self.number, self.game_text(units, head))
 
     def judge(self, game: Game) -> GameResult:
-        from referee.judging.referee import Referee
-
-        res = Referee(self.default, keep_engine=True).judge(game)
-        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
-        return res
+        return _judge(game, self.default)
 
     def save(self) -> None:
         atomic_write(self.path, self.file_text(), self.mode)
@@ -269,8 +281,6 @@ class Session:
     def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
               default: RuleSet | None = None, mode: Optional[int] = None) -> "Session":
         """A new game at the end of ``text`` (None: a new file)."""
-        from referee.engine.rules import RulesError, parse_spec
-
         try:
             rules = parse_spec(rules_spec)
         except RulesError as e:
@@ -280,28 +290,23 @@ class Session:
         else:
             prefix = text if text.endswith("\n") else text + "\n"
             prefix += "\n"
-            from referee.notation.reader import parse
-
             number = len(parse(text)) + 1
         head = new_game_text(seats, rules.spec(), deal_lines(deal, seats, rules), event=None)
-        s = cls(path, prefix, head, [], number, default=default, mode=mode)
-        game = s.read()
+        game = _read(path, prefix, number, _text(head, [], ()))
         if game.errors:
             raise LiveError("the new game cannot be written: " + "; ".join(d.message for d in game.errors))
-        res = s.judge(game)
+        res = _judge(game, default)
         errors = [d for d in res.diagnostics if d.is_error]
-        if errors or res.engine is None:
+        engine, judged_by = res.engine, res.rules
+        if errors or engine is None or judged_by is None:
             raise LiveError("the deal cannot be true: " + "; ".join(d.message for d in errors)
                             + (f" ({res.stopped})" if res.stopped else ""))
-        s.game, s.res = game, res
-        return s
+        return cls(path, prefix, head, [], number, game, res, engine, judged_by, default=default, mode=mode)
 
     @classmethod
     def resume(cls, path: Path, text: str, default: RuleSet | None = None,
                mode: Optional[int] = None) -> "Session | None":
         """Continue the last game of a record."""
-        from referee.notation.reader import Reader, chunks
-
         last = None
         reader = Reader(str(path))
         for number, chunk, first_line, offset in chunks(io.BytesIO(text.encode("utf-8")), str(path)):
@@ -346,22 +351,20 @@ class Session:
                                   comment=t.comment))
             else:
                 units.append(Unit("line", text=line))
-        s = cls(path, text[:offset], head, units, number, default=default, mode=mode)
-        g2 = s.read()
+        prefix = text[:offset]
+        g2 = _read(path, prefix, number, _text(head, units, game.seats))
         if g2.errors:
             raise LiveError(f"{path}: game {number} cannot be continued: {g2.errors[0].message}")
-        res = s.judge(g2)
-        if res.engine is None or res.stopped:
+        res = _judge(g2, default)
+        engine, judged_by = res.engine, res.rules
+        if engine is None or judged_by is None or res.stopped:
             raise LiveError(f"{path}: game {number} cannot be replayed to its end ({res.stopped}); "
                             f"see getaway-ref check {path}")
-        s.game, s.res = g2, res
-        return s
+        return cls(path, prefix, head, units, number, g2, res, engine, judged_by, default=default, mode=mode)
 
     # ---- answering ------------------------------------------------------------------------------
 
     def state(self) -> LegalModel:
-        from referee.table.views import legal_model
-
         return legal_model(self.game, self.res)
 
     def turn_line(self) -> str:
@@ -379,8 +382,6 @@ class Session:
         return out, go_on
 
     def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
-        from referee.table import answers
-
         raw = line.rstrip("\r\n")
         text = raw.strip()
         if not text:
@@ -417,7 +418,7 @@ class Session:
                 return self.record_lines(lines, comment), True
         if _NUMBERED.match(body) or word in _NOTATION_WORDS or body[:1] in ("[", "%"):
             return self.act(text), True  # the notation's own line, read as written
-        reading = read_entry(body, self.seats(), self.res.engine)
+        reading = read_entry(body, self.seats(), self.engine)
         if isinstance(reading, Rejection):
             return [(f"rejected (not recorded): {reading.why}", "error"), (f"  accepted: {reading.accepted}", "help")], True
         if isinstance(reading, Question):
@@ -430,7 +431,7 @@ class Session:
         state after the plays before it. The first line that is not recorded stops the rest."""
         out: list[Line] = []
         for i, line in enumerate(lines):
-            reading = settle(line, self.seats(), self.res.engine)
+            reading = settle(line, self.seats(), self.engine)
             rest = lines[i + 1:]
             left = f" (nor the rest of the entry: {', '.join(x.replace('? ', '') for x in rest)})" if rest else ""
             if isinstance(reading, Rejection):
@@ -461,7 +462,7 @@ class Session:
 
     def trick_for(self, seat: int) -> int:
         """The record's number for a play typed without one."""
-        e = self.res.engine
+        e = self.engine
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         last = nums[-1] if nums else None
         if last is None:
@@ -476,7 +477,7 @@ class Session:
         return last + 1
 
     def _just_ended_by_tochoo(self) -> bool:
-        e = self.res.engine
+        e = self.engine
         for ev in reversed(e.events):
             if isinstance(ev, (EV.Leads, EV.GotAway, EV.GameOver)):
                 continue
@@ -496,7 +497,7 @@ class Session:
         if _is_bare_play(body):
             first_seat = self._seat_index(body.split(",")[0].split()[0])
             number = self.trick_for(first_seat)
-            e = self.res.engine
+            e = self.engine
             if e.phase != E.IN_TRICK and self.game.actions and number == self._last_trick():
                 note = (f"read as a play to trick {number} after its tochoo; "
                         f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
@@ -543,21 +544,21 @@ class Session:
                 out.extend((f"  {n}", "note") for n in d.notes[1:])
             out.append((self.turn_line(), "turn"))
             return out
-        old_events = self.res.engine.events
+        old_events = self.engine.events
         failed = self._commit(units, game, res)
         if failed:
             return [failed, (self.turn_line(), "turn")]
         what = _describe_action(action, game.seats)
-        events = _new_events(old_events, res.engine.events)
+        events = _new_events(old_events, self.engine.events)
         mistakes = [d for d in new if d.code.startswith("M")]
-        follow = _describe_events(events, res.engine, game.seats, skip_penalty=bool(mistakes))
+        follow = _describe_events(events, self.engine, game.seats, skip_penalty=bool(mistakes))
         out = [(f"recorded: {what}" + (f" — {follow}" if follow else ""), "ok")]
         if note:
             out.append((f"  note: {note}", "note"))
         for d in new:
             if d in bad:
                 continue
-            out.extend(_diag_lines(d))
+            out.extend(diagnostic_lines(d, compact=True))
         for k, d in after.items():
             if k in before:
                 extra = [n for n in d.notes if n not in before[k].notes]
@@ -572,13 +573,16 @@ class Session:
     def _commit(self, units: list[Unit], game: Game, res: GameResult) -> Line | None:
         """Make the new record the session's and write it; if it cannot be written, keep
         the old one (in memory and on disk) and say so."""
-        saved = (self.units, list(self.head), self.game, self.res)
-        self.units, self.game, self.res = units, game, res
+        engine, rules = res.engine, res.rules
+        if engine is None or rules is None:  # the deal replayed before; nothing recorded since stops it
+            return (f"not recorded: the game cannot be replayed: {res.stopped}", "error")
+        saved = (self.units, list(self.head), self.game, self.res, self.engine, self.rules)
+        self.units, self.game, self.res, self.engine, self.rules = units, game, res, engine, rules
         self._sync_result()
         try:
             self.save()
         except OSError as ex:
-            self.units, self.head, self.game, self.res = saved
+            self.units, self.head, self.game, self.res, self.engine, self.rules = saved
             return (f"not recorded: cannot write {self.path}: {ex.strerror or ex}", "error")
         return None
 
@@ -630,12 +634,12 @@ class Session:
         return out
 
     def new_game(self) -> list[Line]:
-        e = self.res.engine
+        e = self.engine
         if e.phase != E.OVER:
             return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
                     (self.turn_line(), "turn")]
         seats = list(self.game.seats)
-        rules = self.res.rules.spec() if self.res.rules else "pagat"
+        rules = self.rules.spec()
         deal = self.options.get("deal")
         if deal is not None and not (deal.strip().lower() == "even" or deal.replace(",", " ").split()
                                      and all(w.isdigit() for w in deal.replace(",", " ").split())):
@@ -658,7 +662,7 @@ class Session:
         except OSError as ex:
             return [(f"cannot start a new game: cannot write {self.path}: {ex.strerror or ex}", "error")]
         self.prefix, self.head, self.units, self.number = nxt.prefix, nxt.head, nxt.units, nxt.number
-        self.game, self.res = nxt.game, nxt.res
+        self.game, self.res, self.engine, self.rules = nxt.game, nxt.res, nxt.engine, nxt.rules
         return [(f"game {self.number}: {' '.join(seats)}, rules {rules}", "ok"), (self.turn_line(), "turn")]
 
     # ---- the result tag ---------------------------------------------------------------------------
@@ -666,10 +670,10 @@ class Session:
     def _sync_result(self) -> None:
         """Keep the [Result] tag true to the game: the loser once it is over (and Donkey's
         legs), none while it goes on."""
-        e = self.res.engine
+        e = self.engine
         want = None
-        if e is not None and e.phase == E.OVER and e.loser >= 0:
-            want = self.game.seats[e.loser] + (f" {e.legs}" if self.res.rules and self.res.rules.trumps else "")
+        if e.phase == E.OVER and e.loser >= 0:
+            want = self.game.seats[e.loser] + (f" {e.legs}" if self.rules.trumps else "")
         setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
         idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
         if want is not None:
@@ -769,35 +773,21 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
     return "; ".join(parts)
 
 
-def _diag_lines(d: Diagnostic) -> list[Line]:
-    out = [(f"{d.severity} {d.code}: {d.message}" + (f" (trick {d.trick})" if d.trick and f"trick {d.trick}" not in d.message else ""),
-            "error" if d.is_error else "warning")]
-    for n in d.notes:
-        out.append((f"  rule: {n}" if is_citation(n) else f"  note: {n}", "note"))
-    if d.help:
-        out.append((f"  {d.help}", "help"))
-    return out
-
-
 # ---- the loop --------------------------------------------------------------------------------------
 
 
-STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green",
-          "turn": "bold"}
+STYLES = {"answer": "bold cyan", "ok": "green", "error": "bold red", "mistake": "bold red", "warning": "bold yellow",
+          "note": "cyan", "help": "green", "turn": "bold"}
 
 
 class Printer:
     """Colour when the output is a terminal; plain lines, flushed one by one, otherwise."""
 
     def __init__(self) -> None:
-        from rich.console import Console
-
         self.tty = sys.stdout.isatty()
         self.console = Console(highlight=False, soft_wrap=True)
 
     def lines(self, lines: Iterable[Line]) -> None:
-        from rich.text import Text
-
         for text, style in lines:
             if self.tty:
                 self.console.print(Text(text, style=STYLES.get(style, "")))
@@ -829,12 +819,8 @@ def completions(session: Session, before: list[str]) -> list[str]:
     """What may be typed next after the words ``before``: seats and commands first; after a
     seat, the cards the engine says it may play now, and the words of a take or a draw;
     after 'takes', the hands it may take now."""
-    from referee.table.entry import DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, seat_matches
-
     seats = list(session.seats())
-    e = session.res.engine
-    if e is None:
-        return []
+    e = session.engine
 
     def cards(s: int) -> list[str]:
         # The engine's verdict on every card the seat may hold (known, or unseen and not
@@ -867,14 +853,8 @@ def completions(session: Session, before: list[str]) -> list[str]:
 def _prompt_session(session: Session) -> "PromptSession[str]":
     """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
     history kept across sessions."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.completion import Completer, Completion
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
-    from referee.table.entry import words_of
-
     class EntryCompleter(Completer):
-        def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             text = document.text_before_cursor
             word = document.get_word_before_cursor(WORD=True)
             for option in completions(session, words_of(text[: len(text) - len(word)])):
@@ -893,8 +873,6 @@ def _prompt_session(session: Session) -> "PromptSession[str]":
 def run(session: Session, stdin: TextIO, tty: bool) -> int:
     """The loop: a prompt on a terminal, one entry a line otherwise. Without a terminal the
     exit code is 1 if any entry was not recorded (rejected, or asked about)."""
-    from referee.table.views import legal_model, render_legal, render_state, state_model
-
     pr = Printer()
 
     def view(kind: str) -> None:
@@ -929,9 +907,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
             # On a terminal, undo shows the entry before it goes.
             what = session.peek_undo()
             try:
-                from prompt_toolkit import prompt as ask  # its own history: the answer is not an entry
-
-                sure = ask(f"undo removes '{what}': remove it? [y/N] ")
+                sure = ask(  # its own history: the answer is not an entry
+                    f"undo removes '{what}': remove it? [y/N] ")
             except (EOFError, KeyboardInterrupt):
                 sure = "n"
             if sure.strip().lower() not in ("y", "yes"):
@@ -953,92 +930,79 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def register(app: typer.Typer) -> None:
-    import typer
-
-    @app.command()
-    def live(
-        file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
-        seats: Optional[str] = typer.Option(None, "--seats", help=f"a new game's seats, clockwise (default \"{DEFAULT_SEATS}\")"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
-        deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
-                                                                 "or hands 'AKQ.T92..J43; 13; 13; 13'"),
-    ) -> None:
-        """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
-        from referee.notation.reader import ReadError
-        from referee.engine.rules import RulesError, parse_spec
-
-        err = sys.stderr
-        tty = sys.stdin.isatty()
-        seat_list = seats.split() if seats else None
-        default = None
-        try:
-            if file is None:
-                path = fresh_name(Path("."))
-                text = None
-                mode = None
-            else:
-                path = file
-                if path.is_dir():
-                    raise LiveError(f"{path} is a directory")
-                if path.exists():
-                    try:
-                        raw = path.read_bytes()
-                        text = raw.decode("utf-8")
-                    except UnicodeDecodeError:
-                        raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
-                    except OSError as ex:
-                        raise LiveError(f"{path}: {ex.strerror or ex}") from None
-                    if text.startswith("\ufeff"):
-                        text = text[1:]
-                    mode = path.stat().st_mode & 0o777
-                else:
-                    if not path.parent.exists():
-                        raise LiveError(f"{path.parent}: no such directory")
-                    text = None
-                    mode = None
-            if rules:
+def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optional[str] = None,
+                 deal: Optional[str] = None) -> int:
+    """``getaway-ref live``: open or start the record, then follow the game typed on
+    standard input; the exit code of :func:`run` (2 for a record or option that cannot be
+    used)."""
+    err = sys.stderr
+    tty = sys.stdin.isatty()
+    seat_list = seats.split() if seats else None
+    default = None
+    text: Optional[str] = None
+    path: Optional[Path] = None
+    try:
+        mode: Optional[int] = None
+        if file is None:
+            path = fresh_name(Path("."))
+        else:
+            path = file
+            if path.is_dir():
+                raise LiveError(f"{path} is a directory")
+            if path.exists():
                 try:
-                    default = parse_spec(rules)
-                except RulesError as ex:
-                    raise LiveError(f"--rules: {ex.message}") from None
-            session = None
-            if text is not None and text.strip():
-                session = Session.resume(path, text, default=default, mode=mode)
-                if session is not None:
-                    ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
-                    over = session.res.engine.phase == E.OVER
-                    if ignored and not over:
-                        err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
-                    err.write(f"live: {path}: continuing game {session.number}"
-                              f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
-                    if over:
-                        err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
-            if session is None:
-                session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
-                                        default=None, mode=mode)
-                if text is not None:
-                    session.save()  # a record with no game yet gets its game now
-                # else: a new file is first written with the first entry recorded, so
-                # starting and quitting leaves nothing behind
-                err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
-                          f"rules {session.res.rules.spec()}\n")
-            session.options = {"seats": seat_list, "rules": rules, "deal": deal}
-        except LiveError as ex:
-            sys.stderr.write(f"error: {ex}\n")
-            if file is None and 'path' in locals() and path.exists() and path.stat().st_size == 0:
-                path.unlink()
-            raise typer.Exit(2)
-        except ReadError as ex:
-            sys.stderr.write(f"error: {ex}\n")
-            raise typer.Exit(2)
-        except OSError as ex:  # the first save: referee.files.WriteError, one line
-            sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
-            raise typer.Exit(2)
-        err.flush()
-        try:
-            code = run(session, sys.stdin, tty)
-        finally:
-            if text is None and not session.written and path.exists() and path.stat().st_size == 0:
-                path.unlink()  # nothing was recorded: no file (the name was held empty)
-        raise typer.Exit(code)
+                    raw = path.read_bytes()
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
+                except OSError as ex:
+                    raise LiveError(f"{path}: {ex.strerror or ex}") from None
+                if text.startswith("\ufeff"):
+                    text = text[1:]
+                mode = path.stat().st_mode & 0o777
+            elif not path.parent.exists():
+                raise LiveError(f"{path.parent}: no such directory")
+        if rules:
+            try:
+                default = parse_spec(rules)
+            except RulesError as ex:
+                raise LiveError(f"--rules: {ex.message}") from None
+        session = None
+        if text is not None and text.strip():
+            session = Session.resume(path, text, default=default, mode=mode)
+            if session is not None:
+                ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
+                over = session.engine.phase == E.OVER
+                if ignored and not over:
+                    err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
+                err.write(f"live: {path}: continuing game {session.number}"
+                          f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
+                if over:
+                    err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
+        if session is None:
+            session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
+                                    default=None, mode=mode)
+            if text is not None:
+                session.save()  # a record with no game yet gets its game now
+            # else: a new file is first written with the first entry recorded, so
+            # starting and quitting leaves nothing behind
+            err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
+                      f"rules {session.rules.spec()}\n")
+        session.options = {"seats": seat_list, "rules": rules, "deal": deal}
+    except LiveError as ex:
+        sys.stderr.write(f"error: {ex}\n")
+        if file is None and path is not None and path.exists() and path.stat().st_size == 0:
+            path.unlink()
+        return 2
+    except ReadError as ex:
+        sys.stderr.write(f"error: {ex}\n")
+        return 2
+    except OSError as ex:  # the first save: referee.files.WriteError, one line
+        sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
+        return 2
+    err.flush()
+    try:
+        return run(session, sys.stdin, tty)
+    finally:
+        if text is None and not session.written and path.exists() and path.stat().st_size == 0:
+            path.unlink()  # nothing was recorded: no file (the name was held empty)

@@ -14,15 +14,20 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.judging.referee import Step
+from referee.commands import UsageError, rules_options
+from referee.reports.diagnostics import Diagnostic
+from referee.files import write_text
+from referee.reports.render import print_error
+from referee.table.views import TableError, read_clean_game
 from referee.table.answers import (
-    Walk, lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, play_phrase,
+    Walk, walk, lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, play_phrase,
 )
 
 
@@ -32,13 +37,13 @@ def _card(c: int) -> dict[str, str]:
             "red": "1" if C.SUIT[c] in (C.HEARTS, C.DIAMONDS) else "", "text": s}
 
 
-def _diag(d: Any) -> dict[str, Any]:
+def _diag(d: Diagnostic) -> dict[str, object]:
     return {"code": d.code, "severity": d.severity, "message": d.message, "rule": rule_of(d),
             "penalty": (d.help or "") if d.code.startswith("M") else "", "applied": penalty_applied(d),
             "sentence": diagnostic_sentence(d), "trick": d.trick}
 
 
-def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, Any]:
+def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, object]:
     """What the page shows after step ``upto`` (0: the start)."""
     seats = w.game.seats
     steps = w.steps[:upto]
@@ -106,7 +111,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step]) -> dict[str, 
     }
 
 
-def page_data(w: Walk) -> dict[str, Any]:
+def page_data(w: Walk) -> dict[str, object]:
     """Every position of the game, for the page (and for tests)."""
     g = w.game
     positions = []
@@ -318,49 +323,29 @@ def _ours(path: Path) -> bool:
     return b'<meta name="generator" content="getaway-ref html">' in head
 
 
-def register(app: Any) -> None:
-    import typer
-
-    @app.command()  # type: ignore[untyped-decorator]
-    def html_cmd(
-        file: Path = typer.Argument(..., help="a record (.gwy)"),
-        output: Optional[Path] = typer.Option(None, "--output", "-o", help="the page to write (default: FILE with .html)"),
-        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
-    ) -> None:
-        """A self-contained page that replays a game: the trick on the table, the hands, the waste pile, who leads and why, every diagnostic at its play."""
-        from referee.cli import rules_options as _rules_options
-        from referee.table.answers import walk
-        from referee.table.views import TableError, read_clean_game
-
-        default, overrides = _rules_options(rules, None, [])
-        err = typer.echo
-        try:
-            g: Game = read_clean_game(file, game)
-        except TableError as e:
-            err(f"error: {e.message}", err=True)
-            raise typer.Exit(e.code)
-        w = walk(g, default, overrides)
-        page = render_page(w)
-        out = output if output is not None else file.with_suffix(".html")
-        if out.resolve() == file.resolve():
-            err(f"error: {out} is the record itself; give another page name with -o", err=True)
-            raise typer.Exit(2)
-        if output is None and out.exists() and not _ours(out):
-            # A page of ours is replaced; any other file is the user's, kept unless named.
-            err(f"error: {out} exists and is not a page of getaway-ref; name it with -o to replace it", err=True)
-            raise typer.Exit(2)
-        try:
-            from referee.table.live import atomic_write
-
-            atomic_write(out, page)
-        except OSError as ex:
-            err(f"error: cannot write {out}: {ex.strerror or ex}", err=True)
-            raise typer.Exit(2)
-        typer.echo(f"wrote {out}: game {g.number}, {len(w.steps)} steps"
-                   + (f"; the replay stops early: {w.result.stopped}" if w.result.stopped else ""))
-        raise typer.Exit(1 if w.result.stopped else 0)
-
-    for c in app.registered_commands:
-        if c.callback is html_cmd:
-            c.name = "html"
+def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] = None,
+                 rules: Optional[str] = None) -> int:
+    """``getaway-ref html``: the page of a game written beside the record (or to ``output``);
+    exit 1 if the replay stops early. A file that is not a page of ours is never replaced
+    unless it was named."""
+    default, overrides = rules_options(rules, None, [])
+    try:
+        g: Game = read_clean_game(file, game)
+    except TableError as e:
+        print_error(e.message)
+        return e.code
+    w = walk(g, default, overrides)
+    page = render_page(w)
+    out = output if output is not None else file.with_suffix(".html")
+    if out.resolve() == file.resolve():
+        raise UsageError(f"{out} is the record itself; give another page name with -o")
+    if output is None and out.exists() and not _ours(out):
+        # A page of ours is replaced; any other file is the user's, kept unless named.
+        raise UsageError(f"{out} exists and is not a page of getaway-ref; name it with -o to replace it")
+    try:
+        write_text(out, page)
+    except OSError as ex:
+        raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
+    print(f"wrote {out}: game {g.number}, {len(w.steps)} steps"
+          + (f"; the replay stops early: {w.result.stopped}" if w.result.stopped else ""))
+    return 1 if w.result.stopped else 0

@@ -13,32 +13,31 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, List, Literal, NoReturn, Optional, Sequence, TypeVar, cast
+from typing import Callable, Iterable, List, Literal, Optional, Sequence, TypeVar
 
 from pydantic import BaseModel, Field
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from referee.archive.inputs import problem
+from referee.archive.tally import tally_stream
+from referee.commands import expand, rules_options
+from referee.engine.rules import RuleSet
+from referee.notation.reader import ReadError, parse_result, read
+from referee.notation.seek import find_game
 
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine import citations as R
 from referee.reports.text import json_safe
 from referee.engine import events as EV
-from referee.engine.citations import is_citation
 from referee.reports.diagnostics import Diagnostic
+from referee.reports.render import console, diagnostic_lines, print_diagnostic, print_error, print_lines
+from referee.reports.text import safe
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
-
-if TYPE_CHECKING:
-    import typer
-    from rich.console import Console
-
-    from referee.engine.rules import RuleSet
-
-
-class Fmt(str, Enum):
-    text = "text"
-    json = "json"
 
 
 Phase = Literal["before_first", "between", "in_trick", "draw_due", "over"]
@@ -274,10 +273,6 @@ def read_clean_game(file: Path, game: int | None) -> Game:
 def read_game(path: Path, number: int | None = None) -> Game:
     """Game ``number`` (1-based) of a file, or its last game, found by its %game line
     without parsing the games before it (referee.notation.seek). No game: exit 2."""
-    from referee.archive.inputs import problem
-    from referee.notation.reader import ReadError
-    from referee.notation.seek import find_game
-
     why = problem(path)
     if why is not None:
         raise TableError(f"{path}: {why}")
@@ -301,9 +296,16 @@ def judge_game(game: Game, after: int | None = None, default: RuleSet | None = N
     if after is not None:
         # The result tag speaks of the whole game, not of the part replayed.
         res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]
+    engine_of(game, res)
+    return res
+
+
+def engine_of(game: Game, res: GameResult) -> E.Engine:
+    """The engine at the end of a replay judged with ``keep_engine=True``; a TableError
+    (exit 1) for a game that cannot be replayed at all."""
     if res.engine is None:
         raise TableError(f"{game.path}: game {game.number} cannot be replayed: {res.stopped}", 1, res.diagnostics)
-    return res
+    return res.engine
 
 
 def check_after(game: Game, after: int | None) -> None:
@@ -383,8 +385,7 @@ def _hand_voids(game: Game, res: GameResult, after: int | None, default: RuleSet
                 overrides: dict[str, object] | None, force: bool, seats: list[int]) -> dict[tuple[int, int], int]:
     """For seats whose whole hand is known: since which trick each suit it lacks has been
     lacking, found by replaying the record trick by trick. 0: since the deal (or position)."""
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     now = {s: e.once[s] | e.twice[s] for s in seats}
     missing = {s: [u for u in range(4) if not now[s] & C.SUIT_MASK[u]] for s in seats}
     if not any(missing.values()):
@@ -434,8 +435,7 @@ def _seat(seats: Sequence[str], s: int | None) -> str | None:
 
 def state_model(game: Game, res: GameResult, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
                 force: bool = False) -> StateModel:
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     seats = list(game.seats)
     r = resolve(e)
     to_act = e.to_act()
@@ -606,8 +606,7 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats: Sequence[str]) -> 
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
     """What may happen next at the end of the replay."""
-    # The callers judged with keep_engine=True and judge_game refused a result without an engine.
-    e = cast(E.Engine, res.engine)
+    e = engine_of(game, res)
     seats = list(game.seats)
     if not (e.phase == E.IN_TRICK and e.lenient):
         return _legal(game, res, e)
@@ -735,12 +734,6 @@ def draw_text(d: DrawModel, seats: Sequence[str]) -> str:
 # ---- rendering ------------------------------------------------------------------------------------
 
 
-def _console() -> Console:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True)
-
-
 def _cards_line(cards: list[str], unseen: int = 0) -> str:
     s = " ".join(cards)
     if unseen:
@@ -749,11 +742,6 @@ def _cards_line(cards: list[str], unseen: int = 0) -> str:
 
 
 def render_state(out: Console, m: StateModel) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from referee.reports.text import safe
-
     title = safe(f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else ""))
     where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
     out.print(Text(f"{title} — rules {m.rules} — {where}", style="bold"))
@@ -828,17 +816,10 @@ def _ordinal(n: int | None) -> str:
 
 
 def _render_diags(out: Console, diags: list[DiagModel]) -> None:
-    from rich.text import Text
-
+    # The facts of each diagnostic, in the one layout of referee.reports.render; the rule
+    # cited by a note is named beside each answer already.
     for d in diags:
-        where = f" (trick {d.trick})" if d.trick else ""
-        out.print(Text(f"{d.severity}[{d.code}]{where}: {d.message}",
-                       style="bold red" if d.severity == "error" else "bold yellow"))
-        for n in d.notes:
-            if not _is_citation(n):
-                out.print(f"  = note: {n}", markup=False)
-        if d.help:
-            out.print(f"  = {d.help}", markup=False)
+        print_lines(out, diagnostic_lines(d, compact=True, citations=False))
 
 
 # Why a seat leads, in words; only the winner of the last trick "has the power".
@@ -854,20 +835,12 @@ LEADS_BECAUSE = {
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 
-def _is_citation(note: str) -> bool:
-    return is_citation(note) or note.startswith("rule set")
-
-
 def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
-    from rich.text import Text
-
     if header:
-        from referee.reports.text import safe
-
         out.print(Text(safe(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}"), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
-        out.print(f"on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
+        out.print("on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
     out.print(Text(m.summary, style="bold"))
     for p in m.plays:
         out.print(f"  {p.seat}: {p.rule}", markup=False)
@@ -910,13 +883,8 @@ def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
 
 def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
           force: bool = False) -> TallyModel:
-    from referee.notation.reader import ReadError, parse_result, read
-
     results: list[GameTally] = []
     unreadable: list[str] = []
-    from referee.archive.inputs import problem
-    from referee.reports.text import safe
-
     for path in paths:
         why = problem(path)
         if why is not None:
@@ -989,11 +957,6 @@ def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | 
 
 
 def render_tally(out: Console, m: TallyModel) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
-    from referee.reports.text import safe
-
     donkey = any(p.donkey_games for p in m.players)
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for col in ("player", "games", "lost", "rate"):
@@ -1002,7 +965,7 @@ def render_tally(out: Console, m: TallyModel) -> None:
         for col in ("donkey games", "donkey lost", "legs", "most legs"):
             t.add_column(col, justify="right")
     for p in m.players:
-        row = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
+        row: list[Text | str] = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
         if donkey:
             row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
         t.add_row(*row)
@@ -1018,111 +981,64 @@ def render_tally(out: Console, m: TallyModel) -> None:
 # ---- the commands ---------------------------------------------------------------------------------
 
 
-def register(app: typer.Typer) -> None:
-    import typer
-
-    def fail(e: TableError) -> NoReturn:
-        from referee.reports.render import print_diagnostic
-
-        err = _console_err()
-        for d in e.diagnostics:
-            print_diagnostic(err, d)
-        from rich.text import Text
-
-        from referee.reports.text import safe
-
-        line = Text("error", style="bold red")
-        line.append(": " + safe(e.message))
-        err.print(line, highlight=False)
-        raise typer.Exit(e.code)
-
-    def answer(file: Path, game: int | None, format: Fmt, rules: str | None,
-               build: Callable[[Game, RuleSet | None, dict[str, object]], tuple[GameResult, _M]],
-               render: Callable[[Console, _M], None]) -> NoReturn:
-        """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
-        replay stopped short (show and legal)."""
-        from referee.cli import rules_options as _rules_options
-
-        default, overrides = _rules_options(rules, None, [])
-        try:
-            res, m = build(read_clean_game(file, game), default, overrides)
-        except TableError as e:
-            fail(e)
-        if format == Fmt.json:
-            sys.stdout.write(json_safe(m.model_dump_json(indent=2)) + "\n")
-        else:
-            render(_console(), m)
-        raise typer.Exit(1 if res.stopped else 0)
-
-    @app.command()
-    def show(
-        file: Path = typer.Argument(..., help="a record (.gwy)"),
-        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-        after: Optional[int] = typer.Option(None, "--after", "-a", min=0,
-                                            help="the state after this trick (default: the end of the record)"),
-        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
-        narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
-    ) -> None:
-        """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
-        if narrate:
-            from referee.table.answers import narrate_command
-
-            raise typer.Exit(narrate_command(file, game, rules))
-
-        def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, StateModel]:
-            check_after(g, after)
-            res = judge_game(g, after, default, overrides)
-            return res, state_model(g, res, after, default, overrides)
-
-        answer(file, game, format, rules, build, render_state)
-
-    @app.command()
-    def legal(
-        file: Path = typer.Argument(..., help="a record (.gwy)"),
-        game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
-    ) -> None:
-        """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
-
-        def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, LegalModel]:
-            res = judge_game(g, None, default, overrides)
-            return res, legal_model(g, res)
-
-        answer(file, game, format, rules, build, render_legal)
-
-    @app.command()
-    def tally_cmd(
-        paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
-        format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-        rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
-    ) -> None:
-        """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-        from referee.cli import expand as _expand, rules_options as _rules_options
-
-        default, overrides = _rules_options(rules, None, [])
-        files = _expand(paths)
-        if not files:
-            _console_err().print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
-            raise typer.Exit(2)
-        from referee.archive.tally import tally_stream  # game by game: flat memory
-
-        if format == Fmt.json:
-            from referee.reports.text import json_safe
-
-            m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
-        else:
-            render_tally(_console(), m := tally_stream(files, default, overrides))
-        raise typer.Exit(2 if m.unreadable else 0)
-
-    # typer names a command after its function; "tally" is the function above.
-    for c in app.registered_commands:
-        if c.callback is tally_cmd:
-            c.name = "tally"
+def report_error(e: TableError) -> int:
+    """A game that cannot be shown: its diagnostics, then ``error: ...``; the exit code."""
+    err = console(stderr=True)
+    for d in e.diagnostics:
+        print_diagnostic(err, d)
+    print_error(e.message, err)
+    return e.code
 
 
-def _console_err() -> Console:
-    from rich.console import Console
+def _answer(file: Path, game: int | None, as_json: bool, rules: str | None,
+            build: Callable[[Game, RuleSet | None, dict[str, object]], tuple[GameResult, _M]],
+            render: Callable[[Console, _M], None]) -> int:
+    """Read one clean game, build the answer, print it as text or JSON; exit 1 if the
+    replay stopped short (show and legal)."""
+    default, overrides = rules_options(rules, None, [])
+    try:
+        res, m = build(read_clean_game(file, game), default, overrides)
+    except TableError as e:
+        return report_error(e)
+    if as_json:
+        sys.stdout.write(json_safe(m.model_dump_json(indent=2)) + "\n")
+    else:
+        render(console(), m)
+    return 1 if res.stopped else 0
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+def show_command(file: Path, game: int | None = None, after: int | None = None, *, as_json: bool = False,
+                 rules: str | None = None) -> int:
+    """``getaway-ref show``: the state of a game after trick ``after`` (default: its end)."""
+
+    def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, StateModel]:
+        check_after(g, after)
+        res = judge_game(g, after, default, overrides)
+        return res, state_model(g, res, after, default, overrides)
+
+    return _answer(file, game, as_json, rules, build, render_state)
+
+
+def legal_command(file: Path, game: int | None = None, *, as_json: bool = False, rules: str | None = None) -> int:
+    """``getaway-ref legal``: what may happen next at the end of the record."""
+
+    def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, LegalModel]:
+        res = judge_game(g, None, default, overrides)
+        return res, legal_model(g, res)
+
+    return _answer(file, game, as_json, rules, build, render_legal)
+
+
+def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None = None) -> int:
+    """``getaway-ref tally``: how often each player lost; exit 2 if a file could not be read."""
+    default, overrides = rules_options(rules, None, [])
+    files = expand(paths)
+    if not files:
+        console(stderr=True).print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
+        return 2
+    # game by game: flat memory
+    if as_json:
+        m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
+    else:
+        render_tally(console(), m := tally_stream(files, default, overrides))
+    return 2 if m.unreadable else 0

@@ -1,0 +1,262 @@
+"""What ``fmt``, ``export``, ``schema``, ``explain`` and ``rules`` do, without the parser.
+
+Each function takes the command's arguments as plain values, prints what the command prints
+and returns its exit code (0 clean, 1 found, 2 usage or I/O error); a usage problem said in
+one line is a :class:`referee.commands.UsageError` for the caller to print. ``check`` is in
+``referee/commands.py``, kept apart because a plain ``check`` must not load what these use
+(pydantic for the JSON models, rich for the text).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO, cast
+
+from rich.console import Console
+
+from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
+from referee.commands import UsageError
+from referee.engine.citations import RULINGS_TITLES
+from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
+from referee.files import Beside
+from referee.notation.format import Formatted, format_stream
+from referee.notation.reader import ReadError
+from referee.notation.seek import find_game
+from referee.reports.diagnostics import CODES
+from referee.reports.diagnostics import explain as lookup
+from referee.reports.docs import DocNotFound, doc_text, ruling_text
+from referee.reports.export import game_model, schemas, write_export
+from referee.reports.render import console, print_diagnostic, print_error
+from referee.reports.select import code_severity
+from referee.reports.text import json_safe
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+# ---- fmt --------------------------------------------------------------------------------------------
+
+
+def fmt_command(files: list[Path], *, check_only: bool = False, write: bool = False, diff: bool = False) -> int:
+    """``getaway-ref fmt``: the records in canonical form on standard output, or checked
+    (``check_only``), or as a diff, or rewritten in place (``write``)."""
+    if write and (check_only or diff):
+        raise UsageError("--write does not go with --check or --diff")
+    paths = expand(files)
+    if not paths:
+        raise UsageError("no .gwy records found in " + ", ".join(map(str, files)))
+    if write and any(str(p) == STDIN for p in paths):
+        raise UsageError("--write rewrites files; standard input has none")
+    err = console(stderr=True)
+    status = EXIT_OK
+    for path in paths:
+        status = max(status, _fmt_one(path, err, check_only=check_only, write=write, diff=diff))
+    return status
+
+
+def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: bool) -> int:
+    """One file of ``fmt``: its exit code."""
+    name = STDIN_NAME if str(path) == STDIN else str(path)
+    why = problem(path)
+    if why is not None:
+        print_error(f"{name}: {why}", err)
+        return EXIT_USAGE
+    spooled = spool_stdin() if str(path) == STDIN else None
+    source = spooled or path
+    try:
+        target = Beside(str(path)) if write else None
+    except OSError as e:  # may not write it, or a special file: said in one line, nothing touched
+        print_error(str(e) if str(e).startswith(name) else f"{name}: {e.strerror or e}", err)
+        return EXIT_USAGE
+    # Output waits in a temporary file until the whole record has read cleanly: a record
+    # with a syntax error in its last game prints nothing, as before, in flat memory.
+    shown: TextIO | None = (tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+                            if not write and not check_only or diff else None)
+    res: Formatted | None = None
+    problem_text = ""
+    try:
+        with open(source, "rb") as f:
+            # (a cast: referee.files gives its file as IO[str], format_stream asks for TextIO)
+            res = format_stream(f, name, out=cast(TextIO, target.file) if target else (None if diff or check_only else shown),
+                                diff=shown if diff else None)
+    except FileNotFoundError:
+        problem_text = "no such file"
+    except IsADirectoryError:
+        problem_text = "is a directory"
+    except ReadError as e:
+        problem_text = e.message
+    except OSError as e:
+        problem_text = e.strerror or str(e)
+    finally:
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
+    if res is None or res.errors:
+        if target is not None:
+            target.discard()
+        if shown is not None:
+            shown.close()
+        if res is None:
+            print_error(f"{name}: {problem_text}", err)
+            return EXIT_USAGE
+        # A record with syntax errors is not reformatted: its text might be lost.
+        for d in res.errors:
+            print_diagnostic(err, d)
+        n = len(res.errors)
+        err.print(f"{name}: not formatted: {n} syntax error{'s' if n != 1 else ''}", markup=False)
+        return EXIT_USAGE if check_only or diff else EXIT_FOUND
+    if shown is not None:
+        shown.seek(0)
+        for block in iter(lambda: shown.read(1 << 16), ""):
+            sys.stdout.write(block)
+        shown.close()
+    if target is not None:
+        if res.same:
+            target.discard()
+        else:
+            target.commit()
+            err.print(f"{name}: formatted", markup=False)
+    elif check_only and not res.same:
+        err.print(f"{name}: not in canonical form (run getaway-ref fmt --write {name})", markup=False)
+        return EXIT_FOUND
+    elif diff and not res.same:
+        return EXIT_FOUND
+    return EXIT_OK
+
+
+# ---- export, schema -----------------------------------------------------------------------------------
+
+
+def export_command(file: Path, *, lines: bool = False, game: int | None = None) -> int:
+    """``getaway-ref export``: a record's games as JSON (``lines``: JSON Lines), or game
+    ``game`` alone; exit 1 if the record has syntax errors."""
+    name = STDIN_NAME if str(file) == STDIN else str(file)
+    why = problem(file)
+    if why is not None:
+        raise UsageError(f"{name}: {why}")
+    spooled = spool_stdin() if str(file) == STDIN else None
+    try:
+        if game is not None:
+            errors = _export_one(spooled or file, name, game, lines)
+        else:
+            with open(spooled or file, "rb") as f:
+                errors = write_export(f, name, lambda t: sys.stdout.write(json_safe(t)), lines=lines)
+    except FileNotFoundError:
+        raise UsageError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name}: is a directory") from None
+    except ReadError as e:
+        raise UsageError(f"{name}: {e.message}") from None
+    except OSError as e:
+        raise UsageError(f"{name}: {e.strerror or e}") from None
+    finally:
+        if spooled is not None:
+            spooled.unlink(missing_ok=True)
+    if errors:
+        console(stderr=True).print(f"{name}: {errors} syntax error(s); run getaway-ref check {name}", markup=False)
+    return EXIT_FOUND if errors else EXIT_OK
+
+
+def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
+    """export --game N: game N alone, found by its %game line."""
+    found = find_game(str(path), number, name=name)
+    if found.game is None:
+        raise UsageError(f"{name}: there is no game {number} (the file holds {found.count})")
+    g = found.game
+    model = game_model(g)
+    sys.stdout.write(json_safe(model.model_dump_json() if lines else model.model_dump_json(indent=2)) + "\n")
+    return len(g.errors)
+
+
+def schema_command() -> int:
+    """``getaway-ref schema``: the JSON Schemas of the record export and of the check report."""
+    sys.stdout.write(json.dumps(schemas(), indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
+# ---- explain, rules -----------------------------------------------------------------------------------
+
+
+def explain_command(code: str | None, number: int | None = None) -> int:
+    """``getaway-ref explain``: one code with its rule and an example, one of our rulings
+    (``explain ruling N``), or with no code every code."""
+    if code is not None and code.lower() == "ruling":
+        if number is None or number not in RULINGS_TITLES:
+            raise UsageError(f"name a ruling: getaway-ref explain ruling N, with N one of the rulings 1 to "
+                             f"{max(RULINGS_TITLES)}")
+        try:
+            text = ruling_text(number)
+        except DocNotFound as e:
+            raise UsageError(str(e)) from None
+        sys.stdout.write(text or "")
+        return EXIT_OK
+    if code is None:
+        for k, known in CODES.items():
+            sys.stdout.write(f"{k}  {code_severity(k):<7}  {known.title}\n")
+        return EXIT_OK
+    c = lookup(code)
+    if c is None:
+        raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
+    out = console()
+    out.print(f"[bold]{c.code}[/]: {c.title} ({code_severity(c.code)})")
+    out.print(f"rule: {c.rule}", markup=False)
+    out.print()
+    out.print(c.explanation, markup=False)
+    if c.example:
+        out.print()
+        out.print("example:", markup=False)
+        for line in c.example.splitlines():
+            out.print("    " + line, markup=False)
+    return EXIT_OK
+
+
+def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = False) -> int:
+    """``getaway-ref rules``: the presets and options, one preset in full, or our rulings."""
+    if rulings:
+        try:
+            sys.stdout.write(doc_text("rulings.md"))
+        except DocNotFound as e:
+            raise UsageError(str(e)) from None
+        return EXIT_OK
+    out = console()
+    if name is not None:
+        r = PRESETS.get(name.lower())
+        if r is None:
+            raise UsageError(f"unknown rule set '{name}' (presets are {', '.join(PRESETS)})")
+        if as_json:
+            sys.stdout.write(json.dumps(r.model_dump(), indent=2) + "\n")
+            return EXIT_OK
+        out.print(f"[bold]{r.name}[/]: {PRESET_SOURCES[r.name]}", markup=True)
+        for k in OPTIONS:
+            out.print(f"  {k} = {format_value(getattr(r, k))}", markup=False)
+        return EXIT_OK
+    if as_json:
+        data = {
+            "presets": {k: v.model_dump() for k, v in PRESETS.items()},
+            "options": {
+                k: {
+                    "values": option_values(k),
+                    "default": format_value(getattr(PRESETS["pagat"], k)),
+                    "description": RuleSet.model_fields[k].description,
+                    "source": (RuleSet.model_fields[k].json_schema_extra or {}).get("source"),
+                }
+                for k in OPTIONS
+            },
+        }
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return EXIT_OK
+    out.print("[bold]presets[/]")
+    for k, v in PRESETS.items():
+        out.print(f"  {k:8} {PRESET_SOURCES[k]}", markup=False)
+        if v.overrides():
+            out.print("           " + " ".join(f"{a}={format_value(b)}" for a, b in v.overrides().items()), markup=False)
+    out.print()
+    out.print("[bold]options[/] (write them as option=value in [Rules \"...\"] or --set)")
+    for k in OPTIONS:
+        f = RuleSet.model_fields[k]
+        vals = " | ".join(option_values(k))
+        out.print(f"  {k} = {vals}   (default {format_value(getattr(PRESETS['pagat'], k))})", markup=False)
+        out.print(f"      {f.description}", markup=False)
+        out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
+    return EXIT_OK
