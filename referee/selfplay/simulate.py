@@ -400,10 +400,10 @@ class _Table:
                 self._fail("the waste pile holds unseen cards in a game dealt face up")
             source = None
         else:
-            source = src
-            if src == "any":
-                others = [t for t in e.holding() if t != s]
-                source = self.rng.choice(others)
+            if isinstance(src, int):
+                source = src
+            else:  # "any" other player's hand
+                source = self.rng.choice([t for t in e.holding() if t != s])
             pool = self._cards(e.once[source]) + self._cards(e.twice[source])
         if not pool:
             self._fail(f"{self.names[s]} must draw from an empty place")
@@ -431,7 +431,7 @@ class _Table:
         number = e.trick_no
         plays: list[Play] = []
         trick = Trick(number, plays)
-        self._event_mark: int = len(e.events)
+        self._event_mark: int = e.event_count()
         self.trick_end: str | None = None
         self.actions.append(trick)
         leader = e.to_act()
@@ -614,8 +614,8 @@ class _Table:
     def _trick_events(self) -> list[Event]:
         e = self.e
         start = getattr(self, "_event_mark", 0)
-        self._event_mark = len(e.events)
-        return e.events[start:]
+        self._event_mark = e.event_count()
+        return e.events_since(start)
 
 
 def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Sequence[str] | None = None,

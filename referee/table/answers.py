@@ -384,7 +384,7 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
         return f"the game is over: {seats[e.loser]} lost"
     if e.phase == E.DRAW_DUE:
         src = e.draw_source
-        where = "the waste pile" if src is None else "any other player's hand" if src == "any" else f"{seats[src]}'s hand"
+        where = "the waste pile" if src is None else f"{seats[src]}'s hand" if isinstance(src, int) else "any other player's hand"
         return f"{seats[e.drawer]} has the power and no card, and must draw from {where}"
     if e.phase == E.BEFORE_FIRST:
         holder = e.ace_holder()

@@ -595,11 +595,11 @@ def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats: Sequence[str]) -> 
         return DrawModel(seat=seats[s], source="waste", cards=cards_str(known),
                          unseen=0 if r.waste is not None else e.waste_unknown, not_from=pending, cite=CITE_DRAW
                          + f"; {R.LAST_CARD}")
-    if src == "any":
+    if not isinstance(src, int):  # "any": from any other player's hand
         return DrawModel(seat=seats[s], source="any", cards=[], unseen=0, not_from=pending,
                          cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
-    known = r.hands[src] if r.hands[src] is not None else e.known(src)
-    return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(known),
+    seen = r.hands[src]
+    return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(seen if seen is not None else e.known(src)),
                      unseen=0 if r.hands[src] is not None else e.unknown[src], not_from=pending,
                      cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
 
