@@ -390,3 +390,43 @@ def test_legal_reasons_agree_with_the_hand_in_every_position_of_a_game(spec: str
         assert seen[LegalReason.TRUMP]
     else:
         assert seen[LegalReason.OFF_SUIT]
+
+
+# ---- dealing, phases, a deal that cannot be ----------------------------------------------------
+
+
+@pytest.mark.parametrize("spec,seats", [("pagat", 4), ("pagat packs=2", 9), ("pagat deal=piles", 5), ("pagat", 3)])
+def test_deal_gives_every_card_of_the_pack_once_and_starts_a_game(spec: str, seats: int) -> None:
+    rules = referee.rule_set(spec)
+    hands = referee.deal(random.Random(3), rules, seats)
+    assert Counter(c for h in hands for c in h) == Counter(referee.pack(rules))
+    sizes = sorted(len(h) for h in hands)
+    if rules.deal != "piles":
+        assert sizes[-1] - sizes[0] <= 1  # as equal as can be (ruling 7)
+    engine = Engine.from_deal(rules, hands)
+    assert engine.phase == referee.Phase.BEFORE_FIRST
+    holder = engine.to_act()
+    assert card_str(engine.legal(holder).cards[0]).startswith("A♠")
+
+
+def test_from_deal_refuses_a_deal_that_cannot_be() -> None:
+    rules = referee.rule_set("pagat")
+    every = list(range(52))
+    with pytest.raises(ValueError, match=f"{card_str(25)} is dealt more often"):
+        Engine.from_deal(rules, [every[:26], every[25:]])  # the 26th card in both hands
+    with pytest.raises(ValueError, match="not a card"):
+        Engine.from_deal(rules, [every, [52 + 8]])
+    with pytest.raises(ValueError, match="marked|not in this pack"):
+        Engine.from_deal(rules, [every[:-1] + [52], every[-1:]])  # the marked ace, one pack
+    # A double pack holds two of each card (the marked ace once, with the other ace of spades).
+    double = referee.rule_set("pagat packs=2")
+    hands = referee.deal(random.Random(1), double, 8)
+    Engine.from_deal(double, hands)
+    with pytest.raises(ValueError, match="more often"):
+        Engine.from_deal(double, [hands[0] + [hands[1][0]]] + hands[1:])
+
+
+def test_the_phase_says_when_the_game_is_over() -> None:
+    game = bot_game("pagat", 3, 4, take_rate=0.0)
+    assert game.engine.phase == referee.Phase.OVER
+    assert referee.Phase(game.engine.phase).name == "OVER"

@@ -16,6 +16,7 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import reduce
 from collections.abc import Sequence
 from typing import Any
@@ -31,8 +32,20 @@ from referee.engine.events import (
 )
 from referee.engine.rules import RuleSet
 
-# phases
-BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = range(5)
+
+
+class Phase(IntEnum):
+    """Where a game stands: ``Engine.phase``. An int, so the hot path compares it as one."""
+
+    BEFORE_FIRST = 0  # the holder of the ace of spades is to open the first trick
+    BETWEEN = 1  # a trick is over; the player with the power leads (or someone takes first)
+    IN_TRICK = 2  # a trick is on the table
+    DRAW_DUE = 3  # the power holder has no card and must draw before leading
+    OVER = 4  # one player is left holding cards: the loser
+
+
+# The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
+BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = (int(p) for p in Phase)
 PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw is due", "over")
 
 # what a judge says of a play
@@ -134,9 +147,16 @@ class Engine:
         return FULL_PACK, 0
 
     @classmethod
-    def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int]) -> "Engine":
-        """``hands[i]`` is a list of cards, or an int: the size of an unseen hand."""
+    def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int], *, check: bool = True) -> "Engine":
+        """``hands[i]`` is a list of cards, or an int: the size of an unseen hand. Cards
+        nobody is dealt stay out of play (a small deal, for a puzzle or a test). A card that
+        is not in the pack, or is dealt more often than the pack holds it, or more cards
+        than the pack holds, raise ValueError. ``check=False``
+        is for a caller that has checked the deal itself (the referee reports a bad deal as
+        R101/R102, card by card)."""
         e = cls(rules, len(hands))
+        if check:
+            e._check_deal(hands)
         e._place_hands(hands)
         e.phase = BEFORE_FIRST
         e.trick_no = 1
@@ -170,6 +190,38 @@ class Engine:
         e.trump = trump
         e._finish_if_one_left()
         return e
+
+    def _check_deal(self, hands: Sequence[Sequence[int] | int]) -> None:
+        pack_once, pack_twice = self.pack()
+        once = twice = 0
+        total = 0
+        for h in hands:
+            if isinstance(h, int):
+                if h < 0:
+                    raise ValueError(f"a hand of {h} cards")
+                total += h
+                continue
+            total += len(h)
+            if h and 0 <= min(h) and max(h) < CARD_COUNT:
+                mask = reduce(or_, map(BIT.__getitem__, h), 0)
+                if mask.bit_count() == len(h) and not once & mask and not mask & ~pack_once:
+                    once |= mask  # distinct cards of the pack, none dealt before: the usual hand
+                    continue
+            for c in h:
+                if not 0 <= c < CARD_COUNT:
+                    raise ValueError(f"{c} is not a card (0-{CARD_COUNT - 1})")
+                b = BIT[c]
+                if once & b and (twice & b or not pack_twice & b):
+                    raise ValueError(f"{card_str(c)} is dealt more often than the pack holds it")
+                if once & b:
+                    twice |= b
+                elif pack_once & b:
+                    once |= b
+                else:
+                    raise ValueError(f"{card_str(c)} is not in this pack")
+        size = pack_once.bit_count() + pack_twice.bit_count()
+        if total > size:
+            raise ValueError(f"the deal holds {total} cards, the pack {size}")
 
     def _place_hands(self, hands: Sequence[Sequence[int] | int | None]) -> None:
         """Every card starts unseen; a hand given by its cards takes them out of hiding."""
