@@ -11,11 +11,18 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Protocol, Sequence
 
-from referee.reports.diagnostics import Diagnostic
 from referee.engine.rules import RuleSet
+from referee.reports.diagnostics import Diagnostic
+from referee.reports.sink import GameOutcome as Outcome, Sink, Totals
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
+    from referee.judging.referee import GameResult, Referee
+    from referee.reports.select import Policy
 
 
 @dataclass(slots=True)
@@ -24,17 +31,17 @@ class GameOutcome:
 
     number: int
     line: int
-    seats: tuple
+    seats: tuple[str, ...]
     rules: str | None
     judged: bool
     stopped: str | None
     tricks: int
     plays: int
-    out_order: list
+    out_order: list[int]
     loser: int | None
     legs: int | None
     finished: bool
-    sizes: list
+    sizes: list[int]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -42,7 +49,7 @@ class GameOutcome:
         return sum(1 for d in self.diagnostics if d.is_error)
 
     @classmethod
-    def of(cls, r) -> "GameOutcome":
+    def of(cls, r: GameResult) -> GameOutcome:
         """The outcome of a judge.GameResult, without its record and engine."""
         game = r.game
         return cls(
@@ -55,31 +62,48 @@ class GameOutcome:
 
 # ---- the work: judge a batch of game texts -----------------------------------------------------
 
-_referee: Any = None  # the Referee of this process (of each --jobs worker)
+_referee: Referee | None = None  # the Referee of this process (of each --jobs worker)
 
 
-def _init(default: RuleSet | None, overrides: dict[str, Any], force: bool) -> None:
+def _init(default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
     global _referee
     from referee.judging.referee import Referee
 
     _referee = Referee(default, overrides, force)
 
 
-def judge_range(args: list[Any] | tuple[Any, ...]) -> tuple[list[Diagnostic], list[GameOutcome]]:
-    """Read one slice of a file (it starts at a %game line, or at the file's start), judge
-    its games, and return the prelude's diagnostics (first slice only) and the outcomes."""
+class Slice(NamedTuple):
+    """A slice of a file for judge_range: its first and last byte (it starts at a %game line,
+    or at the file's start), the games, lines and characters before it, and the name the
+    report gives the file (standard input: "<stdin>")."""
+
+    path: str
+    start: int
+    end: int
+    games: int
+    lines: int
+    chars: int
+    name: str
+
+
+Judged = tuple[list[Diagnostic], list[GameOutcome]]  # a slice's prelude diagnostics and games
+
+
+def judge_range(piece: Slice) -> Judged:
+    """Read one slice of a file, judge its games, and return the prelude's diagnostics
+    (first slice only) and the outcomes."""
     import io
 
     from referee.notation.reader import Reader, chunks, quote_first_line
 
-    path, start, end, games, lines, chars = args[:6]
-    name = args[6] if len(args) > 6 else path  # the name the report gives (standard input: "-")
+    path, start, end, games, lines, chars, name = piece
+    assert _referee is not None, "_init runs first, in this process or in the worker's initializer"
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(end - start)
     reader = Reader(name)
     prelude: list[Diagnostic] = []
-    out = []
+    out: list[GameOutcome] = []
     for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
                                                   offset=chars, byte_offset=start):
         if number == 0:
@@ -93,10 +117,11 @@ def judge_range(args: list[Any] | tuple[Any, ...]) -> tuple[list[Diagnostic], li
     return prelude, out
 
 
-def judge_range_with(args: list[Any] | tuple[Any, ...], default: RuleSet | None, overrides: dict[str, Any],
-                     force: bool) -> tuple[list[Diagnostic], list[GameOutcome]]:
+def judge_range_with(fields: list[object], default: RuleSet | None, overrides: dict[str, object],
+                     force: bool) -> Judged:
     """judge_range for a worker that was not started by us (Dask): the referee is built on
-    first use and kept for the next slices with the same rules."""
+    first use and kept for the next slices with the same rules. The slice comes as a list
+    (a tuple would be read by Dask as a task)."""
     global _settings
     key = (default, tuple(sorted(overrides.items())), force)
     # A Dask worker runs tasks in threads, and the reader keeps its state in one place per
@@ -105,15 +130,15 @@ def judge_range_with(args: list[Any] | tuple[Any, ...], default: RuleSet | None,
         if _referee is None or _settings != key:
             _init(default, overrides, force)
             _settings = key
-        return judge_range(args)
+        return judge_range(Slice._make(fields))
 
 
-_settings: Any = None
+_settings: tuple[RuleSet | None, tuple[tuple[str, object], ...], bool] | None = None
 _judging = threading.Lock()
 
 
 def _work(path: str, on_read: Callable[[int], object] | None = None,
-          name: str | None = None) -> Iterator[tuple[Any, ...]]:
+          name: str | None = None) -> Iterator[Slice]:
     """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
     import os
 
@@ -124,7 +149,7 @@ def _work(path: str, on_read: Callable[[int], object] | None = None,
     for start, end, games, lines, chars in ranges(path, size):
         if on_read is not None:
             on_read(end)
-        yield path, start, end, games, lines, chars, name or path
+        yield Slice(path, start, end, games, lines, chars, name or path)
 
 
 # ---- running and rendering ----------------------------------------------------------------------------
@@ -135,9 +160,16 @@ class WorkerFailed(Exception):
     trusted, and ends with exit 2."""
 
 
-def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, Any], force: bool,
+class Runner(Protocol):
+    """Judges the slices it is given and yields their results in input order."""
+
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]: ...
+    def close(self, abort: bool = False) -> None: ...
+
+
+def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, object], force: bool,
               quiet: bool, jobs: int, dask: str | None = None, names: dict[Path, str] | None = None,
-              policy: Any = None, statistics: bool = False) -> int:
+              policy: Policy | None = None, statistics: bool = False) -> int:
     from referee.notation.reader import ReadError
     from referee.reports.formats import make_sink
     from referee.reports.select import NOTE, Policy
@@ -151,26 +183,28 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
         _say_error(str(e))
         return 2
     policy = policy or Policy()  # --select/--ignore/--exit-zero: what is reported and what fails
-    sink = _TextSink(quiet) if fmt == "text" else _JsonSink() if fmt == "json" else make_sink(fmt)
-    totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
+    sink: Sink = _TextSink(quiet) if fmt == "text" else _JsonSink() if fmt == "json" else make_sink(fmt)
+    totals: Totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
     progress = _progress(files)
     done = 0
-    failed = None
+    failed: str | None = None
     completed = False
     try:
         for path in files:
             name = (names or {}).get(path, str(path))
             totals["files"] += 1
             sink.start_file(name)
-            prelude: list = []
+            prelude: list[Diagnostic] = []
             problem = refuse(path)
             try:
                 if problem is not None:
                     raise ReadError(name, problem)
-                on_read = None
+                on_read: Callable[[int], object] | None = None
                 if progress is not None:
                     bar, task = progress
-                    on_read = lambda pos, base=done: bar.update(task, completed=base + pos)  # noqa: E731
+
+                    def on_read(pos: int, base: int = done) -> None:
+                        bar.update(task, completed=base + pos)
                 work = _work(str(path), on_read, name)
                 for pre, games in runner(work):
                     pre = policy.keep(pre)
@@ -232,7 +266,7 @@ def _say_error(message: str) -> None:
     err.print(line)
 
 
-def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, Any], force: bool) -> Any:
+def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, object], force: bool) -> Runner:
     if dask is not None:
         from referee.archive.dask import DaskRunner
 
@@ -247,7 +281,7 @@ def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dic
 class _InProcess:
     """--jobs 1: the slices judged here, one after the other."""
 
-    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[tuple[list[Diagnostic], list[GameOutcome]]]:
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         return map(judge_range, work)
 
     def close(self, abort: bool = False) -> None:
@@ -267,10 +301,10 @@ class _TextSink:
     def start_file(self, path: str) -> None:
         self.path = path
 
-    def prelude(self, diags) -> None:
+    def prelude(self, diags: list[Diagnostic]) -> None:
         _render_diags(self.out, diags, False)
 
-    def game(self, g: GameOutcome) -> None:
+    def game(self, g: Outcome) -> None:
         _render_game(self.out, self.path, g, self.quiet)
 
     def end_file(self, problem: str | None) -> None:
@@ -283,7 +317,7 @@ class _TextSink:
             line.append(f": {safe(self.path)}: {safe(problem)}")
             self.err.print(line, highlight=False)
 
-    def finish(self, totals) -> None:
+    def finish(self, totals: Totals) -> None:
         _render_totals(self.out, totals)
 
 
@@ -298,7 +332,11 @@ class _JsonSink:
         from referee.reports.text import json_safe
 
         write = sys.stdout.write
-        self.w = lambda text: write(json_safe(text))
+
+        def w(text: str) -> None:
+            write(json_safe(text))
+
+        self.w = w
         self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
         self.files = 0
 
@@ -308,12 +346,12 @@ class _JsonSink:
         self.w(("," if self.files else "") + '\n    {"path": %s, "games": [' % json.dumps(path, ensure_ascii=False))
         self.files += 1
         self.games = 0
-        self.pre: list = []
+        self.pre: list[Diagnostic] = []
 
-    def prelude(self, diags) -> None:
+    def prelude(self, diags: list[Diagnostic]) -> None:
         self.pre.extend(diags)
 
-    def game(self, g: GameOutcome) -> None:
+    def game(self, g: Outcome) -> None:
         self.w(("," if self.games else "") + "\n      " + self.summary.of(g).model_dump_json())
         self.games += 1
 
@@ -324,7 +362,7 @@ class _JsonSink:
         self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
                % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
 
-    def finish(self, t) -> None:
+    def finish(self, t: Totals) -> None:
         self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
                % (t["games"], t["plays"], t["errors"], t["warnings"]))
 
@@ -332,14 +370,14 @@ class _JsonSink:
 PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this
 
 
-def _size(path) -> int:
+def _size(path: Path) -> int:
     try:
         return Path(path).stat().st_size
     except OSError:
         return 0
 
 
-def _progress(files):
+def _progress(files: list[Path]) -> tuple[Progress, TaskID] | None:
     """A progress bar on stderr, for long runs and only when stderr is a terminal."""
     import os
 
@@ -360,7 +398,7 @@ def _progress(files):
 FLOOD = 5  # more identical diagnostics than this in one game are shown once, with a count
 
 
-def _render_diags(out: Any, diags: list[Diagnostic], quiet: bool) -> None:
+def _render_diags(out: Console, diags: Sequence[Diagnostic], quiet: bool) -> None:
     """Diagnostics in order; a flood of identical ones (same code and message, as one broken
     word repeated along a long line gives) is shown once, with how many there were."""
     if quiet:
@@ -382,7 +420,7 @@ def _render_diags(out: Any, diags: list[Diagnostic], quiet: bool) -> None:
             print_diagnostic(out, d)
 
 
-def _render_game(out, path: str, g: GameOutcome, quiet: bool) -> None:
+def _render_game(out: Console, path: str, g: Outcome, quiet: bool) -> None:
     _render_diags(out, g.diagnostics, False)
     if quiet:  # --quiet: the problems and the summary line, no line per game
         return
@@ -427,7 +465,7 @@ def severity_counts(severities: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _render_totals(out, t) -> None:
+def _render_totals(out: Console, t: Totals) -> None:
     files = f"{t['files']} file{'s' if t['files'] != 1 else ''}"
     games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
     plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"

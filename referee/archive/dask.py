@@ -10,14 +10,20 @@ storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from distributed import Future
+
+    from referee.archive.check import Judged, Slice
+    from referee.engine.rules import RuleSet
 
 # Slices in flight on the cluster, ahead of the one being reported.
 AHEAD = 64
 
 
 class DaskRunner:
-    def __init__(self, address: str, default: Any, overrides: dict[str, Any], force: bool):
+    def __init__(self, address: str, default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
         from referee.archive.check import WorkerFailed
 
         try:
@@ -30,12 +36,12 @@ class DaskRunner:
             raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.settings = (default, overrides, force)
 
-    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         from referee.archive.check import WorkerFailed, judge_range_with
         from referee.notation.reader import ReadError
 
         default, overrides, force = self.settings
-        pending: deque[Any] = deque()
+        pending: deque[Future[Judged]] = deque()
         items = iter(work)
         more = True
         while True:

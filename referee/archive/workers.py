@@ -13,7 +13,10 @@ import sys
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from referee.archive.check import Judged, Slice
 
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
 # few enough that results waiting for their turn stay small.
@@ -26,7 +29,7 @@ def _start(init: Callable[..., None], args: tuple[Any, ...]) -> None:
 
 
 class PoolRunner:
-    def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]):
+    def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
@@ -34,11 +37,11 @@ class PoolRunner:
         self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start, initargs=(init, initargs))
         self.finished = False
 
-    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         from referee.archive.check import WorkerFailed, judge_range
         from referee.notation.reader import ReadError
 
-        pending: deque[Future[Any]] = deque()
+        pending: deque[Future[Judged]] = deque()
         items = iter(work)
         more = True
         while True:

@@ -10,11 +10,18 @@ The position before a play comes from ``position_before`` alone: the replay walk
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.notation.reader import Reader
-from referee.notation.record import Game, Play, Trick
+from referee.notation.record import Game, Play, Prelude, Span, Trick
 from referee.reports.select import severity_of
+
+if TYPE_CHECKING:
+    from referee.engine.rules import RuleSet
+    from referee.engine.state import Engine
+    from referee.judging.referee import GameResult
+    from referee.reports.select import Policy
+    from referee.table.views import LegalModel
 
 VERSION_LINE = "%gwy 1"
 
@@ -43,8 +50,8 @@ class Settings:
     """The project's settings for ``check`` ([tool.getaway-ref]), so that the editor shows
     what CI gates: the codes chosen, the default rule set and options."""
 
-    policy: Any = None
-    rules: Any = None
+    policy: Policy | None = None
+    rules: RuleSet | None = None
     overrides: dict[str, object] = field(default_factory=dict)
     error: str | None = None  # a settings file that cannot be used: defaults apply
 
@@ -83,9 +90,9 @@ class Document:
 
     text: str
     path: str
-    prelude: Any
+    prelude: Prelude
     games: list[Game]
-    results: list[Any]
+    results: list[GameResult]
     settings: Settings = field(default_factory=lambda: Settings())
 
     @property
@@ -103,7 +110,7 @@ def read(text: str, path: str = "<editor>") -> Document:
     return Document(text, path, reader.prelude, games, [referee.judge(g) for g in games], settings)
 
 
-def _place(span: Any, lines: list[str]) -> Place:
+def _place(span: Span, lines: list[str]) -> Place:
     line = max(0, span.line - 1)
     start = max(0, span.col - 1)
     width = max(1, span.end - span.start)
@@ -124,11 +131,11 @@ def findings(doc: Document) -> list[Finding]:
     diags = list(doc.prelude.errors) + [d for r in doc.results for d in r.diagnostics]
     if doc.settings.policy is not None:
         diags = doc.settings.policy.keep(diags)
-    out = []
+    out: list[Finding] = []
     for d in diags:
         place = _place(d.span, lines) if d.span is not None and d.span.line else Place(0, 0, 1)
         f = Finding(d.code, severity_of(d), d.message + (f" ({d.help})" if d.help else ""), place,
-                    [(_place(r.span, lines), r.label) for r in getattr(d, "related", [])])
+                    [(_place(r.span, lines), r.label) for r in d.related])
         if d.code == "S005":
             f.fix = _version_fix(doc)
         out.append(f)
@@ -138,7 +145,7 @@ def findings(doc: Document) -> list[Finding]:
 # ---- the position before a play ----------------------------------------------------------------
 
 
-def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Any, Any]:
+def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Engine | None, GameResult]:
     """The referee's state just before ``play`` (penalties applied, as check judges), from the
     replay walk: (the engine before the play, or None if the replay stops first; the result)."""
     from referee.judging.replay import replay
@@ -171,20 +178,21 @@ def _game_at(doc: Document, line: int) -> int | None:
     return found
 
 
-def _inside(span: Any, line: int, col: int) -> bool:
+def _inside(span: Span, line: int, col: int) -> bool:
     return bool(span.line) and span.line - 1 == line and span.col - 1 <= col <= span.col - 1 + max(1, span.end - span.start)
 
 
-def play_at(doc: Document, line: int, col: int) -> tuple[Game, int, int, Play] | None:
+def play_at(doc: Document, line: int, col: int) -> tuple[Game, Trick, Play] | None:
+    """The play under the cursor: its game, its trick line and the play."""
     i = _game_at(doc, line)
     if i is None:
         return None
     game = doc.games[i]
-    for ti, a in enumerate(game.actions):
+    for a in game.actions:
         if isinstance(a, Trick):
-            for pi, p in enumerate(a.plays):
+            for p in a.plays:
                 if _inside(p.seat_span, line, col) or _inside(p.card_span, line, col):
-                    return game, ti, pi, p
+                    return game, a, p
     return None
 
 
@@ -197,16 +205,16 @@ def hover(doc: Document, line: int, col: int) -> str | None:
     hit = play_at(doc, line, col)
     if hit is None:
         return None
-    game, ti, _, play = hit
+    game, trick, play = hit
     e, result = position_before(game, play, doc.settings)
     seats = list(game.seats)
-    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {game.actions[ti].number})"
+    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {trick.number})"
     if e is None:
         return f"{head}\n\nthe game cannot be replayed to this play: {result.stopped}"
     m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
     if e.power >= 0:
-        why = str(getattr(e.lead_why, "value", e.lead_why))
+        why = e.lead_why.value
         out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {LEAD_WHY.get(why, why)}")
     out.append("hands: " + ", ".join(f"{seats[s]} {e.size(s)}" + (" (out)" if e.out[s] else "")
                                      for s in range(len(seats))))
@@ -273,7 +281,7 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     return _cards_for(model, res.engine, seats, typed_seat)
 
 
-def _cards_for(model: Any, e: Any, seats: list[str], typed: str) -> list[Suggestion]:
+def _cards_for(model: LegalModel, e: Engine, seats: list[str], typed: str) -> list[Suggestion]:
     """The cards a seat may play now: the legal known cards first, then, for a hand not all
     seen, the cards it may hold (a tochoo is legal only if it holds none of the suit led)."""
     from referee.engine.cards import CARD_COUNT, card_str
@@ -301,7 +309,7 @@ def _cards_for(model: Any, e: Any, seats: list[str], typed: str) -> list[Suggest
     return out
 
 
-def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, Any]:
+def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, GameResult | None]:
     """The last game of ``text``, judged with its final state kept."""
     from referee.judging.referee import Referee
 

@@ -6,33 +6,12 @@ game's findings become JSON (python-chess keeps its board as ints for the same r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, Protocol, cast
+from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
 from referee.reports.diagnostics import Diagnostic
-
-class GameOutcome(Protocol):
-    """What a summary reads of a judged game (``referee.archive.check.GameOutcome`` is one):
-    a protocol, so that reports do not import the stage above them."""
-
-    number: int
-    line: int
-    seats: Sequence[str]
-    rules: str | None
-    judged: bool
-    stopped: str | None
-    tricks: int
-    out_order: Sequence[int]
-    loser: int | None
-    legs: int | None
-    finished: bool
-    sizes: Sequence[int]
-    diagnostics: list[Diagnostic]
-
-    @property
-    def errors(self) -> int: ...
+from referee.reports.sink import GameOutcome
 
 Severity = Literal["error", "mistake", "note"]
 
