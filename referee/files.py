@@ -33,7 +33,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import IO, Any
+from typing import IO
 
 __all__ = ["WriteError", "replacing", "write_text"]
 

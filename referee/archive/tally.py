@@ -7,25 +7,21 @@ byte, with its ``game_results`` copied in from that file.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
 
-if TYPE_CHECKING:
-    from referee.engine.rules import RuleSet
-    from referee.table.views import GameTally, TallyModel
+from referee.archive.inputs import problem
+from referee.engine.rules import RuleSet
+from referee.notation.reader import ReadError, parse_result, read
+from referee.reports.text import safe
+from referee.table.views import GameTally, PlayerTally, TallyModel, tally_game
 
 
 def tally_stream(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
                  force: bool = False, write: Callable[[str], object] | None = None) -> TallyModel:
     """The tally of ``paths``. With ``write``, its JSON is written through it and the model
     returned holds, of the games, only those with a problem (what the text shows)."""
-    from referee.archive.inputs import problem
-    from referee.notation.reader import ReadError, parse_result, read
-    from referee.reports.text import safe
-    from referee.table.views import PlayerTally, TallyModel, tally_game
-
     players: dict[str, PlayerTally] = {}
     shown: list[GameTally] = []
     unreadable: list[str] = []

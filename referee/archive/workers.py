@@ -8,15 +8,17 @@ kills them all at once.
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
 import sys
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import Any
 
-if TYPE_CHECKING:
-    from referee.archive.check import Judged, Slice
+from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
+from referee.notation.reader import ReadError
 
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
 # few enough that results waiting for their turn stay small.
@@ -30,17 +32,12 @@ def _start(init: Callable[..., None], args: tuple[Any, ...]) -> None:
 
 class PoolRunner:
     def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start, initargs=(init, initargs))
         self.finished = False
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
-        from referee.archive.check import WorkerFailed, judge_range
-        from referee.notation.reader import ReadError
-
         pending: deque[Future[Judged]] = deque()
         items = iter(work)
         more = True
@@ -74,8 +71,6 @@ class PoolRunner:
         # Interrupted, or a worker died: stop every worker now, not after its slice.
         # The pool's processes are this process's children: kill them through
         # multiprocessing, not the executor's private table.
-        import multiprocessing
-
         for p in multiprocessing.active_children():
             try:
                 p.kill()

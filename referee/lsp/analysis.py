@@ -9,19 +9,21 @@ The position before a play comes from ``position_before`` alone: the replay walk
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
 
+from referee.config import ConfigError, config_for
+from referee.engine.cards import CARD_COUNT, card_str
+from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spec
+from referee.engine.state import Engine
+from referee.judging.referee import GameResult, Referee
+from referee.judging.replay import replay
+from referee.notation.format import format_file
 from referee.notation.reader import Reader
 from referee.notation.record import Game, Play, Prelude, Span, Trick
-from referee.reports.select import severity_of
-
-if TYPE_CHECKING:
-    from referee.engine.rules import RuleSet
-    from referee.engine.state import Engine
-    from referee.judging.referee import GameResult
-    from referee.reports.select import Policy
-    from referee.table.views import LegalModel
+from referee.reports.select import Policy, SelectError, parse_codes, severity_of
+from referee.table.views import LegalModel, legal_model
 
 VERSION_LINE = "%gwy 1"
 
@@ -57,12 +59,6 @@ class Settings:
 
 
 def settings_for(path: str) -> Settings:
-    from pathlib import Path
-
-    from referee.config import ConfigError, config_for
-    from referee.engine.rules import OPTIONS, RulesError, coerce, parse_spec
-    from referee.reports.select import Policy, SelectError, parse_codes
-
     if not path or path.startswith("<"):
         return Settings()
     try:
@@ -101,8 +97,6 @@ class Document:
 
 
 def read(text: str, path: str = "<editor>") -> Document:
-    from referee.judging.referee import Referee
-
     settings = settings_for(path)
     reader = Reader(path)
     games = list(reader.read_text(text))
@@ -148,8 +142,6 @@ def findings(doc: Document) -> list[Finding]:
 def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Engine | None, GameResult]:
     """The referee's state just before ``play`` (penalties applied, as check judges), from the
     replay walk: (the engine before the play, or None if the replay stops first; the result)."""
-    from referee.judging.replay import replay
-
     settings = settings or Settings()
     walk = replay(game, settings.rules, snapshots=True, overrides=settings.overrides)
     for step in walk:
@@ -198,10 +190,6 @@ def play_at(doc: Document, line: int, col: int) -> tuple[Game, Trick, Play] | No
 
 def hover(doc: Document, line: int, col: int) -> str | None:
     """Markdown for the position before the play under the cursor."""
-    from referee.engine.cards import card_str
-    from referee.judging.referee import GameResult
-    from referee.table.views import legal_model
-
     hit = play_at(doc, line, col)
     if hit is None:
         return None
@@ -251,8 +239,6 @@ class Suggestion:
 
 def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     """Seat names, or the cards the seat just typed may play at that point of a trick line."""
-    import re
-
     lines = doc.lines
     current = lines[line][:col] if line < len(lines) else ""
     i = _game_at(doc, line)
@@ -271,8 +257,6 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     game, res = _last_game_judged(prefix, doc.path, doc.settings)
     if game is None or res is None or res.engine is None:
         return [Suggestion(s, "seat", "seat", f"1{s}") for s in seats]
-    from referee.table.views import legal_model
-
     model = legal_model(game, res)
     if typed_seat is None:
         first = {p.seat for p in model.plays}
@@ -284,8 +268,6 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
 def _cards_for(model: LegalModel, e: Engine, seats: list[str], typed: str) -> list[Suggestion]:
     """The cards a seat may play now: the legal known cards first, then, for a hand not all
     seen, the cards it may hold (a tochoo is legal only if it holds none of the suit led)."""
-    from referee.engine.cards import CARD_COUNT, card_str
-
     names = {s.lower(): i for i, s in enumerate(seats)}
     seat = names.get(typed.lower())
     legal = next((p for p in model.plays if p.seat.lower() == typed.lower()), None)
@@ -311,8 +293,6 @@ def _cards_for(model: LegalModel, e: Engine, seats: list[str], typed: str) -> li
 
 def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, GameResult | None]:
     """The last game of ``text``, judged with its final state kept."""
-    from referee.judging.referee import Referee
-
     games = list(Reader(path).read_text(text))
     if not games:
         return None, None
@@ -325,8 +305,6 @@ def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | 
 def formatted(doc: Document) -> str | None:
     """The canonical form, as ``fmt`` prints it; None when the text has syntax errors (then,
     as fmt, nothing is reformatted) or is already canonical."""
-    from referee.notation.format import format_file
-
     if doc.prelude.errors or any(g.errors for g in doc.games):
         return None
     canon = format_file(doc.prelude, doc.games)

@@ -7,13 +7,14 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
-from referee.engine.cards import card_str
+from referee.engine.cards import SUIT_SYMBOLS, card_str
+from referee.notation.reader import Reader, chunks, quote_first_line
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Tag, Take, Trick, Trumps, Waste
 from referee.reports.diagnostics import Diagnostic
-from referee.engine.cards import SUIT_SYMBOLS
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
 
 def _eol(comment: str | None) -> str:
@@ -128,8 +129,6 @@ class _Same:
 
 def _hunks(a: list[str], b: list[str], a_line: int, b_line: int) -> Iterator[str]:
     """Unified-diff hunks of two pieces of a file, numbered from where the pieces start."""
-    import difflib
-
     for group in difflib.SequenceMatcher(None, a, b, autojunk=True).get_grouped_opcodes(3):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
         yield f"@@ -{a_line + i1},{i2 - i1} +{b_line + j1},{j2 - j1} @@\n"
@@ -164,8 +163,6 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
     ``out`` (a text stream, or None) and a unified diff to ``diff`` (or None), and say whether
     it was canonical. The file's line ending (LF or CRLF, from its first line) is kept.
     Memory holds one game, whatever the file's size."""
-    from referee.notation.reader import Reader, chunks, quote_first_line
-
     head = f.read(1 << 16)
     f.seek(0)
     nl = head.find(b"\n")

@@ -242,3 +242,9 @@ CODES: dict[str, Code] = {
 
 def explain(code: str) -> Code | None:
     return CODES.get(code.upper())
+
+
+def title(code: str) -> str:
+    """The title of a code (the code itself for one we do not know)."""
+    c = CODES.get(code)
+    return c.title if c else code

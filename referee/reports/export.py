@@ -11,9 +11,10 @@ from typing import Any, BinaryIO, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
-from referee.engine.cards import card_str
-from referee.engine.cards import SUIT_SYMBOLS
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.engine.cards import SUIT_SYMBOLS, card_str
+from referee.notation.reader import Reader, chunks, quote_first_line
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.reports.report import Report
 
 RECORD_SCHEMA_VERSION = 2  # 2: counts are a list of {seat, size}, so a seat named twice is kept
 
@@ -248,8 +249,6 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
     one game): the JSON of :class:`RecordFile`, byte for byte what dumping it whole gives, or
     with ``lines`` JSON Lines: the file (without its games) on the first line, then one game
     a line. Returns the number of syntax errors."""
-    from referee.notation.reader import Reader, chunks, quote_first_line
-
     reader = Reader(name)
     errors = 0
     started = False
@@ -292,8 +291,6 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
 
 def schemas() -> dict[str, dict[str, Any]]:
     """The JSON Schemas of the record export and the check report."""
-    from referee.reports.report import Report
-
     return {
         "record": RecordFile.model_json_schema(),
         "report": Report.model_json_schema(),

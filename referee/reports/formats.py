@@ -1,37 +1,29 @@
-"""``check --output-format`` for tools: ``jsonl``, ``github``, ``sarif`` and ``junit``.
+"""``check --output-format`` for tools: ``github``, ``sarif`` and ``junit``.
 
 Each is a sink (:class:`referee.reports.sink.Sink`): ``check`` calls it as it streams a run.
-``text`` and ``json`` are the check command's own sinks.
+The other formats have their own modules, each imported only by the runs that write it:
+``text`` is ``console.py`` (rich), ``json`` and ``jsonl`` are ``report.py`` (pydantic).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from pathlib import Path, PurePosixPath
+from typing import Any, TextIO
+from urllib.parse import quote
 
+from referee import __version__
 from referee.notation.record import Span
-from referee.reports.diagnostics import CODES, Diagnostic
+from referee.reports.diagnostics import CODES, Diagnostic, title
+from referee.reports.render import diagnostic_text
 from referee.reports.select import ERROR, MISTAKE, NOTE, code_severity, severity_of
 from referee.reports.sink import GameOutcome, Sink, Totals
 
-if TYPE_CHECKING:
-    from xml.etree.ElementTree import Element
-
 FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-
-
-def _version() -> str:
-    from referee import __version__
-
-    return __version__
-
-
-def _title(code: str) -> str:
-    c = CODES.get(code)
-    return c.title if c else code
 
 
 def _end_col(span: Span) -> int:
@@ -46,46 +38,6 @@ def summary_line(t: Totals) -> str:
     verdict = n(t["errors"], "problem") if t["errors"] else "no problems"
     unread = f", {t['unreadable']} unreadable" if t.get("unreadable") else ""
     return f"checked {n(t['files'], 'file')}, {n(t['games'], 'game')}, {n(t['plays'], 'play')}: {verdict}{unread}"
-
-
-# ---- jsonl: one diagnostic a line ------------------------------------------------------------------
-
-
-class JsonLinesSink:
-    """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable);
-    a file that cannot be read gives a line with ``"code": null`` and its problem."""
-
-    def __init__(self, out: TextIO | None = None) -> None:
-        from referee.reports.report import DiagnosticModel
-
-        self.model = DiagnosticModel
-        self.out = out or sys.stdout
-        self.path = ""
-
-    def _emit(self, diags: Iterable[Diagnostic]) -> None:
-        for d in diags:
-            data = self.model.of(d).model_dump(mode="json")
-            data["severity"] = severity_of(d)
-            data["path"] = d.path or self.path
-            data["title"] = _title(d.code)
-            self.out.write(json.dumps(data, ensure_ascii=False) + "\n")
-
-    def start_file(self, path: str) -> None:
-        self.path = path
-
-    def prelude(self, diags: list[Diagnostic]) -> None:
-        self._emit(diags)
-
-    def game(self, g: GameOutcome) -> None:
-        self._emit(g.diagnostics)
-
-    def end_file(self, problem: str | None) -> None:
-        if problem is not None:
-            self.out.write(json.dumps({"code": None, "severity": ERROR, "path": self.path, "message": problem},
-                                      ensure_ascii=False) + "\n")
-
-    def finish(self, totals: Totals) -> None:
-        self.out.flush()
 
 
 # ---- github: workflow commands -----------------------------------------------------------------------
@@ -118,8 +70,8 @@ class GithubSink:
             if span is not None and span.line:
                 props += [f"line={span.line}", f"col={span.col}", f"endLine={span.line}",
                           f"endColumn={_end_col(span)}"]
-            title = f"{d.code} {_title(d.code)}" + (" (mistake)" if sev == MISTAKE else "")
-            props.append(f"title={_gh_prop(title)}")
+            heading = f"{d.code} {title(d.code)}" + (" (mistake)" if sev == MISTAKE else "")
+            props.append(f"title={_gh_prop(heading)}")
             message = d.message + (f" ({d.help})" if d.help else "")
             self.out.write(f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {message}')}\n")
 
@@ -147,9 +99,6 @@ SARIF_LEVEL = {ERROR: "error", MISTAKE: "error", NOTE: "note"}
 
 
 def _uri(path: str) -> str:
-    from pathlib import Path, PurePosixPath
-    from urllib.parse import quote
-
     p = Path(path)
     if p.is_absolute():
         return p.as_uri()
@@ -243,8 +192,8 @@ class SarifSink:
             "$schema": SARIF_SCHEMA,
             "version": "2.1.0",
             "runs": [{
-                "tool": {"driver": {"name": "getaway-ref", "version": _version(),
-                                    "semanticVersion": _version(), "rules": sarif_rules()}},
+                "tool": {"driver": {"name": "getaway-ref", "version": __version__,
+                                    "semanticVersion": __version__, "rules": sarif_rules()}},
                 "columnKind": "unicodeCodePoints",
                 "invocations": [invocation],
                 "results": self.results,
@@ -264,33 +213,28 @@ class JunitSink:
     header when it has diagnostics); a game with an error or a mistake fails, notes pass."""
 
     def __init__(self, out: TextIO | None = None) -> None:
-        import xml.etree.ElementTree as ET
-
-        self.ET = ET
         self.out = out or sys.stdout
         self.root = ET.Element("testsuites", name="getaway-ref check")
-        self.suite: Element | None = None
+        self.suite: ET.Element | None = None
         self.path = ""
 
     def start_file(self, path: str) -> None:
         self.path = path
-        self.suite = self.ET.SubElement(self.root, "testsuite", name=path)
+        self.suite = ET.SubElement(self.root, "testsuite", name=path)
 
     def _case(self, name: str, line: int, diags: Sequence[Diagnostic]) -> None:
-        from referee.reports.render import diagnostic_text
-
         assert self.suite is not None, "start_file comes first"
-        case = self.ET.SubElement(self.suite, "testcase", name=name, classname=self.path, file=self.path,
+        case = ET.SubElement(self.suite, "testcase", name=name, classname=self.path, file=self.path,
                                   line=str(line))
         failing = [d for d in diags if severity_of(d) != NOTE]
         if failing:
             first = failing[0]
             message = f"{first.code} {first.message}" + (f" (+{len(failing) - 1} more)" if len(failing) > 1 else "")
-            f = self.ET.SubElement(case, "failure", message=message, type=first.code)
+            f = ET.SubElement(case, "failure", message=message, type=first.code)
             f.text = "\n".join(diagnostic_text(d) for d in failing)
         notes = [d for d in diags if severity_of(d) == NOTE]
         if notes:
-            out = self.ET.SubElement(case, "system-out")
+            out = ET.SubElement(case, "system-out")
             out.text = "\n".join(diagnostic_text(d) for d in notes)
 
     def prelude(self, diags: list[Diagnostic]) -> None:
@@ -303,8 +247,8 @@ class JunitSink:
     def end_file(self, problem: str | None) -> None:
         assert self.suite is not None, "start_file comes first"
         if problem is not None:
-            case = self.ET.SubElement(self.suite, "testcase", name="read", classname=self.path, file=self.path)
-            self.ET.SubElement(case, "error", message=problem, type="unreadable")
+            case = ET.SubElement(self.suite, "testcase", name="read", classname=self.path, file=self.path)
+            ET.SubElement(case, "error", message=problem, type="unreadable")
         cases = self.suite.findall("testcase")
         self.suite.set("tests", str(len(cases)))
         self.suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
@@ -314,14 +258,13 @@ class JunitSink:
         suites = self.root.findall("testsuite")
         for k in ("tests", "failures", "errors"):
             self.root.set(k, str(sum(int(s.get(k, "0")) for s in suites)))
-        self.ET.indent(self.root)
+        ET.indent(self.root)
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        self.out.write(self.ET.tostring(self.root, encoding="unicode") + "\n")
+        self.out.write(ET.tostring(self.root, encoding="unicode") + "\n")
         self.out.flush()
 
 
 SINKS: dict[str, Callable[[], Sink]] = {
-    "jsonl": JsonLinesSink,
     "github": GithubSink,
     "sarif": SarifSink,
     "junit": JunitSink,
