@@ -23,12 +23,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.reports.sink import FORMATS as OUTPUT_FORMATS
+
 CONFIG_NAME = "getaway-ref.toml"
 PYPROJECT = "pyproject.toml"
 TOOL_KEY = "getaway-ref"
 
 KEYS = ("select", "ignore", "exit-zero", "statistics", "quiet", "output-format", "rules", "set")
-OUTPUT_FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 
 
 class ConfigError(ValueError):

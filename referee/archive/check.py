@@ -24,8 +24,8 @@ from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError
-from referee.reports.diagnostics import Diagnostic
-from referee.reports.select import NOTE, Policy
+from referee.reports.diagnostics import NOTE
+from referee.reports.select import Policy
 from referee.reports.sink import Sink, Totals
 
 if TYPE_CHECKING:
@@ -57,7 +57,6 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
             name = (names or {}).get(path, str(path))
             totals["files"] += 1
             sink.start_file(name)
-            prelude: list[Diagnostic] = []
             problem = refuse(path)
             try:
                 if problem is not None:
@@ -72,16 +71,12 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                 for pre, games in runner(work):
                     pre = policy.keep(pre)
                     if pre:
-                        prelude.extend(pre)
                         sink.prelude(pre)
                     for g in games:
                         g.diagnostics = policy.keep(g.diagnostics)
                         totals["games"] += 1
                         totals["plays"] += g.plays
-                        totals["errors"] += g.errors
-                        totals["warnings"] += len(g.diagnostics) - g.errors
                         sink.game(g)
-                totals["errors"] += sum(1 for d in prelude if d.is_error)
             except ReadError as e:
                 problem = e.message
             except OSError as e:
@@ -108,7 +103,8 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
         sys.stdout.flush()
         _say_error(f"{failed}; the check was not finished")
         return 2
-    # Errors and mistakes fail the check; notes never do (referee.reports.select).
+    # What the policy counted as it kept each diagnostic: errors and mistakes fail the
+    # check, notes never do (referee.reports.select).
     totals["errors"], totals["warnings"] = policy.failing, policy.by_severity[NOTE]
     totals["severities"] = dict(policy.by_severity)
     sink.finish(totals)

@@ -20,12 +20,12 @@ from referee.engine.state import Engine
 from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
 from referee.notation.format import format_file
-from referee.notation.reader import Reader
+from referee.notation.reader import VERSION, Reader
 from referee.notation.record import Game, Play, Prelude, Span, Trick
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
 from referee.table.views import LegalModel, legal_model
 
-VERSION_LINE = "%gwy 1"
+VERSION_LINE = f"%gwy {VERSION}"
 
 
 @dataclass
@@ -128,7 +128,7 @@ def findings(doc: Document) -> list[Finding]:
     out: list[Finding] = []
     for d in diags:
         place = _place(d.span, lines) if d.span is not None and d.span.line else Place(0, 0, 1)
-        f = Finding(d.code, severity_of(d), d.message + (f" ({d.help})" if d.help else ""), place,
+        f = Finding(d.code, severity_of(d), d.message_with_help, place,
                     [(_place(r.span, lines), r.label) for r in d.related])
         if d.code == "S005":
             f.fix = _version_fix(doc)

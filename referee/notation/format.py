@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from referee.engine.cards import SUIT_SYMBOLS, card_str
-from referee.notation.reader import Reader, chunks, quote_first_line
+from referee.notation.reader import VERSION, Reader, chunks, quote_first_line
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Tag, Take, Trick, Trumps, Waste
 from referee.reports.diagnostics import Diagnostic
 
@@ -32,7 +32,7 @@ def _escape(v: str) -> str:
 
 
 def format_prelude(pre: Prelude) -> str:
-    lines = [f"%gwy {pre.version or 1}{_eol(pre.version_comment)}"]
+    lines = [f"%gwy {pre.version or VERSION}{_eol(pre.version_comment)}"]
     for it in pre.items:
         if isinstance(it, Comment):
             lines.append(_remark(it))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from referee.reports.diagnostics import SEVERITIES, Diagnostic
+from referee.reports.diagnostics import NOTE, SEVERITIES, Diagnostic
 from referee.reports.render import print_diagnostic
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import safe
@@ -126,7 +126,7 @@ def render_totals(out: Console, t: Totals) -> None:
             f"{t['errors']} error{'s' if t['errors'] != 1 else ''}"
         verdict = f"[bold red]{said}[/]"
     else:
-        verdict = "[green]no errors[/]" if not t.get("severities", {}).get("note") else \
-            f"[green]no errors[/], {severity_counts(['note'] * t['severities']['note'])}"
+        verdict = "[green]no errors[/]" if not t.get("severities", {}).get(NOTE) else \
+            f"[green]no errors[/], {severity_counts([NOTE] * t['severities'][NOTE])}"
     unread = f", [bold red]{t['unreadable']} unreadable[/]" if t["unreadable"] else ""
     out.print(f"checked {files}, {games}, {plays}: {verdict}{unread}")

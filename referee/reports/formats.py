@@ -17,12 +17,11 @@ from urllib.parse import quote
 
 from referee import __version__
 from referee.notation.record import Span
-from referee.reports.diagnostics import CODES, Diagnostic, title
+from referee.reports.diagnostics import CODES, ERROR, MISTAKE, NOTE, Diagnostic, title
 from referee.reports.render import diagnostic_text
-from referee.reports.select import ERROR, MISTAKE, NOTE, code_severity, severity_of
+from referee.reports.select import code_severity, severity_of
 from referee.reports.sink import GameOutcome, Sink, Totals
 
-FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -72,8 +71,7 @@ class GithubSink:
                           f"endColumn={_end_col(span)}"]
             heading = f"{d.code} {title(d.code)}" + (" (mistake)" if sev == MISTAKE else "")
             props.append(f"title={_gh_prop(heading)}")
-            message = d.message + (f" ({d.help})" if d.help else "")
-            self.out.write(f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {message}')}\n")
+            self.out.write(f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {d.message_with_help}')}\n")
 
     def start_file(self, path: str) -> None:
         self.path = path
@@ -156,7 +154,7 @@ class SarifSink:
             result: dict[str, Any] = {
                 "ruleId": d.code,
                 "level": SARIF_LEVEL[sev],
-                "message": {"text": d.message + (f" ({d.help})" if d.help else "")},
+                "message": {"text": d.message_with_help},
                 "locations": [self._location(path, d.span)],
                 "properties": {"severity": sev, "game": d.game, "trick": d.trick},
             }

@@ -9,16 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
-from typing import Literal, TextIO, cast
+from typing import Literal, TextIO, cast, get_args
 
 from pydantic import BaseModel, Field
 
-from referee.reports.diagnostics import ERROR, Diagnostic, title
-from referee.reports.select import severity_of
+from referee.reports.diagnostics import ERROR, SEVERITIES, Diagnostic, title
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import json_safe
 
-Severity = Literal["error", "mistake", "note"]
+Severity = Literal["error", "mistake", "note"]  # diagnostics.SEVERITIES, as a type the schema shows
+assert get_args(Severity) == SEVERITIES
 
 REPORT_SCHEMA_VERSION = 1
 
@@ -178,7 +178,6 @@ class JsonLinesSink:
     def _emit(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
             data = DiagnosticModel.of(d).model_dump(mode="json")
-            data["severity"] = severity_of(d)
             data["path"] = d.path or self.path
             data["title"] = title(d.code)
             self.out.write(json.dumps(data, ensure_ascii=False) + "\n")

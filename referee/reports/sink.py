@@ -16,6 +16,9 @@ from typing import NotRequired, Protocol, TypedDict
 
 from referee.reports.diagnostics import Diagnostic
 
+# check's output formats (--output-format, and output-format in the settings), defined once.
+FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
+
 
 class GameOutcome(Protocol):
     """What a sink reads of a judged game (``referee.archive.check.GameOutcome`` is one):
