@@ -1,4 +1,5 @@
-"""The report of a check as pydantic models: the JSON of ``check --format json``.
+"""The report of a check as pydantic models: the JSON of ``check --format json``, and the two
+sinks that write it as a run streams (``json``: the whole Report; ``jsonl``: a diagnostic a line).
 
 Records are plain dataclasses for speed; pydantic is used only here, at the edge, where a
 game's findings become JSON (python-chess keeps its board as ints for the same reason).

@@ -5,7 +5,7 @@ diagnostics, such as the version line), ``game(outcome)`` for each game, ``end_f
 (``problem`` says why a file could not be read, or is None), and ``finish(totals)`` once at the
 end. The diagnostics given have already been chosen by ``--select``/``--ignore``.
 
-Types only, and light: the plain ``check`` imports this module before it knows which format
+Types and the formats' names only, and light: the plain ``check`` imports this module before it knows which format
 it writes, so it must not pull in pydantic, rich or xml.
 """
 
@@ -21,7 +21,7 @@ FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 
 
 class GameOutcome(Protocol):
-    """What a sink reads of a judged game (``referee.archive.check.GameOutcome`` is one):
+    """What a sink reads of a judged game (``referee.archive.slices.GameOutcome`` is one):
     a protocol, so that reports do not import the stage above them."""
 
     # Read-only (properties), so that any sequence will do.
