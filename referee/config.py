@@ -22,14 +22,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from referee.reports.sink import FORMATS as OUTPUT_FORMATS
 
 CONFIG_NAME = "getaway-ref.toml"
 PYPROJECT = "pyproject.toml"
 TOOL_KEY = "getaway-ref"
 
 KEYS = ("select", "ignore", "exit-zero", "statistics", "quiet", "output-format", "rules", "set")
-OUTPUT_FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 
 
 class ConfigError(ValueError):
@@ -82,7 +82,7 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def _codes(where: str, key: str, value: Any) -> list[str]:
+def _codes(where: str, key: str, value: object) -> list[str]:
     if isinstance(value, str):
         return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -90,7 +90,7 @@ def _codes(where: str, key: str, value: Any) -> list[str]:
     raise ConfigError(f"{where}: '{key}' is a list of codes or prefixes, such as [\"R\", \"M201\"]")
 
 
-def _bool(where: str, key: str, value: Any) -> bool:
+def _bool(where: str, key: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
     raise ConfigError(f"{where}: '{key}' is true or false")

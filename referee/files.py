@@ -31,9 +31,9 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import IO, Any
+from typing import IO
 
 __all__ = ["WriteError", "replacing", "write_text"]
 
@@ -107,7 +107,7 @@ def _cleanup_on_signals(tmp: str) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old: dict[int, Any] = {}
+    old: dict[int, Callable[[int, FrameType | None], object] | int | signal.Handlers | None] = {}
 
     def handler(signum: int, frame: FrameType | None) -> None:
         with contextlib.suppress(OSError):
@@ -138,7 +138,7 @@ def _open_unnamed(directory: str) -> tuple[int, str | None]:
     return fd, name
 
 
-def _blocked() -> contextlib.AbstractContextManager[Any]:
+def _blocked() -> contextlib.AbstractContextManager[None]:
     """Stopping signals held back for the few calls that put the new file in place."""
     if threading.current_thread() is not threading.main_thread():
         return contextlib.nullcontext()

@@ -10,32 +10,43 @@ storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
+from referee.engine.rules import RuleSet
+from referee.notation.reader import ReadError
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
 
 # Slices in flight on the cluster, ahead of the one being reported.
 AHEAD = 64
+MISSING_HINT = "--dask needs the dask extra: pip install 'getaway-ref[dask]'"
+
+
+def _client_class() -> type[Client]:
+    """distributed's Client: the one import of the dask extra, with the one-line hint when
+    it is not installed (an optional extra, so imported here and only here)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise WorkerFailed(MISSING_HINT) from None
+    return Client
 
 
 class DaskRunner:
-    def __init__(self, address: str, default: Any, overrides: dict[str, Any], force: bool):
-        from referee.archive.check import WorkerFailed
-
+    def __init__(self, address: str, default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
+        Client = _client_class()
         try:
-            from distributed import Client
-        except ImportError:
-            raise WorkerFailed("--dask needs the dask extra: pip install 'getaway-ref[dask]'") from None
-        try:
-            self.client = Client(address, timeout="10s", set_as_default=False)  # type: ignore[no-untyped-call]
+            self.client = Client(address, timeout="10s", set_as_default=False)
         except Exception as e:  # OSError, TimeoutError, ValueError for a bad address
             raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.settings = (default, overrides, force)
 
-    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-        from referee.archive.check import WorkerFailed, judge_range_with
-        from referee.notation.reader import ReadError
-
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         default, overrides, force = self.settings
-        pending: deque[Any] = deque()
+        pending: deque[Future[Judged]] = deque()
         items = iter(work)
         more = True
         while True:

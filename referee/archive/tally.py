@@ -7,23 +7,23 @@ byte, with its ``game_results`` copied in from that file.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Callable
+
+from referee.archive.inputs import problem
+from referee.engine.rules import RuleSet
+from referee.notation.reader import ReadError, parse_result, read
+from referee.reports.text import safe
+from referee.table.views import GameTally, PlayerTally, TallyModel, tally_game
 
 
-def tally_stream(paths: list[Path], default: Any = None, overrides: Any = None, force: bool = False,
-                 write: Callable[[str], Any] | None = None) -> Any:
+def tally_stream(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
+                 force: bool = False, write: Callable[[str], object] | None = None) -> TallyModel:
     """The tally of ``paths``. With ``write``, its JSON is written through it and the model
     returned holds, of the games, only those with a problem (what the text shows)."""
-    from referee.archive.inputs import problem
-    from referee.notation.reader import ReadError, parse_result, read
-    from referee.reports.text import safe
-    from referee.table.views import PlayerTally, TallyModel, tally_game
-
-    players: dict[str, Any] = {}
-    shown: list[Any] = []
+    players: dict[str, PlayerTally] = {}
+    shown: list[GameTally] = []
     unreadable: list[str] = []
     games = finished = 0
     spool = tempfile.TemporaryFile("w+", encoding="utf-8")
@@ -43,7 +43,7 @@ def tally_stream(paths: list[Path], default: Any = None, overrides: Any = None, 
                     continue
                 finished += 1
                 for name in gt.seats:
-                    p = players.setdefault(name.lower(), PlayerTally(player=name, games=0, lost=0, rate=0.0))  # type: ignore[call-arg]
+                    p = players.setdefault(name.lower(), PlayerTally(player=name, games=0, lost=0, rate=0.0))
                     p.games += 1
                     if gt.donkey:
                         p.donkey_games += 1

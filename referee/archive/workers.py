@@ -4,41 +4,68 @@
 every pending slice then fails with BrokenProcessPool, and the run ends with exit 2 and the
 file's name instead of waiting for ever. Workers ignore Ctrl-C; the main process hears it and
 kills them all at once.
+
+Ctrl-C reaches the whole process group, so it must not find a worker just forked, before
+its initializer ignores it: that worker would die of it (and the main process could lose its
+own KeyboardInterrupt in an at-fork handler), and the run would end as if a worker had
+crashed. So SIGINT is held back in the main process while it submits (the pool forks its
+workers in the first submit): a worker is born with it held, ignores it, then lets it
+through; the main process gets it as soon as the submit returns.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
 import signal
 import sys
+import threading
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
+
+from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
+from referee.notation.reader import ReadError
 
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
 # few enough that results waiting for their turn stay small.
 AHEAD = 3
 
 
+_CAN_HOLD = hasattr(signal, "pthread_sigmask")  # POSIX; Windows workers are spawned, not forked
+
+
 def _start(init: Callable[..., None], args: tuple[Any, ...]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT held since the fork is dropped here
+    if _CAN_HOLD:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     init(*args)
 
 
-class PoolRunner:
-    def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]):
-        import multiprocessing as mp
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT held back (not lost) while the pool may fork a worker."""
+    if not _CAN_HOLD or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
-        ctx = mp.get_context("fork" if sys.platform != "win32" else "spawn")
+
+class PoolRunner:
+    def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start, initargs=(init, initargs))
         self.finished = False
 
-    def __call__(self, work: Iterable[tuple[Any, ...]]) -> Iterator[Any]:
-        from referee.archive.check import WorkerFailed, judge_range
-        from referee.notation.reader import ReadError
-
-        pending: deque[Future[Any]] = deque()
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
+        pending: deque[Future[Judged]] = deque()
         items = iter(work)
         more = True
         while True:
@@ -48,7 +75,8 @@ class PoolRunner:
                     more = False
                     break
                 try:
-                    pending.append(self.pool.submit(judge_range, nxt))
+                    with _sigint_held():
+                        pending.append(self.pool.submit(judge_range, nxt))
                 except BrokenProcessPool:
                     raise WorkerFailed("a worker process died (killed by the system, or out of memory?)") from None
             if not pending:
@@ -71,8 +99,6 @@ class PoolRunner:
         # Interrupted, or a worker died: stop every worker now, not after its slice.
         # The pool's processes are this process's children: kill them through
         # multiprocessing, not the executor's private table.
-        import multiprocessing
-
         for p in multiprocessing.active_children():
             try:
                 p.kill()

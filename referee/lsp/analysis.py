@@ -9,14 +9,23 @@ The position before a play comes from ``position_before`` alone: the replay walk
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
 
-from referee.notation.reader import Reader
-from referee.notation.record import Game, Play, Trick
-from referee.reports.select import severity_of
+from referee.config import ConfigError, config_for
+from referee.engine.cards import CARD_COUNT, card_str
+from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spec
+from referee.engine.state import Engine
+from referee.judging.referee import GameResult, Referee
+from referee.judging.replay import replay
+from referee.notation.format import format_file
+from referee.notation.reader import VERSION, Reader
+from referee.notation.record import Game, Play, Prelude, Span, Trick
+from referee.reports.select import Policy, SelectError, parse_codes, severity_of
+from referee.table.views import LegalModel, legal_model
 
-VERSION_LINE = "%gwy 1"
+VERSION_LINE = f"%gwy {VERSION}"
 
 
 @dataclass
@@ -43,19 +52,13 @@ class Settings:
     """The project's settings for ``check`` ([tool.getaway-ref]), so that the editor shows
     what CI gates: the codes chosen, the default rule set and options."""
 
-    policy: Any = None
-    rules: Any = None
+    policy: Policy | None = None
+    rules: RuleSet | None = None
     overrides: dict[str, object] = field(default_factory=dict)
     error: str | None = None  # a settings file that cannot be used: defaults apply
 
 
 def settings_for(path: str) -> Settings:
-    from pathlib import Path
-
-    from referee.config import ConfigError, config_for
-    from referee.engine.rules import OPTIONS, RulesError, coerce, parse_spec
-    from referee.reports.select import Policy, SelectError, parse_codes
-
     if not path or path.startswith("<"):
         return Settings()
     try:
@@ -83,9 +86,9 @@ class Document:
 
     text: str
     path: str
-    prelude: Any
+    prelude: Prelude
     games: list[Game]
-    results: list[Any]
+    results: list[GameResult]
     settings: Settings = field(default_factory=lambda: Settings())
 
     @property
@@ -94,8 +97,6 @@ class Document:
 
 
 def read(text: str, path: str = "<editor>") -> Document:
-    from referee.judging.referee import Referee
-
     settings = settings_for(path)
     reader = Reader(path)
     games = list(reader.read_text(text))
@@ -103,7 +104,7 @@ def read(text: str, path: str = "<editor>") -> Document:
     return Document(text, path, reader.prelude, games, [referee.judge(g) for g in games], settings)
 
 
-def _place(span: Any, lines: list[str]) -> Place:
+def _place(span: Span, lines: list[str]) -> Place:
     line = max(0, span.line - 1)
     start = max(0, span.col - 1)
     width = max(1, span.end - span.start)
@@ -124,11 +125,11 @@ def findings(doc: Document) -> list[Finding]:
     diags = list(doc.prelude.errors) + [d for r in doc.results for d in r.diagnostics]
     if doc.settings.policy is not None:
         diags = doc.settings.policy.keep(diags)
-    out = []
+    out: list[Finding] = []
     for d in diags:
         place = _place(d.span, lines) if d.span is not None and d.span.line else Place(0, 0, 1)
-        f = Finding(d.code, severity_of(d), d.message + (f" ({d.help})" if d.help else ""), place,
-                    [(_place(r.span, lines), r.label) for r in getattr(d, "related", [])])
+        f = Finding(d.code, severity_of(d), d.message_with_help, place,
+                    [(_place(r.span, lines), r.label) for r in d.related])
         if d.code == "S005":
             f.fix = _version_fix(doc)
         out.append(f)
@@ -138,11 +139,9 @@ def findings(doc: Document) -> list[Finding]:
 # ---- the position before a play ----------------------------------------------------------------
 
 
-def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Any, Any]:
+def position_before(game: Game, play: Play, settings: Settings | None = None) -> tuple[Engine | None, GameResult]:
     """The referee's state just before ``play`` (penalties applied, as check judges), from the
     replay walk: (the engine before the play, or None if the replay stops first; the result)."""
-    from referee.judging.replay import replay
-
     settings = settings or Settings()
     walk = replay(game, settings.rules, snapshots=True, overrides=settings.overrides)
     for step in walk:
@@ -171,42 +170,39 @@ def _game_at(doc: Document, line: int) -> int | None:
     return found
 
 
-def _inside(span: Any, line: int, col: int) -> bool:
+def _inside(span: Span, line: int, col: int) -> bool:
     return bool(span.line) and span.line - 1 == line and span.col - 1 <= col <= span.col - 1 + max(1, span.end - span.start)
 
 
-def play_at(doc: Document, line: int, col: int) -> tuple[Game, int, int, Play] | None:
+def play_at(doc: Document, line: int, col: int) -> tuple[Game, Trick, Play] | None:
+    """The play under the cursor: its game, its trick line and the play."""
     i = _game_at(doc, line)
     if i is None:
         return None
     game = doc.games[i]
-    for ti, a in enumerate(game.actions):
+    for a in game.actions:
         if isinstance(a, Trick):
-            for pi, p in enumerate(a.plays):
+            for p in a.plays:
                 if _inside(p.seat_span, line, col) or _inside(p.card_span, line, col):
-                    return game, ti, pi, p
+                    return game, a, p
     return None
 
 
 def hover(doc: Document, line: int, col: int) -> str | None:
     """Markdown for the position before the play under the cursor."""
-    from referee.engine.cards import card_str
-    from referee.judging.referee import GameResult
-    from referee.table.views import legal_model
-
     hit = play_at(doc, line, col)
     if hit is None:
         return None
-    game, ti, _, play = hit
+    game, trick, play = hit
     e, result = position_before(game, play, doc.settings)
     seats = list(game.seats)
-    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {game.actions[ti].number})"
+    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {trick.number})"
     if e is None:
         return f"{head}\n\nthe game cannot be replayed to this play: {result.stopped}"
     m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
     if e.power >= 0:
-        why = str(getattr(e.lead_why, "value", e.lead_why))
+        why = e.lead_why.value
         out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {LEAD_WHY.get(why, why)}")
     out.append("hands: " + ", ".join(f"{seats[s]} {e.size(s)}" + (" (out)" if e.out[s] else "")
                                      for s in range(len(seats))))
@@ -243,8 +239,6 @@ class Suggestion:
 
 def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     """Seat names, or the cards the seat just typed may play at that point of a trick line."""
-    import re
-
     lines = doc.lines
     current = lines[line][:col] if line < len(lines) else ""
     i = _game_at(doc, line)
@@ -263,8 +257,6 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     game, res = _last_game_judged(prefix, doc.path, doc.settings)
     if game is None or res is None or res.engine is None:
         return [Suggestion(s, "seat", "seat", f"1{s}") for s in seats]
-    from referee.table.views import legal_model
-
     model = legal_model(game, res)
     if typed_seat is None:
         first = {p.seat for p in model.plays}
@@ -273,11 +265,9 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     return _cards_for(model, res.engine, seats, typed_seat)
 
 
-def _cards_for(model: Any, e: Any, seats: list[str], typed: str) -> list[Suggestion]:
+def _cards_for(model: LegalModel, e: Engine, seats: list[str], typed: str) -> list[Suggestion]:
     """The cards a seat may play now: the legal known cards first, then, for a hand not all
     seen, the cards it may hold (a tochoo is legal only if it holds none of the suit led)."""
-    from referee.engine.cards import CARD_COUNT, card_str
-
     names = {s.lower(): i for i, s in enumerate(seats)}
     seat = names.get(typed.lower())
     legal = next((p for p in model.plays if p.seat.lower() == typed.lower()), None)
@@ -301,10 +291,8 @@ def _cards_for(model: Any, e: Any, seats: list[str], typed: str) -> list[Suggest
     return out
 
 
-def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, Any]:
+def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | None, GameResult | None]:
     """The last game of ``text``, judged with its final state kept."""
-    from referee.judging.referee import Referee
-
     games = list(Reader(path).read_text(text))
     if not games:
         return None, None
@@ -317,8 +305,6 @@ def _last_game_judged(text: str, path: str, settings: Settings) -> tuple[Game | 
 def formatted(doc: Document) -> str | None:
     """The canonical form, as ``fmt`` prints it; None when the text has syntax errors (then,
     as fmt, nothing is reformatted) or is already canonical."""
-    from referee.notation.format import format_file
-
     if doc.prelude.errors or any(g.errors for g in doc.games):
         return None
     canon = format_file(doc.prelude, doc.games)

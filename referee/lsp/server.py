@@ -14,9 +14,10 @@ from pygls.workspace import TextDocument
 
 from referee import __version__
 from referee.lsp import analysis as A
+from referee.reports.diagnostics import ERROR, MISTAKE, NOTE
 
-SEVERITY = {"error": T.DiagnosticSeverity.Error, "mistake": T.DiagnosticSeverity.Warning,
-            "note": T.DiagnosticSeverity.Information}
+SEVERITY = {ERROR: T.DiagnosticSeverity.Error, MISTAKE: T.DiagnosticSeverity.Warning,
+            NOTE: T.DiagnosticSeverity.Information}
 
 server = LanguageServer("getaway-ref", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
 

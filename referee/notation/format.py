@@ -7,12 +7,14 @@ every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)
 
 from __future__ import annotations
 
-from typing import BinaryIO, Iterator, TextIO
+import difflib
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO, TextIO
 
-from referee.engine.cards import card_str
+from referee.engine.cards import SUIT_SYMBOLS, card_str
+from referee.notation.reader import VERSION, Reader, chunks, quote_first_line
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Tag, Take, Trick, Trumps, Waste
 from referee.reports.diagnostics import Diagnostic
-from referee.engine.cards import SUIT_SYMBOLS
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Tag, Take, Trick, Trumps, Waste
 
 
 def _eol(comment: str | None) -> str:
@@ -30,7 +32,7 @@ def _escape(v: str) -> str:
 
 
 def format_prelude(pre: Prelude) -> str:
-    lines = [f"%gwy {pre.version or 1}{_eol(pre.version_comment)}"]
+    lines = [f"%gwy {pre.version or VERSION}{_eol(pre.version_comment)}"]
     for it in pre.items:
         if isinstance(it, Comment):
             lines.append(_remark(it))
@@ -39,7 +41,10 @@ def format_prelude(pre: Prelude) -> str:
 
 def format_game(g: Game) -> str:
     seats = g.seats
-    name = lambda s: seats[s] if 0 <= s < len(seats) else "?"  # noqa: E731
+
+    def name(s: int) -> str:
+        return seats[s] if 0 <= s < len(seats) else "?"
+
     out = [f"%game{_eol(g.open_comment)}"]
     for it in g.header:
         if isinstance(it, Tag):
@@ -48,29 +53,29 @@ def format_game(g: Game) -> str:
             out.append(_remark(it))
     if g.setup is not None:
         out.append("deal" if isinstance(g.setup, Deal) else "position")
-        for it in g.setup.items:
-            if isinstance(it, Comment):
-                out.append(_remark(it))
-            elif isinstance(it, Hand):
-                if it.cards is None:
-                    body = str(it.size)
-                elif it.cards:
-                    body = " ".join(card_str(c) for c in it.cards)
+        for part in g.setup.items:
+            if isinstance(part, Comment):
+                out.append(_remark(part))
+            elif isinstance(part, Hand):
+                if part.cards is None:
+                    body = str(part.size)
+                elif part.cards:
+                    body = " ".join(card_str(c) for c in part.cards)
                 else:
                     body = "..."  # a known empty hand, in the suit-by-suit form
-                out.append(f"{name(it.seat)} {body}{_eol(it.comment)}")
-            elif isinstance(it, Out):
-                out.append(f"{name(it.seat)} out{_eol(it.comment)}")
-            elif isinstance(it, Waste):
-                body = ("rest" if it.rest else str(it.size) if it.size is not None
-                        else " ".join(card_str(c) for c in it.cards))
-                out.append(f"waste {body}{_eol(it.comment)}")
-            elif isinstance(it, Lead):
-                out.append(f"lead {name(it.seat)}{_eol(it.comment)}")
-            elif isinstance(it, NextTrick):
-                out.append(f"trick {it.number}{_eol(it.comment)}")
-            elif isinstance(it, Trumps):
-                out.append(f"trumps {SUIT_SYMBOLS[it.suit]}{_eol(it.comment)}")
+                out.append(f"{name(part.seat)} {body}{_eol(part.comment)}")
+            elif isinstance(part, Out):
+                out.append(f"{name(part.seat)} out{_eol(part.comment)}")
+            elif isinstance(part, Waste):
+                body = ("rest" if part.rest else str(part.size) if part.size is not None
+                        else " ".join(card_str(c) for c in part.cards or ()))
+                out.append(f"waste {body}{_eol(part.comment)}")
+            elif isinstance(part, Lead):
+                out.append(f"lead {name(part.seat)}{_eol(part.comment)}")
+            elif isinstance(part, NextTrick):
+                out.append(f"trick {part.number}{_eol(part.comment)}")
+            elif isinstance(part, Trumps):
+                out.append(f"trumps {SUIT_SYMBOLS[part.suit]}{_eol(part.comment)}")
     for a in g.actions:
         if isinstance(a, Trick):
             plays = ", ".join(f"{name(p.seat)} {card_str(p.card)}" for p in a.plays)
@@ -88,7 +93,7 @@ def format_game(g: Game) -> str:
     return "\n".join(out) + "\n"
 
 
-def format_file(prelude: Prelude, games) -> str:
+def format_file(prelude: Prelude, games: Iterable[Game]) -> str:
     """The canonical text of a whole file (games may be any iterable)."""
     parts = [format_prelude(prelude)]
     for g in games:
@@ -124,8 +129,6 @@ class _Same:
 
 def _hunks(a: list[str], b: list[str], a_line: int, b_line: int) -> Iterator[str]:
     """Unified-diff hunks of two pieces of a file, numbered from where the pieces start."""
-    import difflib
-
     for group in difflib.SequenceMatcher(None, a, b, autojunk=True).get_grouped_opcodes(3):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
         yield f"@@ -{a_line + i1},{i2 - i1} +{b_line + j1},{j2 - j1} @@\n"
@@ -160,8 +163,6 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
     ``out`` (a text stream, or None) and a unified diff to ``diff`` (or None), and say whether
     it was canonical. The file's line ending (LF or CRLF, from its first line) is kept.
     Memory holds one game, whatever the file's size."""
-    from referee.notation.reader import Reader, chunks, quote_first_line
-
     head = f.read(1 << 16)
     f.seek(0)
     nl = head.find(b"\n")

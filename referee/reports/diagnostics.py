@@ -26,6 +26,7 @@ from referee.notation.record import Span
 
 ERROR, MISTAKE, NOTE = "error", "mistake", "note"
 SEVERITIES = (ERROR, MISTAKE, NOTE)
+FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
 
 
 @dataclass(slots=True)
@@ -68,7 +69,13 @@ class Diagnostic:
     @property
     def is_error(self) -> bool:
         """An error or a mistake: something that makes ``check`` fail. Notes never do."""
-        return self.severity != NOTE
+        return self.severity in FAILING
+
+    @property
+    def message_with_help(self) -> str:
+        """The message and, in brackets, the help: what an output that gives a diagnostic
+        one line of text shows (GitHub, SARIF, the editor)."""
+        return self.message + (f" ({self.help})" if self.help else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +101,7 @@ CODES: dict[str, Code] = {
     c.code: c
     for c in [
         # ---- reading -------------------------------------------------------------------
-        _c("S001", "syntax error", "docs/notation.md",
+        _c("S001", "syntax error", N(),
            "The line is not written in the .gwy notation: a word stands where the notation "
            "expects something else. The message names what was expected.",
            "1. West A♠ North\n   -> expected a card after the seat 'North'"),
@@ -125,7 +132,7 @@ CODES: dict[str, Code] = {
            "Tricks are numbered 1, 2, 3, ... in order. A line with the number of the trick "
            "before it continues that trick.",
            "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3"),
-        _c("S009", "out of place", "docs/notation.md",
+        _c("S009", "out of place", N(),
            "A game is: %game, header tags, then a deal or a position, then the plays, takes, "
            "draws and counts in the order they happened.",
            "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header"),
@@ -242,3 +249,9 @@ CODES: dict[str, Code] = {
 
 def explain(code: str) -> Code | None:
     return CODES.get(code.upper())
+
+
+def title(code: str) -> str:
+    """The title of a code (the code itself for one we do not know)."""
+    c = CODES.get(code)
+    return c.title if c else code

@@ -6,13 +6,15 @@ The models mirror :mod:`referee.record`; cards are written in their canonical sp
 
 from __future__ import annotations
 
-from typing import BinaryIO, Callable, Literal, Union
+from collections.abc import Iterable, Sequence
+from typing import Any, BinaryIO, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
-from referee.engine.cards import card_str
-from referee.engine.cards import SUIT_SYMBOLS
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Position, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.engine.cards import SUIT_SYMBOLS, card_str
+from referee.notation.reader import Reader, chunks, quote_first_line
+from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.reports.report import Report
 
 RECORD_SCHEMA_VERSION = 2  # 2: counts are a list of {seat, size}, so a seat named twice is kept
 
@@ -159,61 +161,85 @@ class RecordFile(BaseModel):
     games: list[GameModel]
 
 
+def _name(seats: Sequence[str], s: int | None) -> str:
+    return seats[s] if s is not None and 0 <= s < len(seats) else "?"
+
+
+def _card(c: int) -> str:
+    return card_str(c) if c >= 0 else "?"
+
+
+def _comment(it: Comment) -> CommentModel:
+    return CommentModel(text=it.text, at=_at(it.span))
+
+
+def _header_item(it: Tag | Comment) -> TagModel | CommentModel:
+    if isinstance(it, Comment):
+        return _comment(it)
+    if isinstance(it, Tag):
+        return TagModel(name=it.name, value=it.value, comment=it.comment, at=_at(it.span))
+    raise TypeError(it)
+
+
+def _setup_item(it: Hand | Out | Waste | Lead | NextTrick | Trumps | Comment, seats: Sequence[str]) -> SetupItem:
+    if isinstance(it, Comment):
+        return _comment(it)
+    if isinstance(it, Hand):
+        return HandModel(seat=_name(seats, it.seat), cards=[_card(c) for c in it.cards] if it.cards is not None else None,
+                         size=it.size, comment=it.comment, at=_at(it.span))
+    if isinstance(it, Out):
+        return OutModel(seat=_name(seats, it.seat), comment=it.comment, at=_at(it.span))
+    if isinstance(it, Waste):
+        return WasteModel(cards=[_card(c) for c in it.cards] if it.cards is not None else None, size=it.size,
+                          rest=it.rest, comment=it.comment, at=_at(it.span))
+    if isinstance(it, Lead):
+        return LeadModel(seat=_name(seats, it.seat), comment=it.comment, at=_at(it.span))
+    if isinstance(it, NextTrick):
+        return NextTrickModel(number=it.number, comment=it.comment, at=_at(it.span))
+    if isinstance(it, Trumps):
+        return TrumpsModel(suit=SUIT_SYMBOLS[it.suit], comment=it.comment, at=_at(it.span))
+    raise TypeError(it)
+
+
+def _action_item(it: Trick | Take | Draw | Counts | Comment, seats: Sequence[str]) -> ActionItem:
+    if isinstance(it, Comment):
+        return _comment(it)
+    if isinstance(it, Trick):
+        return TrickModel(number=it.number, comment=it.comment, at=_at(it.span),
+                          plays=[PlayModel(seat=_name(seats, p.seat), card=_card(p.card), at=_at(p.seat_span))
+                                 for p in it.plays])
+    if isinstance(it, Take):
+        return TakeModel(taker=_name(seats, it.taker), target=_name(seats, it.target), comment=it.comment,
+                         at=_at(it.span))
+    if isinstance(it, Draw):
+        return DrawModel(seat=_name(seats, it.seat), card=_card(it.card),
+                         source=_name(seats, it.source) if it.source is not None else None,
+                         comment=it.comment, at=_at(it.span))
+    if isinstance(it, Counts):
+        return CountsModel(sizes=[SizeModel(seat=_name(seats, s), size=n) for s, n in it.sizes], comment=it.comment,
+                           at=_at(it.span))
+    raise TypeError(it)
+
+
 def game_model(g: Game) -> GameModel:
     seats = g.seats
-    name = lambda s: seats[s] if s is not None and 0 <= s < len(seats) else "?"  # noqa: E731
-    cards = lambda cs: [card_str(c) if c >= 0 else "?" for c in cs]  # noqa: E731
-
-    def item(it):
-        if isinstance(it, Comment):
-            return CommentModel(text=it.text, at=_at(it.span))
-        if isinstance(it, Tag):
-            return TagModel(name=it.name, value=it.value, comment=it.comment, at=_at(it.span))
-        if isinstance(it, Hand):
-            return HandModel(seat=name(it.seat), cards=cards(it.cards) if it.cards is not None else None,
-                             size=it.size, comment=it.comment, at=_at(it.span))
-        if isinstance(it, Out):
-            return OutModel(seat=name(it.seat), comment=it.comment, at=_at(it.span))
-        if isinstance(it, Waste):
-            return WasteModel(cards=cards(it.cards) if it.cards is not None else None, size=it.size, rest=it.rest,
-                              comment=it.comment, at=_at(it.span))
-        if isinstance(it, Lead):
-            return LeadModel(seat=name(it.seat), comment=it.comment, at=_at(it.span))
-        if isinstance(it, NextTrick):
-            return NextTrickModel(number=it.number, comment=it.comment, at=_at(it.span))
-        if isinstance(it, Trumps):
-            return TrumpsModel(suit=SUIT_SYMBOLS[it.suit], comment=it.comment, at=_at(it.span))
-        if isinstance(it, Trick):
-            return TrickModel(number=it.number, comment=it.comment, at=_at(it.span),
-                              plays=[PlayModel(seat=name(p.seat), card=card_str(p.card) if p.card >= 0 else "?",
-                                               at=_at(p.seat_span)) for p in it.plays])
-        if isinstance(it, Take):
-            return TakeModel(taker=name(it.taker), target=name(it.target), comment=it.comment, at=_at(it.span))
-        if isinstance(it, Draw):
-            return DrawModel(seat=name(it.seat), card=card_str(it.card) if it.card >= 0 else "?",
-                             source=name(it.source) if it.source is not None else None,
-                             comment=it.comment, at=_at(it.span))
-        if isinstance(it, Counts):
-            return CountsModel(sizes=[SizeModel(seat=name(s), size=n) for s, n in it.sizes], comment=it.comment, at=_at(it.span))
-        raise TypeError(it)
-
     setup = None
     if g.setup is not None:
         setup = SetupModel(kind="deal" if isinstance(g.setup, Deal) else "position",
-                           items=[item(i) for i in g.setup.items])
+                           items=[_setup_item(i, seats) for i in g.setup.items])
     return GameModel(
         # A game always has a place: its %game line, or (a first game written without one)
         # the line it starts at.
-        number=g.number, at=_at(g.span) or At(line=g.first_line, column=1), seats=list(seats), rules=g.rules, open_comment=g.open_comment,
-        header=[item(i) for i in g.header], setup=setup, actions=[item(a) for a in g.actions],
-        errors=len(g.errors),
+        number=g.number, at=_at(g.span) or At(line=g.first_line, column=1), seats=list(seats), rules=g.rules,
+        open_comment=g.open_comment, header=[_header_item(i) for i in g.header], setup=setup,
+        actions=[_action_item(a, seats) for a in g.actions], errors=len(g.errors),
     )
 
 
-def record_file(path: str, prelude: Prelude, games) -> RecordFile:
+def record_file(path: str, prelude: Prelude, games: Iterable[Game]) -> RecordFile:
     return RecordFile(
         path=path, version=prelude.version,
-        comments=[CommentModel(text=c.text, at=_at(c.span)) for c in prelude.items if isinstance(c, Comment)],
+        comments=[_comment(c) for c in prelude.items if isinstance(c, Comment)],
         games=[game_model(g) for g in games],
     )
 
@@ -223,8 +249,6 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
     one game): the JSON of :class:`RecordFile`, byte for byte what dumping it whole gives, or
     with ``lines`` JSON Lines: the file (without its games) on the first line, then one game
     a line. Returns the number of syntax errors."""
-    from referee.notation.reader import Reader, chunks, quote_first_line
-
     reader = Reader(name)
     errors = 0
     started = False
@@ -265,10 +289,8 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
     return errors
 
 
-def schemas() -> dict:
+def schemas() -> dict[str, dict[str, Any]]:
     """The JSON Schemas of the record export and the check report."""
-    from referee.reports.report import Report
-
     return {
         "record": RecordFile.model_json_schema(),
         "report": Report.model_json_schema(),

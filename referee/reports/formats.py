@@ -1,103 +1,42 @@
-"""``check --output-format`` for tools: ``jsonl``, ``github``, ``sarif`` and ``junit``.
+"""``check --output-format`` for tools: ``github``, ``sarif`` and ``junit``.
 
-Each is a sink with the methods ``check`` calls as it streams a run: ``start_file(path)``,
-``prelude(diagnostics)`` (the file's own diagnostics, such as the version line),
-``game(outcome)``, ``end_file(problem)`` (``problem`` says why a file could not be read) and
-``finish(totals)``. The diagnostics given have already been chosen by ``--select``/``--ignore``.
-``text`` and ``json`` are the check command's own sinks.
+Each is a sink (:class:`referee.reports.sink.Sink`): ``check`` calls it as it streams a run.
+The other formats have their own modules, each imported only by the runs that write it:
+``text`` is ``console.py`` (rich), ``json`` and ``jsonl`` are ``report.py`` (pydantic).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TextIO
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path, PurePosixPath
+from typing import Any, TextIO
+from urllib.parse import quote
 
-from referee.reports.diagnostics import CODES
-from referee.reports.select import ERROR, MISTAKE, NOTE, code_severity, severity_of
+from referee import __version__
+from referee.notation.record import Span
+from referee.reports.diagnostics import CODES, ERROR, MISTAKE, NOTE, Diagnostic, title
+from referee.reports.render import diagnostic_text
+from referee.reports.select import code_severity, severity_of
+from referee.reports.sink import GameOutcome, Sink, Totals
 
-FORMATS = ("text", "json", "jsonl", "github", "sarif", "junit")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-class Sink(Protocol):
-    def start_file(self, path: str) -> None: ...
-    def prelude(self, diags: list[Any]) -> None: ...
-    def game(self, g: Any) -> None: ...
-    def end_file(self, problem: str | None) -> None: ...
-    def finish(self, totals: dict[str, int]) -> None: ...
-
-
-def _version() -> str:
-    from referee import __version__
-
-    return __version__
-
-
-def _title(code: str) -> str:
-    c = CODES.get(code)
-    return c.title if c else code
-
-
-def _end_col(d: Any) -> int:
+def _end_col(span: Span) -> int:
     """The column just past the diagnostic's text (the span stays on its line)."""
-    return int(d.span.col + max(1, d.span.end - d.span.start))
+    return span.col + max(1, span.end - span.start)
 
 
-def _where(d: Any) -> bool:
-    return d.span is not None and bool(d.span.line)
-
-
-def summary_line(t: dict[str, int]) -> str:
+def summary_line(t: Totals) -> str:
     def n(k: int, word: str) -> str:
         return f"{k} {word}{'s' if k != 1 else ''}"
 
     verdict = n(t["errors"], "problem") if t["errors"] else "no problems"
     unread = f", {t['unreadable']} unreadable" if t.get("unreadable") else ""
     return f"checked {n(t['files'], 'file')}, {n(t['games'], 'game')}, {n(t['plays'], 'play')}: {verdict}{unread}"
-
-
-# ---- jsonl: one diagnostic a line ------------------------------------------------------------------
-
-
-class JsonLinesSink:
-    """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable);
-    a file that cannot be read gives a line with ``"code": null`` and its problem."""
-
-    def __init__(self, out: TextIO | None = None) -> None:
-        from referee.reports.report import DiagnosticModel
-
-        self.model = DiagnosticModel
-        self.out = out or sys.stdout
-        self.path = ""
-
-    def _emit(self, diags: Iterable[Any]) -> None:
-        for d in diags:
-            data = self.model.of(d).model_dump(mode="json")
-            data["severity"] = severity_of(d)
-            data["path"] = d.path or self.path
-            data["title"] = _title(d.code)
-            if hasattr(d, "penalty_applied"):
-                data["penalty_applied"] = d.penalty_applied
-            self.out.write(json.dumps(data, ensure_ascii=False) + "\n")
-
-    def start_file(self, path: str) -> None:
-        self.path = path
-
-    def prelude(self, diags: list[Any]) -> None:
-        self._emit(diags)
-
-    def game(self, g: Any) -> None:
-        self._emit(g.diagnostics)
-
-    def end_file(self, problem: str | None) -> None:
-        if problem is not None:
-            self.out.write(json.dumps({"code": None, "severity": ERROR, "path": self.path, "message": problem},
-                                      ensure_ascii=False) + "\n")
-
-    def finish(self, totals: dict[str, int]) -> None:
-        self.out.flush()
 
 
 # ---- github: workflow commands -----------------------------------------------------------------------
@@ -122,32 +61,32 @@ class GithubSink:
         self.out = out or sys.stdout
         self.path = ""
 
-    def _emit(self, diags: Iterable[Any]) -> None:
+    def _emit(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
             sev = severity_of(d)
             props = [f"file={_gh_prop(d.path or self.path)}"]
-            if _where(d):
-                props += [f"line={d.span.line}", f"col={d.span.col}", f"endLine={d.span.line}",
-                          f"endColumn={_end_col(d)}"]
-            title = f"{d.code} {_title(d.code)}" + (" (mistake)" if sev == MISTAKE else "")
-            props.append(f"title={_gh_prop(title)}")
-            message = d.message + (f" ({d.help})" if d.help else "")
-            self.out.write(f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {message}')}\n")
+            span = d.span
+            if span is not None and span.line:
+                props += [f"line={span.line}", f"col={span.col}", f"endLine={span.line}",
+                          f"endColumn={_end_col(span)}"]
+            heading = f"{d.code} {title(d.code)}" + (" (mistake)" if sev == MISTAKE else "")
+            props.append(f"title={_gh_prop(heading)}")
+            self.out.write(f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {d.message_with_help}')}\n")
 
     def start_file(self, path: str) -> None:
         self.path = path
 
-    def prelude(self, diags: list[Any]) -> None:
+    def prelude(self, diags: list[Diagnostic]) -> None:
         self._emit(diags)
 
-    def game(self, g: Any) -> None:
+    def game(self, g: GameOutcome) -> None:
         self._emit(g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
         if problem is not None:
             self.out.write(f"::error file={_gh_prop(self.path)},title=unreadable::{_gh_data(problem)}\n")
 
-    def finish(self, totals: dict[str, int]) -> None:
+    def finish(self, totals: Totals) -> None:
         self.out.write(summary_line(totals) + "\n")
         self.out.flush()
 
@@ -158,9 +97,6 @@ SARIF_LEVEL = {ERROR: "error", MISTAKE: "error", NOTE: "note"}
 
 
 def _uri(path: str) -> str:
-    from pathlib import Path, PurePosixPath
-    from urllib.parse import quote
-
     p = Path(path)
     if p.is_absolute():
         return p.as_uri()
@@ -186,9 +122,9 @@ def sarif_rules() -> list[dict[str, Any]]:
     return rules
 
 
-def _region(span: Any) -> dict[str, int]:
+def _region(span: Span) -> dict[str, int]:
     return {"startLine": span.line, "startColumn": span.col, "endLine": span.line,
-            "endColumn": span.col + max(1, span.end - span.start),
+            "endColumn": _end_col(span),
             "charOffset": span.start, "charLength": max(0, span.end - span.start)}
 
 
@@ -203,7 +139,7 @@ class SarifSink:
         self.results: list[dict[str, Any]] = []
         self.notifications: list[dict[str, Any]] = []
 
-    def _location(self, path: str, span: Any, label: str = "") -> dict[str, Any]:
+    def _location(self, path: str, span: Span | None, label: str = "") -> dict[str, Any]:
         loc: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _uri(path)}}}
         if span is not None and span.line:
             loc["physicalLocation"]["region"] = _region(span)
@@ -211,22 +147,20 @@ class SarifSink:
             loc["message"] = {"text": label}
         return loc
 
-    def _emit(self, diags: Iterable[Any]) -> None:
+    def _emit(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
             sev = severity_of(d)
             path = d.path or self.path
             result: dict[str, Any] = {
                 "ruleId": d.code,
                 "level": SARIF_LEVEL[sev],
-                "message": {"text": d.message + (f" ({d.help})" if d.help else "")},
+                "message": {"text": d.message_with_help},
                 "locations": [self._location(path, d.span)],
                 "properties": {"severity": sev, "game": d.game, "trick": d.trick},
             }
             if d.code in self.index:
                 result["ruleIndex"] = self.index[d.code]
-            if hasattr(d, "penalty_applied"):
-                result["properties"]["penaltyApplied"] = d.penalty_applied
-            related = [self._location(path, r.span, r.label) for r in getattr(d, "related", [])]
+            related = [self._location(path, r.span, r.label) for r in d.related]
             if related:
                 for i, r in enumerate(related):
                     r["id"] = i
@@ -236,10 +170,10 @@ class SarifSink:
     def start_file(self, path: str) -> None:
         self.path = path
 
-    def prelude(self, diags: list[Any]) -> None:
+    def prelude(self, diags: list[Diagnostic]) -> None:
         self._emit(diags)
 
-    def game(self, g: Any) -> None:
+    def game(self, g: GameOutcome) -> None:
         self._emit(g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
@@ -248,7 +182,7 @@ class SarifSink:
                 "level": "error", "message": {"text": f"{self.path}: {problem}"},
                 "locations": [self._location(self.path, None)]})
 
-    def log(self, totals: dict[str, int]) -> dict[str, Any]:
+    def log(self, totals: Totals) -> dict[str, Any]:
         invocation: dict[str, Any] = {"executionSuccessful": not totals.get("unreadable")}
         if self.notifications:
             invocation["toolExecutionNotifications"] = self.notifications
@@ -256,15 +190,15 @@ class SarifSink:
             "$schema": SARIF_SCHEMA,
             "version": "2.1.0",
             "runs": [{
-                "tool": {"driver": {"name": "getaway-ref", "version": _version(),
-                                    "semanticVersion": _version(), "rules": sarif_rules()}},
+                "tool": {"driver": {"name": "getaway-ref", "version": __version__,
+                                    "semanticVersion": __version__, "rules": sarif_rules()}},
                 "columnKind": "unicodeCodePoints",
                 "invocations": [invocation],
                 "results": self.results,
             }],
         }
 
-    def finish(self, totals: dict[str, int]) -> None:
+    def finish(self, totals: Totals) -> None:
         self.out.write(json.dumps(self.log(totals), indent=2, ensure_ascii=False) + "\n")
         self.out.flush()
 
@@ -277,68 +211,64 @@ class JunitSink:
     header when it has diagnostics); a game with an error or a mistake fails, notes pass."""
 
     def __init__(self, out: TextIO | None = None) -> None:
-        import xml.etree.ElementTree as ET
-
-        self.ET = ET
         self.out = out or sys.stdout
         self.root = ET.Element("testsuites", name="getaway-ref check")
-        self.suite: Any = None
+        self.suite: ET.Element | None = None
         self.path = ""
 
     def start_file(self, path: str) -> None:
         self.path = path
-        self.suite = self.ET.SubElement(self.root, "testsuite", name=path)
+        self.suite = ET.SubElement(self.root, "testsuite", name=path)
 
-    def _case(self, name: str, line: int, diags: list[Any]) -> None:
-        from referee.reports.render import diagnostic_text
-
-        case = self.ET.SubElement(self.suite, "testcase", name=name, classname=self.path, file=self.path,
+    def _case(self, name: str, line: int, diags: Sequence[Diagnostic]) -> None:
+        assert self.suite is not None, "start_file comes first"
+        case = ET.SubElement(self.suite, "testcase", name=name, classname=self.path, file=self.path,
                                   line=str(line))
         failing = [d for d in diags if severity_of(d) != NOTE]
         if failing:
             first = failing[0]
             message = f"{first.code} {first.message}" + (f" (+{len(failing) - 1} more)" if len(failing) > 1 else "")
-            f = self.ET.SubElement(case, "failure", message=message, type=first.code)
+            f = ET.SubElement(case, "failure", message=message, type=first.code)
             f.text = "\n".join(diagnostic_text(d) for d in failing)
         notes = [d for d in diags if severity_of(d) == NOTE]
         if notes:
-            out = self.ET.SubElement(case, "system-out")
+            out = ET.SubElement(case, "system-out")
             out.text = "\n".join(diagnostic_text(d) for d in notes)
 
-    def prelude(self, diags: list[Any]) -> None:
+    def prelude(self, diags: list[Diagnostic]) -> None:
         if diags:
             self._case("file header", 1, diags)
 
-    def game(self, g: Any) -> None:
+    def game(self, g: GameOutcome) -> None:
         self._case(f"game {g.number}", g.line, g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
+        assert self.suite is not None, "start_file comes first"
         if problem is not None:
-            case = self.ET.SubElement(self.suite, "testcase", name="read", classname=self.path, file=self.path)
-            self.ET.SubElement(case, "error", message=problem, type="unreadable")
+            case = ET.SubElement(self.suite, "testcase", name="read", classname=self.path, file=self.path)
+            ET.SubElement(case, "error", message=problem, type="unreadable")
         cases = self.suite.findall("testcase")
         self.suite.set("tests", str(len(cases)))
         self.suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
         self.suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
 
-    def finish(self, totals: dict[str, int]) -> None:
+    def finish(self, totals: Totals) -> None:
         suites = self.root.findall("testsuite")
         for k in ("tests", "failures", "errors"):
             self.root.set(k, str(sum(int(s.get(k, "0")) for s in suites)))
-        self.ET.indent(self.root)
+        ET.indent(self.root)
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        self.out.write(self.ET.tostring(self.root, encoding="unicode") + "\n")
+        self.out.write(ET.tostring(self.root, encoding="unicode") + "\n")
         self.out.flush()
 
 
-SINKS: dict[str, Callable[[], Any]] = {
-    "jsonl": JsonLinesSink,
+SINKS: dict[str, Callable[[], Sink]] = {
     "github": GithubSink,
     "sarif": SarifSink,
     "junit": JunitSink,
 }
 
 
-def make_sink(fmt: str) -> Any:
+def make_sink(fmt: str) -> Sink:
     """The sink for a tool format (``text`` and ``json`` are check's own)."""
     return SINKS[fmt]()

@@ -1,4 +1,5 @@
-"""The report of a check as pydantic models: the JSON of ``check --format json``.
+"""The report of a check as pydantic models: the JSON of ``check --format json``, and the two
+sinks that write it as a run streams (``json``: the whole Report; ``jsonl``: a diagnostic a line).
 
 Records are plain dataclasses for speed; pydantic is used only here, at the edge, where a
 game's findings become JSON (python-chess keeps its board as ints for the same reason).
@@ -6,35 +7,19 @@ game's findings become JSON (python-chess keeps its board as ints for the same r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, Protocol, cast
+import json
+import sys
+from collections.abc import Iterable
+from typing import Literal, TextIO, cast, get_args
 
 from pydantic import BaseModel, Field
 
-from referee.reports.diagnostics import Diagnostic
+from referee.reports.diagnostics import ERROR, SEVERITIES, Diagnostic, title
+from referee.reports.sink import GameOutcome, Totals
+from referee.reports.text import json_safe
 
-class GameOutcome(Protocol):
-    """What a summary reads of a judged game (``referee.archive.check.GameOutcome`` is one):
-    a protocol, so that reports do not import the stage above them."""
-
-    number: int
-    line: int
-    seats: Sequence[str]
-    rules: str | None
-    judged: bool
-    stopped: str | None
-    tricks: int
-    out_order: Sequence[int]
-    loser: int | None
-    legs: int | None
-    finished: bool
-    sizes: Sequence[int]
-    diagnostics: list[Diagnostic]
-
-    @property
-    def errors(self) -> int: ...
-
-Severity = Literal["error", "mistake", "note"]
+Severity = Literal["error", "mistake", "note"]  # diagnostics.SEVERITIES, as a type the schema shows
+assert get_args(Severity) == SEVERITIES
 
 REPORT_SCHEMA_VERSION = 1
 
@@ -141,3 +126,76 @@ class Report(BaseModel):
     plays: int
     errors: int
     warnings: int
+
+
+class JsonSink:
+    """The :class:`Report`, written as the games are judged, so that memory stays flat on
+    archives of any size: one game's summary at a time, the totals at the end. The text is
+    what dumping the whole Report would give."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        raw = (out or sys.stdout).write
+
+        def w(text: str) -> None:
+            raw(json_safe(text))
+
+        self.w = w
+        self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
+        self.files = 0
+        self.games = 0
+        self.pre: list[Diagnostic] = []
+
+    def start_file(self, path: str) -> None:
+        self.w(("," if self.files else "") + '\n    {"path": %s, "games": [' % json.dumps(path, ensure_ascii=False))
+        self.files += 1
+        self.games = 0
+        self.pre = []
+
+    def prelude(self, diags: list[Diagnostic]) -> None:
+        self.pre.extend(diags)
+
+    def game(self, g: GameOutcome) -> None:
+        self.w(("," if self.games else "") + "\n      " + GameSummary.of(g).model_dump_json())
+        self.games += 1
+
+    def end_file(self, problem: str | None) -> None:
+        diags = "[" + ", ".join(DiagnosticModel.of(d).model_dump_json() for d in self.pre) + "]"
+        self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
+               % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
+
+    def finish(self, t: Totals) -> None:
+        self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
+               % (t["games"], t["plays"], t["errors"], t["warnings"]))
+
+
+class JsonLinesSink:
+    """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable);
+    a file that cannot be read gives a line with ``"code": null`` and its problem."""
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.out = out or sys.stdout
+        self.path = ""
+
+    def _emit(self, diags: Iterable[Diagnostic]) -> None:
+        for d in diags:
+            data = DiagnosticModel.of(d).model_dump(mode="json")
+            data["path"] = d.path or self.path
+            data["title"] = title(d.code)
+            self.out.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+    def start_file(self, path: str) -> None:
+        self.path = path
+
+    def prelude(self, diags: list[Diagnostic]) -> None:
+        self._emit(diags)
+
+    def game(self, g: GameOutcome) -> None:
+        self._emit(g.diagnostics)
+
+    def end_file(self, problem: str | None) -> None:
+        if problem is not None:
+            self.out.write(json.dumps({"code": None, "severity": ERROR, "path": self.path, "message": problem},
+                                      ensure_ascii=False) + "\n")
+
+    def finish(self, totals: Totals) -> None:
+        self.out.flush()

@@ -1,0 +1,158 @@
+"""The work of ``check``: a file cut into slices, and a slice read and judged game by game.
+
+The same functions run in this process (``--jobs 1``), in the ``--jobs N`` worker processes
+(``workers.py``) and on Dask workers (``dask.py``). Each process keeps one Referee, built by
+``init``; what comes back of a game is a small ``GameOutcome``, cheap to send between
+processes, and the slices come back in input order whoever judged them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple, Protocol
+
+from referee.engine.rules import RuleSet
+from referee.judging.referee import GameResult, Referee
+from referee.notation.reader import RANGE_BYTES, Reader, chunks, quote_first_line
+from referee.notation.seek import ranges
+from referee.reports.diagnostics import Diagnostic
+
+
+@dataclass(slots=True)
+class GameOutcome:
+    """What the report needs of a judged game: small, and cheap to send between processes."""
+
+    number: int
+    line: int
+    seats: tuple[str, ...]
+    rules: str | None
+    judged: bool
+    stopped: str | None
+    tricks: int
+    plays: int
+    out_order: list[int]
+    loser: int | None
+    legs: int | None
+    finished: bool
+    sizes: list[int]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.is_error)
+
+    @classmethod
+    def of(cls, r: GameResult) -> GameOutcome:
+        """The outcome of a judged game, without its record and engine."""
+        game = r.game
+        return cls(
+            number=game.number, line=game.span.line or game.first_line, seats=game.seats,
+            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
+            sizes=r.sizes, diagnostics=r.diagnostics,
+        )
+
+
+class Slice(NamedTuple):
+    """A slice of a file for judge_range: its first and last byte (it starts at a %game line,
+    or at the file's start), the games, lines and characters before it, and the name the
+    report gives the file (standard input: "<stdin>")."""
+
+    path: str
+    start: int
+    end: int
+    games: int
+    lines: int
+    chars: int
+    name: str
+
+
+Judged = tuple[list[Diagnostic], list[GameOutcome]]  # a slice's prelude diagnostics and games
+
+
+class WorkerFailed(Exception):
+    """A worker died (killed by the system, out of memory) or crashed: the run cannot be
+    trusted, and ends with exit 2."""
+
+
+class Runner(Protocol):
+    """Judges the slices it is given and yields their results in input order."""
+
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]: ...
+    def close(self, abort: bool = False) -> None: ...
+
+
+# ---- the referee of this process ----------------------------------------------------------------
+
+_referee: Referee | None = None  # the Referee of this process (of each --jobs worker)
+_settings: tuple[RuleSet | None, tuple[tuple[str, object], ...], bool] | None = None
+_judging = threading.Lock()
+
+
+def init(default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
+    """Build this process's referee (the --jobs workers' initializer)."""
+    global _referee
+    _referee = Referee(default, overrides, force)
+
+
+def judge_range(piece: Slice) -> Judged:
+    """Read one slice of a file, judge its games, and return the prelude's diagnostics
+    (first slice only) and the outcomes."""
+    path, start, end, games, lines, chars, name = piece
+    assert _referee is not None, "init runs first, in this process or in the worker's initializer"
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    reader = Reader(name)
+    prelude: list[Diagnostic] = []
+    out: list[GameOutcome] = []
+    for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
+                                                  offset=chars, byte_offset=start):
+        if number == 0:
+            reader.read_prelude(text, offset)
+            prelude.extend(reader.prelude.errors)
+            continue
+        if first_line == 1:
+            quote_first_line(prelude, text)
+        game = reader.parse_game(text, number, first_line, offset)
+        out.append(GameOutcome.of(_referee.judge(game)))
+    return prelude, out
+
+
+def judge_range_with(fields: list[object], default: RuleSet | None, overrides: dict[str, object],
+                     force: bool) -> Judged:
+    """judge_range for a worker that was not started by us (Dask): the referee is built on
+    first use and kept for the next slices with the same rules. The slice comes as a list
+    (a tuple would be read by Dask as a task)."""
+    global _settings
+    key = (default, tuple(sorted(overrides.items())), force)
+    # A Dask worker runs tasks in threads, and the reader keeps its state in one place per
+    # process: one slice at a time (the GIL would allow no more anyway).
+    with _judging:
+        if _referee is None or _settings != key:
+            init(default, overrides, force)
+            _settings = key
+        return judge_range(Slice._make(fields))
+
+
+def slices(path: str, on_read: Callable[[int], object] | None = None, name: str | None = None) -> Iterator[Slice]:
+    """The slices of a file, as arguments for judge_range; ``on_read`` hears the bytes cut."""
+    size = int(os.environ.get("GETAWAY_RANGE_BYTES", RANGE_BYTES))  # tests cut small files finely
+    for start, end, games, lines, chars in ranges(path, size):
+        if on_read is not None:
+            on_read(end)
+        yield Slice(path, start, end, games, lines, chars, name or path)
+
+
+class InProcess:
+    """--jobs 1: the slices judged here, one after the other."""
+
+    def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
+        return map(judge_range, work)
+
+    def close(self, abort: bool = False) -> None:
+        pass
