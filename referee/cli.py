@@ -257,7 +257,7 @@ def tally(
     rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
 ) -> None:
     """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-    from referee.table.views import tally_command
+    from referee.archive.tally import tally_command
 
     _run(lambda: tally_command(paths, as_json=format == Fmt.json, rules=rules))
 

@@ -110,3 +110,54 @@ def test_the_engine_imports_nothing_of_ours_but_itself() -> None:
     for path in (PACKAGE / "engine").rglob("*.py"):
         outside = {m for m in imports_of(path) if not within(m, "referee.engine")}
         assert outside == set(), path
+
+
+# ---- where imports are deferred ------------------------------------------------------------------
+
+# docs/architecture.md, "Imports at the top": an import inside a function only where start-up
+# time or an optional extra needs it. Each place, and why.
+DEFERRING: dict[str, str] = {
+    "referee.cli": "each typer command loads only the modules it runs",
+    "referee._start": "the typer-free fast path of `check` hands anything else to typer",
+    "referee.archive.check": "each output format loads only its own writer (rich, pydantic, xml)",
+    "referee.archive.dask": "the dask extra, with a one-line hint when it is missing",
+    "referee.lsp": "the lsp extra, with a one-line hint when it is missing",
+    "referee.engine.rules": "pydantic and TOML only for a --rules-file",
+}
+
+
+def deferred_imports() -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = [n.lineno for n in ast.walk(fn) if isinstance(n, (ast.Import, ast.ImportFrom))]
+                if lines:
+                    out.setdefault(module_name(path), []).extend(lines)
+    return out
+
+
+def test_imports_inside_functions_only_in_the_documented_places() -> None:
+    found = deferred_imports()
+    assert {m: lines for m, lines in found.items() if m not in DEFERRING} == {}
+    # ... and every documented place still defers something, so the list stays true.
+    assert set(DEFERRING) <= set(found)
+
+
+def test_every_module_imports_on_its_own() -> None:
+    """No import cycle: each module of the package imports first, in a fresh set of modules."""
+    import importlib
+    import sys
+
+    names = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if ("lsp" not in p.parts or p.name == "__init__.py") and p.name != "__main__.py")
+    saved = {k: v for k, v in sys.modules.items() if k == "referee" or k.startswith("referee.")}
+    try:
+        for name in names:
+            for k in [k for k in sys.modules if k == "referee" or k.startswith("referee.")]:
+                del sys.modules[k]
+            importlib.import_module(name)
+    finally:
+        for k in [k for k in sys.modules if k == "referee" or k.startswith("referee.")]:
+            del sys.modules[k]
+        sys.modules.update(saved)

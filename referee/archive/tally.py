@@ -7,6 +7,7 @@ byte, with its ``game_results`` copied in from that file.
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 from collections.abc import Callable
@@ -15,7 +16,10 @@ from referee.archive.inputs import problem
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError, parse_result, read
 from referee.reports.text import safe
-from referee.table.views import GameTally, PlayerTally, TallyModel, tally_game
+from referee.commands import expand, rules_options
+from referee.reports.render import console
+from referee.reports.text import json_safe
+from referee.table.views import GameTally, PlayerTally, TallyModel, render_tally, tally_game
 
 
 def tally_stream(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
@@ -76,3 +80,18 @@ def tally_stream(paths: list[Path], default: RuleSet | None = None, overrides: d
     spool.close()
     m.game_results = shown
     return m
+
+
+def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None = None) -> int:
+    """``getaway-ref tally``: how often each player lost; exit 2 if a file could not be read."""
+    default, overrides = rules_options(rules, None, [])
+    files = expand(paths)
+    if not files:
+        console(stderr=True).print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
+        return 2
+    # game by game: flat memory
+    if as_json:
+        m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
+    else:
+        render_tally(console(), m := tally_stream(files, default, overrides))
+    return 2 if m.unreadable else 0

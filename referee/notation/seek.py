@@ -12,10 +12,12 @@ from __future__ import annotations
 import codecs
 import io
 import itertools
+import os
 import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
+from referee.notation.reader import ReadError, Reader, chunks
 from referee.notation.record import Game, Prelude
 
 GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
@@ -93,8 +95,6 @@ def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False) -> It
 
 
 def _validate(decoder: codecs.IncrementalDecoder, region: bytes, pos: int, lines: int, path: str) -> None:
-    from referee.notation.reader import ReadError
-
     try:
         decoder.decode(region)
     except UnicodeDecodeError as e:
@@ -106,8 +106,6 @@ def _validate(decoder: codecs.IncrementalDecoder, region: bytes, pos: int, lines
 def ranges(path: str, size: int) -> Iterator[tuple[int, int, int, int, int]]:
     """Slices of a file of about ``size`` bytes, each starting at a %game line (the first at
     the file's start): (byte start, byte end, games, lines and characters before)."""
-    import os
-
     end = os.path.getsize(path)
     cur = Place(0, 0, 0, 0)
     with open(path, "rb") as f:
@@ -132,8 +130,6 @@ class Found:
 def find_game(path: str, number: int | None = None, name: str | None = None) -> Found:
     """Game ``number`` (1-based) of a file, or its last game, read without parsing the games
     before it. Raises ReadError when the file cannot be read."""
-    from referee.notation.reader import ReadError, Reader, chunks
-
     shown = name or path
     try:
         f = open(path, "rb")

@@ -22,7 +22,6 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.archive.inputs import problem
-from referee.archive.tally import tally_stream
 from referee.commands import expand, rules_options
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError, parse_result, read
@@ -1027,18 +1026,3 @@ def legal_command(file: Path, game: int | None = None, *, as_json: bool = False,
         return res, legal_model(g, res)
 
     return _answer(file, game, as_json, rules, build, render_legal)
-
-
-def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None = None) -> int:
-    """``getaway-ref tally``: how often each player lost; exit 2 if a file could not be read."""
-    default, overrides = rules_options(rules, None, [])
-    files = expand(paths)
-    if not files:
-        console(stderr=True).print("error: no .gwy records found in " + ", ".join(map(str, paths)), markup=False)
-        return 2
-    # game by game: flat memory
-    if as_json:
-        m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))
-    else:
-        render_tally(console(), m := tally_stream(files, default, overrides))
-    return 2 if m.unreadable else 0
