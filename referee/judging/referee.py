@@ -34,7 +34,7 @@ from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import Entry, PlayEntry, choose, read_ahead, with_takes_and_draws
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
+    Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import RuleSet, RulesError, parse_spec
 
