@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from referee.engine import state as E
 from referee.notation.reader import Reader, parse
+from referee.notation.record import Game
 from referee.engine.cards import card_str, parse_card
 from referee.cli import app
-from referee.reports.diagnostics import CODES
-from referee.judging.referee import Referee
+from referee.reports.diagnostics import CODES, Diagnostic
+from referee.judging.referee import GameResult, Referee
 from referee.engine.rules import rule_set
 
 from conftest import DATA, RECORDS, run_cli
@@ -33,18 +35,18 @@ SOURCE = re.compile(r"^(Pagat, Getaway: [A-Z]|Denexa, How to Play Getaway: [A-Z]
 UNREACHABLE = re.compile(r"\.txt|shared/|README")
 
 
-def games_of(text: str, path: str = "<text>"):
+def games_of(text: str, path: str = "<text>") -> list[Game]:
     return parse(text, path)
 
 
-def judge_text(text: str, **kw):
+def judge_text(text: str, **kw: Any) -> GameResult:
     """The one game of a text, judged."""
     games = games_of(text)
     assert len(games) == 1
     return Referee(**kw).judge(games[0])
 
 
-def one(text: str, **kw):
+def one(text: str, **kw: Any) -> GameResult:
     res = judge_text(text, **kw)
     assert res.game.errors == []
     return res
@@ -61,11 +63,24 @@ def place(text: str, line_starts: str, token: str, nth: int = 1) -> tuple[int, i
     raise AssertionError(f"no line starts with {line_starts!r}")
 
 
-def at(d) -> tuple[int, int]:
+def engine_of(res: GameResult) -> E.Engine:
+    """The final state of a game judged with keep_engine=True."""
+    assert res.engine is not None, res.stopped
+    return res.engine
+
+
+def card(text: str) -> int:
+    c = parse_card(text)
+    assert c is not None, text
+    return c
+
+
+def at(d: Diagnostic) -> tuple[int, int]:
+    assert d.span is not None
     return d.span.line, d.span.col
 
 
-def sizes(res) -> dict[str, int]:
+def sizes(res: GameResult) -> dict[str, int]:
     return {res.game.seats[i]: n for i, n in enumerate(res.sizes)}
 
 
@@ -89,7 +104,7 @@ PAGAT_SIZES_ONLY = HEADER + SIZES13 + PAGAT_PLAYS
 # ---- Pagat's worked example ("Second and subsequent tricks") -----------------------------
 
 
-def test_pagat_example_checks_clean_with_hand_sizes_only():
+def test_pagat_example_checks_clean_with_hand_sizes_only() -> None:
     res = one(PAGAT)
     assert res.diagnostics == []
     assert res.judged and res.stopped is None
@@ -99,32 +114,32 @@ def test_pagat_example_checks_clean_with_hand_sizes_only():
     assert sizes(res) == {"North": 11, "East": 8, "South": 10, "West": 7}
 
 
-def test_pagat_example_counts_after_trick_4():
+def test_pagat_example_counts_after_trick_4() -> None:
     # Pagat: "North now has 12 cards, East 9, South 10 and West 9."
     res = one(PAGAT, stop_after=4)
     assert res.diagnostics == []
     assert sizes(res) == {"North": 12, "East": 9, "South": 10, "West": 9}
 
 
-def test_pagat_example_who_leads_each_trick():
+def test_pagat_example_who_leads_each_trick() -> None:
     """West (A♠) leads trick 2; East (Q♥) trick 3; West (K♥) trick 4; North, whose 6♥ was
     the highest heart, picks up the tochoo'd trick 4 and leads 5; South (A♦) leads 6 and,
     alone in the suit led, picks up trick 6 and leads again."""
     expected = {1: W, 2: EAST, 3: W, 4: N, 5: S, 6: S}
     for trick, leader in expected.items():
         res = one(PAGAT, stop_after=trick, keep_engine=True)
-        assert res.engine.phase == E.BETWEEN
-        assert res.engine.power == leader, f"after trick {trick}"
+        assert engine_of(res).phase == E.BETWEEN
+        assert engine_of(res).power == leader, f"after trick {trick}"
 
 
-def test_pagat_example_waste_pile():
+def test_pagat_example_waste_pile() -> None:
     """Tricks 1, 2, 3 and 5 go to the waste pile (16 cards); tricks 4 and 6 are picked up."""
     res = one(PAGAT, keep_engine=True)
-    assert res.engine.waste_size() == 16
+    assert engine_of(res).waste_size() == 16
     # The cards North picked up in trick 4 are known to be in North's hand.
-    known_north = {card_str(c) for c in res.engine.known(N)}
+    known_north = {card_str(c) for c in engine_of(res).known(N)}
     assert {"2♥", "6♥", "K♣"} <= known_north
-    assert {card_str(c) for c in res.engine.known(S)} >= {"5♦", "K♠"}
+    assert {card_str(c) for c in engine_of(res).known(S)} >= {"5♦", "K♠"}
 
 
 MUTATIONS = [
@@ -139,7 +154,7 @@ MUTATIONS = [
 
 
 @pytest.mark.parametrize("what,start,old,new,code,token", MUTATIONS, ids=[m[0] for m in MUTATIONS])
-def test_pagat_example_mutated(what, start, old, new, code, token):
+def test_pagat_example_mutated(what: str, start: str, old: str, new: str, code: str, token: str) -> None:
     lines = PAGAT_SIZES_ONLY.split("\n")
     for i, line in enumerate(lines):
         if line.startswith(start):
@@ -149,7 +164,7 @@ def test_pagat_example_mutated(what, start, old, new, code, token):
     text = "\n".join(lines)
     res = judge_text(text)
     assert res.diagnostics, what
-    first = min(res.diagnostics, key=lambda d: (d.span.line, d.span.col))
+    first = min(res.diagnostics, key=at)
     assert first.code == code, [(d.code, at(d), d.message) for d in res.diagnostics]
     assert at(first) == place(text, start, token)
     assert sum(1 for d in res.diagnostics if d.code == code) == 1
@@ -166,7 +181,7 @@ UNFINISHED = [
 
 
 @pytest.mark.parametrize("text", UNFINISHED)
-def test_unfinished_trick_blames_no_player(text):
+def test_unfinished_trick_blames_no_player(text: str) -> None:
     """A record that moves on to the next trick while a player has not played to this one
     cannot be true (ruling 5): nobody at the table played a second card or out of turn in
     the next tricks, so no M2xx may be reported."""
@@ -178,7 +193,7 @@ def test_unfinished_trick_blames_no_player(text):
 # ---- the penalty (ruling 1), through the engine's state -------------------------------------
 
 
-def test_penalty_play_after_tochoo_readme_example():
+def test_penalty_play_after_tochoo_readme_example() -> None:
     """South plays after East's tochoo in trick 4: South picks up all four cards, North's
     pickup does not happen, and South leads trick 5."""
     text = HEADER + SIZES13 + PAGAT_PLAYS.split("counts")[0].replace(
@@ -187,8 +202,8 @@ def test_penalty_play_after_tochoo_readme_example():
     assert [d.code for d in res.diagnostics] == ["M202"]
     d = res.diagnostics[0]
     assert at(d) == place(text, "4.", "4♥")
-    assert "South picks up the 4 cards of trick 4 and leads trick 5" in d.help
-    e = res.engine
+    assert d.help and "South picks up the 4 cards of trick 4 and leads trick 5" in d.help
+    e = engine_of(res)
     assert e.phase == E.BETWEEN and e.power == S and e.trick_no == 5
     assert sizes(res) == {"North": 9, "East": 9, "South": 13, "West": 9}
     assert {card_str(c) for c in e.known(S)} == {"2♥", "6♥", "K♣", "4♥"}
@@ -196,14 +211,14 @@ def test_penalty_play_after_tochoo_readme_example():
     assert E.check_invariant(e) is None
 
 
-def test_penalty_renege_known_hand():
+def test_penalty_renege_known_hand() -> None:
     """East holds ♦QJT9 and throws 10♣ on West's 5♦: East picks up the three cards (own
     included) and leads; the trick does not go to North, whose A♦ was highest."""
     text = HEADER + FULL + "1. West A♠, North K♠, East 10♥, South 10♠\n2. West 5♦, North A♦, East 10♣\n"
     res = one(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["M201"]
     assert at(res.diagnostics[0]) == place(text, "2.", "10♣")
-    e = res.engine
+    e = engine_of(res)
     assert e.power == EAST and e.phase == E.BETWEEN
     assert sizes(res) == {"North": 11, "East": 14, "South": 12, "West": 11}
     assert {"5♦", "A♦", "10♣"} <= {card_str(c) for c in e.known(EAST)}
@@ -211,7 +226,7 @@ def test_penalty_renege_known_hand():
     assert E.check_invariant(e) is None
 
 
-def test_penalty_renege_unnoticed_follows_the_record():
+def test_penalty_renege_unnoticed_follows_the_record() -> None:
     """The same renege, but the record goes on as the table played it: North picks up the
     trick as if East's card had been a fair tochoo. One diagnostic, and it says so."""
     text = (HEADER + FULL + "1. West A♠, North K♠, East 10♥, South 10♠\n2. West 5♦, North A♦, East 10♣\n"
@@ -223,29 +238,29 @@ def test_penalty_renege_unnoticed_follows_the_record():
     assert sizes(res) == {"North": 13, "East": 10, "South": 11, "West": 10}
 
 
-def test_penalty_second_card_in_first_trick():
+def test_penalty_second_card_in_first_trick() -> None:
     """Ruling 2: a second card in the first trick is a mistake; ruling 1: the trick ends at
     once, North picks up the three cards and leads."""
     text = HEADER + SIZES13 + "1. West A♠, North J♠, North 9♠\n"
     res = one(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["M204"]
-    e = res.engine
+    e = engine_of(res)
     assert e.power == N and e.trick_no == 2 and not e.first
     assert sizes(res) == {"North": 14, "East": 13, "South": 13, "West": 12}
     assert e.waste_size() == 0  # the trick did not go to the waste pile (ruling 1)
     assert {"A♠", "J♠", "9♠"} <= {card_str(c) for c in e.known(N)}
 
 
-def test_penalty_out_of_turn():
+def test_penalty_out_of_turn() -> None:
     text = HEADER + SIZES13 + PAGAT_PLAYS.split("5.")[0] + "5. North Q♦, South A♦\n"
     res = one(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["M203"]
     assert "it was East's turn" in res.diagnostics[0].message
-    assert res.engine.power == S
+    assert engine_of(res).power == S
     assert sizes(res) == {"North": 11, "East": 9, "South": 11, "West": 9}
 
 
-def test_higher_card_by_choice_is_legal_in_the_shootout():
+def test_higher_card_by_choice_is_legal_in_the_shootout() -> None:
     """Ruling 8: East answers North's drawn 8♣ with K♣ while holding 3♣. Legal: no penalty,
     North (no cards left) gets away and East loses with the 3♣ it kept; only a note says
     the 3♣ would have kept the game going."""
@@ -253,12 +268,13 @@ def test_higher_card_by_choice_is_legal_in_the_shootout():
     for game in Reader(str(path)).read_text(path.read_text(encoding="utf-8")):
         res = Referee(keep_engine=True).judge(game)
         assert [(d.code, d.severity) for d in res.diagnostics] == [("M206", "note")]
-        assert res.diagnostics[0].penalty is None and "3♣ would have kept the game going" in res.diagnostics[0].help
-        assert res.finished and game.seats[res.loser] == "East" and res.legs == 1
+        help = res.diagnostics[0].help
+        assert res.diagnostics[0].penalty is None and help is not None and "3♣ would have kept the game going" in help
+        assert res.finished and res.loser is not None and game.seats[res.loser] == "East" and res.legs == 1
         assert res.errors == 0
 
 
-def _known_bug(path: Path):
+def _known_bug(path: Path) -> list[pytest.MarkDecorator]:
     """The strict xfail marker a corpus record's .expected asks for (first line
     '# xfail: BUG ...'), if any."""
     exp = path.with_suffix(".expected")
@@ -270,7 +286,7 @@ def _known_bug(path: Path):
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.name, marks=_known_bug(p))
                                   for p in sorted((DATA / "invalid").glob("M2*.gwy"))
                                   if CODES[p.name[:4]].severity == "mistake"])
-def test_penalty_both_ways(path):
+def test_penalty_both_ways(path: Path) -> None:
     """Every game of the M2xx records is named after how its record goes on. "penalty
     applied ...": as if the penalty was applied, accepted silently: one diagnostic, no
     note about it. "nobody noticed ...": as if it was not: one diagnostic whose note says
@@ -290,7 +306,7 @@ def test_penalty_both_ways(path):
 # ---- renege proved later from unseen hands -------------------------------------------------
 
 
-def test_renege_proved_later_is_reported_at_the_tochoo():
+def test_renege_proved_later_is_reported_at_the_tochoo() -> None:
     path = DATA / "invalid" / "M201-renege-proved.gwy"
     text = path.read_text(encoding="utf-8")
     game = list(Reader(str(path)).read_text(text))[0]
@@ -310,7 +326,7 @@ def test_renege_proved_later_is_reported_at_the_tochoo():
     assert any("not applied" in n for n in d.notes)
 
 
-def test_first_trick_renege_proved_later_cites_the_first_trick_rule():
+def test_first_trick_renege_proved_later_cites_the_first_trick_rule() -> None:
     path = DATA / "invalid" / "M201-renege-proved.gwy"
     game = list(Reader(str(path)).read_text(path.read_text(encoding="utf-8")))[1]
     res = Referee().judge(game)
@@ -320,7 +336,7 @@ def test_first_trick_renege_proved_later_cites_the_first_trick_rule():
     assert "tochoo" not in d.label
 
 
-def test_a_take_clears_what_was_known_of_a_void():
+def test_a_take_clears_what_was_known_of_a_void() -> None:
     """East showed no spade in trick 1, then took South's unseen hand: East's 3♠ may come
     from South's cards, so it proves nothing."""
     text = HEADER + SIZES13 + """\
@@ -336,7 +352,7 @@ East takes South
 # ---- taking, drawing: the facts of rulings 3 and 4 --------------------------------------
 
 
-def test_take_of_the_player_due_to_lead_passes_the_lead_on():
+def test_take_of_the_player_due_to_lead_passes_the_lead_on() -> None:
     text = HEADER + """\
 position
 North 2♣ 3♣
@@ -350,12 +366,12 @@ North takes East
 """
     res = one(text, keep_engine=True)
     assert res.diagnostics == []
-    e = res.engine
+    e = engine_of(res)
     assert e.out[EAST] and e.power == S
     assert sizes(res)["North"] == 3
 
 
-def test_last_card_draws_from_the_waste_and_leads_the_drawn_card():
+def test_last_card_draws_from_the_waste_and_leads_the_drawn_card() -> None:
     head = HEADER + """\
 position
 North 9♦
@@ -369,19 +385,20 @@ trick 30
 """
     res = one(head, keep_engine=True)
     assert res.diagnostics == []
-    e = res.engine
+    e = engine_of(res)
     assert e.phase == E.DRAW_DUE and e.drawer == N
     assert not e.out[N]
     # The trick just played is not yet in the waste pile: its cards cannot be drawn.
-    assert e.judge_draw(N, parse_card("5♦"), None).code == "R106"
-    assert e.judge_draw(N, parse_card("6♣"), None) is None
+    v = e.judge_draw(N, card("5♦"), None)
+    assert v is not None and v.code == "R106"
+    assert e.judge_draw(N, card("6♣"), None) is None
     res = one(head + "North draws 6♣\n", keep_engine=True)
-    e = res.engine
+    e = engine_of(res)
     assert e.phase == E.BETWEEN and e.power == N
     assert [card_str(c) for c in e.known(N)] == ["6♣"]
 
 
-def test_double_pack_holds_104_cards():
+def test_double_pack_holds_104_cards() -> None:
     e = E.Engine(rule_set("pagat packs=2"), 4)
     once, twice = e.pack()
     assert once.bit_count() + twice.bit_count() == 104
@@ -390,8 +407,8 @@ def test_double_pack_holds_104_cards():
 # ---- what every diagnostic carries -----------------------------------------------------------
 
 
-def _corpus_diagnostics():
-    out = []
+def _corpus_diagnostics() -> list[tuple[Path, Diagnostic]]:
+    out: list[tuple[Path, Diagnostic]] = []
     for path in sorted((DATA / "invalid").glob("*.gwy")):
         reader = Reader(str(path))
         games = list(reader.read_text(path.read_text(encoding="utf-8")))
@@ -404,10 +421,10 @@ def _corpus_diagnostics():
 
 CORPUS_DIAGNOSTICS = _corpus_diagnostics()
 # Rule diagnostics that cite no rules text (known bugs).
-NO_SOURCE: dict = {}
+NO_SOURCE: dict[tuple[str, str, int], str] = {}
 
 
-def _rule_params():
+def _rule_params() -> list[Any]:
     params = []
     for path, d in CORPUS_DIAGNOSTICS:
         if d.code[0] not in "RM":
@@ -418,7 +435,7 @@ def _rule_params():
     return params
 
 
-def test_every_diagnostic_has_a_place():
+def test_every_diagnostic_has_a_place() -> None:
     for path, d in CORPUS_DIAGNOSTICS:
         assert d.path == str(path), (path.name, d.code)
         assert d.span is not None and d.span.line >= 1 and d.span.col >= 1, (path.name, d.code, d.span)
@@ -427,17 +444,19 @@ def test_every_diagnostic_has_a_place():
 
 
 @pytest.mark.parametrize("path,d", _rule_params())
-def test_rule_diagnostic_cites_its_source(path, d):
+def test_rule_diagnostic_cites_its_source(path: Path, d: Diagnostic) -> None:
     assert any(SOURCE.search(n) for n in d.notes), d.notes
     assert not any(UNREACHABLE.search(n) for n in d.notes + [d.help or ""]), d.notes
     if d.severity == "mistake":
         assert d.help and d.help.startswith("penalty (ruling 1)"), d.help
-        name = re.match(r"(?:renege: )?(\w+)", d.message).group(1)
+        m = re.match(r"(?:renege: )?(\w+)", d.message)
+        assert m is not None, d.message
+        name = m.group(1)
         assert name in d.help  # the offender named in the penalty
         assert "picks up" in d.help or "picked up" in d.help
 
 
-def test_syntax_diagnostics_cite_the_notation():
+def test_syntax_diagnostics_cite_the_notation() -> None:
     syntax = [d for _, d in CORPUS_DIAGNOSTICS if d.code.startswith("S")]
     assert syntax
     for d in syntax:
@@ -452,14 +471,14 @@ def _produced_codes() -> list[str]:
 
 
 @pytest.mark.parametrize("code", _produced_codes())
-def test_explain_every_produced_code(code):
+def test_explain_every_produced_code(code: str) -> None:
     result = CliRunner().invoke(app, ["explain", code])
     assert result.exit_code == 0, result.output
     assert code in result.output
     assert CODES[code].title in result.output
 
 
-def test_explain_from_the_command_line():
+def test_explain_from_the_command_line() -> None:
     proc = run_cli("explain", "m201")
     assert proc.returncode == 0
     assert "M201" in proc.stdout and "renege" in proc.stdout
@@ -478,28 +497,28 @@ FULL_DEAL = (
 )
 
 
-def test_a_seat_cannot_take_its_own_hand_and_nothing_moves():
+def test_a_seat_cannot_take_its_own_hand_and_nothing_moves() -> None:
     text = ('%gwy 1\n%game\n[Seats "N E S W"]\nposition\nN 2\nE out\nS 5\nW 4\nwaste rest\nlead S\ntrick 9\n'
             "N takes N\nN takes S\n")
     res = judge_text(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["R108"]
     assert "own hand" in res.diagnostics[0].message
-    e = res.engine
+    e = engine_of(res)
     # The second take is the legal one (S is the next player holding cards): N holds 2 + 5.
     assert e.size(0) == 7 and e.out[2] and not e.out[0]
 
 
-def test_a_take_inside_a_trick_is_one_diagnostic_and_the_replay_goes_on():
+def test_a_take_inside_a_trick_is_one_diagnostic_and_the_replay_goes_on() -> None:
     text = HEADER + SIZES13 + "1. West A♠, North J♠\nEast takes South\n1. East A♥, South 10♠\n2. West 5♥, North 9♥, East Q♥\n"
     res = judge_text(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["R109"]
     assert res.stopped is None
-    e = res.engine
+    e = engine_of(res)
     # Followed as if written after trick 1: East's 12 cards and South's 12, less Q♥.
     assert e.out[2] and e.size(1) == 12 + 12 - 1
 
 
-def test_first_trick_renege_penalised_when_the_trick_is_over():
+def test_first_trick_renege_penalised_when_the_trick_is_over() -> None:
     """Ruling 2: the first trick is played in any order, so a table may apply the penalty
     once every card is down. North reneged (holds 2♠) and leads trick 2 with the trick's
     four cards in hand: one diagnostic, saying the penalty was applied."""
@@ -508,10 +527,10 @@ def test_first_trick_renege_penalised_when_the_trick_is_over():
     assert [d.code for d in res.diagnostics] == ["M201"]
     notes = " ".join(res.diagnostics[0].notes)
     assert "applied when the trick was over" in notes and "not applied" not in notes
-    assert res.engine.size(0) == 13 - 1 + 4 - 1
+    assert engine_of(res).size(0) == 13 - 1 + 4 - 1
 
 
-def test_donkey_position_states_the_trumps_already_set():
+def test_donkey_position_states_the_trumps_already_set() -> None:
     body = ("position\nNorth 5♣ 9♣\nEast 2♦ 4♥\nSouth 7♣ 3♠\nWest 8♣ 4♠\nwaste rest\nlead North\ntrick 5\n"
             "trumps hearts\n5. North 5♣, East 2♦\n")
     donkey = '%gwy 1\n%game\n[Rules "donkey"]\n[Seats "North East South West"]\n' + body
@@ -522,7 +541,6 @@ def test_donkey_position_states_the_trumps_already_set():
     assert [d.code for d in judge_text(getaway).diagnostics] == ["R113"]
     from referee.notation.format import format_file
 
-    pre, games = Reader("x"), None
     from referee.notation.reader import parse_file_text
 
     pre, games = parse_file_text(donkey)
@@ -531,13 +549,13 @@ def test_donkey_position_states_the_trumps_already_set():
     assert parse_file_text(text2)[1] == games
 
 
-def test_a_misspelt_seat_in_the_deal_is_one_diagnostic():
+def test_a_misspelt_seat_in_the_deal_is_one_diagnostic() -> None:
     text = HEADER + "deal\nNorth 13\nEast 13\nSouth 13\nWset 13\n"
     games = parse(text)
     assert [d.code for d in games[0].errors] == ["S003"]
 
 
-def test_an_empty_file_lacks_its_version_line(tmp_path):
+def test_an_empty_file_lacks_its_version_line(tmp_path: Path) -> None:
     p = tmp_path / "empty.gwy"
     p.write_text("", encoding="utf-8")
     r = run_cli("check", str(p))

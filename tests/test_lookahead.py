@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee.engine.cards import parse_card
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
-from referee.judging.lookahead import choose, fit, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, choose, fit, read_ahead, with_takes_and_draws
 from referee.notation.record import Counts, Play, Take
 
 
@@ -16,9 +16,9 @@ def card(text: str) -> int:
     return c
 
 
-def entries(*items):
+def entries(*items: tuple[int, int, str] | Counts | Take) -> list[Entry]:
     """The referee's flattened record: plays carry their trick number."""
-    out = []
+    out: list[Entry] = []
     for it in items:
         if isinstance(it, tuple):
             trick, seat, c = it
@@ -30,7 +30,7 @@ def entries(*items):
     return out
 
 
-def test_read_ahead_finds_the_next_lead_the_counts_and_where_the_card_turns_up():
+def test_read_ahead_finds_the_next_lead_the_counts_and_where_the_card_turns_up() -> None:
     rec = entries((2, 2, "6H"), Counts(((0, 13), (2, 12))), (3, 0, "7D"), (3, 1, "8D"), (4, 2, "6H"))
     a = read_ahead(rec, 0)
     assert not a.more and a.next_lead == 0
@@ -38,13 +38,13 @@ def test_read_ahead_finds_the_next_lead_the_counts_and_where_the_card_turns_up()
     assert a.card_next_by == 2  # South plays the 6♥ again in trick 4
 
 
-def test_read_ahead_sees_play_going_on_with_the_same_trick():
+def test_read_ahead_sees_play_going_on_with_the_same_trick() -> None:
     rec = entries((5, 2, "AD"), (5, 1, "JD"), (6, 0, "2C"))
     a = read_ahead(rec, 0)
     assert a.more and a.next_lead is None
 
 
-def test_takes_before_the_next_trick_are_applied_to_a_copy():
+def test_takes_before_the_next_trick_are_applied_to_a_copy() -> None:
     rules = parse_spec("pagat")
     e = Engine.from_deal(rules, [13, 13, 13, 13])
     e.phase = 1  # between tricks
@@ -54,7 +54,7 @@ def test_takes_before_the_next_trick_are_applied_to_a_copy():
     assert y is not e and y.size(0) == 26 and e.size(0) == 13
 
 
-def test_the_continuation_the_record_follows_is_chosen_penalty_first_on_a_tie():
+def test_the_continuation_the_record_follows_is_chosen_penalty_first_on_a_tie() -> None:
     rules = parse_spec("pagat")
     north_leads = Engine.from_deal(rules, [13, 13, 13, 13])
     north_leads.phase, north_leads.power, north_leads.first = 1, 0, False

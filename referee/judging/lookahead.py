@@ -13,12 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from referee.engine.state import BETWEEN, Engine
 from referee.notation.record import Counts, Draw, Play, Take
 
-# The referee's flattened record: (kind, item, trick number of a play or None).
-Entry = tuple[str, object, int | None]
+# The referee's flattened record: (kind, item, trick number of a play or None). The kind
+# names the item's type, so a test of ``entry[0]`` tells mypy what ``entry[1]`` is without a
+# test of the item itself (the replay's plain play path reads millions of these).
+PlayEntry = tuple[Literal["play"], Play, int]
+Entry = (PlayEntry | tuple[Literal["take"], Take, None] | tuple[Literal["draw"], Draw, None]
+         | tuple[Literal["counts"], Counts, None])
 
 
 @dataclass(slots=True)
@@ -33,15 +38,16 @@ class Ahead:
 
 def read_ahead(entries: Sequence[Entry], k: int) -> Ahead:
     """What the record does after its entry ``k`` (a play)."""
-    _, play, trick = entries[k]
-    assert isinstance(play, Play)
+    entry = entries[k]
+    assert entry[0] == "play", "the look-ahead starts at a play"
+    _, play, trick = entry
     rest = entries[k + 1:]
-    first_play = next(((item, t) for kind, item, t in rest if kind == "play"), None)
-    more = first_play is not None and first_play[1] == trick
-    next_lead = first_play[0].seat if first_play is not None and not more else None  # type: ignore[attr-defined]
+    first_play = next((e for e in rest if e[0] == "play"), None)
+    more = first_play is not None and first_play[2] == trick
+    next_lead = first_play[1].seat if first_play is not None and not more else None
     after_trick = next(((kind, item) for kind, item, t in rest if not (kind == "play" and t == trick)), None)
     counts = after_trick[1] if after_trick is not None and isinstance(after_trick[1], Counts) else None
-    by = next((item.seat for kind, item, _ in rest if isinstance(item, Play) and item.card == play.card), None)
+    by = next((e[1].seat for e in rest if e[0] == "play" and e[1].card == play.card), None)
     return Ahead(more, next_lead, counts, by)
 
 

@@ -11,14 +11,20 @@ Where hands were not seen, the referee judges what can be known: hand sizes, whe
 card is, and voids. A player who plays off suit shows that their unseen cards hold none of
 the suit led; a later play of that suit from those cards proves the renege, reported at
 the tochoo with a note pointing at the proof.
+
+The :class:`Referee` holds only its settings. Each game is judged by a :class:`_Judging`
+(the record, the rule set and the findings: the deal or position is checked with it) and
+then replayed by a :class:`_Walk`, made once the engine exists, which holds the engine and
+the replay's bookkeeping for that game alone: nothing of one game is left for the next.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
+from typing import NamedTuple
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -26,9 +32,9 @@ from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
-from referee.judging.lookahead import choose, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, PlayEntry, choose, read_ahead, with_takes_and_draws
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
+    Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import RuleSet, RulesError, parse_spec
 
@@ -85,7 +91,20 @@ class Step:
     diagnostics: list[Diagnostic]
 
 
-def resolve_rules(game: Game, default: RuleSet | None = None, overrides: dict | None = None,
+class _Tochoo(NamedTuple):
+    """An off-suit play from unseen cards: it shows the seat void in the suit led (and the
+    trump). The engine keeps it for the referee (``Engine.mark_void``); a later play of the
+    suit from those cards proves the renege, reported at this play. The show and legal
+    views read its trick and card by position (``ref[1]``, ``ref[3]``)."""
+
+    play: Play
+    trick: int
+    seat: int
+    card: int
+    in_first: bool  # the first trick, where a spade was due
+
+
+def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
                   force: bool = False) -> RuleSet:
     """The rule set a game is judged by: its [Rules] tag, else ``default``; with ``force``
     the default wins over the tag; ``overrides`` (from --set) always apply."""
@@ -99,18 +118,54 @@ def resolve_rules(game: Game, default: RuleSet | None = None, overrides: dict | 
     return rules
 
 
+def _entries(game: Game) -> list[Entry]:
+    """The record flattened to its plays, takes, draws and counts, in order; plays carry
+    their trick's number."""
+    events: list[Entry] = []
+    for a in game.actions:
+        if isinstance(a, Trick):
+            for p in a.plays:
+                events.append(("play", p, a.number))
+        elif isinstance(a, Take):
+            events.append(("take", a, None))
+        elif isinstance(a, Draw):
+            events.append(("draw", a, None))
+        elif isinstance(a, Counts):
+            events.append(("counts", a, None))
+    return events
+
+
+def _seat_or_suit(v: E.Verdict) -> int:
+    """The verdict's detail where the engine gives a seat or a suit (-1: none)."""
+    return v.detail if isinstance(v.detail, int) else -1
+
+
+def _diagnostic(game: Game, code: str, message: str, span: Span | None, *, label: str = "",
+                notes: Iterable[str] = (), help: str | None = None, trick: int | None = None,
+                related: Iterable[Related] = (), penalty: PenaltyFacts | None = None) -> Diagnostic:
+    kept = [n for n in notes if n]
+    if code in CODES and not any(n.startswith((R.PAGAT, R.DENEXA, R.RULINGS, R.NOTATION)) for n in kept):
+        kept.append(CODES[code].rule)
+    return Diagnostic(
+        code, message, span, label=label, notes=kept, help=help,
+        severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
+        source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
+        related=list(related), penalty=penalty,
+    )
+
+
 class Referee:
     """Judges games. ``keep_engine`` keeps the final state (for show and legal)."""
 
-    def __init__(self, default: RuleSet | None = None, overrides: dict | None = None, force: bool = False,
-                 keep_engine: bool = False, stop_after: int | None = None) -> None:
+    result: GameResult  # the last game's, once its walk has begun
+
+    def __init__(self, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
+                 force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> None:
         self.default = default
-        self.overrides = overrides or {}
+        self.overrides: Mapping[str, object] = overrides or {}
         self.force = force
         self.keep_engine = keep_engine
         self.stop_after = stop_after  # replay only up to and including this trick
-
-    # ---- one game --------------------------------------------------------------------
 
     def judge(self, game: Game) -> GameResult:
         """Judge a whole game: the replay walked to its end."""
@@ -132,7 +187,6 @@ class Referee:
     def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step | None]:
         """The walk of steps() and judge(); without ``with_steps`` it yields None for each
         item (judge() only needs the result)."""
-        self.engine = None
         if game.errors:
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
@@ -142,71 +196,68 @@ class Referee:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
             res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
-            res.diagnostics.append(self._diag(game, "S007", str(ex), game.span, trick=None))
+            res.diagnostics.append(_diagnostic(game, "S007", str(ex), game.span, trick=None))
             self.result = res
             return
         res = GameResult(game, rules, list(game.findings))
-        self.game, self.res, self.rules = game, res, rules
         self.result = res
         if game.setup is None:
             res.judged = False
             res.stopped = "the record has no deal or position"
             return
         try:
-            self.engine = self._setup(game, rules)
-            yield from self._replay(game, snapshots, with_steps)
+            engine = _Judging(game, res, rules).setup(game.setup)
         except _Stop as stop:
             res.stopped = str(stop)
-        self._finish(game, res)
+            return
+        walk = _Walk(game, res, rules, engine, self.stop_after)
+        try:
+            yield from walk.replay(snapshots, with_steps)
+        except _Stop as stop:
+            res.stopped = str(stop)
+        walk.finish(self.keep_engine)
 
-    def _finish(self, game: Game, res: GameResult):
-        e = self.engine
-        if e is not None:
-            # Tricks played to, the one on the table included (the record may end inside it).
-            res.tricks = e.trick_no - (0 if e.phase == E.IN_TRICK else 1)
-            res.out_order = list(e.out_order)
-            res.sizes = [e.size(s) for s in range(e.n)]
-            res.finished = e.phase == E.OVER
-            if res.finished:
-                res.loser, res.legs = e.loser, e.legs
-            if (res.stopped is None or e.phase == E.OVER) and self.stop_after is None:
-                self._check_result(game, e)
-            if self.keep_engine:
-                res.engine = e
-        self.engine = None
-        return res
+
+def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
+          force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> GameResult:
+    return Referee(default, overrides, force, keep_engine, stop_after).judge(game)
+
+
+# ---- one game: the record, its rule set, the findings -------------------------------------------
+
+
+class _Judging:
+    """One game being judged: its record, its rule set and the findings so far. The deal
+    or position is checked here, before any engine exists; :meth:`setup` makes the engine."""
+
+    __slots__ = ("game", "res", "rules")
+
+    def __init__(self, game: Game, res: GameResult, rules: RuleSet) -> None:
+        self.game = game
+        self.res = res
+        self.rules = rules
 
     # ---- diagnostics ------------------------------------------------------------------
 
-    def _diag(self, game: Game, code: str, message: str, span: Span | None, *, label: str = "",
-              notes=(), help: str | None = None, trick: int | None = None, related=(),
-              penalty: PenaltyFacts | None = None) -> Diagnostic:
-        notes = [n for n in notes if n]
-        if code in CODES and not any(n.startswith((R.PAGAT, R.DENEXA, R.RULINGS, R.NOTATION)) for n in notes):
-            notes.append(CODES[code].rule)
-        d = Diagnostic(
-            code, message, span, label=label, notes=notes, help=help,
-            severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
-            source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
-            related=list(related), penalty=penalty,
-        )
-        return d
-
-    def report(self, code, message, span, **kw) -> Diagnostic:
-        d = self._diag(self.game, code, message, span, **kw)
+    def report(self, code: str, message: str, span: Span | None, *, label: str = "",
+               notes: Iterable[str] = (), help: str | None = None, trick: int | None = None,
+               related: Iterable[Related] = (), penalty: PenaltyFacts | None = None) -> Diagnostic:
+        d = _diagnostic(self.game, code, message, span, label=label, notes=notes, help=help, trick=trick,
+                        related=related, penalty=penalty)
         self.res.diagnostics.append(d)
         return d
 
-    def seat(self, s) -> str:
+    def seat(self, s: int | None) -> str:
         if s is None or s < 0:
             return "nobody"
         return self.game.seats[s]
 
     # ---- the deal or the position -------------------------------------------------------
 
-    def _setup(self, game: Game, rules: RuleSet) -> E.Engine:
+    def setup(self, setup: Deal | Position) -> E.Engine:
+        """The engine at the start of the record, once the deal or position is found true."""
+        game, rules = self.game, self.rules
         n = len(game.seats)
-        setup = game.setup
         pack_once, pack_twice = E.Engine(rules, n).pack()
         pack_size = pack_once.bit_count() + pack_twice.bit_count()
         seen: dict[int, int] = {}
@@ -228,26 +279,31 @@ class Referee:
                 return False
             return True
 
-        if isinstance(setup, Deal) and not pack_twice and all(h.cards is not None for h in setup.hands):
-            # A single pack dealt card by card, as nearly every record is: the cards are
-            # checked as bit masks, and the card-by-card walk below, which can say which card
-            # is wrong and where, runs only if something is.
-            union, placed = 0, 0
-            for h in setup.hands:
-                mask = reduce(or_, map(C.BIT.__getitem__, h.cards), 0)
-                if mask.bit_count() != len(h.cards) or union & mask:
-                    break
-                union |= mask
-                placed += h.size
-            else:
-                if union == pack_once and placed == pack_size:
-                    dealt: list = [None] * n
-                    for h in setup.hands:
-                        dealt[h.seat] = list(h.cards)
-                    self._check_even(game, rules, setup)
-                    return E.Engine.from_deal(rules, dealt)
-            placed = 0
-        hands: list = [None] * n
+        if isinstance(setup, Deal) and not pack_twice:
+            dealt_hands = setup.hands
+            dealt_cards = [h.cards for h in dealt_hands if h.cards is not None]
+            if len(dealt_cards) == len(dealt_hands):
+                # A single pack dealt card by card, as nearly every record is: the cards are
+                # checked as bit masks, and the card-by-card walk below, which can say which
+                # card is wrong and where, runs only if something is.
+                union, placed = 0, 0
+                for h, cards in zip(dealt_hands, dealt_cards):
+                    mask = reduce(or_, map(C.BIT.__getitem__, cards), 0)
+                    if mask.bit_count() != len(cards) or union & mask:
+                        break
+                    union |= mask
+                    placed += h.size
+                else:
+                    if union == pack_once and placed == pack_size:
+                        # A seat the deal leaves out (only a program's record can: the reader
+                        # requires every seat, S011) holds no cards.
+                        dealt: list[Sequence[int] | int] = [0] * n
+                        for h, cards in zip(dealt_hands, dealt_cards):
+                            dealt[h.seat] = list(cards)
+                        self._check_even(setup)
+                        return E.Engine.from_deal(rules, dealt)
+                placed = 0
+        hands: list[list[int] | int | None] = [None] * n
         for h in setup.items:
             if isinstance(h, Hand):
                 if h.cards is not None:
@@ -273,11 +329,13 @@ class Referee:
                             notes=[R.note("the whole pack is dealt", R.DEAL)],
                             help="check each hand's size" if not missing else "give the missing cards to their hands")
                 raise _Stop("the deal cannot be true")
-            self._check_even(game, rules, setup)
-            return E.Engine.from_deal(rules, hands)
-        return self._position(game, rules, setup, hands, placed, pack_size, place, lambda: fatal)
+            self._check_even(setup)
+            # As above: a seat the deal leaves out holds no cards.
+            return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands])
+        return self._position(setup, hands, placed, pack_size, place, lambda: fatal)
 
-    def _check_even(self, game: Game, rules: RuleSet, deal: Deal) -> None:
+    def _check_even(self, deal: Deal) -> None:
+        game, rules = self.game, self.rules
         if rules.deal == "piles":
             return  # Pagat, Variations: piles by eye, any sizes
         hands = deal.hands
@@ -310,12 +368,13 @@ class Referee:
                             h.span, label=f"{game.seats[h.seat]} has {h.size}",
                             notes=[R.note("the extra cards go to the players next after the dealer", R.ruling(7))])
 
-    def _position(self, game, rules, pos: Position, hands, placed, pack_size, place, fatal) -> E.Engine:
-        n = len(game.seats)
-        outs = [o.seat for o in pos.of(Out)]
+    def _position(self, pos: Position, hands: list[list[int] | int | None], placed: int, pack_size: int,
+                  place: Callable[[int, Span, str], bool], fatal: Callable[[], bool]) -> E.Engine:
+        game, rules = self.game, self.rules
+        outs: list[int] = [o.seat for o in pos.of(Out)]
         wastes = pos.of(Waste)
         waste = wastes[0] if wastes else None
-        waste_arg = None
+        waste_arg: list[int] | int | None = None
         if waste is not None and waste.cards is not None:
             for c in waste.cards:
                 place(c, waste.span, "the waste pile")
@@ -367,75 +426,105 @@ class Referee:
             trump = trumps[0].suit
         return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)
 
-    # ---- the replay ------------------------------------------------------------------------------
 
-    def _replay(self, game: Game, snapshots: bool, with_steps: bool = True) -> Iterator[Step | None]:
-        events = []
-        for a in game.actions:
-            if isinstance(a, Trick):
-                for p in a.plays:
-                    events.append(("play", p, a.number))
-            elif not isinstance(a, Comment):
-                events.append((type(a).__name__.lower(), a, None))
-        self.events = events
-        self.closed_rec = None   # the record's number of the trick the engine ended last
-        self.open_rec = None     # the record's number of the trick on the table
-        self.proved: set = set()
+# ---- the replay of one game ---------------------------------------------------------------------
+
+
+class _Walk(_Judging):
+    """The replay of one game through its engine, made once the deal or position is found
+    true: the engine is whole from the first item to the last (a penalty or the look-ahead
+    may replace it with another state of the same game), and so is the bookkeeping below."""
+
+    __slots__ = ("engine", "stop_after", "events", "closed_rec", "open_rec", "proved", "count_offset",
+                 "deferred", "late_penalty")
+
+    def __init__(self, game: Game, res: GameResult, rules: RuleSet, engine: E.Engine,
+                 stop_after: int | None) -> None:
+        super().__init__(game, res, rules)
+        self.engine = engine
+        self.stop_after = stop_after  # replay only up to and including this trick
+        self.events = _entries(game)
+        self.closed_rec: int | None = None  # the record's number of the trick the engine ended last
+        self.open_rec: int | None = None    # the record's number of the trick on the table
+        self.proved: set[tuple[int, int, int]] = set()  # renege proofs said: (seat, suit, id of the tochoo)
         self.count_offset: dict[int, int] = {}
         self.deferred: list[Take] = []  # takes written inside a trick (R109)
-        self.late_penalty = None  # (offender, diagnostic) while a trick goes on after a mistake
+        # (offender, diagnostic) while a trick goes on after a mistake
+        self.late_penalty: tuple[int, Diagnostic] | None = None
+
+    def finish(self, keep_engine: bool) -> None:
+        """The result's facts from the final state; the record's [Result] tag checked."""
+        e, res = self.engine, self.res
+        # Tricks played to, the one on the table included (the record may end inside it).
+        res.tricks = e.trick_no - (0 if e.phase == E.IN_TRICK else 1)
+        res.out_order = list(e.out_order)
+        res.sizes = [e.size(s) for s in range(e.n)]
+        res.finished = e.phase == E.OVER
+        if res.finished:
+            res.loser, res.legs = e.loser, e.legs
+        if (res.stopped is None or e.phase == E.OVER) and self.stop_after is None:
+            self._check_result()
+        if keep_engine:
+            res.engine = e
+
+    def replay(self, snapshots: bool, with_steps: bool) -> Iterator[Step | None]:
+        events = self.events
         stop_after = self.stop_after
         diagnostics = self.res.diagnostics
         IN_TRICK, BETWEEN = E.IN_TRICK, E.BETWEEN
-        for k, (kind, item, tno) in enumerate(events):
+        for k, entry in enumerate(events):
             e = self.engine
+            tno = entry[2]
             if stop_after is not None and tno is not None and tno > stop_after:
                 break
             before = e.copy() if snapshots else e
             mark = e.event_count()
-            if kind == "play" and not e.unknown[item.seat]:
-                # The plain play of nearly every item: a known card, in turn, to the trick
-                # the record is writing (or a lead to the next one), with more than two
-                # players in the game. It is judged and applied by the engine alone; _play
-                # below takes every other case, and any play the engine does not accept,
-                # and does for this one exactly what is done here.
-                phase = e.phase
-                if phase == IN_TRICK:
-                    plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
-                else:
-                    plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
-                if plain and e.judge_play(item.seat, item.card) is None:
-                    number = e.trick_no
+            if entry[0] == "play":
+                play = entry[1]
+                if not e.unknown[play.seat]:
+                    # The plain play of nearly every item: a known card, in turn, to the trick
+                    # the record is writing (or a lead to the next one), with more than two
+                    # players in the game. It is judged and applied by the engine alone; _play
+                    # below takes every other case, and any play the engine does not accept,
+                    # and does for this one exactly what is done here.
+                    phase = e.phase
                     if phase == IN_TRICK:
-                        e.play(item.seat, item.card)
+                        plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
                     else:
-                        e.lead(item.seat, item.card)
-                        self.open_rec = tno
-                    if e.trick_no != number:
-                        self.closed_rec = tno
-                    yield Step(item, tno, before, e, e.events_since(mark), []) if with_steps else None
-                    continue
+                        plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
+                    if plain and e.judge_play(play.seat, play.card) is None:
+                        number = e.trick_no
+                        if phase == IN_TRICK:
+                            e.play(play.seat, play.card)
+                        else:
+                            e.lead(play.seat, play.card)
+                            self.open_rec = tno
+                        if e.trick_no != number:
+                            self.closed_rec = tno
+                        yield Step(play, tno, before, e, e.events_since(mark), []) if with_steps else None
+                        continue
             marks = (mark, len(diagnostics))
+            kind = entry[0]
             if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
                 if kind != "take" or self.late_penalty is None:
                     self._close_lenient(k)
             if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and kind != "take":
                 self._take_deferred()
             try:
-                if kind == "play":
-                    self._play(k, item, tno)
-                elif kind == "take":
-                    self._take(item)
-                elif kind == "draw":
-                    self._draw(item)
-                elif kind == "counts":
-                    self._counts(item)
+                if entry[0] == "play":
+                    self._play(k, entry[1], entry[2])
+                elif entry[0] == "take":
+                    self._take(entry[1])
+                elif entry[0] == "draw":
+                    self._draw(entry[1])
+                elif entry[0] == "counts":
+                    self._counts(entry[1])
             finally:
                 after = self.engine
-                yield Step(item, tno, before, after, after.events_since(marks[0]),
+                yield Step(entry[1], tno, before, after, after.events_since(marks[0]),
                            self.res.diagnostics[marks[1]:]) if with_steps else None
 
-    def _close_lenient(self, k: int | None = None) -> None:
+    def _close_lenient(self, k: int) -> None:
         """End a trick that went on after a mistake. If the record then shows the offender
         leading, the table applied the penalty when the trick was over (the first trick is
         played in any order, so this is how a table often does it): the offender picks up
@@ -443,9 +532,9 @@ class Referee:
         e = self.engine
         before = e.trick_no
         late, self.late_penalty = self.late_penalty, None
-        if late is not None and k is not None:
+        if late is not None:
             offender, diag = late
-            next_lead = next((item.seat for kind, item, t in self.events[k:] if kind == "play"), None)
+            next_lead = next((entry[1].seat for entry in self.events[k:] if entry[0] == "play"), None)
             normal = e.copy()
             normal.close()
             if next_lead == offender and not (normal.phase == E.BETWEEN and normal.power == offender):
@@ -463,7 +552,7 @@ class Referee:
 
     # plays ------------------------------------------------------------------------------------
 
-    def _play(self, k: int, play, tno: int) -> None:
+    def _play(self, k: int, play: Play, tno: int) -> None:
         e = self.engine
         s, c = play.seat, play.card
         late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
@@ -471,9 +560,11 @@ class Referee:
             self._unfinished(play, tno)
         # One verdict per play: record errors (R...) first, then table mistakes (M...).
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
-        if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK and self._written_out_of_order(k, tno):
-            self._play(k, self.events[k][1], tno)  # the plays of the line, now in turn order
-            return
+        if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK:
+            due = self._written_out_of_order(k, tno)
+            if due is not None:
+                self._play(k, due, tno)  # the plays of the line, now in turn order
+                return
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             if not self._follow_record_error(v, s, c, play, tno, k):
@@ -482,38 +573,40 @@ class Referee:
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
         if not (e.once[s] & C.BIT[c]):
             ref = e.unseen_void(s, C.SUIT[c])
-            if ref is not None:
+            if isinstance(ref, _Tochoo):  # the referee's own (_apply); None: no void shown
                 self._renege_proved(s, c, play, ref)
         if v is None:
             self._apply(s, c, play, tno, k)
             return
         self._mistake(k, play, tno, v, late)
 
-    def _written_out_of_order(self, k: int, tno: int) -> bool:
+    def _written_out_of_order(self, k: int, tno: int) -> Play | None:
         """The rest of this trick's plays, as written, are the seats due in another order,
         and in turn order every one of them is legal: the record wrote the trick's seats out
         of order (ruling 5), not a table that played out of turn. Said once; the plays are
-        judged in turn order."""
+        judged in turn order, and the play now due first is returned (None: not so)."""
         e = self.engine
-        end = k
-        while end < len(self.events) and self.events[end][0] == "play" and self.events[end][2] == tno:
-            end += 1
-        written = [self.events[i] for i in range(k, end)]
+        written: list[PlayEntry] = []
+        for entry in self.events[k:]:
+            if entry[0] != "play" or entry[2] != tno:
+                break
+            written.append(entry)
+        end = k + len(written)
         if len(written) < 2:
-            return False
+            return None
         x, left, ordered = e.copy(), list(written), []
         while left and x.phase == E.IN_TRICK:
             due = x.to_act()
             nxt = next((w for w in left if w[1].seat == due), None)
             if nxt is None or x.judge_play(due, nxt[1].card) is not None:
-                return False
+                return None
             x.play(due, nxt[1].card)
             left.remove(nxt)
             ordered.append(nxt)
         if left or x.phase == E.IN_TRICK:
             # Only a whole trick, every seat due in it written once, can be a writing slip;
             # a trick cut short may well have been played out of turn at the table.
-            return False
+            return None
         self.events[k:end] = ordered
         first = written[0][1]
         names = ", ".join(self.seat(w[1].seat) for w in ordered)
@@ -523,7 +616,7 @@ class Referee:
                                   R.LATER_TRICKS, R.notation("Tricks")),
                            "every play is legal in turn order: the referee judges them so"],
                     help=f"write trick {tno} in turn order: {names}")
-        return True
+        return ordered[0][1]
 
     def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
         """Ruling 5: after an error in the record, follow the record where the state allows
@@ -550,7 +643,7 @@ class Referee:
         elif not v.code.startswith("R"):
             self._mistake(k, play, tno, v, False)
 
-    def _unfinished(self, play, tno) -> None:
+    def _unfinished(self, play: Play, tno: int) -> None:
         """The record starts a new trick while the engine still waits for plays to the last
         one: the record left it unfinished. Said once; the trick ends as the table left it."""
         e = self.engine
@@ -574,7 +667,7 @@ class Referee:
             self.closed_rec = self.open_rec
         self.open_rec = None
 
-    def _late_verdict(self, s, c) -> E.Verdict:
+    def _late_verdict(self, s: int, c: int) -> E.Verdict:
         """A card played to a trick the engine has already ended (the record continues it):
         a record error if the card cannot be there, else a second card or a play after the
         tochoo."""
@@ -587,7 +680,7 @@ class Referee:
         code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
         return E.Verdict(code, "the trick had ended")
 
-    def _record_error(self, v: E.Verdict, play, tno) -> None:
+    def _record_error(self, v: E.Verdict, play: Play, tno: int) -> None:
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
@@ -606,12 +699,13 @@ class Referee:
                         trick=tno)
         elif v.code == E.DRAW_MISSING:
             d = self.seat(e.drawer)
-            src = "the waste pile" if e.draw_source is None else (
-                "any other player's hand" if e.draw_source == "any" else f"{self.seat(e.draw_source)}'s hand")
+            source = e.draw_source  # a seat, "any" other hand, or None: the waste pile
+            src = "the waste pile" if source is None else (
+                f"{self.seat(source)}'s hand" if isinstance(source, int) else "any other player's hand")
             self.report("R107", f"{d} has the power and no card, and must draw from {src} before anyone plays",
                         play.card_span, label="no draw recorded before this play",
                         notes=[R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))],
-                        help=f"add '{d} draws CARD{'' if e.draw_source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
+                        help=f"add '{d} draws CARD{'' if source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
                         trick=tno)
         else:
             w = v.reason
@@ -632,7 +726,7 @@ class Referee:
                         notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
                         help="check this card and the deal", trick=tno)
 
-    def _apply(self, s, c, play, tno, k=None) -> None:
+    def _apply(self, s: int, c: int, play: Play, tno: int, k: int) -> None:
         """A legal play: apply it, and learn voids from an off-suit card."""
         e = self.engine
         lower = e.lower_card_instead(s, c)
@@ -646,7 +740,7 @@ class Referee:
         # A tochoo from unseen cards that could have held the suit led: keep the state, in
         # case the record shows the table penalising it as a renege (see below).
         snapshot = None
-        if not leading and had_unseen and C.SUIT[c] != led and k is not None:
+        if not leading and had_unseen and C.SUIT[c] != led:
             could = e.hidden_once & C.SUIT_MASK[led]
             if e.trumps and e.trump >= 0 and C.SUIT[c] != e.trump:
                 could = could or e.hidden_once & C.SUIT_MASK[e.trump]  # Donkey: must trump if able
@@ -678,7 +772,7 @@ class Referee:
                 self.open_rec = None
                 return
         if not leading and had_unseen and C.SUIT[c] != led:
-            ref = (play, tno, s, c, first)
+            ref = _Tochoo(play, tno, s, c, first)
             e.mark_void(s, led, ref)
             if e.trumps and trump >= 0 and C.SUIT[c] != trump:
                 e.mark_void(s, trump, ref)
@@ -687,7 +781,7 @@ class Referee:
 
     # mistakes -----------------------------------------------------------------------------------------
 
-    def _mistake(self, k, play, tno, v: E.Verdict, late: bool) -> None:
+    def _mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> None:
         e = self.engine
         cards = (len(e.last_trick) if late else len(e.trick)) + 1
         diag, applied = self._judge_mistake(k, play, tno, v, late)
@@ -702,18 +796,18 @@ class Referee:
         if over and diag.help:
             diag.help = diag.help.split(" and leads trick ", 1)[0] + "; the game is over"
 
-    def _judge_mistake(self, k, play, tno, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
+    def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
         e = self.engine
         s, c = play.seat, play.card
         # Does the record go on with this trick (nobody stopped the play), and who leads next?
         more, next_lead = False, None
-        for kind, item, t in self.events[k + 1:]:
-            if kind != "play":
+        for entry in self.events[k + 1:]:
+            if entry[0] != "play":
                 continue
-            if t == tno:
+            if entry[2] == tno:
                 more = True
             else:
-                next_lead = item.seat
+                next_lead = entry[1].seat
             break
         cards_before = len(e.trick) if not late else len(e.last_trick)
         trick_cards = cards_before + 1
@@ -766,16 +860,16 @@ class Referee:
     def _penalty_shown(self, k: int, s: int) -> bool:
         """Does the record go on with ``s`` leading the next trick (before any other play)?"""
         tno = self.events[k][2]
-        for kind, item, t in self.events[k + 1:]:
-            if kind == "play":
-                if t == tno:
+        for entry in self.events[k + 1:]:
+            if entry[0] == "play":
+                if entry[2] == tno:
                     return False
-                return item.seat == s
-            if kind in ("take", "draw"):
+                return entry[1].seat == s
+            if entry[0] in ("take", "draw"):
                 return False
         return False
 
-    def _unnoticed(self, s, c, v, late) -> None:
+    def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
         e = self.engine
         if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
             e.reopen()
@@ -792,13 +886,13 @@ class Referee:
             e.lenient = True
             e.play(s, c)
 
-    def _penalise(self, s, c, late) -> None:
+    def _penalise(self, s: int, c: int, late: bool) -> None:
         e = self.engine
         e.penalise(s, c, after_end=late)
         self.closed_rec = None
         self.open_rec = None
 
-    def _mistake_diag(self, play, tno, v: E.Verdict, trick_cards: int) -> Diagnostic:
+    def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, trick_cards: int) -> Diagnostic:
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
@@ -809,9 +903,10 @@ class Referee:
         span = play.card_span
         label = ""
         if code == E.RENEGE:
-            held = C.suit_name(v.detail)
-            known = [x for x in e.known(s) if C.SUIT[x] == v.detail]
-            if e.trumps and e.trump >= 0 and v.detail == e.trump and C.SUIT[c] != e.led:
+            suit = _seat_or_suit(v)  # the suit the player held
+            held = C.suit_name(suit)
+            known = [x for x in e.known(s) if C.SUIT[x] == suit]
+            if e.trumps and e.trump >= 0 and suit == e.trump and C.SUIT[c] != e.led:
                 msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
                 notes[0] = DONKEY_NOTE
                 label = "a trump was due"
@@ -827,9 +922,9 @@ class Referee:
             last = e.last_trick if e.phase != E.IN_TRICK else e.trick
             # The card that ended the trick: the engine's one rule of what a card does
             # (in Donkey a trump never ends a trick).
-            led = C.SUIT[last[0][1]]
+            led_suit = C.SUIT[last[0][1]]
             tochoo = next(((t, x) for t, x in last[1:]
-                           if card_effect(C.SUIT[x], led, e.trump, first=False, trumps=e.trumps) is Effect.TOCHOO),
+                           if card_effect(C.SUIT[x], led_suit, e.trump, first=False, trumps=e.trumps) is Effect.TOCHOO),
                           None)
             if e.trumps:
                 notes[0] = DONKEY_END_NOTE
@@ -837,7 +932,7 @@ class Referee:
             msg = f"{name} played {card} after{by} ended trick {tno}"
             label = "played after the trick ended"
         elif code == E.OUT_OF_TURN:
-            turn = self.seat(v.detail)
+            turn = self.seat(_seat_or_suit(v))
             if e.phase in (E.BETWEEN,):
                 why = {EV.LeadReason.POWER: "has the power and leads", EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
                        EV.LeadReason.PASS_LEAD: "leads (the lead passed on)", EV.LeadReason.PENALTY: "leads (after the penalty)",
@@ -853,7 +948,8 @@ class Referee:
             msg = f"{name} played a second card, {card}, to trick {tno}"
             label = "second card in one trick"
         elif code == E.NOT_ACE_FIRST:
-            holder = self.seat(v.detail) if v.detail is not None and v.detail >= 0 else "its holder"
+            holder_seat = _seat_or_suit(v)
+            holder = self.seat(holder_seat) if holder_seat >= 0 else "its holder"
             ace = C.card_str(e.first_card())
             if e.double:
                 notes[0] = R.note("with two packs the marked ace of spades opens the first trick", R.DOUBLE_PACK,
@@ -866,7 +962,7 @@ class Referee:
         notes = [n for n in notes if n]
         return self.report(code, msg, span, label=label, notes=notes, help=help, trick=tno)
 
-    def _note_lower_card(self, play, tno: int, lower: int) -> None:
+    def _note_lower_card(self, play: Play, tno: int, lower: int) -> None:
         """Ruling 8: a higher card by choice in the two-player ending is legal; say, as a
         note, that a lower one would have kept the game going."""
         e = self.engine
@@ -881,7 +977,7 @@ class Referee:
                                   R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)],
                     help=f"{C.card_str(lower)} would have kept the game going")
 
-    def _renege_proved(self, s, c, play, ref) -> None:
+    def _renege_proved(self, s: int, c: int, play: Play, ref: _Tochoo) -> None:
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
         tochoo was a renege. Reported there, once, with this play as the proof."""
         e = self.engine
@@ -909,10 +1005,10 @@ class Referee:
                              self.game.source_line(play.card_span.line))],
         )
 
-    def _rec_trick_of(self, play) -> int:
-        for kind, item, t in self.events:
-            if item is play:
-                return t
+    def _rec_trick_of(self, play: Play) -> int:
+        for entry in self.events:
+            if entry[0] == "play" and entry[1] is play:
+                return entry[2]
         return 0
 
     # takes, draws, counts ------------------------------------------------------------------------------
@@ -951,8 +1047,8 @@ class Referee:
                             notes=[R.note("taking is the rule there; this game is judged with "
                                           f"taking=no ({self.rules.spec()})", R.TAKING)],
                             help="judge the game with taking=yes if the table allowed it")
-            elif v.detail is not None and v.detail >= 0:
-                self.report("R108", f"{taker} may take only {self.seat(v.detail)}'s hand, not {target}'s", t.target_span,
+            elif _seat_or_suit(v) >= 0:
+                self.report("R108", f"{taker} may take only {self.seat(_seat_or_suit(v))}'s hand, not {target}'s", t.target_span,
                             label="not the next player holding cards",
                             notes=[R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3))])
             else:
@@ -1004,17 +1100,18 @@ class Referee:
             self.report("R110", f"{name} draws {card} after the end of the game", d.span,
                         notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
         else:
-            want = v.detail
-            wants = ("the waste pile" if want is None else "any other player's hand" if want == "any"
-                     else f"{self.seat(want)}'s hand")
+            want = v.detail  # a seat, "any" other hand, or None: the waste pile
+            wants = ("the waste pile" if want is None else f"{self.seat(want)}'s hand" if isinstance(want, int)
+                     else "any other player's hand")
             who = self.seat(e.drawer)
             msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
                    else f"{name} must draw from {wants}")
             self.report("R107", msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
                                                     f"rule set: {self.rules.spec()}"])
             # Follow the record as the due draw: the drawer named wrongly, or the source.
-            if e.drawer >= 0 and e.judge_draw(e.drawer, d.card, e.draw_source if e.draw_source != "any" else d.source) is None:
-                e.draw(e.drawer, d.card, e.draw_source if e.draw_source != "any" else d.source)
+            due = e.draw_source if not isinstance(e.draw_source, str) else d.source  # "any": the record's source
+            if e.drawer >= 0 and e.judge_draw(e.drawer, d.card, due) is None:
+                e.draw(e.drawer, d.card, due)
                 return
             if e.drawer >= 0 and e.draw_source is None and e.force_draw(e.drawer, d.card):
                 return
@@ -1023,7 +1120,7 @@ class Referee:
     def _counts(self, cnt: Counts) -> None:
         """One diagnostic per count line, however many of its sizes are wrong."""
         e = self.engine
-        wrong = []
+        wrong: list[tuple[int, int, Span]] = []
         for (s, size), span in zip(cnt.sizes, cnt.spans or [cnt.span] * len(cnt.sizes)):
             # A count already found off by the same amount is the same error again, not a
             # new one: the recorder's tally and the replay parted once, at the first.
@@ -1042,7 +1139,8 @@ class Referee:
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
                     help="check the count, and the tricks before it")
 
-    def _check_result(self, game: Game, e: E.Engine) -> None:
+    def _check_result(self) -> None:
+        game, e = self.game, self.engine
         tag = game.tag_item("Result")
         if tag is None:
             return
@@ -1075,6 +1173,3 @@ class Referee:
             self.report("R112", f"the result gives {legs} leg{'s' if legs != 1 else ''}, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
                         tag.value_span, notes=[R.note("a donkey with N legs, N the cards left", R.DONKEY)])
 
-
-def judge(game: Game, **kw) -> GameResult:
-    return Referee(**kw).judge(game)
