@@ -33,6 +33,7 @@ from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, 
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import Entry, PlayEntry, choose, read_ahead, with_takes_and_draws
+from referee.notation.reader import parse_result
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
@@ -301,7 +302,7 @@ class _Judging:
                         for h, cards in zip(dealt_hands, dealt_cards):
                             dealt[h.seat] = list(cards)
                         self._check_even(setup)
-                        return E.Engine.from_deal(rules, dealt)
+                        return E.Engine.from_deal(rules, dealt, check=False)  # checked above
                 placed = 0
         hands: list[list[int] | int | None] = [None] * n
         for h in setup.items:
@@ -331,7 +332,7 @@ class _Judging:
                 raise _Stop("the deal cannot be true")
             self._check_even(setup)
             # As above: a seat the deal leaves out holds no cards.
-            return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands])
+            return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands], check=False)
         return self._position(setup, hands, placed, pack_size, place, lambda: fatal)
 
     def _check_even(self, deal: Deal) -> None:
@@ -1144,8 +1145,6 @@ class _Walk(_Judging):
         tag = game.tag_item("Result")
         if tag is None:
             return
-        from referee.notation.reader import parse_result
-
         loser, legs = parse_result(tag.value, game.seats)
         if loser is None:
             if e.phase == E.OVER and tag.value.strip() == "*":
