@@ -190,6 +190,52 @@ def test_header_tags_read_the_same_in_every_shape():
         assert_same("%gwy 1\n%game\n" + head + game)
 
 
+REST_BASE = (
+    "%gwy 1\n%game # the first\n[Seats \"North East South\"]\n# a remark\n[Rules \"pagat last_card=draw_hand\"]\n"
+    "deal # dealt by South\nNorth A♠ K♠ 2♥\nEast Q♠ 5♥ 9♣\nSouth 2♠ 3♠ 4♥\n1. North A♠, East Q♠, South 2♠\n"
+    "# between tricks\nSouth takes East # all of it\nNorth draws 5♥ from South\n2. North 5♥, South 4♥\n"
+    "North draws 9♣\n"
+)
+
+
+@st.composite
+def mutated_rest(draw):
+    """REST_BASE changed anywhere: the %game and deal lines, comments, takes and draws are
+    the lines the lane reads when the tricks and hands are taken out (_lane_rest)."""
+    text = REST_BASE
+    pieces = PIECES + ["takes", "draws", "from", "deal", "%game", "# c", "\r\n", "North takes South\n",
+                       "South draws 3♠ from North\n", "deal\n"]
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(len("%gwy 1\n"), len(text) - 1))
+        cut = draw(st.integers(0, 3))
+        text = text[:at] + draw(st.sampled_from(pieces)) + text[at + cut:]
+    return text
+
+
+@FUZZ
+@given(mutated_rest())
+def test_mutated_rest_lines_read_the_same(text):
+    assert_same(text)
+
+
+def test_the_lines_around_tricks_and_hands_read_the_same_in_every_shape():
+    assert_same(REST_BASE)
+    assert_same(REST_BASE.replace("\n", "\r\n"))
+    head = '%gwy 1\n%game\n[Seats "North East"]\n'
+    hands = "North A♠ 2♣\nEast 3♣ 4♣\n1. North A♠, East 3♣\n"
+    for rest in ["deal\n" + hands + "North takes East\n", "deal,\t# c\n" + hands, " deal#c\n" + hands,
+                 "North takes East\ndeal\n" + hands,  # a take before the deal: Lark says where
+                 "deal\n" + hands + "deal\n",  # a second deal
+                 "dealer\n" + hands, "deal\n" + hands + "North takes\n", "deal\n" + hands + "North draws\n",
+                 "deal\n" + hands + "North draws 2♣ from\n", "deal\n" + hands + "North draws 2♣ East\n",
+                 "deal\n" + hands + "waste takes East\n", "deal\n" + hands + "North takes deal\n",
+                 "deal\n" + hands + "Northtakes East\n", "deal\n" + hands + "North  takes  East#c\r\n",
+                 "deal\n" + hands + "  # only a comment\n"]:
+        assert_same(head + rest)
+    assert_same("%gwy 1\n%gamex\n" + "deal\n" + hands)
+    assert_same("%gwy 1\n%game # c\r\n" + "deal\n" + hands)
+
+
 @st.composite
 def shuffled(draw):
     """BASE's lines moved, repeated and dropped: tags after tricks, hands after tricks, no

@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 #   tag: TAG _eol                            _eol: COMMENT? _NL
 _SHAPES = {
     ("tag", ("TAG", "_eol")),
+    ("game_open", ("GAME_OPEN", "_eol")),
+    ("deal_open", ("DEAL", "_eol")),
+    ("take", ("SEAT", "_TAKES", "SEAT", "_eol")),
+    ("draw", ("SEAT", "_DRAWS", "CARD", "_FROM", "SEAT", "_eol")),
+    ("draw", ("SEAT", "_DRAWS", "CARD", "_eol")),
+    ("remark", ("COMMENT", "_NL")),
     ("trick", ("TRICK_NO", "+", "_eol")),
     ("+", ("SEAT", "CARD")),
     ("+", ("+", "SEAT", "CARD")),
@@ -53,7 +59,8 @@ def _shapes(lark: Lark) -> set[tuple[str, tuple[str, ...]]]:
     return {
         (name(r.origin.name), tuple(name(s.name) for s in r.expansion))
         for r in lark.rules
-        if r.origin.name in ("trick", "hand", "tag", "_eol") or r.origin.name in helpers
+        if r.origin.name in ("trick", "hand", "tag", "_eol", "game_open", "deal_open", "take", "draw", "remark")
+        or r.origin.name in helpers
     }
 
 
@@ -94,6 +101,21 @@ class Lane:
         self.tag = re.compile(
             rf"{ign}(?P<tag>(?>{pattern('TAG')})){ign}(?P<comment>(?>{pattern('COMMENT')}))?+(?=\r?\n)", flags
         )
+        # The lines the lane leaves (see rest()): each one of these shapes, or Lark reads
+        # the game. A line here is the text between two newlines, its \r included.
+        sep = "(?:" + "|".join(pattern(n) for n in lark.lexer_conf.ignore) + ")*+"
+        comment = rf"(?P<comment>(?>{pattern('COMMENT')}))?+\r?"
+        self.blank = re.compile(rf"^(?!{sep}\r?$).*$", flags | re.M)  # finds the lines that are not blank
+        self.game_open = re.compile(rf"(?P<kw>{pattern('GAME_OPEN')}){sep}{comment}", flags)
+        self.deal_open = re.compile(rf"{sep}(?P<kw>{pattern('DEAL')}){sep}{comment}", flags)
+        self.take = re.compile(
+            rf"{sep}(?P<a>{seat}){sep}{pattern('_TAKES')}{sep}(?P<b>{seat}){sep}{comment}", flags
+        )
+        self.draw = re.compile(
+            rf"{sep}(?P<a>{seat}){sep}{pattern('_DRAWS')}{sep}(?P<card>{card})"
+            rf"(?:{sep}{pattern('_FROM')}{sep}(?P<b>{seat}))?+{sep}{comment}", flags
+        )
+        self.remark = re.compile(rf"{sep}(?P<comment>(?>{pattern('COMMENT')}))\r?", flags)
         self.play = re.compile(rf"{ign}({seat}){ign}({card})", flags)
         self.card = re.compile(rf"{ign}({card})", flags)
 
@@ -130,23 +152,31 @@ class Lane:
         _, found, blanked = self.scan_game(text, header=False)
         return found, blanked
 
+    def find(self, text: str, header: bool = True) -> tuple[list[re.Match[str]], list[re.Match[str]]]:
+        """(the header's tag lines, the trick and hand lines), each list in text order."""
+        keywords = self.keywords
+        head = self.head(text) if header else []
+        return head, [m for m in self.line.finditer(text) if m.group("seat") not in keywords]
+
     def scan_game(self, text: str, header: bool = True) -> tuple[list[re.Match[str]], list[re.Match[str]], str]:
         """(the header's tag lines, the trick and hand lines found, the text with all of
         them blanked for Lark)."""
-        keywords = self.keywords
-        head = self.head(text) if header else []
-        found = [m for m in self.line.finditer(text) if m.group("seat") not in keywords]
-        if not found and not head:
-            return head, found, text
+        head, found = self.find(text, header)
+        return head, found, self.blanked(text, head + found)
+
+    def blanked(self, text: str, lines: list[re.Match[str]]) -> str:
+        """The text with these lines blanked (spaces; every newline kept): what Lark reads."""
+        if not lines:
+            return text
         pieces: list[str] = []
         last = 0
-        for m in head + found:
+        for m in lines:
             start, end = m.span()
             pieces.append(text[last:start])
             pieces.append(" " * (end - start))
             last = end
         pieces.append(text[last:])
-        return head, found, "".join(pieces)
+        return "".join(pieces)
 
     def plays(self, m: re.Match[str], line_start: int) -> list[tuple[str, int, int, int, str, int, int, int]]:
         """A trick line's plays: (seat, column, start, end, card, column, start, end), with

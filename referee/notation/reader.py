@@ -737,9 +737,8 @@ class Reader:
         lane = self._lane
         head: list[re.Match[str]] = []
         found: list[re.Match[str]] = []
-        lark_text = whole
         if lane is not None:
-            head, found, lark_text = lane.scan_game(whole)
+            head, found = lane.find(whole)
         while True:
             ctx.reset(first_line, offset, self.path, text)
             ctx.game_number = number
@@ -749,8 +748,11 @@ class Reader:
             # is still the order of the text (the seats and rule set the rest is read by).
             tags: list[_Item] = [self._lane_tag(m, i + 2) for i, m in enumerate(head)]
             items: Sequence[_Item | _BrokenTrick]
+            rest = self._lane_rest(lane, head + found, whole) if lane is not None and (head or found) else None
             try:
-                parsed = self._parse(lark_text, start="game")
+                # Lark reads what the lane left, unless the lane read that too.
+                parsed = rest if rest is not None else self._parse(
+                    lane.blanked(whole, head + found) if lane is not None else whole, start="game")
             except UnexpectedInput:
                 ctx.reset(first_line, offset, self.path, text)
                 ctx.game_number = number
@@ -764,7 +766,7 @@ class Reader:
             if ctx.unsettled or (not ctx.seats_from_tag and any(m.group("seat") for m in found)):
                 # A seat or the rules changed after the lane's first line, or the hands name
                 # the seats (no [Seats] tag): read the game again by Lark alone, in order.
-                head, found, lark_text = [], [], whole
+                head, found = [], []
                 continue
             assert lane is not None  # found is empty without the lane
             items = _merge(parsed, tags + self._lane_items(lane, found, whole))
@@ -776,6 +778,46 @@ class Reader:
         game.path = self.path
         game.errors = sorted(ctx.errors, key=lambda d: (d.span.start if d.span else 0))
         return game
+
+    def _lane_rest(self, lane: Lane, taken: list[re.Match[str]], text: str) -> list[_Item] | None:
+        """The lines the lane's matches leave, read by the builder when each is one of the
+        few shapes the lane knows (the %game line, 'deal', a take, a comment line) in the
+        order the grammar's game rule allows them; None when any is not, and Lark reads
+        them. Blank lines count for nothing, as Lark's _NL passes over them."""
+        build = self._builder
+        keywords = lane.keywords
+        items: list[_Item] = []
+        state = 0  # 0: the %game line is due; 1: the header; 2: after 'deal'
+        line, counted, pos = 1, 0, 0
+        for m in [*taken, None]:
+            end = len(text) if m is None else m.start()
+            for x in lane.blank.finditer(text, pos, end):
+                s0 = x.start()
+                line += text.count("\n", counted, s0)
+                counted = s0
+                words = x.group()
+                if state == 0:
+                    g = lane.game_open.fullmatch(words) if s0 == 0 else None
+                    if g is None:
+                        return None
+                    items.append(build.game_open(_tokens(g, ("kw", "GAME_OPEN"), s0, line)))
+                    state = 1
+                elif (r := lane.remark.fullmatch(words)) is not None:
+                    items.append(build.remark(_tokens(r, None, s0, line)))
+                elif state == 1 and (d := lane.deal_open.fullmatch(words)) is not None:
+                    items.append(build.deal_open(_tokens(d, ("kw", "DEAL"), s0, line)))
+                    state = 2
+                elif state == 2 and (t := lane.take.fullmatch(words)) is not None \
+                        and t.group("a") not in keywords and t.group("b") not in keywords:
+                    items.append(build.take(_tokens(t, ("a", "SEAT"), s0, line, ("b", "SEAT"))))
+                elif state == 2 and (w := lane.draw.fullmatch(words)) is not None \
+                        and w.group("a") not in keywords and w.group("b") not in keywords:
+                    items.append(build.draw(_tokens(w, ("a", "SEAT"), s0, line, ("card", "CARD"), ("b", "SEAT"))))
+                else:
+                    return None
+            if m is not None:
+                pos = m.end()
+        return items if state else None
 
     def _lane_tag(self, m: re.Match[str], line: int) -> Tag:
         """A header tag the fast lane found on the game's ``line``, made by the builder's
@@ -932,6 +974,20 @@ class Reader:
             message = "the text ends in the middle of a line"
             span = Span(line, e.column, start, start + 1)
         ctx.error("S001", message, span)
+
+
+def _tokens(m: re.Match[str], first: tuple[str, str] | None, line_start: int, line: int,
+            second: tuple[str, str] | None = None, third: tuple[str, str] | None = None) -> list[Token]:
+    """The tokens Lark would give the builder for a line the lane matched: its named words,
+    then its comment (positions in the game's text, columns 1-based)."""
+    out = []
+    for named in (first, second, third, ("comment", "COMMENT")):
+        if named is None or m.group(named[0]) is None:
+            continue
+        group, kind = named
+        a, b = m.span(group)
+        out.append(Token(kind, m.group(group), line_start + a, line, a + 1, line, b + 1, line_start + b))
+    return out
 
 
 def _merge(items: list[_Item], tricks: Sequence[_Item]) -> list[_Item]:
