@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass, field
+import functools
 import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple
@@ -244,8 +245,11 @@ def parse_spec(text: str, base: RuleSet | None = None) -> RuleSet:
     return rules.with_options(**options) if options else rules
 
 
+@functools.lru_cache(maxsize=256)
 def rule_set(spec: str = "pagat") -> RuleSet:
-    """The rule set a spec names; ``repr()`` of a rule set evaluates back through this."""
+    """The rule set a spec names; ``repr()`` of a rule set evaluates back through this.
+    Read once per spec (a RuleSet is an immutable value; an error is raised every time):
+    an archive names the same rule set game after game."""
     return parse_spec(spec)
 
 

@@ -44,6 +44,9 @@ class Phase(IntEnum):
     OVER = 4  # one player is left holding cards: the loser
 
 
+# Effects the hot path compares (module constants: no look-up on the enum class each play).
+FOLLOWS, TOCHOO, TRUMPS = Effect.FOLLOWS, Effect.TOCHOO, Effect.TRUMPS
+
 # The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
 BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = (int(p) for p in Phase)
 PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw is due", "over")
@@ -428,7 +431,13 @@ class Engine:
             if self.tochoo:
                 return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
             if not (self.first and self.any_order):
-                turn = self._next_to_play()
+                # _next_to_play, written out (once a play).
+                active, played = self.active, self.played
+                turn = -1
+                for t in self.after[self.trick[-1][0]]:
+                    if active >> t & 1 and not played >> t & 1:
+                        turn = t
+                        break
                 if s != turn:
                     return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
             if SUIT[c] == self.led:
@@ -519,36 +528,47 @@ class Engine:
         Returns True if the card came from the seat's unseen cards."""
         # _remove_from_hand, written out: this is the hot path of every replay.
         b = BIT[c]
-        if self.twice[s] & b:
-            self.twice[s] &= ~b
-            from_unseen = False
-        elif self.once[s] & b:
-            self.once[s] &= ~b
+        twice = self.twice
+        if twice[s] & b:
+            twice[s] &= ~b
             from_unseen = False
         else:
-            self.unknown[s] -= 1
-            self._unhide(c)
-            from_unseen = True
-        if self.phase in (BETWEEN, BEFORE_FIRST):
+            once = self.once
+            if once[s] & b:
+                once[s] &= ~b
+                from_unseen = False
+            else:
+                self.unknown[s] -= 1
+                self._unhide(c)
+                from_unseen = True
+        phase = self.phase
+        if phase == BETWEEN or phase == BEFORE_FIRST:
             self._open_trick(s, c)
             return from_unseen
         self.trick.append((s, c))
-        self.played |= 1 << s
+        played = self.played | 1 << s
+        self.played = played
         suit = SUIT[c]
-        effect = Effect.FOLLOWS if suit == self.led and self.phase == IN_TRICK else self.effect(c)
+        if suit == self.led and phase == IN_TRICK:
+            # Follows suit (card_effect's first answer): nothing else to decide.
+            self._log.append((Played, s, c, FOLLOWS))
+            if not self.lenient and not self.active & ~played:
+                self._resolve()
+            return from_unseen
+        effect = self.effect(c)
         self._log.append((Played, s, c, effect))
         if self.lenient:
             # A trick followed as played after an unnoticed mistake: the record, not the
             # turn order, says when it ends; a tochoo still decides who picks it up.
-            if effect is Effect.TOCHOO:
+            if effect is TOCHOO:
                 self.tochoo = True
             return from_unseen
-        if effect is Effect.TRUMPS and self.trump < 0:
+        if effect is TRUMPS and self.trump < 0:
             # Pagat, Getaway: Donkey: the first card that cannot follow makes its suit
             # trumps, and does not end the trick.
             self.trump = suit
             self._log.append((TrumpsSet, s, suit))
-        elif effect is Effect.TOCHOO:
+        elif effect is TOCHOO:
             self.tochoo = True
             self._resolve()
             return from_unseen

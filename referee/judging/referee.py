@@ -37,7 +37,7 @@ from referee.notation.reader import parse_result
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
-from referee.engine.rules import RuleSet, RulesError, parse_spec
+from referee.engine.rules import RuleSet, RulesError, rule_set
 
 RULE_NOTES = {
     "M201": R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
@@ -111,9 +111,9 @@ def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping
     the default wins over the tag; ``overrides`` (from --set) always apply."""
     tag = game.tag("Rules")
     if tag and not (force and default is not None):
-        rules = parse_spec(tag)
+        rules = rule_set(tag)  # read once per spec
     else:
-        rules = default or parse_spec("pagat")
+        rules = default or rule_set("pagat")
     if overrides:
         rules = rules.with_options(**overrides)
     return rules
@@ -479,10 +479,11 @@ class _Walk(_Judging):
             if stop_after is not None and tno is not None and tno > stop_after:
                 break
             before = e.copy() if snapshots else e
-            mark = e.event_count()
+            mark = e.event_count() if with_steps else 0
             if entry[0] == "play":
                 play = entry[1]
-                if not e.unknown[play.seat]:
+                s, c = play.seat, play.card
+                if not e.unknown[s]:
                     # The plain play of nearly every item: a known card, in turn, to the trick
                     # the record is writing (or a lead to the next one), with more than two
                     # players in the game. It is judged and applied by the engine alone; _play
@@ -493,12 +494,12 @@ class _Walk(_Judging):
                         plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
                     else:
                         plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
-                    if plain and e.judge_play(play.seat, play.card) is None:
+                    if plain and e.judge_play(s, c) is None:
                         number = e.trick_no
                         if phase == IN_TRICK:
-                            e.play(play.seat, play.card)
+                            e.play(s, c)
                         else:
-                            e.lead(play.seat, play.card)
+                            e.lead(s, c)
                             self.open_rec = tno
                         if e.trick_no != number:
                             self.closed_rec = tno

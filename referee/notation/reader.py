@@ -30,7 +30,7 @@ from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
     Action, Span, Tag, Take, Trick, Trumps, Waste,
 )
-from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec
+from referee.engine.rules import PRESETS, RuleSet, RulesError, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
 
@@ -268,6 +268,10 @@ def unescape(s: str) -> str:
     return re.sub(r"\\(.)", r"\1", s)
 
 
+# [Seats] values that read without a fault, and what they gave (a few tables per archive).
+_GOOD_SEATS: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {}
+
+
 class _Builder(Transformer[Token, Any]):
     """Builds record objects from the parser's reductions (no parse tree is made)."""
 
@@ -322,7 +326,14 @@ class _Builder(Transformer[Token, Any]):
         if low == "seats":
             if ctx.seats and not ctx.seats_from_tag:
                 return  # the deal named the seats already; the assembler reports the late tag
+            known = _GOOD_SEATS.get(tag.value)
+            if known is not None:
+                # The same [Seats] as a game before, and it read without a fault (an archive
+                # names the same table game after game).
+                ctx.seats, ctx.seat_index, ctx.seats_from_tag = list(known[0]), dict(known[1]), True
+                return
             ctx.seats, ctx.seat_index, ctx.seats_from_tag = [], {}, True
+            faults = len(ctx.errors)
             for m in re.finditer(r"[^,\s]+", tag.value):
                 name = m.group(0)
                 vs = tag.value_span
@@ -340,9 +351,11 @@ class _Builder(Transformer[Token, Any]):
                     continue
                 ctx.seat_index[name.lower()] = len(ctx.seats)
                 ctx.seats.append(name)
+            if len(ctx.errors) == faults and len(_GOOD_SEATS) < 256:
+                _GOOD_SEATS[tag.value] = (tuple(ctx.seats), dict(ctx.seat_index))
         elif low == "rules":
             try:
-                ctx.rules = parse_spec(tag.value)
+                ctx.rules = rule_set(tag.value)
             except RulesError as e:
                 vs = tag.value_span
                 ctx.error(
@@ -789,9 +802,13 @@ class Reader:
         items: list[_Item] = []
         state = 0  # 0: the %game line is due; 1: the header; 2: after 'deal'
         line, counted, pos = 1, 0, 0
+        blank = lane.blank.finditer
         for m in [*taken, None]:
             end = len(text) if m is None else m.start()
-            for x in lane.blank.finditer(text, pos, end):
+            if end - pos <= 2 and m is not None:
+                pos = m.end()  # only the line end between two of the lane's lines
+                continue
+            for x in blank(text, pos, end):
                 s0 = x.start()
                 line += text.count("\n", counted, s0)
                 counted = s0
