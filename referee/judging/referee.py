@@ -181,13 +181,11 @@ class Referee:
         is over. With ``snapshots`` each step's ``before`` is a copy of the state before the
         item (for hover, pages and answers); without, the walk allocates nothing per step
         beyond the step itself."""
-        for step in self._walk(game, snapshots, True):
-            if step is not None:
-                yield step
+        yield from self._walk(game, snapshots, True)
 
-    def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step | None]:
-        """The walk of steps() and judge(); without ``with_steps`` it yields None for each
-        item (judge() only needs the result)."""
+    def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step]:
+        """The walk of steps() and judge(); without ``with_steps`` it yields nothing and
+        only builds the result (what judge() needs)."""
         if game.errors:
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
@@ -468,7 +466,7 @@ class _Walk(_Judging):
         if keep_engine:
             res.engine = e
 
-    def replay(self, snapshots: bool, with_steps: bool) -> Iterator[Step | None]:
+    def replay(self, snapshots: bool, with_steps: bool) -> Iterator[Step]:
         events = self.events
         stop_after = self.stop_after
         diagnostics = self.res.diagnostics
@@ -503,7 +501,8 @@ class _Walk(_Judging):
                             self.open_rec = tno
                         if e.trick_no != number:
                             self.closed_rec = tno
-                        yield Step(play, tno, before, e, e.events_since(mark), []) if with_steps else None
+                        if with_steps:  # judge() reads only the result: nothing to hand over
+                            yield Step(play, tno, before, e, e.events_since(mark), [])
                         continue
             marks = (mark, len(diagnostics))
             kind = entry[0]
@@ -522,9 +521,10 @@ class _Walk(_Judging):
                 elif entry[0] == "counts":
                     self._counts(entry[1])
             finally:
-                after = self.engine
-                yield Step(entry[1], tno, before, after, after.events_since(marks[0]),
-                           self.res.diagnostics[marks[1]:]) if with_steps else None
+                if with_steps:
+                    after = self.engine
+                    yield Step(entry[1], tno, before, after, after.events_since(marks[0]),
+                               self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
         """End a trick that went on after a mistake. If the record then shows the offender

@@ -17,6 +17,7 @@ import difflib
 import io
 import re
 import unicodedata
+from itertools import count, repeat
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, BinaryIO, ClassVar, Iterable, Iterator, Sequence, Union, cast
@@ -27,7 +28,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, PlaysText, Position, Prelude,
+    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, Position, Prelude,
     Action, Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, rule_set
@@ -892,10 +893,11 @@ class Reader:
                     items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
                                              comment[1:].strip() if comment is not None else None))
                     continue
-                where = PlaysText(text, p0, p1, row0 + line, start, base, play_re)
+                where = [text, p0, p1, row0 + line, start, base, play_re, None]  # a record.PlaysText
                 n0 = m.start("no")
-                pairs = zip(cast(list[int], seats), cast(list[int], cards))  # no None left: checked above
-                items.append(Trick(int(no[:-1]), [LanePlay(s, c, where, i) for i, (s, c) in enumerate(pairs)],
+                # No None left in seats and cards: checked above.
+                plays = list(map(LanePlay, cast(list[int], seats), cast(list[int], cards), repeat(where), count()))
+                items.append(Trick(int(no[:-1]), cast(list[Play], plays),
                                    comment[1:].strip() if comment is not None else None,
                                    Span(row0 + line, n0 - start + 1, base + n0, base + p1)))
                 continue

@@ -198,34 +198,31 @@ class Play:
         return f"Play(seat={self.seat!r}, card={self.card!r})"
 
 
-class PlaysText:
-    """Where a trick line's plays are written, to find their spans when a diagnostic asks.
+# Where a trick line's plays are written, to find their spans when a diagnostic asks:
+# [text, start, end, row, line_start, base, pattern, spans or None]. A list, not an object:
+# the reader's fast lane makes one per trick line, over twenty thousand a second.
+PlaysText = list[Any]
 
-    The reader's fast lane makes a play without its spans (two tuples a play, over a
-    hundred thousand a second, for spans that only a diagnostic reads): each of its plays
-    keeps this and its index, and the first span asked for finds the spans of the whole line."""
 
-    __slots__ = ("text", "start", "end", "row", "line_start", "base", "pattern", "_spans")
-
-    def __init__(self, text: str, start: int, end: int, row: int, line_start: int, base: int, pattern: Any):
-        self.text, self.start, self.end = text, start, end
-        self.row, self.line_start, self.base, self.pattern = row, line_start, base, pattern
-        self._spans: list[tuple[Span, Span]] | None = None
-
-    def spans(self, i: int) -> tuple[Span, Span]:
-        if self._spans is None:
-            row, col, base = self.row, 1 - self.line_start, self.base
-            out = []
-            for p in self.pattern.finditer(self.text, self.start, self.end):
-                s0, s1 = p.span(1)
-                c0, c1 = p.span(2)
-                out.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
-            self._spans = out
-        return self._spans[i]
+def _play_spans(where: PlaysText, i: int) -> tuple[Span, Span]:
+    """The spans of play ``i`` of the line; the first asked finds those of the whole line."""
+    spans: list[tuple[Span, Span]] | None = where[7]
+    if spans is None:
+        text, start, end, row, line_start, base, pattern = where[:7]
+        col = 1 - line_start
+        spans = []
+        for p in pattern.finditer(text, start, end):
+            s0, s1 = p.span(1)
+            c0, c1 = p.span(2)
+            spans.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
+        where[7] = spans
+    return spans[i]
 
 
 class LanePlay(Play):
-    """A play read by the fast lane: its spans are found on first use (see PlaysText)."""
+    """A play read by the fast lane (two tuples a play, for spans that only a diagnostic
+    reads): it keeps where its line is written and its index, and finds its spans when first
+    asked (see PlaysText)."""
 
     __slots__ = ("_where", "_i")
 
@@ -237,11 +234,11 @@ class LanePlay(Play):
 
     @property
     def seat_span(self) -> Span:  # type: ignore[override]
-        return self._where.spans(self._i)[0]
+        return _play_spans(self._where, self._i)[0]
 
     @property
     def card_span(self) -> Span:  # type: ignore[override]
-        return self._where.spans(self._i)[1]
+        return _play_spans(self._where, self._i)[1]
 
 
 @dataclass(slots=True)
