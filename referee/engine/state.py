@@ -45,7 +45,7 @@ class Phase(IntEnum):
 
 
 # Effects the hot path compares (module constants: no look-up on the enum class each play).
-FOLLOWS, TOCHOO, TRUMPS = Effect.FOLLOWS, Effect.TOCHOO, Effect.TRUMPS
+FOLLOWS, TOCHOO, TRUMPS, LEADS = Effect.FOLLOWS, Effect.TOCHOO, Effect.TRUMPS, Effect.LEADS
 
 # The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
 BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = (int(p) for p in Phase)
@@ -589,7 +589,7 @@ class Engine:
         # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
         # subsequent tricks), the leader included even if the lead was their last card.
         self.trick = [(s, c)]
-        self._log.append((Played, s, c, Effect.LEADS))
+        self._log.append((Played, s, c, LEADS))
         self.leader = s
         self.led = SUIT[c]
         self.tochoo = False

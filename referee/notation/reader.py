@@ -588,7 +588,7 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
                 byte_offset += 3  # the byte-order mark is no part of the text
                 chunk_bytes += 3
                 raw = raw[3:]
-        opens = raw.startswith(b"%game") or raw.lstrip(b" \t").startswith(b"%game")
+        opens = raw.startswith(b"%game") or (raw[:1] in _INDENT and raw.lstrip(b" \t").startswith(b"%game"))
         if opens:
             decoded([raw], line_no, byte_offset)
             if in_prelude or chunk:
@@ -613,6 +613,7 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
 
 
 _GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
+_INDENT = (b" ", b"\t")  # a line that starts so may still be an indented %game line
 RANGE_BYTES = 1 << 18  # small enough to balance two workers on a few-MB file
 
 
