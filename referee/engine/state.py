@@ -443,6 +443,18 @@ class Engine:
             if SUIT[c] == self.led:
                 return OK  # _judge_follow's first answer
             return self._judge_follow(s, c)
+        if self.phase == BETWEEN:
+            # A lead between tricks (nearly every other play): the general path below,
+            # written out, in the same order.
+            if self.out[s]:
+                return Verdict(SEAT_OUT, "the seat has got away")
+            bit = BIT[c]
+            if not self.once[s] & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
+                w = self.where(c)
+                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+            if s != self.power:  # _judge_lead: the player with the power leads any card
+                return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+            return OK
         if self.phase == OVER:
             return Verdict(AFTER_END, "the game is over")
         if self.out[s]:
@@ -698,7 +710,8 @@ class Engine:
                 self._get_away(s)
         self.phase = BETWEEN
         if once[power] or unknown[power] > 0:
-            self._flush_pending()
+            if self.pending:  # a clean trick goes to the waste pile now
+                self._flush_pending()
             self.power = power
             # Everyone still in now holds cards (the loop above let go of the rest), so
             # the game can be over only if the power holder is the last one in.
