@@ -16,6 +16,7 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import functools
 from enum import IntEnum
 from functools import reduce
 from collections.abc import Sequence
@@ -46,6 +47,7 @@ class Phase(IntEnum):
 
 # Effects the hot path compares (module constants: no look-up on the enum class each play).
 FOLLOWS, TOCHOO, TRUMPS, LEADS = Effect.FOLLOWS, Effect.TOCHOO, Effect.TRUMPS, Effect.LEADS
+POWER = LeadReason.POWER
 
 # The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
 BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = (int(p) for p in Phase)
@@ -77,6 +79,24 @@ class IllegalAction(ValueError):
         self.verdict = verdict
 
 
+def pack_masks(rules: RuleSet) -> tuple[int, int]:
+    """The whole pack of a rule set as (once, twice): 52 cards, or 104 with the marked ace."""
+    if rules.packs == 2:
+        # Two of every card, but one of the two aces of spades is the marked one.
+        return FULL_PACK | BIT[MARKED_ACE], FULL_PACK & ~BIT[ACE_OF_SPADES]
+    return FULL_PACK, 0
+
+
+@functools.lru_cache(maxsize=64)
+def _order(direction: str, n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    # Seats in order of play: the seats tag lists them clockwise (Pagat, Players and Cards:
+    # deal and play are clockwise; Variations: some play anticlockwise). after[s]: the
+    # other seats in the direction of play, from the next one after s (whose turn comes
+    # next is asked at every play). Made once per table size: every game asks.
+    seq = list(range(n)) if direction == "clockwise" else [0] + list(range(n - 1, 0, -1))
+    return tuple(seq), tuple(tuple(seq[(seq.index(s) + k) % n] for k in range(1, n)) for s in range(n))
+
+
 class Engine:
     """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
 
@@ -96,10 +116,8 @@ class Engine:
         self.any_order = rules.first_trick == "any_order"
         # Seats in order of play: the seats tag lists them clockwise (Pagat, Players and
         # Cards: deal and play are clockwise; Variations: some play anticlockwise).
-        self.seq = list(range(n)) if rules.direction == "clockwise" else [0] + list(range(n - 1, 0, -1))
-        # after[s]: the other seats in the direction of play, starting with the next one
-        # after s (whose turn comes next is asked at every play).
-        self.after = [tuple(self.seq[(self.seq.index(s) + k) % n] for k in range(1, n)) for s in range(n)]
+        seq, self.after = _order(rules.direction, n)
+        self.seq = list(seq)
         self.once = [0] * n
         self.twice = [0] * n
         self.unknown = [0] * n
@@ -144,10 +162,7 @@ class Engine:
 
     def pack(self) -> tuple[int, int]:
         """The whole pack as (once, twice): 52 cards, or 104 with the marked ace."""
-        if self.double:
-            # Two of every card, but one of the two aces of spades is the marked one.
-            return FULL_PACK | BIT[MARKED_ACE], FULL_PACK & ~BIT[ACE_OF_SPADES]
-        return FULL_PACK, 0
+        return pack_masks(self.rules)
 
     @classmethod
     def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int], *, check: bool = True) -> "Engine":
@@ -624,10 +639,11 @@ class Engine:
         Variations: double pack)."""
         trick = self.trick if trick is None else trick
         led = SUIT[trick[0][1]]
+        trump = self.trump if self.trumps else -1  # no suit is -1: only Donkey has trumps
         best, best_key = -1, -1
         for s, c in trick:
             suit = SUIT[c]
-            if self.trumps and suit == self.trump:
+            if suit == trump:
                 key = 100 + RANK[c]
             elif suit == led:
                 key = RANK[c]
@@ -667,7 +683,7 @@ class Engine:
         self.last_trick, self.last_picker = trick, -1
         self.pending = list(trick)
         self._end_trick()
-        self._lead_by(w, LeadReason.POWER)
+        self.power, self.lead_why = w, POWER  # _lead_by
         self._log.append((TrickToWaste, w, len(trick)))
         self._settle(w)
 

@@ -257,7 +257,7 @@ class _Judging:
         """The engine at the start of the record, once the deal or position is found true."""
         game, rules = self.game, self.rules
         n = len(game.seats)
-        pack_once, pack_twice = E.Engine(rules, n).pack()
+        pack_once, pack_twice = E.pack_masks(rules)
         pack_size = pack_once.bit_count() + pack_twice.bit_count()
         seen: dict[int, int] = {}
         fatal = False
