@@ -29,7 +29,7 @@ from typing import NamedTuple
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related
+from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import Entry, PlayEntry, choose, read_ahead, with_takes_and_draws
@@ -765,7 +765,7 @@ class _Walk(_Judging):
                     notes=[RULE_NOTES["M201"], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
-                    help=f"penalty (ruling 1): {self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
+                    help=PENALTY_HELP + f"{self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
                          f"and leads trick {tno + 1}")
                 cards = len(e.trick) + 1
                 e.penalise(s, c)
@@ -898,7 +898,7 @@ class _Walk(_Judging):
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
-        help = (f"penalty (ruling 1): {name} picks up the {trick_cards} card{'s' if trick_cards != 1 else ''} "
+        help = (PENALTY_HELP + f"{name} picks up the {trick_cards} card{'s' if trick_cards != 1 else ''} "
                 f"of trick {tno} and leads trick {tno + 1}")
         notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
         code = v.code
@@ -958,7 +958,7 @@ class _Walk(_Judging):
                                   R.FIRST_TRICK)
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
             label = f"{ace} first"
-            help = f"penalty (ruling 1): {name} picks up {card} and leads the next trick"
+            help = PENALTY_HELP + f"{name} picks up {card} and leads the next trick"
         else:
             msg = f"{name} may not play {card} now"
         notes = [n for n in notes if n]
@@ -1001,7 +1001,7 @@ class _Walk(_Judging):
                    f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
                    + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
-            help=f"penalty (ruling 1): {name} should have picked up trick {ttno} and led trick {ttno + 1}",
+            help=PENALTY_HELP + f"{name} should have picked up trick {ttno} and led trick {ttno + 1}",
             penalty=PenaltyFacts(name, 0, ttno, ttno + 1, False),
             related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
                              self.game.source_line(play.card_span.line))],

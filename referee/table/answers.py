@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from referee.engine import cards as C
+from referee.engine import citations as R
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
 from referee.engine import events as EV
@@ -26,7 +27,7 @@ from referee.judging.referee import GameResult, Step
 from referee.judging.replay import replay
 from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.commands import UsageError, rules_options
-from referee.reports.diagnostics import Diagnostic
+from referee.reports.diagnostics import PENALTY_HELP, Diagnostic
 from referee.reports.render import print_error
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
@@ -132,7 +133,7 @@ def diagnostic_sentence(d: Diagnostic) -> str:
     applied it (a mistake), or why the record cannot be true (a record error)."""
     rule = rule_of(d)
     if d.code.startswith("M") and d.is_error:
-        penalty = (d.help or "").replace("penalty (ruling 1): ", "")
+        penalty = (d.help or "").replace(PENALTY_HELP, "")
         return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {rule}" if rule else "")
                 + (f"; penalty: {penalty}; {_applied(d)}" if penalty else ""))
     kind = "a record error" if d.code.startswith("R") and d.is_error else f"a {d.severity}"
@@ -249,7 +250,7 @@ LEAD_WHY = {
     EV.LeadReason.POWER: "they played the highest card of the suit led (or the highest trump) to the last trick",
     EV.LeadReason.TAKE: "the seat due to lead had its hand taken, and the lead passed on",
     EV.LeadReason.PASS_LEAD: "the seat with the power got away with its last card, and the lead passed on",
-    EV.LeadReason.PENALTY: "they picked up a trick as the penalty for a mistake (docs/rulings.md, ruling 1)",
+    EV.LeadReason.PENALTY: f"they picked up a trick as the penalty for a mistake ({R.ruling(1)})",
     EV.LeadReason.DRAW: "they had the power and no card, and lead the card they drew",
     EV.LeadReason.POSITION: "the position written in the record says so",
 }
