@@ -136,7 +136,7 @@ def judge_range_with(fields: list[object], default: RuleSet | None, overrides: d
         if _referee is None or _settings != key:
             init(default, overrides, force)
             _settings = key
-        return judge_range(Slice._make(fields))
+        return judge_range(Slice(*fields))
 
 
 def slices(path: str, on_read: Callable[[int], object] | None = None, name: str | None = None) -> Iterator[Slice]:
