@@ -123,7 +123,7 @@ def judge_range(piece: Slice) -> Judged:
     return prelude, out
 
 
-def judge_range_with(fields: list[object], default: RuleSet | None, overrides: dict[str, object],
+def judge_range_with(fields: list[str | int], default: RuleSet | None, overrides: dict[str, object],
                      force: bool) -> Judged:
     """judge_range for a worker that was not started by us (Dask): the referee is built on
     first use and kept for the next slices with the same rules. The slice comes as a list
@@ -136,7 +136,8 @@ def judge_range_with(fields: list[object], default: RuleSet | None, overrides: d
         if _referee is None or _settings != key:
             init(default, overrides, force)
             _settings = key
-        return judge_range(Slice(*fields))
+        path, start, end, games, lines, chars, name = fields
+        return judge_range(Slice(str(path), int(start), int(end), int(games), int(lines), int(chars), str(name)))
 
 
 def slices(path: str, on_read: Callable[[int], object] | None = None, name: str | None = None) -> Iterator[Slice]:
