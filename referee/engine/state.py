@@ -624,7 +624,6 @@ class Engine:
         self.played = 1 << s
         out, once, unknown = self.out, self.once, self.unknown
         active = 0 if out[s] else 1 << s  # the leader, even if the lead was their last card
-        out, once, unknown = self.out, self.once, self.unknown
         for t in range(self.n):
             if not out[t] and (once[t] or unknown[t] > 0):
                 active |= 1 << t
