@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from referee.notation.grammar import grammar_text
 from referee.notation.lane import Lane
 from referee.notation.reader import Reader, parse_file_text
-from referee.notation.record import Play
+from referee.notation.record import Play, Trick
 from referee.reports.render import diagnostic_text
 from referee.engine.rules import PRESETS
 from referee.selfplay.simulate import simulate_text
@@ -39,6 +39,8 @@ def facts(x):
     """Everything a record holds, spans and source text included, as nested tuples."""
     if isinstance(x, Play):  # the lane's plays find their spans when asked: ask
         return ("Play", x.seat, x.card, x.seat_span, x.card_span)
+    if isinstance(x, Trick):  # the lane's tricks make their plays and span when asked: ask
+        return ("Trick", x.number, x.seats, x.cards, facts(x.plays), x.comment, x.span)
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return (type(x).__name__, tuple((f.name, facts(getattr(x, f.name))) for f in dataclasses.fields(x)))
     if isinstance(x, (list, tuple)):

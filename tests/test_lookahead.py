@@ -7,7 +7,7 @@ from referee.engine.cards import parse_card
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
 from referee.judging.lookahead import Entry, choose, fit, read_ahead, with_takes_and_draws
-from referee.notation.record import Counts, Play, Take
+from referee.notation.record import Counts, Play, Take, Trick
 
 
 def card(text: str) -> int:
@@ -17,16 +17,17 @@ def card(text: str) -> int:
 
 
 def entries(*items: tuple[int, int, str] | Counts | Take) -> list[Entry]:
-    """The referee's flattened record: plays carry their trick number."""
+    """The referee's flattened record: plays carry their seat, card and trick number, and
+    their trick line (one line a play here)."""
     out: list[Entry] = []
     for it in items:
         if isinstance(it, tuple):
             trick, seat, c = it
-            out.append(("play", Play(seat, card(c)), trick))
+            out.append(("play", seat, card(c), trick, Trick(trick, [Play(seat, card(c))]), 0))
         elif isinstance(it, Counts):
-            out.append(("counts", it, None))
+            out.append(("counts", -1, -1, None, it, -1))
         else:
-            out.append(("take", it, None))
+            out.append(("take", -1, -1, None, it, -1))
     return out
 
 

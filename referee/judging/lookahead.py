@@ -11,19 +11,34 @@ require, is taken.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Literal
 
 from referee.engine.state import BETWEEN, Engine
-from referee.notation.record import Counts, Draw, Play, Take
+from referee.notation.record import Counts, Draw, Play, Take, Trick
 
-# The referee's flattened record: (kind, item, trick number of a play or None). The kind
-# names the item's type, so a test of ``entry[0]`` tells mypy what ``entry[1]`` is without a
-# test of the item itself (the replay's plain play path reads millions of these).
-PlayEntry = tuple[Literal["play"], Play, int]
-Entry = (PlayEntry | tuple[Literal["take"], Take, None] | tuple[Literal["draw"], Draw, None]
-         | tuple[Literal["counts"], Counts, None])
+# The referee's flattened record, an entry per play, take, draw and count, in order:
+# (kind, seat, card, trick number, item, index). A play is ("play", seat, card, number,
+# trick, i), play i of a trick line, read as two ints: its Play value, made only when a
+# diagnostic or a step asks, is play_of(entry). A take, draw or count is (kind, -1, -1,
+# None, item, -1). The kind names the item's type, so a test of ``entry[0]`` tells mypy
+# what the rest is; the entries of a trick line are made at C speed, with no Python
+# object per play (issue 16).
+PlayEntry = tuple[Literal["play"], int, int, int, Trick, int]
+Entry = (PlayEntry | tuple[Literal["take"], int, int, None, Take, int]
+         | tuple[Literal["draw"], int, int, None, Draw, int] | tuple[Literal["counts"], int, int, None, Counts, int])
+
+
+def play_of(entry: PlayEntry) -> Play:
+    """The Play value of a play's entry (the record's own: the same object every time)."""
+    return entry[4].plays[entry[5]]
+
+
+def after(entries: Sequence[Entry], k: int) -> Iterator[Entry]:
+    """The entries after entry ``k``, without copying them."""
+    return islice(entries, k + 1, None)
 
 
 @dataclass(slots=True)
@@ -40,23 +55,23 @@ def read_ahead(entries: Sequence[Entry], k: int) -> Ahead:
     """What the record does after its entry ``k`` (a play)."""
     entry = entries[k]
     assert entry[0] == "play", "the look-ahead starts at a play"
-    _, play, trick = entry
-    rest = entries[k + 1:]
+    card, trick = entry[2], entry[3]
+    rest = list(after(entries, k))
     first_play = next((e for e in rest if e[0] == "play"), None)
-    more = first_play is not None and first_play[2] == trick
-    next_lead = first_play[1].seat if first_play is not None and not more else None
-    after_trick = next(((kind, item) for kind, item, t in rest if not (kind == "play" and t == trick)), None)
-    counts = after_trick[1] if after_trick is not None and isinstance(after_trick[1], Counts) else None
-    by = next((e[1].seat for e in rest if e[0] == "play" and e[1].card == play.card), None)
+    more = first_play is not None and first_play[3] == trick
+    next_lead = first_play[1] if first_play is not None and not more else None
+    after_trick = next((e for e in rest if not (e[0] == "play" and e[3] == trick)), None)
+    counts = after_trick[4] if after_trick is not None and after_trick[0] == "counts" else None
+    by = next((e[1] for e in rest if e[0] == "play" and e[2] == card), None)
     return Ahead(more, next_lead, counts, by)
 
 
 def with_takes_and_draws(x: Engine, entries: Sequence[Entry], k: int) -> Engine:
     """State ``x`` with the takes and draws the record writes before its next trick
     applied where legal (a copy; ``x`` itself when there are none)."""
-    trick = entries[k][2]
+    trick = entries[k][3]
     y: Engine | None = None
-    for kind, item, t in entries[k + 1:]:
+    for kind, _, _, t, item, _ in after(entries, k):
         if kind == "play":
             if t == trick:
                 continue

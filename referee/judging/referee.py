@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
+from itertools import count, islice, repeat
 from operator import or_
 from typing import NamedTuple
 
@@ -32,7 +33,7 @@ from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
-from referee.judging.lookahead import Entry, PlayEntry, choose, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, PlayEntry, after, choose, play_of, read_ahead, with_takes_and_draws
 from referee.notation.reader import parse_result
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
@@ -120,19 +121,21 @@ def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping
 
 
 def _entries(game: Game) -> list[Entry]:
-    """The record flattened to its plays, takes, draws and counts, in order; plays carry
-    their trick's number."""
+    """The record flattened to its plays, takes, draws and counts, in order (see
+    lookahead.Entry): a trick line's entries are made by zip, from its seats and cards."""
     events: list[Entry] = []
+    extend, append = events.extend, events.append
     for a in game.actions:
         if isinstance(a, Trick):
-            for p in a.plays:
-                events.append(("play", p, a.number))
+            seats, cards, number = a.seats, a.cards, a.number
+            for i in range(len(seats)):
+                append(("play", seats[i], cards[i], number, a, i))
         elif isinstance(a, Take):
-            events.append(("take", a, None))
+            append(("take", -1, -1, None, a, -1))
         elif isinstance(a, Draw):
-            events.append(("draw", a, None))
+            append(("draw", -1, -1, None, a, -1))
         elif isinstance(a, Counts):
-            events.append(("counts", a, None))
+            append(("counts", -1, -1, None, a, -1))
     return events
 
 
@@ -473,14 +476,13 @@ class _Walk(_Judging):
         IN_TRICK, BETWEEN = E.IN_TRICK, E.BETWEEN
         for k, entry in enumerate(events):
             e = self.engine
-            tno = entry[2]
+            tno = entry[3]
             if stop_after is not None and tno is not None and tno > stop_after:
                 break
             before = e.copy() if snapshots else e
             mark = e.event_count() if with_steps else 0
             if entry[0] == "play":
-                play = entry[1]
-                s, c = play.seat, play.card
+                s, c = entry[1], entry[2]
                 if not e.unknown[s]:
                     # The plain play of nearly every item: a known card, in turn, to the trick
                     # the record is writing (or a lead to the next one), with more than two
@@ -502,7 +504,7 @@ class _Walk(_Judging):
                         if e.trick_no != number:
                             self.closed_rec = tno
                         if with_steps:  # judge() reads only the result: nothing to hand over
-                            yield Step(play, tno, before, e, e.events_since(mark), [])
+                            yield Step(play_of(entry), tno, before, e, e.events_since(mark), [])
                         continue
             marks = (mark, len(diagnostics))
             kind = entry[0]
@@ -513,17 +515,18 @@ class _Walk(_Judging):
                 self._take_deferred()
             try:
                 if entry[0] == "play":
-                    self._play(k, entry[1], entry[2])
+                    self._play(k, entry[1], entry[2], entry[3])
                 elif entry[0] == "take":
-                    self._take(entry[1])
+                    self._take(entry[4])
                 elif entry[0] == "draw":
-                    self._draw(entry[1])
-                elif entry[0] == "counts":
-                    self._counts(entry[1])
+                    self._draw(entry[4])
+                else:
+                    self._counts(entry[4])
             finally:
                 if with_steps:
                     after = self.engine
-                    yield Step(entry[1], tno, before, after, after.events_since(marks[0]),
+                    item = play_of(entry) if entry[0] == "play" else entry[4]
+                    yield Step(item, tno, before, after, after.events_since(marks[0]),
                                self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
@@ -536,7 +539,7 @@ class _Walk(_Judging):
         late, self.late_penalty = self.late_penalty, None
         if late is not None:
             offender, diag = late
-            next_lead = next((entry[1].seat for entry in self.events[k:] if entry[0] == "play"), None)
+            next_lead = next((entry[1] for entry in islice(self.events, k, None) if entry[0] == "play"), None)
             normal = e.copy()
             normal.close()
             if next_lead == offender and not (normal.phase == E.BETWEEN and normal.power == offender):
@@ -554,19 +557,30 @@ class _Walk(_Judging):
 
     # plays ------------------------------------------------------------------------------------
 
-    def _play(self, k: int, play: Play, tno: int) -> None:
+    def _play_at(self, k: int) -> Play:
+        """The Play of entry ``k`` (a play): made only when a diagnostic needs where it is
+        written, as the plain plays of a record never do."""
+        entry = self.events[k]
+        assert entry[0] == "play"
+        return play_of(entry)
+
+    def _play(self, k: int, s: int, c: int, tno: int) -> None:
+        """Entry ``k``: ``s`` plays ``c`` to the record's trick ``tno``."""
         e = self.engine
-        s, c = play.seat, play.card
         late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
         if e.phase == E.IN_TRICK and self.open_rec is not None and tno != self.open_rec:
-            self._unfinished(play, tno)
+            self._unfinished(self._play_at(k), tno)
         # One verdict per play: record errors (R...) first, then table mistakes (M...).
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
         if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK:
             due = self._written_out_of_order(k, tno)
             if due is not None:
-                self._play(k, due, tno)  # the plays of the line, now in turn order
+                self._play(k, due.seat, due.card, tno)  # the plays of the line, now in turn order
                 return
+        if v is None and e.once[s] & C.BIT[c]:
+            self._apply(s, c, tno, k)  # the common case, with nothing to prove or report
+            return
+        play = self._play_at(k)
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             if not self._follow_record_error(v, s, c, play, tno, k):
@@ -578,7 +592,7 @@ class _Walk(_Judging):
             if isinstance(ref, _Tochoo):  # the referee's own (_apply); None: no void shown
                 self._renege_proved(s, c, play, ref)
         if v is None:
-            self._apply(s, c, play, tno, k)
+            self._apply(s, c, tno, k)
             return
         self._mistake(k, play, tno, v, late)
 
@@ -589,8 +603,8 @@ class _Walk(_Judging):
         judged in turn order, and the play now due first is returned (None: not so)."""
         e = self.engine
         written: list[PlayEntry] = []
-        for entry in self.events[k:]:
-            if entry[0] != "play" or entry[2] != tno:
+        for entry in islice(self.events, k, None):
+            if entry[0] != "play" or entry[3] != tno:
                 break
             written.append(entry)
         end = k + len(written)
@@ -599,10 +613,10 @@ class _Walk(_Judging):
         x, left, ordered = e.copy(), list(written), []
         while left and x.phase == E.IN_TRICK:
             due = x.to_act()
-            nxt = next((w for w in left if w[1].seat == due), None)
-            if nxt is None or x.judge_play(due, nxt[1].card) is not None:
+            nxt = next((w for w in left if w[1] == due), None)
+            if nxt is None or x.judge_play(due, nxt[2]) is not None:
                 return None
-            x.play(due, nxt[1].card)
+            x.play(due, nxt[2])
             left.remove(nxt)
             ordered.append(nxt)
         if left or x.phase == E.IN_TRICK:
@@ -610,15 +624,15 @@ class _Walk(_Judging):
             # a trick cut short may well have been played out of turn at the table.
             return None
         self.events[k:end] = ordered
-        first = written[0][1]
-        names = ", ".join(self.seat(w[1].seat) for w in ordered)
+        first = play_of(written[0])
+        names = ", ".join(self.seat(w[1]) for w in ordered)
         self.report("R116", f"the plays of trick {tno} are written out of turn order: in turn, {names}",
                     first.seat_span, label="written before its turn", trick=tno,
                     notes=[R.note("after the lead the others play in turn, so the record writes them in turn",
                                   R.LATER_TRICKS, R.notation("Tricks")),
                            "every play is legal in turn order: the referee judges them so"],
                     help=f"write trick {tno} in turn order: {names}")
-        return ordered[0][1]
+        return play_of(ordered[0])
 
     def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
         """Ruling 5: after an error in the record, follow the record where the state allows
@@ -641,7 +655,7 @@ class _Walk(_Judging):
         e = self.engine
         v = e.judge_play(s, c)
         if v is None:
-            self._apply(s, c, play, tno, k)
+            self._apply(s, c, tno, k)
         elif not v.code.startswith("R"):
             self._mistake(k, play, tno, v, False)
 
@@ -728,12 +742,12 @@ class _Walk(_Judging):
                         notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
                         help="check this card and the deal", trick=tno)
 
-    def _apply(self, s: int, c: int, play: Play, tno: int, k: int) -> None:
-        """A legal play: apply it, and learn voids from an off-suit card."""
+    def _apply(self, s: int, c: int, tno: int, k: int) -> None:
+        """A legal play, entry ``k``: apply it, and learn voids from an off-suit card."""
         e = self.engine
         lower = e.lower_card_instead(s, c)
         if lower >= 0:
-            self._note_lower_card(play, tno, lower)
+            self._note_lower_card(self._play_at(k), tno, lower)
         leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
         led, trump = e.led, e.trump
         before = e.trick_no
@@ -761,7 +775,8 @@ class _Walk(_Judging):
                 self.engine = e = snapshot
                 d = self.report(
                     "M201", f"renege: {self.seat(s)} played {C.card_str(c)} on a {C.suit_name(led)} lead, "
-                    "and the table penalised it", play.card_span, label="tochoo penalised as a renege", trick=tno,
+                    "and the table penalised it", self._play_at(k).card_span, label="tochoo penalised as a renege",
+                    trick=tno,
                     notes=[RULE_NOTES["M201"], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
@@ -774,7 +789,7 @@ class _Walk(_Judging):
                 self.open_rec = None
                 return
         if not leading and had_unseen and C.SUIT[c] != led:
-            ref = _Tochoo(play, tno, s, c, first)
+            ref = _Tochoo(self._play_at(k), tno, s, c, first)
             e.mark_void(s, led, ref)
             if e.trumps and trump >= 0 and C.SUIT[c] != trump:
                 e.mark_void(s, trump, ref)
@@ -803,13 +818,13 @@ class _Walk(_Judging):
         s, c = play.seat, play.card
         # Does the record go on with this trick (nobody stopped the play), and who leads next?
         more, next_lead = False, None
-        for entry in self.events[k + 1:]:
+        for entry in after(self.events, k):
             if entry[0] != "play":
                 continue
-            if entry[2] == tno:
+            if entry[3] == tno:
                 more = True
             else:
-                next_lead = entry[1].seat
+                next_lead = entry[1]
             break
         cards_before = len(e.trick) if not late else len(e.last_trick)
         trick_cards = cards_before + 1
@@ -861,12 +876,12 @@ class _Walk(_Judging):
 
     def _penalty_shown(self, k: int, s: int) -> bool:
         """Does the record go on with ``s`` leading the next trick (before any other play)?"""
-        tno = self.events[k][2]
-        for entry in self.events[k + 1:]:
+        tno = self.events[k][3]
+        for entry in after(self.events, k):
             if entry[0] == "play":
-                if entry[2] == tno:
+                if entry[3] == tno:
                     return False
-                return entry[1].seat == s
+                return entry[1] == s
             if entry[0] in ("take", "draw"):
                 return False
         return False
@@ -1009,8 +1024,8 @@ class _Walk(_Judging):
 
     def _rec_trick_of(self, play: Play) -> int:
         for entry in self.events:
-            if entry[0] == "play" and entry[1] is play:
-                return entry[2]
+            if entry[0] == "play" and play_of(entry) is play:
+                return entry[3]
         return 0
 
     # takes, draws, counts ------------------------------------------------------------------------------

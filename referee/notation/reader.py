@@ -17,7 +17,6 @@ import difflib
 import io
 import re
 import unicodedata
-from itertools import count, repeat
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, BinaryIO, ClassVar, Iterable, Iterator, Sequence, Union, cast
@@ -28,7 +27,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from referee.engine import cards as C
 from referee.reports.diagnostics import CODES, Diagnostic
 from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, LanePlay, Lead, NextTrick, Out, Play, Position, Prelude,
+    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, Lead, NextTrick, Out, Play, Position, Prelude,
     Action, Span, Tag, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import PRESETS, RuleSet, RulesError, rule_set
@@ -857,8 +856,9 @@ class Reader:
         items: list[_Item] = []
         line, pos = 1, 0
         # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
-        # is made from the lane's pairs of words, with no span until a diagnostic asks for
-        # one (LanePlay); any other line goes through build_trick, which reports.
+        # is made from the lane's pairs of words, as its seats and cards, with no play and
+        # no span until a program or a diagnostic asks (Trick.written); any other line goes
+        # through build_trick, which reports.
         play_re = lane.play
         seat_index = ctx.seat_index
         # Nearly every seat and card is written as the game names it: look the word up as
@@ -894,13 +894,11 @@ class Reader:
                     items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
                                              comment[1:].strip() if comment is not None else None))
                     continue
-                where = [text, p0, p1, row0 + line, start, base, play_re, None]  # a record.PlaysText
-                n0 = m.start("no")
-                # No None left in seats and cards: checked above.
-                plays = list(map(LanePlay, cast(list[int], seats), cast(list[int], cards), repeat(where), count()))
-                items.append(Trick(int(no[:-1]), cast(list[Play], plays),
-                                   comment[1:].strip() if comment is not None else None,
-                                   Span(row0 + line, n0 - start + 1, base + n0, base + p1)))
+                # No None left in seats and cards: checked above. Where the line is written is
+                # kept for the spans, which only a diagnostic asks for (a record.PlaysText).
+                items.append(Trick.written(int(no[:-1]), cast(list[int], seats), cast(list[int], cards),
+                                           comment[1:].strip() if comment is not None else None,
+                                           [text, p0, p1, row0 + line, start, base, play_re, None, m.start("no")]))
                 continue
             # A hand: made here when its seat and every card read; else as Lark's tokens, for
             # the builder's own hand(), which reports.

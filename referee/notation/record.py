@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import count, repeat
 from typing import Any, NamedTuple, overload
 
 
@@ -199,8 +200,9 @@ class Play:
 
 
 # Where a trick line's plays are written, to find their spans when a diagnostic asks:
-# [text, start, end, row, line_start, base, pattern, spans or None]. A list, not an object:
-# the reader's fast lane makes one per trick line, over twenty thousand a second.
+# [text, start, end, row, line_start, base, pattern, spans or None, offset of the trick's
+# number]. A list, not an object: the reader's fast lane makes one per trick line, over
+# twenty thousand a second.
 PlaysText = list[Any]
 
 
@@ -241,14 +243,90 @@ class LanePlay(Play):
         return _play_spans(self._where, self._i)[1]
 
 
-@dataclass(slots=True)
 class Trick:
-    """One line of plays. A line with the number of the trick before it continues that trick."""
+    """One line of plays. A line with the number of the trick before it continues that trick.
 
-    number: int
-    plays: list[Play]
-    comment: str | None = None
-    span: Span = _span()
+    ``Trick(number, plays, comment, span)`` is a trick made of :class:`Play` values. The
+    reader's fast lane writes a trick line as what it says, its seats and cards (two lists
+    of ints) and where it is written (see PlaysText). The Play values and the spans are
+    made only when first asked: checking an archive reads the seats and cards alone, and
+    makes no object per play (issue 16).
+    """
+
+    __slots__ = ("number", "comment", "_plays", "_seats", "_cards", "_where", "_span")
+
+    def __init__(self, number: int, plays: list[Play] | None = None, comment: str | None = None,
+                 span: Span = NOWHERE) -> None:
+        self.number = number
+        self.comment = comment
+        self._plays: list[Play] | None = [] if plays is None else plays
+        self._seats: list[int] = []
+        self._cards: list[int] = []
+        self._where: PlaysText = []
+        self._span: Span | None = span
+
+    @classmethod
+    def written(cls, number: int, seats: list[int], cards: list[int], comment: str | None,
+                where: PlaysText) -> Trick:
+        """A trick line as the fast lane reads it: ``where`` says where its plays are written
+        (PlaysText), with the offset of its number last."""
+        t = cls.__new__(cls)
+        t.number = number
+        t.comment = comment
+        t._plays = None
+        t._seats = seats
+        t._cards = cards
+        t._where = where
+        t._span = None
+        return t
+
+    @property
+    def plays(self) -> list[Play]:
+        """The plays, in the order written (made when first asked, then kept: a program may
+        change the list, and the trick is then what the list says)."""
+        plays = self._plays
+        if plays is None:
+            plays = self._plays = list(map(LanePlay, self._seats, self._cards, repeat(self._where), count()))
+        return plays
+
+    @plays.setter
+    def plays(self, plays: list[Play]) -> None:
+        self._plays = plays
+
+    @property
+    def seats(self) -> list[int]:
+        """The seat of each play, in the order written (not to be changed: change ``plays``)."""
+        return self._seats if self._plays is None else [p.seat for p in self._plays]
+
+    @property
+    def cards(self) -> list[int]:
+        """The card of each play, in the order written (not to be changed: change ``plays``)."""
+        return self._cards if self._plays is None else [p.card for p in self._plays]
+
+    @property
+    def span(self) -> Span:
+        """From the trick's number to its last card."""
+        span = self._span
+        if span is None:
+            _, _, end, row, line_start, base, _, _, number_at = self._where
+            span = self._span = Span(row, number_at - line_start + 1, base + number_at, base + end)
+        return span
+
+    @span.setter
+    def span(self, span: Span) -> None:
+        self._span = span
+
+    def __eq__(self, other: object) -> bool:
+        # As the dataclass it was: the facts and the comment; where it is written is no fact.
+        if not isinstance(other, Trick):
+            return NotImplemented
+        return (self.number == other.number and self.seats == other.seats and self.cards == other.cards
+                and self.comment == other.comment)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Trick(number={self.number!r}, plays={self.plays!r}, comment={self.comment!r})"
 
 
 @dataclass(slots=True)
@@ -338,7 +416,7 @@ class Game:
 
     @property
     def plays(self) -> int:
-        return sum(len(a.plays) for a in self.actions if isinstance(a, Trick))
+        return sum(len(a.seats) for a in self.actions if isinstance(a, Trick))
 
 
 @dataclass(slots=True)
