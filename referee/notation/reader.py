@@ -551,47 +551,59 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
     The keyword arguments say where the stream starts in its file, for a stream that is a
     slice of a file starting at a %game line (check --jobs): games already before it, lines,
     characters and bytes."""
-    # Lines are kept as bytes and a game is decoded whole (one decode a game, not a line);
-    # the first line and each %game line are decoded on their own, so a bad byte stops the
-    # reading exactly where decoding line by line would: after the same games.
-    chunk: list[bytes] = []
+    # The stream is read a block at a time and cut at its %game lines by a search on bytes,
+    # and a game is decoded whole: no Python step per line (issue 16). The first line and
+    # each %game line are decoded on their own first, so a bad byte stops the reading where
+    # it always has: after the same games, with the same message.
+    in_prelude = number == 0 and line == 0
+    chunk: list[bytes] = []  # the bytes of the chunk being gathered, whole lines
     chunk_line = line + 1
     chunk_offset = offset
     chunk_bytes = byte_offset
-    line_no = line
-    in_prelude = number == 0 and line == 0
+    line_no = line  # the lines before ``region``
+    carry = b""
+    read = getattr(stream, "read1", stream.read)  # what a pipe has now, not a full block
 
-    def decoded(raws: list[bytes], first_line: int, first_byte: int) -> str:
+    def decoded(raw: bytes, first_line: int, first_byte: int) -> str:
         try:
-            return b"".join(raws).decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        at = first_byte
-        for n, raw in enumerate(raws):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise ReadError(
-                    path,
-                    f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {at + e.start} "
-                    f"(line {first_line + n}) cannot be decoded",
-                ) from None
-            at += len(raw)
-        raise AssertionError("a text that decodes line by line decodes whole")  # pragma: no cover
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            # A UTF-8 sequence never spans a line end, so the first bad byte of the whole
+            # is the first bad byte of the first line that has one.
+            bad_line = first_line + raw.count(b"\n", 0, e.start)
+            raise ReadError(
+                path,
+                f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {first_byte + e.start} "
+                f"(line {bad_line}) cannot be decoded",
+            ) from None
 
-    for raw in stream:
-        line_no += 1
-        if line_no == 1:
-            decoded([raw], line_no, byte_offset)  # raises here, as line by line does
-            if raw.startswith(b"\xef\xbb\xbf"):
+    while True:
+        block = read(_BLOCK)
+        data = carry + block if carry else block
+        if block:
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                carry = data  # no whole line yet
+                continue
+            region, carry = data[:cut], data[cut:]
+        else:
+            region, carry = data, b""
+        if line_no == 0 and region:
+            decoded(region[:region.find(b"\n") + 1 or len(region)], 1, byte_offset)  # as line by line
+            if region.startswith(b"\xef\xbb\xbf"):
                 byte_offset += 3  # the byte-order mark is no part of the text
                 chunk_bytes += 3
-                raw = raw[3:]
-        opens = raw.startswith(b"%game") or (raw[:1] in _INDENT and raw.lstrip(b" \t").startswith(b"%game"))
-        if opens:
-            decoded([raw], line_no, byte_offset)
-            if in_prelude or chunk:
-                text = decoded(chunk, chunk_line, chunk_bytes)
+                region = region[3:]
+        pos = 0  # of ``region``, gathered into ``chunk`` up to here
+        for s in game_lines(region):
+            line_no += region.count(b"\n", pos, s)  # the lines before the game line
+            at_line = line_no + 1
+            at_byte = byte_offset + s
+            decoded(region[s:region.find(b"\n", s) + 1 or len(region)], at_line, at_byte)
+            chunk.append(region[pos:s])
+            pos = s
+            if in_prelude or any(chunk):
+                text = decoded(b"".join(chunk), chunk_line, chunk_bytes)
                 if in_prelude:
                     yield 0, text, 1, 0
                 else:
@@ -600,50 +612,41 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
             in_prelude = False
             number += 1
             chunk = []
-            chunk_line = line_no
+            chunk_line = at_line
             chunk_offset = offset
-            chunk_bytes = byte_offset
-        chunk.append(raw)
-        byte_offset += len(raw)
+            chunk_bytes = at_byte
+        chunk.append(region[pos:])
+        line_no += region.count(b"\n", pos)
+        byte_offset += len(region)
+        if not block:
+            break
     if in_prelude:
-        yield 0, decoded(chunk, chunk_line, chunk_bytes), 1, 0
-    elif chunk:
-        yield number, decoded(chunk, chunk_line, chunk_bytes), chunk_line, chunk_offset
+        yield 0, decoded(b"".join(chunk), chunk_line, chunk_bytes), 1, 0
+    elif any(chunk):
+        yield number, decoded(b"".join(chunk), chunk_line, chunk_bytes), chunk_line, chunk_offset
 
 
-_GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
-_INDENT = (b" ", b"\t")  # a line that starts so may still be an indented %game line
+_BLOCK = 1 << 20  # chunks reads this much at a time
+
+def game_lines(data: bytes, start: int = 0) -> Iterator[int]:
+    """Where the %game lines of ``data`` start, from ``start`` on: a line whose first word,
+    after any spaces or tabs, is %game (``start`` counts as a line's start). A search for
+    the word, at the speed of a byte search: a regular expression anchored at every line
+    start tries every byte of the file (issue 16)."""
+    find = data.find
+    i = find(b"%game", start)
+    while i >= 0:
+        j = i
+        while j > start and data[j - 1] in _INDENT:
+            j -= 1
+        if j == start or data[j - 1] == _NEWLINE:
+            yield j
+        i = find(b"%game", i + 5)
+
+
+_INDENT = b" \t"  # what may stand before %game on its line
+_NEWLINE = ord("\n")
 RANGE_BYTES = 1 << 18  # small enough to balance two workers on a few-MB file
-
-
-def ranges(path: str, size: int = RANGE_BYTES) -> Iterator[tuple[int, int, int, int, int]]:
-    """Cut a file into slices of about ``size`` bytes, each starting at a %game line, with
-    where each starts: (byte start, byte end, games before, lines before, chars before).
-    Only C-speed counting is done here; the slices are read and parsed elsewhere."""
-    games = lines = chars = pos = 0
-    carry = b""
-    with open(path, "rb") as f:
-        while True:
-            block = f.read(size)
-            data = carry + block
-            if not block:
-                if data or pos == 0:  # an empty file still has its (missing) version line judged
-                    yield pos, pos + len(data), games, lines, chars
-                return
-            cut = data.rfind(b"\n%game", 1)
-            if cut < 0:
-                carry = data
-                continue
-            cut += 1
-            piece = data[:cut]
-            yield pos, pos + cut, games, lines, chars
-            games += len(_GAME_LINE.findall(piece))
-            lines += piece.count(b"\n")
-            chars += len(piece.decode("utf-8", errors="replace"))
-            if pos == 0 and piece.startswith(b"\xef\xbb\xbf"):
-                chars -= 1  # the reader drops a byte-order mark
-            pos += cut
-            carry = data[cut:]
 
 
 def quote_first_line(errors: Iterable[Diagnostic], text: str) -> None:

@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import codecs
 import io
-import itertools
 import os
-import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator
 
-from referee.notation.reader import ReadError, Reader, chunks
+from referee.notation.reader import ReadError, Reader, chunks, game_lines
 from referee.notation.record import Game, Prelude
 
-GAME_LINE = re.compile(rb"^[ \t]*%game", re.M)
-_GAME_HERE = re.compile(rb"[ \t]*%game")
 BOM = b"\xef\xbb\xbf"
 BLOCK = 1 << 20
 # The prelude of a file with no game is parsed for its diagnostics only up to this size:
@@ -47,11 +43,15 @@ def _chars(data: bytes) -> int:
 _NOT_CONTINUATION = bytes(b for b in range(256) if not 0x80 <= b < 0xC0)
 
 
-def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False) -> Iterator[Place]:
+def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False, every: int = 0) -> Iterator[Place]:
     """The place of every %game line of a binary stream, in order. With ``validate`` the
-    bytes must be UTF-8 (a ReadError names the first byte that is not)."""
+    bytes must be UTF-8 (a ReadError names the first byte that is not). With ``every``,
+    only the places at least that many bytes after the last one given (the first: after
+    the stream's start): the games between are counted, their lines and characters are
+    counted only where a place is given (check cuts its slices so, issue 16)."""
     games = lines = chars = 0
     pos = 0  # the byte where ``carry`` starts
+    last = 0  # the byte of the last place given
     carry = b""
     first = True
     decoder = codecs.getincrementaldecoder("utf-8")() if validate else None
@@ -73,21 +73,17 @@ def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False) -> It
                 skip = len(BOM)  # the reader drops a byte-order mark: it is no character
         if decoder is not None:
             _validate(decoder, region, pos, lines, path)
-        prev = skip
-        found: Iterator[re.Match[bytes]] = GAME_LINE.finditer(region, skip)
-        here = _GAME_HERE.match(region, skip) if skip else None
-        if here is not None:
-            # '^' does not match where a search starts: the game line after a byte-order mark
-            found = itertools.chain([here], found)
-        for m in found:
-            s = m.start()
-            lines += region.count(b"\n", prev, s)
-            chars += _chars(region[prev:s])
-            prev = s
-            yield Place(pos + s, games, lines, chars)
+        counted = skip  # lines and characters are counted up to here
+        for s in game_lines(region, skip):
+            if pos + s - last >= every:
+                lines += region.count(b"\n", counted, s)
+                chars += _chars(region[counted:s])
+                counted = s
+                last = pos + s
+                yield Place(pos + s, games, lines, chars)
             games += 1
-        lines += region.count(b"\n", prev)
-        chars += _chars(region[prev:])
+        lines += region.count(b"\n", counted)
+        chars += _chars(region[counted:])
         pos += cut
         carry = data[cut:]
         if not block:
@@ -109,8 +105,8 @@ def ranges(path: str, size: int) -> Iterator[tuple[int, int, int, int, int]]:
     end = os.path.getsize(path)
     cur = Place(0, 0, 0, 0)
     with open(path, "rb") as f:
-        for p in game_starts(f, path):
-            if p.start - cur.start >= size:
+        for p in game_starts(f, path, every=size):
+            if p.start > cur.start:  # (a game at the file's start opens the first slice)
                 yield cur.start, p.start, cur.games, cur.lines, cur.chars
                 cur = p
     yield cur.start, max(end, cur.start), cur.games, cur.lines, cur.chars
