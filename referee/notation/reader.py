@@ -776,9 +776,12 @@ class Reader:
                 items = self._line_by_line(text)
                 break
             items = parsed
+            # Where each line of the lane starts in the file: the lane's items go between
+            # Lark's there (an item of Lark's is on a line of its own).
+            base = ctx.offset + ctx.offset_shift
             if not found:
                 if tags:
-                    items = _merge(parsed, tags)
+                    items = _merge(parsed, tags, [base + m.start() for m in head])
                 break
             if ctx.unsettled or (not ctx.seats_from_tag and any(m.group("seat") for m in found)):
                 # A seat or the rules changed after the lane's first line, or the hands name
@@ -786,7 +789,7 @@ class Reader:
                 head, found = [], []
                 continue
             assert lane is not None  # found is empty without the lane
-            items = _merge(parsed, tags + self._lane_items(lane, found, whole))
+            items = _merge(parsed, tags + self._lane_items(lane, found, whole), [base + m.start() for m in head + found])
             break
         game = _assemble(items, ctx)
         game.number = number
@@ -857,69 +860,70 @@ class Reader:
         """The tricks and hands of the lines the fast lane found, made by the builder's code."""
         ctx = self._ctx
         items: list[_Item] = []
-        line, pos = 1, 0
+        append = items.append
+        line, pos = 1, 0  # the line of ``pos`` (counted only where a line number is needed)
         # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
-        # is made from the lane's pairs of words, as its seats and cards, with no play and
-        # no span until a program or a diagnostic asks (Trick.written); any other line goes
-        # through build_trick, which reports.
-        play_re = lane.play
+        # is made from the lane's pairs of words, as its seats and cards, with no play, no
+        # span and no line number until a program or a diagnostic asks (Trick.written); any
+        # other line goes through build_trick, which reports.
         seat_index = ctx.seat_index
         # Nearly every seat and card is written as the game names it: look the word up as
         # written first, and fold its case only when that finds nothing.
-        seat_as_written = {name: i for i, name in enumerate(ctx.seats)}
-        spellings = C.SPELLINGS
+        seat_of = {name: i for i, name in enumerate(ctx.seats)}.get
+        card_of = C.SPELLINGS.get
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
         card_words = lane.card.findall
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
+        at = (row0, base, lane.play)  # where this game's trick lines are written (Trick.written)
+        written = Trick.written
         for m in found:
-            start = m.start()
-            line += text.count("\n", pos, start)
-            pos = start
-            comment = m.group("comment")
-            no = m.group("no")
+            no, plays, comment = m.group("no", "plays", "comment")
             if no is not None:
-                p0, p1 = m.span("plays")
                 # Within the plays the lane matched, the only separators are the grammar's
                 # ignored [ \t\f,] (a seat and a card are runs of other characters), so the
                 # words split there are the lane's seats and cards whenever every seat word
                 # is a seat of the game: a seat written against its card ("North♠") is not.
-                words = text[p0:p1].replace(",", " ").split()
-                seats = list(map(seat_as_written.get, words[0::2]))
+                words = plays.replace(",", " ").split()
+                seats = list(map(seat_of, words[0::2]))
                 if None in seats:
-                    seats = [seat_index.get(s.lower()) for s in words[0::2]]
-                cards = list(map(spellings.get, words[1::2]))
+                    seats = [seat_index.get(w.lower()) for w in words[0::2]]
+                cards = list(map(card_of, words[1::2]))
                 if None in cards:
-                    cards = [spellings.get(c.translate(C.ASCII_UPPER)) for c in words[1::2]]
+                    cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
                 if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
-                    items.append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
-                                             comment[1:].strip() if comment is not None else None))
+                    start = m.start()
+                    line += text.count("\n", pos, start)
+                    pos = start
+                    append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
+                                       comment[1:].strip() if comment is not None else None))
                     continue
-                # No None left in seats and cards: checked above. Where the line is written is
-                # kept for the spans, which only a diagnostic asks for (a record.PlaysText).
-                items.append(Trick.written(int(no[:-1]), cast(list[int], seats), cast(list[int], cards),
-                                           comment[1:].strip() if comment is not None else None,
-                                           [text, p0, p1, row0 + line, start, base, play_re, None, m.start("no")]))
+                # No None left in seats and cards: checked above.
+                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), cast(list[int], seats), cast(list[int], cards),
+                               comment[1:].strip() if comment is not None else None, m, at))
                 continue
+            start = m.start()
+            line += text.count("\n", pos, start)
+            pos = start
             # A hand: made here when its seat and every card read; else as Lark's tokens, for
             # the builder's own hand(), which reports.
             c0, c1 = m.span("cards")
             seat = seat_index.get(m.group("seat").lower())
-            got = list(map(spellings.get, card_words(text, c0, c1)))
+            got = list(map(card_of, card_words(text, c0, c1)))
             if None in got:
-                got = [spellings.get(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
+                got = [card_of(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
             if seat is not None and None not in got and not (no_marked and marked in got):
                 dealt = cast(list[int], got)  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
                 # Its cards' spans are found only if a diagnostic asks (HandSpans).
-                items.append(Hand(seat, tuple(sorted(dealt, key=card_order)), len(dealt),
-                                  comment[1:].strip() if comment is not None else None,
-                                  Span(row, s0 - start + 1, base + s0, base + c1),
-                                  HandSpans(text, c0, c1, row, 1 - start, base, lane.card, dealt, card_order)))
+                append(Hand(seat, tuple(sorted(dealt, key=card_order)), len(dealt),
+                            comment[1:].strip() if comment is not None else None,
+                            Span(row, s0 - start + 1, base + s0, base + c1),
+                            HandSpans(text, c0, c1, row, 1 - start, base, lane.card, dealt, card_order)))
                 continue
             col = 1 - start
             s0, s1 = m.span("seat")
@@ -928,7 +932,7 @@ class Reader:
             if comment is not None:
                 c0, c1 = m.span("comment")
                 ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
-            items.append(self._builder.hand(ch))
+            append(self._builder.hand(ch))
         return items
 
     def _line_by_line(self, text: str) -> list[_Item | _BrokenTrick]:
@@ -1011,12 +1015,16 @@ def _tokens(m: re.Match[str], first: tuple[str, str] | None, line_start: int, li
     return out
 
 
-def _merge(items: list[_Item], tricks: Sequence[_Item]) -> list[_Item]:
-    """Lark's items and the fast lane's tricks, in the order of the text."""
+# A trick's number as the lane reads it ("12."), for the numbers of nearly every game.
+_TRICK_NUMBER = {f"{n}.": n for n in range(1, 301)}
+
+
+def _merge(items: list[_Item], lane: Sequence[_Item], starts: Sequence[int]) -> list[_Item]:
+    """Lark's items and the fast lane's, in the order of the text: ``starts`` says where
+    the line of each of the lane's items starts in the file."""
     out: list[_Item] = []
     i, n = 0, len(items)
-    for t in tricks:
-        start = t.span.start
+    for t, start in zip(lane, starts):
         while i < n and items[i].span.start < start:
             out.append(items[i])
             i += 1

@@ -9,6 +9,7 @@ the facts and the comments only.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import count, repeat
@@ -199,48 +200,31 @@ class Play:
         return f"Play(seat={self.seat!r}, card={self.card!r})"
 
 
-# Where a trick line's plays are written, to find their spans when a diagnostic asks:
-# [text, start, end, row, line_start, base, pattern, spans or None, offset of the trick's
-# number]. A list, not an object: the reader's fast lane makes one per trick line, over
-# twenty thousand a second.
-PlaysText = list[Any]
-
-
-def _play_spans(where: PlaysText, i: int) -> tuple[Span, Span]:
-    """The spans of play ``i`` of the line; the first asked finds those of the whole line."""
-    spans: list[tuple[Span, Span]] | None = where[7]
-    if spans is None:
-        text, start, end, row, line_start, base, pattern = where[:7]
-        col = 1 - line_start
-        spans = []
-        for p in pattern.finditer(text, start, end):
-            s0, s1 = p.span(1)
-            c0, c1 = p.span(2)
-            spans.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
-        where[7] = spans
-    return spans[i]
-
-
 class LanePlay(Play):
-    """A play read by the fast lane (two tuples a play, for spans that only a diagnostic
-    reads): it keeps where its line is written and its index, and finds its spans when first
-    asked (see PlaysText)."""
+    """A play read by the fast lane: it keeps its trick line and its place in it, and finds
+    its spans when first asked (Trick.written)."""
 
-    __slots__ = ("_where", "_i")
+    __slots__ = ("_trick", "_i")
 
-    def __init__(self, seat: int, card: int, where: PlaysText, i: int):
+    def __init__(self, seat: int, card: int, trick: Trick, i: int):
         self.seat = seat
         self.card = card
-        self._where = where
+        self._trick = trick
         self._i = i
 
     @property
     def seat_span(self) -> Span:  # type: ignore[override]
-        return _play_spans(self._where, self._i)[0]
+        return self._trick._play_spans()[self._i][0]
 
     @property
     def card_span(self) -> Span:  # type: ignore[override]
-        return _play_spans(self._where, self._i)[1]
+        return self._trick._play_spans()[self._i][1]
+
+
+# Where the fast lane found a game's trick lines: (the line before the game's text, the
+# offset of the game's text in the file, the pattern of one play). One per game, shared by
+# its tricks (Trick.written).
+LaneGame = tuple[int, int, re.Pattern[str]]
 
 
 class Trick:
@@ -248,12 +232,12 @@ class Trick:
 
     ``Trick(number, plays, comment, span)`` is a trick made of :class:`Play` values. The
     reader's fast lane writes a trick line as what it says, its seats and cards (two lists
-    of ints) and where it is written (see PlaysText). The Play values and the spans are
+    of ints) and the lane's match of the line (Trick.written). The Play values and the spans are
     made only when first asked: checking an archive reads the seats and cards alone, and
     makes no object per play (issue 16).
     """
 
-    __slots__ = ("number", "comment", "_plays", "_seats", "_cards", "_where", "_span")
+    __slots__ = ("number", "comment", "_plays", "_seats", "_cards", "_match", "_at", "_span", "_spans")
 
     def __init__(self, number: int, plays: list[Play] | None = None, comment: str | None = None,
                  span: Span = NOWHERE) -> None:
@@ -262,23 +246,46 @@ class Trick:
         self._plays: list[Play] | None = [] if plays is None else plays
         self._seats: list[int] = []
         self._cards: list[int] = []
-        self._where: PlaysText = []
+        self._match: re.Match[str] | None = None
+        self._at: LaneGame | None = None
         self._span: Span | None = span
+        self._spans: list[tuple[Span, Span]] | None = None
 
     @classmethod
     def written(cls, number: int, seats: list[int], cards: list[int], comment: str | None,
-                where: PlaysText) -> Trick:
-        """A trick line as the fast lane reads it: ``where`` says where its plays are written
-        (PlaysText), with the offset of its number last."""
+                match: re.Match[str], at: LaneGame) -> Trick:
+        """A trick line as the fast lane reads it: its number, seats, cards and comment, and
+        the lane's match of the line (groups ``no`` and ``plays``) in the game ``at``, from
+        which its span and its plays' spans are found when first asked."""
         t = cls.__new__(cls)
         t.number = number
         t.comment = comment
         t._plays = None
         t._seats = seats
         t._cards = cards
-        t._where = where
+        t._match = match
+        t._at = at
         t._span = None
+        t._spans = None
         return t
+
+    def _play_spans(self) -> list[tuple[Span, Span]]:
+        """The (seat, card) spans of the plays of a line the lane read, found once."""
+        spans = self._spans
+        if spans is None:
+            m, at = self._match, self._at
+            assert m is not None and at is not None, "a trick made of plays has its plays' spans"
+            row0, base, play = at
+            text, line_start = m.string, m.start()
+            row = row0 + 1 + text.count("\n", 0, line_start)
+            col = 1 - line_start
+            spans = []
+            for p in play.finditer(text, m.start("plays"), m.end("plays")):
+                s0, s1 = p.span(1)
+                c0, c1 = p.span(2)
+                spans.append((Span(row, s0 + col, base + s0, base + s1), Span(row, c0 + col, base + c0, base + c1)))
+            self._spans = spans
+        return spans
 
     @property
     def plays(self) -> list[Play]:
@@ -286,7 +293,7 @@ class Trick:
         change the list, and the trick is then what the list says)."""
         plays = self._plays
         if plays is None:
-            plays = self._plays = list(map(LanePlay, self._seats, self._cards, repeat(self._where), count()))
+            plays = self._plays = list(map(LanePlay, self._seats, self._cards, repeat(self), count()))
         return plays
 
     @plays.setter
@@ -308,8 +315,12 @@ class Trick:
         """From the trick's number to its last card."""
         span = self._span
         if span is None:
-            _, _, end, row, line_start, base, _, _, number_at = self._where
-            span = self._span = Span(row, number_at - line_start + 1, base + number_at, base + end)
+            m, at = self._match, self._at
+            assert m is not None and at is not None, "a trick made of plays is given its span"
+            row0, base, _ = at
+            text, line_start, number_at = m.string, m.start(), m.start("no")
+            row = row0 + 1 + text.count("\n", 0, line_start)
+            span = self._span = Span(row, number_at - line_start + 1, base + number_at, base + m.end("plays"))
         return span
 
     @span.setter
