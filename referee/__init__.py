@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from referee.notation.reader import ReadError, Reader, parse, read
     from referee.notation.record import Game, Span
     from referee.reports.diagnostics import CODES, Diagnostic, PenaltyFacts
-    from referee.reports.render import diagnostic_text
+    from referee.reports.layout import diagnostic_text
 
 # Each public name and the module that defines it.
 _HOME = {
@@ -57,7 +57,7 @@ _HOME = {
     "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
     "Step": "referee.judging.referee", "Replay": "referee.judging.replay", "replay": "referee.judging.replay",
     "Game": "referee.notation.record", "Span": "referee.notation.record",
-    "diagnostic_text": "referee.reports.render",
+    "diagnostic_text": "referee.reports.layout",
     "PRESETS": "referee.engine.rules", "RuleSet": "referee.engine.rules", "RulesError": "referee.engine.rules",
     "parse_spec": "referee.engine.rules", "rule_set": "referee.engine.rules",
 }

@@ -22,13 +22,15 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess:
                           timeout=300, env={**os.environ, **env})
 
 
-def modules_after(args: list[str]) -> set[str]:
-    """The top-level packages imported by the time `getaway-ref ARGS` exits."""
+def modules_after(args: list[str], **env: str) -> set[str]:
+    """The top-level packages imported by the time `getaway-ref ARGS` exits (its output
+    into a pipe)."""
     code = ("import atexit, sys\n"
             "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted({m.split('.')[0] for m in sys.modules}))))\n"
             f"sys.argv = ['getaway-ref', *{args!r}]\n"
             "from referee._start import main\nmain()\n")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, **env})
     return set(r.stderr.rsplit("MODULES ", 1)[1].split())
 
 
@@ -36,6 +38,13 @@ def test_a_text_check_imports_neither_pydantic_nor_typer():
     mods = modules_after(["check", EXAMPLE])
     assert "referee" in mods and "lark" in mods
     assert "pydantic" not in mods and "typer" not in mods and "jsonschema" not in mods
+
+
+def test_a_text_check_into_a_pipe_or_a_file_does_without_rich():
+    # Its text is plain there (reports/plain.py): rich is for a terminal's colours.
+    assert "rich" not in modules_after(["check", EXAMPLE])
+    assert "rich" not in modules_after(["check", "records/dispute-renege-illegal.gwy"])  # diagnostics too
+    assert "rich" in modules_after(["check", EXAMPLE], FORCE_COLOR="1")  # colour asked for
 
 
 def test_typer_commands_load_only_the_modules_they_use():

@@ -126,9 +126,11 @@ def _size(path: Path) -> int:
 def _open_sink(fmt: str, quiet: bool) -> Sink:
     """The sink of an output format (each module is imported only by the runs that write it)."""
     if fmt == "text":
-        from referee.reports.console import TextSink  # rich
+        from referee.reports.plain import PlainSink, writes_plain
 
-        return TextSink(quiet)
+        if writes_plain():  # a pipe or a file: the same text, without rich (plain.py)
+            return PlainSink(quiet, lambda: _rich_text(quiet))
+        return _rich_text(quiet)
     if fmt in ("json", "jsonl"):
         from referee.reports.report import JsonLinesSink, JsonSink  # pydantic
 
@@ -136,6 +138,12 @@ def _open_sink(fmt: str, quiet: bool) -> Sink:
     from referee.reports.formats import make_sink  # xml (junit)
 
     return make_sink(fmt)
+
+
+def _rich_text(quiet: bool) -> Sink:
+    from referee.reports.console import TextSink  # rich
+
+    return TextSink(quiet)
 
 
 def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, object], force: bool) -> Runner:
@@ -151,6 +159,7 @@ def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dic
 def _say_error(message: str) -> None:
     from referee.reports.console import say_error, stderr_console  # rich
 
+    sys.stdout.flush()  # what the report wrote comes first
     say_error(stderr_console(), message)
 
 

@@ -873,7 +873,6 @@ class Reader:
         card_of = C.SPELLINGS.get
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
-        card_words = lane.card.findall
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
@@ -911,16 +910,18 @@ class Reader:
             # the builder's own hand(), which reports.
             c0, c1 = m.span("cards")
             seat = seat_index.get(m.group("seat").lower())
-            got = list(map(card_of, card_words(text, c0, c1)))
+            # The cards' words, split as a trick line's are (the same separators only).
+            words = text[c0:c1].replace(",", " ").split()
+            got = list(map(card_of, words))
             if None in got:
-                got = [card_of(c.translate(C.ASCII_UPPER)) for c in card_words(text, c0, c1)]
+                got = [card_of(c.translate(C.ASCII_UPPER)) for c in words]
             if seat is not None and None not in got and not (no_marked and marked in got):
                 dealt = cast(list[int], got)  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
                 # Its cards' spans are found only if a diagnostic asks (HandSpans).
-                append(Hand(seat, tuple(sorted(dealt, key=card_order)), len(dealt),
+                append(Hand(seat, tuple(C.sort_cards(dealt)), len(dealt),
                             comment[1:].strip() if comment is not None else None,
                             Span(row, s0 - start + 1, base + s0, base + c1),
                             HandSpans(text, c0, c1, row, 1 - start, base, lane.card, dealt, card_order)))

@@ -18,7 +18,7 @@ from urllib.parse import quote
 from referee import __version__
 from referee.notation.record import Span
 from referee.reports.diagnostics import CODES, ERROR, MISTAKE, NOTE, Diagnostic, title
-from referee.reports.render import diagnostic_text
+from referee.reports.layout import diagnostic_text
 from referee.reports.select import code_severity, severity_of
 from referee.reports.sink import GameOutcome, Sink, Totals
 

@@ -1,0 +1,229 @@
+"""The layout of check's human output, as plain lines: a diagnostic in the rustc style,
+the line per game and the totals, each line with the name of its style.
+
+    error[M201]: renege: East played K♣ on a heart lead while holding 9♥
+      --> records/renege.gwy:15:28
+       |
+    15 | 4. West 2♥, North 6♥, East K♣
+       |                            ^^ tochoo while holding the suit led
+       |
+       = note: Pagat, Getaway, "Second and subsequent tricks": ...
+       = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5
+
+No colour here, and no rich: ``render.py`` and ``console.py`` print these lines in colour
+for a terminal; ``plain.py`` writes them as they are for a pipe or a file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
+
+from referee.engine.citations import is_citation
+from referee.reports.diagnostics import NOTE, SEVERITIES, Diagnostic
+from referee.reports.sink import GameOutcome, Totals
+from referee.reports.text import safe
+
+# A line of output and its style name (a key of STYLES; '' for none).
+Line = tuple[str, str]
+
+
+class DiagnosticFacts(Protocol):
+    """What the compact form of a diagnostic reads: a :class:`Diagnostic`, or the JSON model
+    of one that ``show`` and ``legal`` keep (no span, no source line)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def trick(self) -> int | None: ...
+    @property
+    def notes(self) -> Sequence[str]: ...
+    @property
+    def help(self) -> str | None: ...
+
+
+# A line longer than LONG characters is quoted as a window of WINDOW characters around the
+# caret (as rustc does): errors on one long line cost output in proportion to their number,
+# not to their number times the line's length.
+LONG = 160
+WINDOW = 120
+BEFORE = 40  # of the window, how much stands before the caret
+
+
+def _caret_line(source: str, col: int, width: int) -> str:
+    # Tabs keep their width so the caret lines up under the card.
+    prefix = "".join("\t" if ch == "\t" else " " for ch in source[: max(0, col - 1)])
+    return prefix + "^" * max(1, width)
+
+
+def quote(source: str, col: int, width: int) -> tuple[str, str]:
+    """The source line as shown (escaped, and cut to a window around the caret if long) and
+    the caret line under it."""
+    col = max(1, col)
+    width = max(1, min(width, max(1, len(source) - col + 1)))
+    start, end = 0, len(source)
+    if len(source) > LONG:
+        start = max(0, min(col - 1 - BEFORE, len(source) - WINDOW))
+        end = min(len(source), start + WINDOW)
+        width = max(1, min(width, end - (col - 1)))
+    before = source[start:col - 1]
+    marked = source[col - 1:col - 1 + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if end < len(source) else ""
+    shown = lead + safe(source[start:end]) + tail
+    pad = lead + safe(before)
+    return shown, _caret_line(pad, len(pad) + 1, len(safe(marked)) if marked else 1)
+
+
+def diagnostic_lines(d: Diagnostic | DiagnosticFacts, *, compact: bool = False,
+                     citations: bool = True) -> list[Line]:
+    """The lines of one diagnostic, each with a style name for colour ('' for none): the one
+    layout of a diagnostic, for ``check``, ``fmt``, ``show``, ``legal`` and ``live``.
+
+    In full (a :class:`Diagnostic`, as ``check`` prints it): the header, where it is, the
+    source line with a caret under what is wrong, related places, then the notes (rule
+    citations) and the help (the penalty). ``compact`` (``live``, and ``show``/``legal``,
+    which keep only the facts of a diagnostic) leaves out the place and the quoted line and
+    names the trick in the header instead. ``citations=False`` leaves out the notes that cite
+    a rule (the views name the rule beside each answer already). Text of the record (messages
+    quote it) is escaped: see referee.reports.text."""
+    if compact or not isinstance(d, Diagnostic):
+        mentioned = not d.trick or f"trick {d.trick}" in d.message
+        out: list[Line] = [(safe(f"{d.severity}[{d.code}]: {d.message}" + ("" if mentioned else f" (trick {d.trick})")),
+                            d.severity)]
+        return out + _notes(d, "  ", citations)
+    out = [(safe(f"{d.severity}[{d.code}]: {d.message}"), d.severity)]
+    where = f" (game {d.game}" + (f", trick {d.trick}" if d.trick else "") + ")" if d.game else ""
+    path = safe(str(d.path))
+    if d.span is not None and d.span.line:
+        gutter = " " * len(str(d.span.line))
+        out.append((f"{gutter}--> {path}:{d.span.line}:{d.span.col}{where}", "dim"))
+        out.append((f"{gutter} |", "dim"))
+        shown, caret = quote(d.source_line, d.span.col, d.span.end - d.span.start)
+        out.append((f"{d.span.line} | {shown}", ""))
+        out.append((f"{gutter} | {caret}" + (f" {safe(d.label)}" if d.label else ""), d.severity))
+        for r in d.related:
+            rg = " " * len(str(r.span.line))
+            out.append((f"{rg}--> {path}:{r.span.line}:{r.span.col}", "dim"))
+            shown, caret = quote(r.source_line, r.span.col, r.span.end - r.span.start)
+            out.append((f"{r.span.line} | {shown}", ""))
+            out.append((f"{rg} | {caret} {safe(r.label)}", "note"))
+        out.append((f"{gutter} |", "dim"))
+        pad = gutter + " "
+    else:
+        out.append((f"  --> {path}{where}", "dim"))
+        pad = "  "
+    return out + _notes(d, pad, citations)
+
+
+def _notes(d: Diagnostic | DiagnosticFacts, pad: str, citations: bool) -> list[Line]:
+    """The notes and the help, under the diagnostic."""
+    out: list[Line] = [(f"{pad}= note: {safe(n)}", "note") for n in d.notes
+                       if citations or not (is_citation(n) or n.startswith("rule set"))]
+    if d.help:
+        out.append((f"{pad}= help: {safe(d.help)}", "help"))
+    return out
+
+
+def diagnostic_text(d: Diagnostic) -> str:
+    """A diagnostic as plain text, its lines joined."""
+    return "\n".join(line for line, _ in diagnostic_lines(d))
+
+
+def printed_lines(d: Diagnostic, more: int = 0) -> list[Line]:
+    """The lines of one diagnostic as ``check`` prints it; ``more`` says how many identical
+    ones it stands for besides."""
+    lines = diagnostic_lines(d)
+    if more:
+        pad = lines[-1][0][: len(lines[-1][0]) - len(lines[-1][0].lstrip())] or "  "
+        lines.append((f"{pad}= note: {more} more of the same {d.severity} in this game are not shown "
+                      f"(--format json lists them all)", "note"))
+    return lines
+
+
+FLOOD = 5  # more identical diagnostics than this in one game are shown once, with a count
+
+
+def flood(diags: Sequence[Diagnostic]) -> list[tuple[Diagnostic, int]]:
+    """The diagnostics to print, in order, each with how many identical ones it stands for
+    besides: a flood of identical ones (same code and message, as one broken word repeated
+    along a long line gives) is shown once, with how many there were."""
+    same = Counter((d.code, d.message) for d in diags)
+    shown: set[tuple[str, str]] = set()
+    out: list[tuple[Diagnostic, int]] = []
+    for d in diags:
+        key = (d.code, d.message)
+        if same[key] > FLOOD:
+            if key in shown:
+                continue
+            shown.add(key)
+            out.append((d, same[key] - 1))
+        else:
+            out.append((d, 0))
+    return out
+
+
+def game_line(path: str, g: GameOutcome) -> tuple[str, str, str]:
+    """A game's summary line: (its facts, made safe to print; the verdict; the verdict's
+    style)."""
+    seats = g.seats
+    bits = [f"{path}:{g.line}: game {g.number}"]
+    if g.rules:
+        bits.append(f"rules {g.rules}")
+    if not g.judged:
+        bits.append(f"not judged: {g.stopped}")
+    else:
+        bits.append(f"{g.tricks} trick{'s' if g.tricks != 1 else ''}")
+        if g.finished and g.loser is not None:
+            legs = f" with {g.legs} card{'s' if g.legs != 1 else ''}" if g.legs else ""
+            bits.append(f"{seats[g.loser]} lost{legs}")
+        elif g.stopped:
+            bits.append(f"replay stopped: {g.stopped}")
+        else:
+            bits.append("not finished")
+        if g.out_order:
+            bits.append("got away: " + ", ".join(seats[s] for s in g.out_order))
+        if g.sizes and not g.finished:
+            bits.append("hands: " + ", ".join(f"{seats[i]} {n}" for i, n in enumerate(g.sizes)))
+    n = g.errors
+    verdict = severity_counts([d.severity for d in g.diagnostics]) or "ok"
+    style = "green" if n == 0 else "bold red"
+    return safe(" — ".join(bits)), verdict, style
+
+
+def severity_counts(severities: list[str]) -> str:
+    """``1 error, 2 mistakes, 1 note`` (empty for none)."""
+    parts = []
+    for sev in SEVERITIES:
+        k = severities.count(sev)
+        if k:
+            parts.append(f"{k} {sev}{'s' if k != 1 else ''}")
+    return ", ".join(parts)
+
+
+
+
+def totals_line(t: Totals) -> list[tuple[str, str]]:
+    """The last line of a check, as pieces of text with their style names ('' for none)."""
+    files = f"{t['files']} file{'s' if t['files'] != 1 else ''}"
+    games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
+    plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"
+    out = [(f"checked {files}, {games}, {plays}: ", "")]
+    if t["errors"]:
+        sev = t.get("severities")
+        said = severity_counts([k for k, v in sev.items() for _ in range(v)]) if sev else \
+            f"{t['errors']} error{'s' if t['errors'] != 1 else ''}"
+        out.append((said, "bold red"))
+    else:
+        out.append(("no errors", "green"))
+        notes = t.get("severities", {}).get(NOTE)
+        if notes:
+            out.append((f", {severity_counts([NOTE] * notes)}", ""))
+    if t["unreadable"]:
+        out += [(", ", ""), (f"{t['unreadable']} unreadable", "bold red")]
+    return out
