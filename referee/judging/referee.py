@@ -437,15 +437,18 @@ class _Walk(_Judging):
     true: the engine is whole from the first item to the last (a penalty or the look-ahead
     may replace it with another state of the same game), and so is the bookkeeping below."""
 
-    __slots__ = ("engine", "stop_after", "events", "closed_rec", "open_rec", "proved", "count_offset",
-                 "deferred", "late_penalty")
+    __slots__ = ("engine", "stop_after", "_events", "reordered", "closed_rec", "open_rec", "proved",
+                 "count_offset", "deferred", "late_penalty")
 
     def __init__(self, game: Game, res: GameResult, rules: RuleSet, engine: E.Engine,
                  stop_after: int | None) -> None:
         super().__init__(game, res, rules)
         self.engine = engine
         self.stop_after = stop_after  # replay only up to and including this trick
-        self.events = _entries(game)
+        # The record flattened (see lookahead.Entry), made only when an item off the plain
+        # path looks ahead or behind: the walk itself reads the record's tricks.
+        self._events: list[Entry] | None = None
+        self.reordered = 0  # entries before this index may be in another order than written (R116)
         self.closed_rec: int | None = None  # the record's number of the trick the engine ended last
         self.open_rec: int | None = None    # the record's number of the trick on the table
         self.proved: set[tuple[int, int, int]] = set()  # renege proofs said: (seat, suit, id of the tochoo)
@@ -453,6 +456,15 @@ class _Walk(_Judging):
         self.deferred: list[Take] = []  # takes written inside a trick (R109)
         # (offender, diagnostic) while a trick goes on after a mistake
         self.late_penalty: tuple[int, Diagnostic] | None = None
+
+    @property
+    def events(self) -> list[Entry]:
+        """The record flattened, in the order the walk judges it: entry k is item k of
+        the walk (a play, take, draw or count; comments are not items)."""
+        events = self._events
+        if events is None:
+            events = self._events = _entries(self.game)
+        return events
 
     def finish(self, keep_engine: bool) -> None:
         """The result's facts from the final state; the record's [Result] tag checked."""
@@ -470,64 +482,90 @@ class _Walk(_Judging):
             res.engine = e
 
     def replay(self, snapshots: bool, with_steps: bool) -> Iterator[Step]:
-        events = self.events
+        """Judge the record's items in order, yielding a Step for each when ``with_steps``.
+        A trick's plays are read as its seats and cards: the walk makes no object per play
+        (issue 16). ``k`` counts the items, as the flattened record (``events``) does."""
         stop_after = self.stop_after
-        diagnostics = self.res.diagnostics
         IN_TRICK, BETWEEN = E.IN_TRICK, E.BETWEEN
-        for k, entry in enumerate(events):
-            e = self.engine
-            tno = entry[3]
-            if stop_after is not None and tno is not None and tno > stop_after:
-                break
-            before = e.copy() if snapshots else e
-            mark = e.event_count() if with_steps else 0
-            if entry[0] == "play":
-                s, c = entry[1], entry[2]
-                if not e.unknown[s]:
-                    # The plain play of nearly every item: a known card, in turn, to the trick
-                    # the record is writing (or a lead to the next one), with more than two
-                    # players in the game. It is judged and applied by the engine alone; _play
-                    # below takes every other case, and any play the engine does not accept,
-                    # and does for this one exactly what is done here.
-                    phase = e.phase
-                    if phase == IN_TRICK:
-                        plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
+        k = 0
+        for a in self.game.actions:
+            if isinstance(a, Trick):
+                tno = a.number
+                if stop_after is not None and tno > stop_after:
+                    break
+                seats, cards = a.seats, a.cards
+                for i in range(len(seats)):
+                    ordered: PlayEntry | None = None
+                    if k < self.reordered:  # the plays of a trick written out of turn order, in turn
+                        entry = self.events[k]
+                        assert entry[0] == "play"
+                        ordered = entry
+                        s, c = entry[1], entry[2]
                     else:
-                        plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
-                    if plain and e.judge_play(s, c) is None:
-                        number = e.trick_no
+                        s, c = seats[i], cards[i]
+                    e = self.engine
+                    if not e.unknown[s]:
+                        # The plain play of nearly every item: a known card, in turn, to the
+                        # trick the record is writing (or a lead to the next one), with more
+                        # than two players in the game. It is judged and applied by the engine
+                        # alone; _item takes every other case, and any play the engine does not
+                        # accept, and does for this one exactly what is done here.
+                        phase = e.phase
                         if phase == IN_TRICK:
-                            e.play(s, c)
+                            plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
                         else:
-                            e.lead(s, c)
-                            self.open_rec = tno
-                        if e.trick_no != number:
-                            self.closed_rec = tno
-                        if with_steps:  # judge() reads only the result: nothing to hand over
-                            yield Step(play_of(entry), tno, before, e, e.events_since(mark), [])
-                        continue
-            marks = (mark, len(diagnostics))
-            kind = entry[0]
-            if e.lenient and e.phase == E.IN_TRICK and (kind != "play" or tno != self.open_rec):
-                if kind != "take" or self.late_penalty is None:
-                    self._close_lenient(k)
-            if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and kind != "take":
-                self._take_deferred()
-            try:
-                if entry[0] == "play":
-                    self._play(k, entry[1], entry[2], entry[3])
-                elif entry[0] == "take":
-                    self._take(entry[4])
-                elif entry[0] == "draw":
-                    self._draw(entry[4])
-                else:
-                    self._counts(entry[4])
-            finally:
-                if with_steps:
-                    after = self.engine
-                    item = play_of(entry) if entry[0] == "play" else entry[4]
-                    yield Step(item, tno, before, after, after.events_since(marks[0]),
-                               self.res.diagnostics[marks[1]:])
+                            plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
+                        if plain and e.judge_play(s, c) is None:  # (a question: the state is as before)
+                            before = e.copy() if snapshots else e
+                            mark = e.event_count() if with_steps else 0
+                            number = e.trick_no
+                            if phase == IN_TRICK:
+                                e.play(s, c)
+                            else:
+                                e.lead(s, c)
+                                self.open_rec = tno
+                            if e.trick_no != number:
+                                self.closed_rec = tno
+                            if with_steps:  # judge() reads only the result: nothing to hand over
+                                yield Step(a.plays[i] if ordered is None else play_of(ordered), tno, before, e,
+                                           e.events_since(mark), [])
+                            k += 1
+                            continue
+                    yield from self._item(k, s, c, tno, a, i, snapshots, with_steps, ordered)
+                    k += 1
+            elif isinstance(a, (Take, Draw, Counts)):
+                yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
+                k += 1
+
+    def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
+              snapshots: bool, with_steps: bool, ordered: PlayEntry | None = None) -> Iterator[Step]:
+        """Item ``k`` of the record, off the plain path: play ``i`` of trick line ``a`` (``s``
+        plays ``c`` to the record's trick ``tno``; ``ordered``: the play, when the walk reads it
+        in turn order from the entries), or the take, draw or count ``a``."""
+        e = self.engine
+        before = e.copy() if snapshots else e
+        marks = (e.event_count() if with_steps else 0, len(self.res.diagnostics))
+        play = isinstance(a, Trick)
+        if e.lenient and e.phase == E.IN_TRICK and (not play or tno != self.open_rec):
+            if not isinstance(a, Take) or self.late_penalty is None:
+                self._close_lenient(k)
+        if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and not isinstance(a, Take):
+            self._take_deferred()
+        try:
+            if isinstance(a, Trick):
+                assert tno is not None
+                self._play(k, s, c, tno)
+            elif isinstance(a, Take):
+                self._take(a)
+            elif isinstance(a, Draw):
+                self._draw(a)
+            else:
+                self._counts(a)
+        finally:
+            if with_steps:
+                after = self.engine
+                item = a if not isinstance(a, Trick) else a.plays[i] if ordered is None else play_of(ordered)
+                yield Step(item, tno, before, after, after.events_since(marks[0]), self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
         """End a trick that went on after a mistake. If the record then shows the offender
@@ -624,6 +662,7 @@ class _Walk(_Judging):
             # a trick cut short may well have been played out of turn at the table.
             return None
         self.events[k:end] = ordered
+        self.reordered = max(self.reordered, end)  # the walk reads these plays from the entries now
         first = play_of(written[0])
         names = ", ".join(self.seat(w[1]) for w in ordered)
         self.report("R116", f"the plays of trick {tno} are written out of turn order: in turn, {names}",
