@@ -39,6 +39,20 @@ PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this
 def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, object], force: bool,
               quiet: bool, jobs: int, dask: str | None = None, names: dict[Path, str] | None = None,
               policy: Policy | None = None, statistics: bool = False) -> int:
+    try:
+        return _run_check(files, fmt, default, overrides, force, quiet, jobs, dask, names, policy, statistics)
+    except BrokenPipeError:
+        # The reader of the report went away (check ... | head). The report was not all
+        # delivered, so the check did not finish: an I/O error, exit 2. Nobody is left to
+        # tell, and nothing more may be written: standard output goes nowhere from here.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 2
+
+
+def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, object], force: bool,
+               quiet: bool, jobs: int, dask: str | None, names: dict[Path, str] | None,
+               policy: Policy | None, statistics: bool) -> int:
     init(default, overrides, force)
     try:
         runner = _runner(jobs, dask, default, overrides, force)
@@ -79,6 +93,8 @@ def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: d
                         sink.game(g)
             except ReadError as e:
                 problem = e.message
+            except BrokenPipeError:
+                raise  # the report's reader went away, not the file (run_check)
             except OSError as e:
                 problem = str(e.strerror or e)
             except WorkerFailed as e:

@@ -27,6 +27,14 @@ def say_error(err: Console, message: str) -> None:
     err.print(line, highlight=False)
 
 
+class _Console(Console):
+    """A console whose closed pipe is check's to end (archive.check.run_check: exit 2),
+    where rich would end the process itself with exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def stderr_console() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -36,7 +44,7 @@ class TextSink:
 
     def __init__(self, quiet: bool, file: IO[str] | None = None) -> None:
         self.quiet = quiet
-        self.out = Console(file=file, highlight=False, soft_wrap=True)  # None: standard output
+        self.out = _Console(file=file, highlight=False, soft_wrap=True)  # None: standard output
         self.err = stderr_console()
         self.path = ""
 

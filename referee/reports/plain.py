@@ -50,17 +50,8 @@ class PlainSink:
         """Write these lines; False (nothing written) if one holds a tab."""
         if any("\t" in line for line in lines):
             return False
-        try:
-            self._out().write("".join(line + "\n" for line in lines))
-        except BrokenPipeError:
-            self._broken_pipe()
+        self._out().write("".join(line + "\n" for line in lines))  # a closed pipe: see run_check
         return True
-
-    def _broken_pipe(self) -> None:
-        # The reader went away (check ... | head): end quietly, exit 1, as rich does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        raise SystemExit(1)
 
     @staticmethod
     def _diagnostics(diags: Sequence[Diagnostic]) -> list[str]:
@@ -99,10 +90,7 @@ class PlainSink:
 
     def finish(self, totals: Totals) -> None:
         if self.rich is None and self._write(["".join(piece for piece, _ in totals_line(totals))]):
-            try:
-                self._out().flush()
-            except BrokenPipeError:
-                self._broken_pipe()
+            self._out().flush()
             return
         self._hand_over().finish(totals)
 
