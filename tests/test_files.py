@@ -52,6 +52,21 @@ def _import_stdlib() -> None:
             importlib.import_module(name)
         except BaseException:  # noqa: BLE001 (a module of another platform)
             pass
+    # Typer (0.29 on, with its own copy of click) and rich import parts of themselves only
+    # when a command runs: load them all now, as for the standard library.
+    import pkgutil
+
+    import rich
+    import typer
+
+    for package in (typer, rich):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if info.name.endswith("__main__"):  # importing it would run the package's demo
+                continue
+            try:
+                importlib.import_module(info.name)
+            except BaseException:  # noqa: BLE001 (an optional part, such as typer's own CLI)
+                pass
 
 
 def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.CompletedProcess[str]:
