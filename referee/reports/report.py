@@ -15,6 +15,7 @@ from typing import Literal, TextIO, cast, get_args
 from pydantic import BaseModel, Field
 
 from referee.reports.diagnostics import ERROR, SEVERITIES, Diagnostic, title
+from referee.reports.layout import window
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import json_safe
 
@@ -56,7 +57,11 @@ class DiagnosticModel(BaseModel):
     game: int | None = None
     trick: int | None = None
     location: Location | None = None
-    source_line: str = ""
+    source_line: str = Field("", description=(
+        "the line the diagnostic is on; a long line is quoted as a window around the location, as the text "
+        "output quotes it (the location's offsets fetch the whole line from the file)"))
+    source_column: int = Field(1, description="the column of the line at which source_line starts (1: the whole "
+                                              "line, or its beginning)")
     label: str = ""
     notes: list[str] = []
     help: str | None = None
@@ -68,9 +73,12 @@ class DiagnosticModel(BaseModel):
         loc = None
         if d.span is not None and d.span.line:
             loc = Location(path=d.path, line=d.span.line, column=d.span.col, offset=d.span.start, end=d.span.end)
+        # A window of the line, not all of it: each of a long line's diagnostics would
+        # otherwise carry the whole line, and the report grow as the square of its length.
+        start, end = window(len(d.source_line), d.span.col if d.span is not None else 1)
         return cls(
             code=d.code, severity=cast(Severity, d.severity), message=d.message, game=d.game, trick=d.trick,
-            location=loc, source_line=d.source_line, label=d.label, notes=d.notes, help=d.help,
+            location=loc, source_line=d.source_line[start:end], source_column=start + 1, label=d.label, notes=d.notes, help=d.help,
             related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
                                                     offset=r.span.start, end=r.span.end), label=r.label)
                      for r in d.related],
