@@ -10,8 +10,9 @@ the line per game and the totals, each line with the name of its style.
        = note: Pagat, Getaway, "Second and subsequent tricks": ...
        = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5
 
-No colour here, and no rich: ``render.py`` and ``console.py`` print these lines in colour
-for a terminal; ``plain.py`` writes them as they are for a pipe or a file.
+No colour here, and no rich: ``console.py`` writes these lines for ``check``, in colour on a
+terminal by their style names; ``render.py`` prints them on rich's consoles for the other
+commands.
 """
 
 from __future__ import annotations
