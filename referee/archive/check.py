@@ -149,6 +149,10 @@ def _open_sink(fmt: str, quiet: bool) -> Sink:
         from referee.reports.report import JsonLinesSink, JsonSink  # pydantic
 
         return JsonSink() if fmt == "json" else JsonLinesSink()
+    if fmt == "sarif":
+        from referee.reports.sarif import SarifSink  # pydantic
+
+        return SarifSink()
     from referee.reports.formats import make_sink  # xml (junit)
 
     return make_sink(fmt)
