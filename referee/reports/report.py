@@ -21,7 +21,8 @@ from referee.reports.text import json_safe
 Severity = Literal["error", "mistake", "note"]  # diagnostics.SEVERITIES, as a type the schema shows
 assert get_args(Severity) == SEVERITIES
 
-REPORT_SCHEMA_VERSION = 1
+# 2: a long line's source_line is a window of it, from source_column (issue 25).
+REPORT_SCHEMA_VERSION = 2
 
 
 class Location(BaseModel):
