@@ -78,7 +78,8 @@ class DiagnosticModel(BaseModel):
         start, end = window(len(d.source_line), d.span.col if d.span is not None else 1)
         return cls(
             code=d.code, severity=cast(Severity, d.severity), message=d.message, game=d.game, trick=d.trick,
-            location=loc, source_line=d.source_line[start:end], source_column=start + 1, label=d.label, notes=d.notes, help=d.help,
+            location=loc, source_line=d.source_line[start:end], source_column=start + 1, label=d.label,
+            notes=d.notes, help=d.help,
             related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
                                                     offset=r.span.start, end=r.span.end), label=r.label)
                      for r in d.related],
