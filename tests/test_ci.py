@@ -13,6 +13,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from conftest import DATA, RECORDS, ROOT, run_cli
@@ -237,7 +238,9 @@ def test_sarif_is_valid_sarif_2_1_0_with_rules_help_citations_and_regions() -> N
     for res, d in zip(run.results, found):
         assert rules[res.rule_index].id == res.rule_id
         loc = res.locations[0].physical_location
-        assert loc.artifact_location.uri == Path(d["path"]).as_uri()
+        # Relative to the root the log names (check ran in ROOT), as code scanning maps it.
+        base = run.original_uri_base_ids[loc.artifact_location.uri_base_id].uri
+        assert urljoin(base, loc.artifact_location.uri) == Path(d["path"]).as_uri()
         assert (loc.region.start_line, loc.region.start_column) == (d["location"]["line"], d["location"]["column"])
         assert loc.region.char_offset == d["location"]["offset"]
         assert loc.region.char_length == d["location"]["end"] - d["location"]["offset"]

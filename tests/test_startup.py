@@ -40,11 +40,12 @@ def test_a_text_check_imports_neither_pydantic_nor_typer():
     assert "pydantic" not in mods and "typer" not in mods and "jsonschema" not in mods
 
 
-def test_a_text_check_into_a_pipe_or_a_file_does_without_rich():
-    # Its text is plain there (reports/plain.py): rich is for a terminal's colours.
+def test_a_text_check_does_without_rich_in_colour_or_not():
+    # One renderer (reports/console.py): the layout's lines, coloured by hand on a terminal.
     assert "rich" not in modules_after(["check", EXAMPLE])
     assert "rich" not in modules_after(["check", "records/dispute-renege-illegal.gwy"])  # diagnostics too
-    assert "rich" in modules_after(["check", EXAMPLE], FORCE_COLOR="1")  # colour asked for
+    assert "rich" not in modules_after(["check", "records/dispute-renege-illegal.gwy"], FORCE_COLOR="1")
+    assert "rich" not in modules_after(["check", "no-such-file.gwy"], FORCE_COLOR="1")  # an error said in colour
 
 
 def test_typer_commands_load_only_the_modules_they_use():

@@ -5,7 +5,7 @@ whatever the file's size. With ``--jobs N`` batches of games go to N worker proc
 come back in input order (the work itself is ``slices.py``).
 
 Start-up: a plain ``check FILE`` must start fast (tests/test_startup.py), and each output
-format and each way of judging needs a library of its own: rich for text, pydantic for json
+format and each way of judging needs a library of its own: pydantic for json
 and jsonl, xml for junit, multiprocessing for ``--jobs``, distributed for ``--dask``, rich's
 progress bar for a long run on a terminal. So what a run chooses is imported when it is
 chosen, in the section "chosen by the run" at the end of this module, and nowhere else.
@@ -142,24 +142,20 @@ def _size(path: Path) -> int:
 def _open_sink(fmt: str, quiet: bool) -> Sink:
     """The sink of an output format (each module is imported only by the runs that write it)."""
     if fmt == "text":
-        from referee.reports.plain import PlainSink, writes_plain
+        from referee.reports.console import TextSink  # light: colour by hand on a terminal
 
-        if writes_plain():  # a pipe or a file: the same text, without rich (plain.py)
-            return PlainSink(quiet, lambda: _rich_text(quiet))
-        return _rich_text(quiet)
+        return TextSink(quiet)
     if fmt in ("json", "jsonl"):
         from referee.reports.report import JsonLinesSink, JsonSink  # pydantic
 
         return JsonSink() if fmt == "json" else JsonLinesSink()
+    if fmt == "sarif":
+        from referee.reports.sarif import SarifSink  # pydantic
+
+        return SarifSink()
     from referee.reports.formats import make_sink  # xml (junit)
 
     return make_sink(fmt)
-
-
-def _rich_text(quiet: bool) -> Sink:
-    from referee.reports.console import TextSink  # rich
-
-    return TextSink(quiet)
 
 
 def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, object], force: bool) -> Runner:
@@ -173,10 +169,9 @@ def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dic
 
 
 def _say_error(message: str) -> None:
-    from referee.reports.console import say_error, stderr_console  # rich
+    from referee.reports.console import say_error
 
-    sys.stdout.flush()  # what the report wrote comes first
-    say_error(stderr_console(), message)
+    say_error(message)  # after what the report wrote
 
 
 def _progress(files: list[Path]) -> tuple[Progress, TaskID] | None:

@@ -55,6 +55,8 @@ class GameOutcome(Protocol):
     def diagnostics(self) -> Sequence[Diagnostic]: ...
     @property
     def errors(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...  # how long reading and judging it took
 
 
 class Totals(TypedDict):
