@@ -294,10 +294,10 @@ def ask(
 def html(
     file: Path = typer.Argument(..., help="a record (.gwy)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="the page to write (default: FILE with .html)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="only this game of the file (default: every game, with a picker)"),
     rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
 ) -> None:
-    """A self-contained page that replays a game: the trick on the table, the hands, the waste pile, who leads and why, every diagnostic at its play."""
+    """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
     from referee.table.page import html_command
 
     _run(lambda: html_command(file, output, game, rules))
