@@ -303,6 +303,22 @@ def html(
     _run(lambda: html_command(file, output, game, rules))
 
 
+@app.command("serve")
+def serve(
+    file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    host: Optional[str] = typer.Option(None, "--host", help="listen on this address, e.g. 0.0.0.0 for the phones on this network "
+                                                            "(default 127.0.0.1 only); the address printed then carries a join token"),
+    port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, help="the port (0: any free one)"),
+    seats: Optional[str] = typer.Option(None, "--seats", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
+    deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal, as for live"),
+) -> None:
+    """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
+    from referee.web import serve_command
+
+    _run(lambda: serve_command(file, host, port, seats, rules, deal))
+
+
 def main() -> None:
     try:
         app()

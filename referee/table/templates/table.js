@@ -120,8 +120,9 @@
     seatsAround(p);
     $("end").textContent = at === ps.length - 1 ? game().end : "";
     document.querySelectorAll("#moves a").forEach(function (a) { a.classList.toggle("here", a.getAttribute("data-at") === String(at)); });
-    var here = document.querySelector("#moves a.here");
-    if (here && here.scrollIntoView && !quiet) here.scrollIntoView({ block: "nearest" });
+    var here = document.querySelector("#moves a.here"), ol = $("moves");
+    // the trick list scrolls on its own (never the page) to keep the play shown in sight
+    if (here && !quiet && ol.scrollHeight > ol.clientHeight) ol.scrollTop = Math.max(0, here.offsetTop - ol.offsetTop - ol.clientHeight / 2);
     $("announce").textContent = p.what + (p.diagnostics.length ? " " + p.diagnostics.map(function (d) { return d.code + ": " + d.message; }).join(" ") : "");
     var want = "#" + (D.games.length > 1 ? "game-" + game().game + "/" : "") + "step-" + at;
     if (!SERVE && location.hash !== want) history.replaceState(null, "", want);
