@@ -73,7 +73,7 @@ def _ending_note(e: E.Engine, s: int, seats: tuple[str, ...]) -> str:
         cite = R.DENEXA_ENDING if e.rules.two_players == "denexa" else R.TWO_PLAYERS
         return (f"{seats[s]} holds {e.size(s)} card{'s' if e.size(s) != 1 else ''} yet is out of the game: with two "
                 f"players left, a tochoo on a card drawn and led loses the leader the game at once, and the "
-                f"other player is safe with whatever they picked up ({cite})")
+                f"other player is out, whatever they still hold ({cite})")
     return f"{seats[s]} is out of the game though its hand holds {e.size(s)} card{'s' if e.size(s) != 1 else ''}"
 
 
