@@ -178,9 +178,10 @@ class Table:
             return f"The game is over; {name} plays nothing."
         if e.out[i]:
             return f"{name} got away and plays no more."
-        legal = e.legal(i)
-        cards = " ".join(C.card_str(c) for c in C.sort_cards(legal.cards))
         whole = answers.live_answer("legal", s.game, s.res)
+        if e.to_act() == i:
+            return whole  # the seat to act: the legal answer is about it already
+        cards = " ".join(C.card_str(c) for c in C.sort_cards(e.legal(i).cards))
         if not cards:
             return f"{name} may not play now. {whole}"
         return f"{name} may play {cards}" + (" (of the cards known; unseen cards the rules allow too)"
