@@ -48,10 +48,9 @@ GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one
 
 
-def card_data(c: int) -> dict[str, str]:
-    s = C.card_str(c)
-    return {"rank": s[:-1] if not s.endswith("*") else "A*", "suit": C.SUIT_SYMBOLS[C.SUIT[c]],
-            "red": "1" if C.SUIT[c] in (C.HEARTS, C.DIAMONDS) else "", "text": s}
+def card_data(c: int) -> str:
+    """A card as the page gets it: its text (``10♥``, ``A♠*``); the page draws it from that."""
+    return C.card_str(c)
 
 
 def _diag(d: Diagnostic) -> dict[str, object]:

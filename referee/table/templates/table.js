@@ -9,14 +9,19 @@
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = text; return e; }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
-  function big(c, marks) {
-    var d = el("div", "card" + (c.red ? " red" : "") + (marks && marks.length ? " bad" : ""));
+  // A card comes as its text ("10♥", "A♠*": the double pack's marked ace): its rank, its suit's symbol, its colour.
+  function face(t) {
+    var marked = t.charAt(t.length - 1) === "*", suit = marked ? t.charAt(t.length - 2) : t.charAt(t.length - 1);
+    return { text: t, rank: marked ? t.slice(0, -2) + "*" : t.slice(0, -1), suit: suit, red: suit === "♥" || suit === "♦" };
+  }
+  function big(t, marks) {
+    var c = face(t), d = el("div", "card" + (c.red ? " red" : "") + (marks && marks.length ? " bad" : ""));
     d.setAttribute("data-card", c.text);
     d.setAttribute("aria-label", c.text);
     d.appendChild(el("span", "r", c.rank)); d.appendChild(el("span", "s", c.suit)); d.appendChild(el("span", "r", ""));
     return d;
   }
-  function mini(c) { return el("span", "mini" + (c.red ? " red" : ""), c.text); }
+  function mini(t) { return el("span", "mini" + (face(t).red ? " red" : ""), t); }
   function game() { return D.games[G]; }
   function P() { return game() ? game().positions : []; }
   function plural(n, w) { return n + " " + w + (n === 1 ? "" : "s"); }
@@ -135,7 +140,7 @@
       var li = el("li");
       li.appendChild(el("span", "no", m.trick !== null ? m.trick + "." : "·"));
       m.plays.forEach(function (x) {
-        var a = el("a", (x.card && x.card.red ? "red" : "") + (x.bad.length ? " bad" : ""), m.text || (x.seat + " " + x.card.text));
+        var a = el("a", (x.card && face(x.card).red ? "red" : "") + (x.bad.length ? " bad" : ""), m.text || (x.seat + " " + x.card));
         a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "step-" + x.at;
         a.setAttribute("data-at", String(x.at));
         if (x.bad.length) a.title = x.bad.join(", ");
@@ -265,10 +270,10 @@
   }
   $("why").onclick = function () { var w = $("why-text"); w.hidden = !w.hidden; $("why").setAttribute("aria-expanded", String(!w.hidden)); };
   $("speak-answer").onclick = function () { say($("answer").textContent); };
-  function cardButton(c, legal) {
-    var b = el("button", (c.red ? "red" : "") + (legal ? " legal" : ""), c.text);
-    b.setAttribute("data-card", c.text);
-    b.onclick = function () { entry(game().seats[seat] + " " + c.text); };
+  function cardButton(t, legal) {
+    var b = el("button", (face(t).red ? "red" : "") + (legal ? " legal" : ""), t);
+    b.setAttribute("data-card", t);
+    b.onclick = function () { entry(game().seats[seat] + " " + t); };
     return b;
   }
   function recorder() {
