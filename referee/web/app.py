@@ -328,19 +328,22 @@ def _lan_address() -> str:
 def serve(file: Optional[Path], host: Optional[str], port: int, seats: Optional[str], rules: Optional[str],
           deal: Optional[str]) -> int:
     out = sys.stdout
-    try:
-        session = open_session(file, seats, rules, deal)
-    except (LiveError, ReadError) as ex:
-        sys.stderr.write(f"error: {ex}\n")
-        return 2
-    except OSError as ex:
-        sys.stderr.write(f"error: {file}: {ex.strerror or ex}\n")
-        return 2
     bind = host or LOCAL
+    # The port first: a server that cannot listen leaves no new file behind.
     try:
         sock = socket.create_server((bind, port), family=socket.AF_INET6 if ":" in bind else socket.AF_INET)
     except OSError as ex:
         sys.stderr.write(f"error: cannot listen on {bind} port {port}: {ex.strerror or ex}\n")
+        return 2
+    try:
+        session = open_session(file, seats, rules, deal)
+    except (LiveError, ReadError) as ex:
+        sock.close()
+        sys.stderr.write(f"error: {ex}\n")
+        return 2
+    except OSError as ex:
+        sock.close()
+        sys.stderr.write(f"error: {file}: {ex.strerror or ex}\n")
         return 2
     real_port = sock.getsockname()[1]
     join = secrets.token_urlsafe(12) if host is not None else None
