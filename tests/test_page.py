@@ -212,6 +212,11 @@ def test_the_trick_list_and_the_mistakes_open_their_play(tmp_path, desktop):
     _open(browser, page, "#mistake-1")
     s = _shown(browser)
     assert ("East", "10♣", True) in s["table"] and "The table applied the penalty." in s["diags"]
+    # the ruling read aloud: what the page hands the browser's speech synthesis
+    browser.execute_script("window.said = []; speechSynthesis.speak = function (u) { window.said.push(u.text); };")
+    browser.find_element(By.ID, "speak").click()
+    said = browser.execute_script("return window.said")
+    assert len(said) == 1 and "M201" in said[0] and "East played 10♣" in said[0]
 
 
 def test_a_bad_fragment_says_so(tmp_path, desktop):
