@@ -363,11 +363,10 @@ def serve(file: Optional[Path], host: Optional[str], port: int, seats: Optional[
     segno.make(watch, error="m").terminal(out=out, compact=True)
     out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
     out.flush()
-    config = uvicorn.Config(make_app(table), log_level="warning", access_log=False, timeout_graceful_shutdown=1,
-                            lifespan="off")
-    server = uvicorn.Server(config)
     try:
-        server.run(sockets=[sock])
+        config = uvicorn.Config(make_app(table), log_level="warning", access_log=False, timeout_graceful_shutdown=1,
+                                lifespan="off")
+        uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
