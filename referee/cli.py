@@ -312,11 +312,13 @@ def serve(
     seats: Optional[str] = typer.Option(None, "--seats", help="a new game's seats, clockwise (default \"North East South West\")"),
     rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
     deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal, as for live"),
+    recorder_qr: bool = typer.Option(False, "--recorder-qr", help="print a QR code of the recorder's address too "
+                                                                   "(anyone who sees it can record)"),
 ) -> None:
     """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
     from referee.web import serve_command
 
-    _run(lambda: serve_command(file, host, port, seats, rules, deal))
+    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr))
 
 
 def main() -> None:

@@ -204,6 +204,14 @@ def test_local_by_default_and_a_qr_code(tmp_path):
         # the QR code: lines of block characters, printed after the addresses
         qr = [line for line in srv.printed if line.count("█") > 10]
         assert len(qr) > 10 and srv.printed.index(qr[0]) > 2
+        assert not any("scan to record" in line for line in srv.printed)  # only when asked for
+    finally:
+        srv.stop()
+    srv = Server(rec, "--recorder-qr")
+    try:
+        said = "".join(srv.printed)
+        assert said.index("scan to record") < said.index("scan to watch")
+        assert sum(1 for line in srv.printed if line.count("█") > 10) > 2 * len(qr) - 4  # two codes
     finally:
         srv.stop()
 

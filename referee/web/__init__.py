@@ -23,10 +23,10 @@ def available() -> bool:
 
 
 def serve_command(file: Optional[Path], host: Optional[str] = None, port: int = 8765, seats: Optional[str] = None,
-                  rules: Optional[str] = None, deal: Optional[str] = None) -> int:
+                  rules: Optional[str] = None, deal: Optional[str] = None, recorder_qr: bool = False) -> int:
     if not available():
         sys.stderr.write(f"error: {MISSING_HINT}\n")
         return 2
     from referee.web.app import serve
 
-    return serve(file, host, port, seats, rules, deal)
+    return serve(file, host, port, seats, rules, deal, recorder_qr)

@@ -326,7 +326,7 @@ def _lan_address() -> str:
 
 
 def serve(file: Optional[Path], host: Optional[str], port: int, seats: Optional[str], rules: Optional[str],
-          deal: Optional[str]) -> int:
+          deal: Optional[str], recorder_qr: bool = False) -> int:
     out = sys.stdout
     bind = host or LOCAL
     # The port first: a server that cannot listen leaves no new file behind.
@@ -360,6 +360,10 @@ def serve(file: Optional[Path], host: Optional[str], port: int, seats: Optional[
     out.write(f"record (one phone): {record}\n")
     if host is None:
         out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
+    if recorder_qr:
+        # Asked for: whoever sees this screen can record, so it is not shown by default.
+        segno.make(record, error="m").terminal(out=out, compact=True)
+        out.write("scan to record (the recorder's phone only)\n")
     segno.make(watch, error="m").terminal(out=out, compact=True)
     out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
     out.flush()
