@@ -372,3 +372,22 @@ def test_html_default_name_keeps_a_file_that_is_not_ours(tmp_path):
     first = mine.read_text(encoding="utf-8")
     assert run_cli("html", str(rec), "--game", "2").returncode == 0  # a page of ours is replaced
     assert mine.read_text(encoding="utf-8") != first
+
+
+def test_a_game_with_syntax_errors_keeps_its_place_in_the_picker(tmp_path, desktop):
+    from selenium.webdriver.support.ui import Select
+
+    text = RENEGE.read_text(encoding="utf-8")
+    rec = tmp_path / "two.gwy"
+    games = text.split("%game")
+    rec.write_text(games[0] + "%game" + games[1] + "%game\n[Seats \"North East South West\"]\ndeal\nNorth 13\n1. Nowhere Z♠\n",
+                   encoding="utf-8")
+    out = tmp_path / "two.html"
+    r = run_cli("html", str(rec), "-o", str(out))
+    assert r.returncode == 1 and out.exists() and "syntax error" in r.stdout, r.stdout + r.stderr
+    _open(desktop, out, "#game-2/step-0")
+    assert Select(desktop.find_element("id", "game")).first_selected_option.text.startswith("game 2")
+    assert "syntax error" in desktop.find_element("id", "end").text and "getaway-ref check" in desktop.find_element("id", "end").text
+    assert _shown(desktop)["notice"] == ""
+    Select(desktop.find_element("id", "game")).select_by_index(0)
+    assert "West leads trick 1 with A♠" in _shown(desktop)["lead"]

@@ -172,6 +172,7 @@
     }
     if (gi !== G) openGame(gi);
     var g = game(), m;
+    if (!P().length) return { at: 0 };  // a game that cannot be replayed: its end says why
     if ((m = /^trick-(\d+)$/.exec(h))) {
       if (g.tricks[m[1]] !== undefined) return { at: g.tricks[m[1]] };
       var have = Object.keys(g.tricks).map(Number).sort(function (a, b) { return a - b; });
