@@ -294,13 +294,31 @@ def ask(
 def html(
     file: Path = typer.Argument(..., help="a record (.gwy)"),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="the page to write (default: FILE with .html)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="only this game of the file (default: every game, with a picker)"),
     rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
 ) -> None:
-    """A self-contained page that replays a game: the trick on the table, the hands, the waste pile, who leads and why, every diagnostic at its play."""
+    """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
     from referee.table.page import html_command
 
     _run(lambda: html_command(file, output, game, rules))
+
+
+@app.command("serve")
+def serve(
+    file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    host: Optional[str] = typer.Option(None, "--host", help="listen on this address, e.g. 0.0.0.0 for the phones on this network "
+                                                            "(default 127.0.0.1 only); the address printed then carries a join token"),
+    port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, help="the port (0: any free one)"),
+    seats: Optional[str] = typer.Option(None, "--seats", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
+    deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal, as for live"),
+    recorder_qr: bool = typer.Option(False, "--recorder-qr", help="print a QR code of the recorder's address too "
+                                                                   "(anyone who sees it can record)"),
+) -> None:
+    """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
+    from referee.web import serve_command
+
+    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr))
 
 
 def main() -> None:
