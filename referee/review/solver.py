@@ -137,7 +137,7 @@ class Solver:
     def choices(self, e: Engine, seat: int) -> list[tuple[Action, SeatClass]]:
         """The seat's own actions now (plays and takes, not draws: a draw is chance), each
         with the seat's class after it (a seat that gets away by it is safe)."""
-        out = []
+        out: list[tuple[Action, SeatClass]] = []
         for a in e.legal_actions():
             if isinstance(a, DrawCard) or actor(a) != seat:
                 continue
