@@ -666,6 +666,17 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     return t
 
 
+def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") -> int:
+    """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
+    -1 if it has none. The position is not changed."""
+    legal = cards_of(e.legal_cards(seat))
+    if not legal:
+        return -1
+    table = _Table(e.rules, [[] for _ in range(e.n)], rng, [bot] * e.n, seat_names(e.n))
+    table.e = e.fork()
+    return table.bots[seat].card(table, seat, legal)
+
+
 def _sorted(cards: Iterable[int]) -> list[int]:
     return sort_cards(cards)
 
