@@ -35,7 +35,7 @@ from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
-from referee.selfplay.simulate import bot_card, rollout
+from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
 __all__ = ["GameReview", "PlayReview", "MARKS", "review_game", "mark_for"]
 
@@ -157,7 +157,7 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         p = PlayReview(len(review.plays) + 1, step.trick, span.line, seat, action_words(a, seats),
                        cards_held(before))
         review.plays.append(p)
-        if not _clean(step) or before.phase == OVER or before.out[seat]:
+        if not _clean(step) or before.phase == OVER or before.out[seat] or before.lenient:
             continue  # a mistake or a record error: the referee's report says what it was
         if solvable(before) and p.held <= window:
             _exact(p, before, a, seat, seats, solver)
@@ -316,13 +316,15 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
                 usual = f.fork()
                 usual.apply(PlayCard(seat, c))
         state = rng.getstate()
-        lost = loses(g, seat, rng, solver)
+        try:
+            lost = loses(g, seat, rng, solver)
+            if usual is not None:
+                rng.setstate(state)  # the same generator: only the play differs
+                usual_lost = loses(usual, seat, rng, solver)
+        except SimulationError:
+            continue  # the bots cannot play this position on (a trick the table followed as played)
         after += lost
-        if usual is None:
-            before += lost
-        else:
-            rng.setstate(state)  # the same generator: only the play differs
-            before += loses(usual, seat, rng, solver)
+        before += lost if usual is None else usual_lost
         got += 1
     if got:
         p.samples = got

@@ -660,7 +660,9 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
         # The trick on the table first (run() starts from between tricks).
         s = t.to_act()
         if s < 0:  # the first trick in any order: the next seat still to play
-            s = next(x for x in t.seq if t.legal_cards(x))
+            s = next((x for x in t.seq if t.legal_cards(x)), -1)
+        if s < 0 or not t.legal_cards(s):
+            table._fail("nobody may play to the trick on the table (a trick followed as played?)")
         table._apply(s, table._choose(s), [], lead=False)
     table.run()
     return t
