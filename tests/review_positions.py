@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 
-from referee.engine.cards import BIT
 from referee.engine.events import Action, DrawCard, TakeHand
 from referee.engine.rules import RuleSet, rule_set
 from referee.engine.state import DRAW_DUE, OVER, Engine
@@ -60,9 +59,19 @@ def _actor(a: Action) -> int:
     return a.taker if isinstance(a, TakeHand) else a.seat
 
 
-def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[object, ...]] = frozenset()) -> bool:
+class TooBig(Exception):
+    """The brute force met its budget of positions: the example is left out."""
+
+
+def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[object, ...]] = frozenset(),
+               budget: list[int] | None = None) -> bool:
     """Can ``x`` get away from ``e``: forced (not ``cooperative``) or with everyone's help?
-    A draw's card is always the worst for ``x``; a repetition is no escape."""
+    A draw's card is always the worst for ``x``; a repetition is no escape. ``budget``
+    ([positions]) raises TooBig when it runs out."""
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooBig
     if e.out[x]:
         return True
     if e.phase == OVER:
@@ -78,7 +87,7 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
     def after(a: Action) -> bool:
         c = e.copy()
         c.apply(a)
-        return brute_wins(c, x, cooperative, path)
+        return brute_wins(c, x, cooperative, path, budget)
 
     if not actions:
         return False
@@ -100,10 +109,11 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
     return any(after(a) for a in mine)
 
 
-def brute_class(e: Engine, x: int) -> str:
-    if not brute_wins(e, x, True):
+def brute_class(e: Engine, x: int, budget: int | None = None) -> str:
+    b = None if budget is None else [budget]
+    if not brute_wins(e, x, True, budget=b):
         return "lost"
-    return "safe" if brute_wins(e, x, False) else "open"
+    return "safe" if brute_wins(e, x, False, budget=b) else "open"
 
 
-__all__ = ["BIT", "RULE_SPECS", "brute_class", "brute_wins", "random_position"]
+__all__ = ["RULE_SPECS", "TooBig", "brute_class", "brute_wins", "random_position"]

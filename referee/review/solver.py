@@ -43,6 +43,10 @@ from referee.engine.state import DRAW_DUE, IN_TRICK, OVER, Engine
 
 __all__ = ["NotSolvable", "SeatClass", "SearchLimit", "Solution", "Solver", "cards_held", "solvable", "solve"]
 
+# A search path is a few frames per action: long endings need more than Python's default.
+if sys.getrecursionlimit() < 20_000:
+    sys.setrecursionlimit(20_000)
+
 # No repetition met below a node: its loss holds on every path.
 _NO_REPEAT = 1 << 30
 _SAFE, _OPEN = 0, 1
@@ -193,9 +197,6 @@ class Solver:
 
     def wins(self, e: Engine, seat: int, mode: int) -> bool:
         """Can ``seat`` get away: forced (``mode`` safe) or with everyone's help (open)?"""
-        limit = sys.getrecursionlimit()
-        if limit < 20_000:
-            sys.setrecursionlimit(20_000)  # a search path is one frame per action
         self._budget = self.max_nodes if self.max_nodes is not None else -1
         won, _ = self._search(e, seat, mode, 0, {})
         return won
