@@ -1222,6 +1222,21 @@ class Engine:
             self.draw(action.seat, action.card, action.source)
         return self.events_since(mark)
 
+    def do(self, action: Action) -> None:
+        """Apply an action that :meth:`legal_actions` offered now, without judging it again
+        and without making its events (they stay in the log): the review's search applies
+        only what the engine itself listed, a few hundred thousand times a question."""
+        if type(action) is PlayCard:
+            if self.phase == IN_TRICK:
+                self.play(action.seat, action.card)
+            else:
+                self.lead(action.seat, action.card)
+        elif type(action) is TakeHand:
+            self.take(action.taker, action.target)
+        else:
+            assert isinstance(action, DrawCard)
+            self.draw(action.seat, action.card, action.source)
+
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""
         if not self.rules.taking or self.phase not in (BETWEEN, BEFORE_FIRST):

@@ -34,7 +34,7 @@ is assumed that is not proven).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -216,10 +216,15 @@ class Solver:
             return True, _NO_REPEAT
         if e.phase == OVER:
             return e.loser != x, _NO_REPEAT
-        key = (mode, x, state_key(e))
-        known = self.table.get(key)
+        sk = state_key(e)
+        key = (mode, x, sk)
+        table = self.table
+        known = table.get(key)
         if known is not None:
             return known, _NO_REPEAT
+        # Safe implies open: a safe win is an open win, an open loss a safe loss.
+        if table.get((_SAFE if mode == _OPEN else _OPEN, x, sk)) is (mode == _OPEN):
+            return mode == _OPEN, _NO_REPEAT
         seen = path.get(key)
         if seen is not None:
             return False, seen  # a repetition: not a finite escape on this path
@@ -249,10 +254,12 @@ class Solver:
 
     def _child(self, e: Engine, a: Action) -> Engine:
         child = e.fork()
-        child.apply(a)
+        child.do(a)  # an action legal_actions() listed: no second judgement, no events
         return child
 
-    def _ordered(self, actions: Iterable[Action]) -> list[Action]:
+    def _ordered(self, actions: Sequence[Action]) -> Sequence[Action]:
+        if len(actions) < 2:
+            return actions
         h = self.history
         return sorted(actions, key=lambda a: -h.get(a, 0))
 
