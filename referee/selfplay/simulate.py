@@ -237,8 +237,8 @@ class SolverBot(_Bot):
     plays as the sensible bot."""
 
     name = "solver"
-    WINDOW = 10
-    BUDGET = 200_000  # positions per question; past it, the sensible bot's choice
+    WINDOW = 8
+    BUDGET: int | None = 30_000  # positions per question; past it, the sensible bot's choice
 
     def __init__(self, rng: random.Random):
         super().__init__(rng)
