@@ -27,17 +27,17 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from referee.engine.cards import card_str
+from referee.engine.cards import SUIT, card_str
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
-from referee.engine.state import OVER, Engine, IllegalAction
+from referee.engine.state import IN_TRICK, OVER, Engine, IllegalAction
 from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["GameReview", "PlayReview", "MARKS", "review_game", "mark_for"]
+__all__ = ["GameReview", "PlayReview", "MARKS", "loses", "mark_for", "review_game", "sample_position", "view_steps"]
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a sample of the chances
@@ -163,7 +163,7 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
             _exact(p, before, a, seat, seats, solver)
         if not p.exact and chances and samples > 0 and result.rules is not None:
             if seat not in views:
-                views[seat] = _view_steps(game, seat, rules, len(steps))
+                views[seat] = view_steps(game, seat, rules, len(steps))
             view = views[seat]
             if k < len(view):
                 _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver)
@@ -228,7 +228,9 @@ def _view(game: Game, seat: int) -> Game | None:
     return replace(game, setup=replace(setup, items=items))
 
 
-def _view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
+def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
+    """The walk of the game as ``seat`` saw it (its first ``count`` steps): the referee's
+    knowledge of that seat's view, voids included."""
     g = _view(game, seat)
     if g is None:
         return []
@@ -244,6 +246,12 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action, rng: rando
         return None
     for _ in range(20):
         f = view.fork()
+        if isinstance(a, PlayCard) and f.phase == IN_TRICK and f.led >= 0 and SUIT[a.card] != f.led:
+            # The seat knew its own hand: a card off the suit led says it held none of that
+            # suit (nor, in Donkey, of the trumps when it played neither).
+            f.mark_void(seat, f.led, None)
+            if f.trumps and f.trump >= 0 and SUIT[a.card] != f.trump:
+                f.mark_void(seat, f.trump, None)
         own = [a.card] if isinstance(a, PlayCard) else []
         own += true.known(seat)
         for c in own:
@@ -257,7 +265,8 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action, rng: rando
             need = f.unknown[s]
             if need == 0:
                 continue
-            picked = [c for c in pool if f.may_hold(s, c)][:need]
+            lacks = f.void[s]
+            picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
             if len(picked) < need:
                 ok = False
                 break
