@@ -121,3 +121,11 @@ def test_simulate_with_the_solver_bot_writes_a_clean_record(tmp_path) -> None:
     assert "bot North=solver" in out.read_text(encoding="utf-8")
     r = run_cli("check", str(out))
     assert r.returncode == 0, r.stdout
+
+
+def test_the_readme_review_is_what_the_command_prints() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ getaway-ref review records/review-blunder.gwy\n")
+    shown = readme[start:readme.index("```", start)].split("\n", 1)[1]
+    code, out, _ = _review("records/review-blunder.gwy")
+    assert code == 0 and out == shown
