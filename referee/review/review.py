@@ -41,7 +41,7 @@ __all__ = ["GameReview", "PlayReview", "MARKS", "loses", "mark_for", "review_gam
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a sample of the chances
-BUDGET = 300_000  # positions per exact question; past it the play gets no exact verdict
+BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
 SAMPLES = 12
 # The rise in the chance of losing (points) that marks a play, largest first (lichess).
 MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
