@@ -321,6 +321,22 @@ def serve(
     _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr))
 
 
+@app.command()
+def review(
+    file: Path = typer.Argument(..., help="a record (.gwy)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: every game)"),
+    format: str = typer.Option("text", "--format", "-f", help="text or json (schema/review.schema.json)"),
+    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    window: int = typer.Option(10, "--window", min=0, help="the most cards held for an exact verdict"),
+    samples: int = typer.Option(12, "--samples", min=0, help="sampled deals per play for the chances (0: none)"),
+    seed: int = typer.Option(0, "--seed", help="the seed of the samples"),
+) -> None:
+    """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
+    from referee.review.command import review_command
+
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed))
+
+
 def main() -> None:
     try:
         app()

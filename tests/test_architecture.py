@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
-            "referee.selfplay", "referee.lsp", "referee.config", "referee.files")
+            "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.review")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {

@@ -35,13 +35,14 @@ from referee.engine import state as E
 from referee.engine.cards import (
     ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
 )
-from referee.engine.events import Event, GameOver, GotAway, TrumpsSet
+from referee.engine.events import Action as EngineAction, Event, GameOver, GotAway, PlayCard, TakeHand, TrumpsSet
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine
 from referee.files import replacing
 from referee.notation.format import format_game, format_prelude
 from referee.reports.render import console
+from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.notation.record import (
     Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
 )
@@ -49,7 +50,7 @@ from referee.notation.record import (
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
-BOTS = ("random", "sensible")
+BOTS = ("random", "sensible", "solver")
 RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
 MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
 MISTAKE_NAMES = {RENEGE: "renege", AFTER_TOCHOO: "play after a tochoo", OUT_OF_TURN: "play out of turn"}
@@ -229,7 +230,54 @@ class SensibleBot(_Bot):
         return self.rng.random() < SENSIBLE_TAKE
 
 
-BOT_CLASSES = {"random": RandomBot, "sensible": SensibleBot}
+class SolverBot(_Bot):
+    """Plays exactly once few cards are held: with at most ``WINDOW`` cards in the hands it
+    asks the review's solver (referee.review.solver) for a play or take that keeps its seat's
+    best class (safe, else open); before that, or when the search runs past its budget, it
+    plays as the sensible bot."""
+
+    name = "solver"
+    WINDOW = 8
+    BUDGET: int | None = 30_000  # positions per question; past it, the sensible bot's choice
+
+    def __init__(self, rng: random.Random):
+        super().__init__(rng)
+        self.solver = Solver(max_nodes=self.BUDGET)
+        self.fallback = SensibleBot(rng)
+
+    def _options(self, e: Engine, seat: int) -> list[tuple[EngineAction, SeatClass]] | None:
+        if not solvable(e) or cards_held(e) > self.WINDOW:
+            return None
+        try:
+            return self.solver.choices(e, seat)
+        except SearchLimit:
+            return None
+
+    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
+        options = self._options(table.e, seat)
+        plays = [(a.card, c.rank) for a, c in options or () if isinstance(a, PlayCard) and a.card in legal]
+        usual = self.fallback.card(table, seat, legal)
+        if not plays:
+            return usual
+        top = max(r for _, r in plays)
+        best = [c for c, r in plays if r == top]
+        return usual if usual in best else best[0]
+
+    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
+        options = self._options(table.e, taker)
+        if options is None:
+            return self.fallback.wants_take(table, taker, target)
+        take = [c.rank for a, c in options if isinstance(a, TakeHand)]
+        rest = [c.rank for a, c in options if not isinstance(a, TakeHand)]
+        if not take:
+            return False
+        if rest:  # the seat leads: take only if it does better than its best lead
+            return take[0] > max(rest)
+        # Another seat leads: take only if the take is safe and waiting is not.
+        return take[0] == SeatClass.SAFE.rank and self.solver.classify(table.e, taker) is not SeatClass.SAFE
+
+
+BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
 
 
 # ---- one game ----------------------------------------------------------------------------------
@@ -599,6 +647,36 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     game = Game(number=number, header=head, seats=names, rules=rules.spec(), setup=setup,
                 actions=table.actions)
     return SimGame(number, seed, game, format_game(game), table.mistakes, table.stats, loser, legs)
+
+
+def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) -> Engine:
+    """Play a position with every hand known on to its end with the bundled bots (one kind
+    per seat, default sensible), writing no record: the engine at the end (``.loser``).
+    The position is not changed. For the review's chances and the solver bot's tests."""
+    n = e.n
+    table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
+    table.e = t = e.fork()
+    while t.phase == E.IN_TRICK:
+        # The trick on the table first (run() starts from between tricks).
+        s = t.to_act()
+        if s < 0:  # the first trick in any order: the next seat still to play
+            s = next((x for x in t.seq if t.legal_cards(x)), -1)
+        if s < 0 or not t.legal_cards(s):
+            table._fail("nobody may play to the trick on the table (a trick followed as played?)")
+        table._apply(s, table._choose(s), [], lead=False)
+    table.run()
+    return t
+
+
+def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") -> int:
+    """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
+    -1 if it has none. The position is not changed."""
+    legal = cards_of(e.legal_cards(seat))
+    if not legal:
+        return -1
+    table = _Table(e.rules, [[] for _ in range(e.n)], rng, [bot] * e.n, seat_names(e.n))
+    table.e = e.fork()
+    return table.bots[seat].card(table, seat, legal)
 
 
 def _sorted(cards: Iterable[int]) -> list[int]:
