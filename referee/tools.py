@@ -148,6 +148,8 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
         raise UsageError(f"{name}: is a directory") from None
     except ReadError as e:
         raise UsageError(f"{name}: {e.message}") from None
+    except BrokenPipeError:
+        raise  # the reader of the JSON went away, not the record (referee/commands/pipes.py)
     except OSError as e:
         raise UsageError(f"{name}: {e.strerror or e}") from None
     finally:

@@ -14,7 +14,7 @@ from typing import Literal, TextIO, cast, get_args
 
 from pydantic import BaseModel, Field
 
-from referee.reports.diagnostics import ERROR, SEVERITIES, Diagnostic, title
+from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, SEVERITIES, Diagnostic, title
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import json_safe
 
@@ -118,14 +118,26 @@ class FileReport(BaseModel):
     games: list[GameSummary] = []
 
 
+class Counts(BaseModel):
+    """The run's diagnostics by severity, in the words the text's summary line uses."""
+
+    errors: int = Field(description="record errors (S and R codes)")
+    mistakes: int = Field(description="players' mistakes at the table (M codes)")
+    notes: int = Field(description="notes; they never fail a check")
+
+
 class Report(BaseModel):
     schema_version: int = REPORT_SCHEMA_VERSION
     tool: str = "getaway-ref"
     files: list[FileReport]
     games: int
-    plays: int
-    errors: int
-    warnings: int
+    plays: int = Field(description="the plays of the games judged")
+    errors: int = Field(deprecated=True, description="errors and mistakes together: what fails the check "
+                                                     "(deprecated: see counts)")
+    warnings: int = Field(deprecated=True, description="notes (deprecated: see counts.notes)")
+    counts: Counts
+    settings: list[str] = Field(description="the settings files the records were judged under, in the order "
+                                            "first used; empty when none was")
 
 
 class JsonSink:
@@ -164,8 +176,12 @@ class JsonSink:
                % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
 
     def finish(self, t: Totals) -> None:
-        self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
-               % (t["games"], t["plays"], t["errors"], t["warnings"]))
+        sev = t.get("severities", {})
+        counts = Counts(errors=sev.get(ERROR, 0), mistakes=sev.get(MISTAKE, 0), notes=sev.get(NOTE, 0))
+        self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d,\n  "counts": %s,\n'
+               '  "settings": %s\n}\n'
+               % (t["games"], t["plays"], t["errors"], t["warnings"], counts.model_dump_json(indent=2).replace("\n", "\n  "),
+                  json.dumps(t.get("settings", []), ensure_ascii=False, indent=2).replace("\n", "\n  ")))
 
 
 class JsonLinesSink:
