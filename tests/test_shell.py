@@ -362,3 +362,39 @@ def test_a_settings_file_with_a_byte_order_mark_is_read(tmp_path):
     (tmp_path / "getaway-ref.toml").unlink()
     (tmp_path / "pyproject.toml").write_bytes(b"\xef\xbb\xbf" + b'[tool.getaway-ref]\nignore = ["M"]\n')
     assert run_cli("check", str(tmp_path / "game.gwy")).returncode == 0
+
+
+# ---- 6. check's options, declared once ------------------------------------------------------------------
+
+
+def test_checks_table_of_options_is_what_check_command_takes():
+    # One declaration: every option fills a keyword of check_command, and every keyword but
+    # the paths is an option, so a new option cannot reach one and not the other.
+    import inspect
+
+    from referee.commands.check import check_command
+    from referee.commands.options import CHECK_OPTIONS
+
+    keywords = set(inspect.signature(check_command).parameters) - {"paths"}
+    assert {o.key for o in CHECK_OPTIONS} == keywords
+
+
+def test_every_setting_is_an_option_of_check_by_the_same_name():
+    from referee.commands.options import CHECK_OPTIONS
+    from referee.config import KEYS
+
+    names = {n for o in CHECK_OPTIONS for n in o.names}
+    assert {f"--{k}" for k in KEYS} <= names
+
+
+def test_the_output_formats_are_listed_once():
+    from referee.commands.options import CHECK_OPTIONS
+    from referee.reports.sink import FORMATS
+
+    (fmt,) = [o for o in CHECK_OPTIONS if o.key == "output_format"]
+    assert fmt.choices is FORMATS
+    for name in FORMATS:
+        r = run_cli("check", "--output-format", name, str(CLEAN))
+        assert r.returncode == 0, (name, r.stderr)
+    r = run_cli("check", "--output-format", "xml", str(CLEAN))
+    assert r.returncode == 2 and "xml" in r.stderr and "sarif" in r.stderr
