@@ -84,6 +84,32 @@ def test_checks_report_goes_where_it_was_sent_while_the_bar_is_on_the_terminal(a
     assert b"mistake[M" not in screen and b"checked 1 file" not in screen
 
 
+def test_on_one_terminal_the_report_is_shown_with_the_bar(archive):
+    # Both standard output and standard error the terminal: the report is printed on it (above
+    # the bar, which rich takes away at the end), every problem and the summary line.
+    env = {**ENV, "GETAWAY_PROGRESS_BYTES": "1000", "COLUMNS": "200"}
+    want = subprocess.run([sys.executable, "-m", "referee", "check", str(archive)], capture_output=True, text=True,
+                          cwd=ROOT, env=env)
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "referee", "check", str(archive)], stdin=subprocess.DEVNULL,
+                         stdout=slave, stderr=slave, cwd=ROOT, env=env)
+    os.close(slave)
+    screen = bytearray()
+    while True:
+        try:
+            block = os.read(master, 1 << 16)
+        except OSError:
+            break
+        if not block:
+            break
+        screen.extend(block)
+    assert p.wait(timeout=600) == 1
+    os.close(master)
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.decode("utf-8", "replace"))
+    assert want.stdout.splitlines()[-1] in shown  # the summary line
+    assert shown.count("mistake[M") == want.stdout.count("mistake[M") > 0
+
+
 def test_simulates_record_goes_to_its_redirect_while_the_bar_is_on_the_terminal(tmp_path):
     args = ["simulate", "--games", "250", "--seed", "3"]
     want = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, cwd=ROOT, env=ENV)
@@ -398,3 +424,24 @@ def test_the_output_formats_are_listed_once():
         assert r.returncode == 0, (name, r.stderr)
     r = run_cli("check", "--output-format", "xml", str(CLEAN))
     assert r.returncode == 2 and "xml" in r.stderr and "sarif" in r.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_each_file_keeps_its_own_rule_set_from_its_settings(tmp_path, jobs):
+    # a/ plays anticlockwise by its settings; b/ has none. Both records leave the rule set to
+    # the settings (no [Rules] tag): each is judged by its own, in either order, however many
+    # processes judge them.
+    src = (RECORDS / "anticlockwise.gwy").read_text(encoding="utf-8")
+    bare = "".join(line for line in src.splitlines(True) if not line.startswith("[Rules"))
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+    (tmp_path / "a" / "anti.gwy").write_text(bare, encoding="utf-8")
+    (tmp_path / "a" / "getaway-ref.toml").write_text('set = { direction = "anticlockwise" }\n', encoding="utf-8")
+    shutil.copy(CLEAN, tmp_path / "b" / "clock.gwy")
+    a, b = str(tmp_path / "a" / "anti.gwy"), str(tmp_path / "b" / "clock.gwy")
+    for order in ([a, b], [b, a]):
+        r = run_cli("check", "--show-games", "--jobs", jobs, *order, cwd=tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        said = {line.split(":", 1)[0]: line for line in r.stdout.splitlines() if " — rules " in line}
+        assert "rules pagat direction=anticlockwise" in said[a]
+        assert "rules pagat —" in said[b]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.archive.dask import DaskRunner
+from referee.commands.pipes import same_terminal
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
 from referee.engine.rules import RuleSet
@@ -161,15 +162,6 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
     return run.exit_code(totals["unreadable"])
 
 
-def shows_progress() -> bool:
-    """Is there a terminal for a progress bar that nothing else writes to? Standard error is
-    one and standard output is not (a report on the same screen would tear the bar)."""
-    try:
-        return sys.stderr.isatty() and not sys.stdout.isatty()
-    except (ValueError, AttributeError):  # closed, or replaced by something without it
-        return False
-
-
 def _size(path: Path) -> int:
     try:
         return Path(path).stat().st_size
@@ -221,20 +213,20 @@ def _say_error(message: str) -> None:
 
 
 def _progress(files: list[Path]) -> tuple[Progress, TaskID] | None:
-    """A progress bar on stderr, for long runs, when stderr is a terminal and the report goes
-    elsewhere (a file, a pipe): on a terminal the report itself shows the run going on."""
+    """A progress bar on stderr, for long runs and only when stderr is a terminal."""
     total = sum(_size(p) for p in files)
     threshold = int(os.environ.get("GETAWAY_PROGRESS_BYTES", PROGRESS_BYTES))
-    if total < threshold or not shows_progress():
+    if total < threshold or not sys.stderr.isatty():
         return None
     # rich's progress bar costs more to import than a small check takes: only for long runs.
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
-    # redirect_stdout=False: rich would otherwise send what the report writes to the screen,
-    # not to the file or pipe it was sent to (issue 24).
+    # rich redirects standard output to the bar's terminal by default: right when the report
+    # is on that screen (it is printed above the bar), wrong when it was sent to a file or a
+    # pipe, which would get nothing (issue 24).
     bar = Progress("checking", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True, redirect_stdout=False)
+                   console=Console(stderr=True), transient=True, redirect_stdout=same_terminal())
     task = bar.add_task("check", total=total)
     bar.start()
     return bar, task

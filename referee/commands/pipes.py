@@ -28,6 +28,16 @@ def closed_pipe() -> int:
     return EXIT_CLOSED
 
 
+def same_terminal() -> bool:
+    """Are standard output and standard error one terminal (the output on the screen where a
+    progress bar is)? Then rich may print the output above its bar; otherwise the bar must
+    leave standard output alone, or a redirect or pipe gets nothing (issue 24)."""
+    try:
+        return sys.stdout.isatty() and os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (ValueError, AttributeError, OSError):  # closed, or replaced by something without a descriptor
+        return False
+
+
 def interrupted() -> int:
     """Ctrl-C: one line on standard error, exit 130."""
     try:

@@ -30,7 +30,7 @@ from typing import IO, Callable, Iterable, Iterator, NoReturn, Optional, Sequenc
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
-from referee.commands.pipes import closed_pipe
+from referee.commands.pipes import closed_pipe, same_terminal
 from referee.engine import state as E
 from referee.engine.cards import (
     ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
@@ -739,12 +739,11 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         raise UsageError(f"{output} exists (use --force to overwrite it)")
     err = console(stderr=True)
     bar = None
-    # A bar on a terminal of its own: not when the record itself is written to that screen.
-    # redirect_stdout=False: rich would otherwise move the record from its redirect or pipe
-    # to the screen (issue 24).
-    if games > 200 and sys.stderr.isatty() and (output is not None or not sys.stdout.isatty()):
+    # rich redirects standard output to the bar's terminal by default: right when the record
+    # is written to that screen, wrong when it was sent to a file or a pipe (issue 24).
+    if games > 200 and sys.stderr.isatty():
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=err, transient=True, redirect_stdout=False)
+                       console=err, transient=True, redirect_stdout=output is None and same_terminal())
     task: TaskID | None = None
 
     def tick(k: int) -> None:
