@@ -17,10 +17,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import RECORDS, ROOT, run_cli
+from conftest import DATA, RECORDS, ROOT, run_cli
 
 RENEGE = RECORDS / "dispute-renege-illegal.gwy"  # one M201, penalised
 CLEAN = RECORDS / "pagat-example.gwy"
+DATA_INVALID = DATA / "invalid"
 ENV = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "COLUMNS")}
 
 
@@ -445,3 +446,20 @@ def test_each_file_keeps_its_own_rule_set_from_its_settings(tmp_path, jobs):
         said = {line.split(":", 1)[0]: line for line in r.stdout.splitlines() if " — rules " in line}
         assert "rules pagat direction=anticlockwise" in said[a]
         assert "rules pagat —" in said[b]
+
+
+# ---- the table commands' exit codes, as their README section says (issue 21, item 9) --------------------
+
+
+@pytest.mark.parametrize("args", [["show"], ["legal"], ["tally"], ["ask", "--trick", "9"], ["html", "-o", "{tmp}/p.html"],
+                                  ["show", "--narrate"]])
+def test_every_table_command_exits_1_when_a_record_cannot_be_replayed_to_its_end(tmp_path, args):
+    # R104: a card its player cannot hold stops the replay of game 3 at trick 9.
+    stops = DATA_INVALID / "R104-not-in-hand.gwy"
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    r = run_cli(*args, str(stops))
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    # ... and 0 on a record replayed to its end, finished or not
+    assert run_cli(*[a for a in args if a != "9" and a != "--trick"] + (["--trick", "4"] if "ask" in args else []),
+                   str(CLEAN)).returncode == 0
