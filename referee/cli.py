@@ -1,16 +1,21 @@
 """The ``getaway-ref`` command: the typer app. Every command here only reads its arguments
-and calls the library function that does the work (``referee/commands.py``,
+and calls the library function that does the work (``referee/commands/``,
 ``referee/tools.py``, ``referee/table/``, ``referee/selfplay/``), then exits with the code
 it returns; a :class:`~referee.commands.UsageError` is printed as ``error: ...`` (exit 2).
+``check`` is the exception: its words go to its own parser (``referee/commands/options.py``),
+which the entry point (``referee/_start.py``) calls without typer; it is declared here to be
+listed in ``getaway-ref --help``.
 
-Exit codes everywhere: 0 clean, 1 violations or record errors found, 2 usage or I/O error.
+Exit codes everywhere: 0 clean, 1 violations or record errors found, 2 usage or I/O error (a
+reader that went away included: ``referee/commands/pipes.py``). Help reads as prose: click's
+plain layout, arguments by their names (``FILE``, ``FILES...``), no Python types.
 
-Start-up: this module is the one place of the package (with the package's own ``__getattr__``,
-``referee/__init__.py``) where modules are imported inside functions. Each command imports
-the module that does its work when it runs, so that a command pays only for what it uses:
-``getaway-ref check`` must start within 200 ms of bare Python (``tests/test_startup.py``,
-``bench/``), and typer, pydantic and the table's modules (rich tables, prompt-toolkit) are
-not imported by a plain ``check``. Every other module imports at its top.
+Start-up: this module is one of the places of the package (with ``_start.py`` and the
+package's own ``__getattr__``) where modules are imported inside functions. Each command
+imports the module that does its work when it runs, so that a command pays only for what it
+uses; typer, pydantic and the table's modules (rich tables, prompt-toolkit) are not imported
+by a plain ``check`` (``tests/test_startup.py``, ``bench/``). Every other module imports at
+its top.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import referee
 from referee.commands import UsageError
 from referee.commands.options import CHECK_HELP
 from referee.commands.pipes import closed_pipe
+
 
 class ProseCommand(TyperCommand):
     """A command's help as ruff's and black's read: ``FILE``, ``[FILE]``, ``FILES...``, an
@@ -158,7 +164,6 @@ def _run(command: Callable[[], int]) -> NoReturn:
 @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
                                 "help_option_names": []}, help=CHECK_HELP, add_help_option=False)
 def check(ctx: typer.Context) -> None:
-    """Replay every game through the rules engine and report every illegal play and impossible fact."""
     # check's words are read by its one parser (referee/commands/options.py), not typer's: this
     # entry only lists it in `getaway-ref --help` (the entry point runs check without typer).
     from referee.commands.check import check_main
