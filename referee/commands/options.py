@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.archive.inputs import expand as files_of
 from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, load_file, parse_spec
@@ -135,6 +135,13 @@ class _Parser(argparse.ArgumentParser):
         # argparse passes over an error in writing its help; a closed pipe here is every
         # command's closed pipe (referee/commands/pipes.py), so it is raised.
         (file or sys.stdout).write(self.format_help())
+
+    def error(self, message: str) -> NoReturn:
+        # As every other message of ours: "error: ..." (argparse would say
+        # "getaway-ref check: error: ..."), after the usage line, exit 2.
+        sys.stderr.write(self.format_usage())
+        say_error(f"{message} (see getaway-ref check --help)")
+        sys.exit(EXIT_USAGE)
 
 
 def check_parser() -> argparse.ArgumentParser:
