@@ -41,7 +41,9 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     except (ConfigError, SelectError) as e:
         raise UsageError(str(e)) from None
     out_format = output_format or run.output_format or "text"
-    show = (show_games or verbose) and not quiet and not run.quiet
+    # The line per game only when asked on the command line (which wins over quiet = true in
+    # the settings, now the default anyway); -q keeps a script's output as it was.
+    show = (show_games or verbose) and not quiet
     try:
         processes = choose_jobs(sum(_bytes(p) for p in files), jobs)
     except ValueError as e:
