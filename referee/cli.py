@@ -168,7 +168,7 @@ def check(ctx: typer.Context) -> None:
     # entry only lists it in `getaway-ref --help` (the entry point runs check without typer).
     from referee.commands.check import check_main
 
-    raise typer.Exit(check_main(ctx.args))
+    _run(lambda: check_main(ctx.args))
 
 
 # ---- fmt, export, schema ------------------------------------------------------------------------
