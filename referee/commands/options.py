@@ -73,9 +73,9 @@ def rules_options(rules: str | None, rules_file: Path | None, sets: Sequence[str
 
 @dataclass(frozen=True)
 class Option:
-    """One option of ``check``: its names, the keyword of ``check_command`` it fills, what it
-    takes (``metavar``; None for a flag), whether it may be given again (each value kept),
-    the values it allows, and its help, a phrase."""
+    """One option of ``check``: its names, the keyword of ``check_command`` it fills, its help
+    (a phrase), what it takes (``metavar``; None for a flag), whether it may be given again
+    (each value kept), the values it allows, its default, and whether its value is a file."""
 
     names: tuple[str, ...]
     key: str
@@ -84,6 +84,7 @@ class Option:
     repeat: bool = False
     choices: tuple[str, ...] | None = None
     default: str | None = None
+    path: bool = False  # the value names a file
 
 
 CHECK_OPTIONS: tuple[Option, ...] = (
@@ -96,7 +97,7 @@ CHECK_OPTIONS: tuple[Option, ...] = (
     Option(("--statistics",), "statistics", "a count per code at the end, most frequent first"),
     Option(("--rules",), "rules", "the rule set for games without a [Rules] tag, such as denexa or "
            "'pagat taking=no'", "SPEC"),
-    Option(("--rules-file",), "rules_file", "house rules from a TOML or JSON file", "FILE"),
+    Option(("--rules-file",), "rules_file", "house rules from a TOML or JSON file", "FILE", path=True),
     Option(("--set",), "sets", "override one option in every game: --set taking=no", "OPTION=VALUE", repeat=True),
     Option(("--force-rules",), "force_rules", "the rule set given wins over the games' [Rules] tags"),
     Option(("--show-games",), "show_games", "a line for every game judged, with its rule set and result"),
@@ -104,7 +105,7 @@ CHECK_OPTIONS: tuple[Option, ...] = (
            "--show-games and --verbose)"),
     Option(("-v", "--verbose"), "verbose", "the line for every game, and which settings file was used"),
     Option(("--config",), "config", "take the settings from this file (a pyproject.toml or a getaway-ref.toml) "
-           "for every record, instead of the file nearest each", "FILE"),
+           "for every record, instead of the file nearest each", "FILE", path=True),
     Option(("--isolated",), "isolated", "ignore every settings file"),
     Option(("-j", "--jobs"), "jobs", "judge the games in this many processes, or auto: one for a small input, "
            "one per core for a large one (the report keeps the input order)", "N", default="auto"),
@@ -146,8 +147,8 @@ class _Parser(argparse.ArgumentParser):
 
 def check_parser() -> argparse.ArgumentParser:
     """check's parser, made from :data:`CHECK_OPTIONS`."""
-    p = _Parser(prog="getaway-ref check", usage=CHECK_USAGE, description=CHECK_HELP,
-                                formatter_class=_Prose, allow_abbrev=False, add_help=False)
+    p = _Parser(prog="getaway-ref check", usage=CHECK_USAGE, description=CHECK_HELP, formatter_class=_Prose,
+                allow_abbrev=False, add_help=False)
     p.add_argument_group("Arguments").add_argument(
         "paths", nargs="+", type=Path, metavar="FILES...",
         help="records (.gwy files), directories of them, or - for standard input")
@@ -159,6 +160,7 @@ def check_parser() -> argparse.ArgumentParser:
             opts.add_argument(*o.names, dest=o.key, action="append", default=[], metavar=o.metavar, help=o.help)
         else:
             opts.add_argument(*o.names, dest=o.key, metavar=o.metavar, choices=o.choices, default=o.default,
+                              type=Path if o.path else str,
                               help=o.help + (f" (one of {', '.join(o.choices)})" if o.choices else ""))
     opts.add_argument("-h", "--help", action="help", help="show this message and exit")
     return p
@@ -167,12 +169,7 @@ def check_parser() -> argparse.ArgumentParser:
 def read_check_line(args: Sequence[str]) -> dict[str, Any]:
     """check's words as ``check_command``'s keywords; a wrong line is said by argparse
     (usage and ``error: ...`` on standard error, exit 2)."""
-    got = vars(check_parser().parse_args(list(args)))
-    if got["rules_file"] is not None:
-        got["rules_file"] = Path(str(got["rules_file"]))
-    if got["config"] is not None:
-        got["config"] = Path(str(got["config"]))
-    return got
+    return vars(check_parser().parse_args(list(args)))
 
 
 def say_error(message: str) -> None:
