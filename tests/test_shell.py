@@ -463,3 +463,17 @@ def test_every_table_command_exits_1_when_a_record_cannot_be_replayed_to_its_end
     # ... and 0 on a record replayed to its end, finished or not
     assert run_cli(*[a for a in args if a != "9" and a != "--trick"] + (["--trick", "4"] if "ask" in args else []),
                    str(CLEAN)).returncode == 0
+
+
+def test_live_with_its_output_closed_ends_with_exit_2_and_keeps_no_half_record(tmp_path):
+    # live says on standard error which game it starts; nothing about the pipe, no traceback.
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([sys.executable, "-m", "referee", "live", str(tmp_path / "new.gwy")], stdin=subprocess.DEVNULL,
+                           stdout=w, stderr=subprocess.PIPE, cwd=ROOT, env=ENV, timeout=300)
+    finally:
+        os.close(w)
+    err = p.stderr.decode()
+    assert p.returncode == 2
+    assert "Traceback" not in err and "Broken pipe" not in err and "error" not in err
