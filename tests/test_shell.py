@@ -465,7 +465,7 @@ def test_every_table_command_exits_1_when_a_record_cannot_be_replayed_to_its_end
                    str(CLEAN)).returncode == 0
 
 
-def test_live_with_its_output_closed_ends_with_exit_2_and_keeps_no_half_record(tmp_path):
+def test_live_with_its_output_closed_ends_with_exit_2(tmp_path):
     # live says on standard error which game it starts; nothing about the pipe, no traceback.
     r, w = os.pipe()
     os.close(r)
