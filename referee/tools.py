@@ -3,7 +3,7 @@
 Each function takes the command's arguments as plain values, prints what the command prints
 and returns its exit code (0 clean, 1 found, 2 usage or I/O error); a usage problem said in
 one line is a :class:`referee.commands.UsageError` for the caller to print. ``check`` is in
-``referee/commands.py``, kept apart because a plain ``check`` must not load what these use
+``referee/commands/check.py``, kept apart because a plain ``check`` must not load what these use
 (pydantic for the JSON models, rich for the text).
 """
 
@@ -148,6 +148,8 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
         raise UsageError(f"{name}: is a directory") from None
     except ReadError as e:
         raise UsageError(f"{name}: {e.message}") from None
+    except BrokenPipeError:
+        raise  # the reader of the JSON went away, not the record (referee/commands/pipes.py)
     except OSError as e:
         raise UsageError(f"{name}: {e.strerror or e}") from None
     finally:

@@ -77,6 +77,21 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
     import traceback
 
     import referee.cli  # noqa: F401  (every command and what it imports at the top)
+    import pkgutil
+
+    import rich
+    import typer
+
+    # typer and rich import some of their own modules when first used, after the child has
+    # given up root: import them all now.
+    for pkg in (typer, rich):
+        for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            if mod.name.endswith("__main__") or mod.name == "typer.cli":  # programs, not library parts
+                continue
+            try:
+                __import__(mod.name)
+            except Exception:  # noqa: BLE001 (a part for another shell or platform)
+                pass
     import referee.files  # noqa: F401
     import referee.selfplay.simulate  # noqa: F401
     import referee.table.live  # noqa: F401

@@ -185,7 +185,8 @@ def test_force_color_colours_a_pipe_too() -> None:
 # ---- a closed pipe ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args", [[], ["--format", "json"], ["--jobs", "2"]], ids=["text", "json", "jobs-2"])
+@pytest.mark.parametrize("args", [["--show-games"], ["--format", "json"], ["--show-games", "--jobs", "2"]],
+                         ids=["text", "json", "jobs-2"])
 def test_a_closed_pipe_ends_check_quietly_with_exit_2(tmp_path, args):
     # `check big.gwy | head -1`: the reader goes away after one line. The report was not
     # all delivered (an I/O error: exit 2), and nobody is left to tell: no traceback.

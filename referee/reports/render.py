@@ -35,10 +35,18 @@ def print_diagnostic(console: Console, d: Diagnostic, more: int = 0) -> None:
     console.print()
 
 
+class _PipeConsole(Console):
+    """A console whose closed pipe is the command's to end (exit 2, referee/_start.py), where
+    rich would end the process itself with exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def console(stderr: bool = False) -> Console:
     """A console for the commands' human output: no highlighting of numbers or names, no
     wrapping (a line of a record is printed whole)."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return _PipeConsole(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def print_error(message: str, out: Console | None = None) -> None:

@@ -13,7 +13,7 @@ from typing import Literal, TextIO, cast, get_args
 
 from pydantic import BaseModel, Field
 
-from referee.reports.diagnostics import SEVERITIES, Diagnostic, title
+from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, SEVERITIES, Diagnostic, title
 from referee.reports.layout import window
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import json_safe
@@ -128,14 +128,26 @@ class FileReport(BaseModel):
     diagnostics: list[DiagnosticModel] = Field(default=[], description="file-level diagnostics (the version line)")
 
 
+class Counts(BaseModel):
+    """The run's diagnostics by severity, in the words the text's summary line uses."""
+
+    errors: int = Field(description="record errors (S and R codes)")
+    mistakes: int = Field(description="players' mistakes at the table (M codes)")
+    notes: int = Field(description="notes; they never fail a check")
+
+
 class Report(BaseModel):
     schema_version: int = REPORT_SCHEMA_VERSION
     tool: str = "getaway-ref"
     files: list[FileReport]
     games: int
-    plays: int
-    errors: int
-    warnings: int
+    plays: int = Field(description="the plays of the games judged")
+    errors: int = Field(deprecated=True, description="errors and mistakes together: what fails the check "
+                                                     "(deprecated: see counts)")
+    warnings: int = Field(deprecated=True, description="notes (deprecated: see counts.notes)")
+    counts: Counts
+    settings: list[str] = Field(description="the settings files the records were judged under, in the order "
+                                            "first used; empty when none was")
 
 
 def around(model: BaseModel, items: str, exclude_none: bool = False) -> tuple[str, str]:
@@ -190,7 +202,10 @@ class JsonSink:
         self.w(("\n" if self.games else "") + around(done, "games")[1])
 
     def finish(self, t: Totals) -> None:
-        report = Report(files=[], games=t["games"], plays=t["plays"], errors=t["errors"], warnings=t["warnings"])
+        sev = t.get("severities", {})
+        counts = Counts(errors=sev.get(ERROR, 0), mistakes=sev.get(MISTAKE, 0), notes=sev.get(NOTE, 0))
+        report = Report(files=[], games=t["games"], plays=t["plays"], errors=t["errors"], warnings=t["warnings"],
+                        counts=counts, settings=list(t.get("settings", [])))
         self.w(("\n" if self.files else "") + around(report, "files")[1] + "\n")
 
 

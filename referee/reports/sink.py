@@ -70,6 +70,7 @@ class Totals(TypedDict):
     warnings: int
     unreadable: int
     severities: NotRequired[dict[str, int]]
+    settings: NotRequired[list[str]]  # the settings files used, in the order first used
 
 
 class Sink(Protocol):

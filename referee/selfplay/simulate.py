@@ -24,13 +24,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 import io
-import os
 import sys
 from typing import IO, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
+from referee.commands.pipes import closed_pipe, same_terminal
 from referee.engine import state as E
 from referee.engine.cards import (
     ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
@@ -817,9 +817,11 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         raise UsageError(f"{output} exists (use --force to overwrite it)")
     err = console(stderr=True)
     bar = None
+    # rich redirects standard output to the bar's terminal by default: right when the record
+    # is written to that screen, wrong when it was sent to a file or a pipe (issue 24).
     if games > 200 and sys.stderr.isatty():
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=err, transient=True)
+                       console=err, transient=True, redirect_stdout=output is None and same_terminal())
     task: TaskID | None = None
 
     def tick(k: int) -> None:
@@ -837,10 +839,8 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         else:
             stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
     except BrokenPipeError:
-        # The reader of stdout went away (| head): stop quietly, as other tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        # The reader of stdout went away (| head): stop quietly, exit 2 as every command does.
+        return closed_pipe()
     except SimulationError as ex:
         err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
         return 2

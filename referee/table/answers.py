@@ -512,7 +512,7 @@ def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Option
         raise UsageError(f"--trick {trick}: game {w.game.number} has "
                          + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
     print(ask_sentence(w, trick, who))
-    return 0
+    return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
 def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:
