@@ -176,7 +176,8 @@ class JsonSink:
             raw(json_safe(text))
 
         self.w = w
-        self.w(around(Report(files=[], games=0, plays=0, errors=0, warnings=0), "files")[0])
+        self.w(around(Report(files=[], games=0, plays=0, errors=0, warnings=0, counts=Counts(errors=0, mistakes=0, notes=0),
+                          settings=[]), "files")[0])
         self.files = 0
         self.games = 0
         self.path = ""
