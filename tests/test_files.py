@@ -54,6 +54,19 @@ def _import_stdlib() -> None:
             pass
 
 
+def _import_package(name: str) -> None:
+    """Every module of a package, while the child may still read where it lives."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(name)
+    for info in pkgutil.walk_packages(pkg.__path__, name + "."):
+        try:
+            importlib.import_module(info.name)
+        except BaseException:  # noqa: BLE001 (a module for another platform or an extra)
+            pass
+
+
 def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.CompletedProcess[str]:
     """The command in a forked child that has given up root: the interpreter may live where
     the other user cannot reach (root's home), so the child runs the command without exec,
@@ -67,6 +80,7 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
     import referee.table.live  # noqa: F401
     import referee.table.views  # noqa: F401
 
+    _import_package("typer")  # typer loads parts of itself late (its help option's decorators)
     files = [tempfile.TemporaryFile() for _ in range(3)]
     files[0].write(input.encode("utf-8"))
     files[0].seek(0)
