@@ -51,7 +51,7 @@ from typing import IO
 from referee.reports.text import safe_path
 
 __all__ = ["Beside", "Changed", "Snapshot", "WriteError", "changed", "check_distinct", "read_snapshot", "recover",
-           "replacing", "snapshot", "write_text"]
+           "replacing", "snapshot", "why", "write_text"]
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -203,11 +203,15 @@ _REASONS = {
 }
 
 
+def why(e: OSError) -> str:
+    """Why a write failed, in a few words (a full disk, a file size limit, ...)."""
+    return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
+
+
 def _error(path: str, e: OSError) -> WriteError:
     if isinstance(e, WriteError):
         return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
-    why = _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
-    return WriteError(path, f"cannot write: {why}; the file is unchanged", e.errno or 0)
+    return WriteError(path, f"cannot write: {why(e)}; the file is unchanged", e.errno or 0)
 
 
 def _umask_mode() -> int:
@@ -304,9 +308,10 @@ def _no_sigxfsz() -> None:
 _LINK_WORKS = True  # linking /proc/self/fd/N fails in some sandboxes: then we copy
 
 
-def _give_name(fd: int, directory: str, real: str) -> str:
+def _give_name(fd: int, directory: str, real: str) -> tuple[str, os.stat_result]:
     """A name beside the target for the finished unnamed file ``fd``: a link to it where the
-    system allows, else a full copy (with its mode and owner), made while signals wait."""
+    system allows, else a full copy (with its mode and owner), made while signals wait.
+    Returns the name and the status of the file under it."""
     global _LINK_WORKS
     if _LINK_WORKS:
         name = os.path.join(directory, f".{os.path.basename(real)}.{os.getpid()}.tmp")
@@ -314,7 +319,7 @@ def _give_name(fd: int, directory: str, real: str) -> str:
             os.unlink(name)
         try:
             os.link(f"/proc/self/fd/{fd}", name)
-            return name
+            return name, os.fstat(fd)
         except OSError:
             _LINK_WORKS = False
     st = os.fstat(fd)
@@ -331,13 +336,14 @@ def _give_name(fd: int, directory: str, real: str) -> str:
         mine = os.fstat(out)
         if (mine.st_uid, mine.st_gid) != (st.st_uid, st.st_gid):
             os.fchown(out, st.st_uid, st.st_gid)
+        mine = os.fstat(out)
     except BaseException:
         os.close(out)
         with contextlib.suppress(OSError):
             os.unlink(name)
         raise
     os.close(out)
-    return name
+    return name, mine
 
 
 @contextlib.contextmanager
@@ -366,12 +372,13 @@ def _by_rename(real: str, st: os.stat_result | None, expect: Snapshot, done: lis
                 if changed(real, expect):
                     raise Changed(real)
                 if name is None:
-                    tmp_link = _give_name(fd, directory, real)
+                    tmp_link, placed_st = _give_name(fd, directory, real)
                     os.replace(tmp_link, real)
                 else:
                     os.replace(name, real)
+                    placed_st = os.fstat(fd)
                 placed = True
-            done.append(os.fstat(fd))
+            done.append(placed_st)
     finally:
         os.close(fd)
         if not placed:
