@@ -51,7 +51,7 @@ from typing import IO
 from referee.reports.text import safe_path
 
 __all__ = ["Beside", "Changed", "Snapshot", "WriteError", "changed", "check_distinct", "read_snapshot", "recover",
-           "replacing", "snapshot", "why", "write_text"]
+           "replacing", "reason_of", "snapshot", "write_text"]
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -203,7 +203,7 @@ _REASONS = {
 }
 
 
-def why(e: OSError) -> str:
+def reason_of(e: OSError) -> str:
     """Why a write failed, in a few words (a full disk, a file size limit, ...)."""
     return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
 
@@ -211,7 +211,7 @@ def why(e: OSError) -> str:
 def _error(path: str, e: OSError) -> WriteError:
     if isinstance(e, WriteError):
         return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
-    return WriteError(path, f"cannot write: {why(e)}; the file is unchanged", e.errno or 0)
+    return WriteError(path, f"cannot write: {reason_of(e)}; the file is unchanged", e.errno or 0)
 
 
 def _umask_mode() -> int:

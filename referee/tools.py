@@ -9,6 +9,7 @@ one line is a :class:`referee.commands.UsageError` for the caller to print. ``ch
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_std
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
-from referee.files import Beside, WriteError, recover
+from referee.files import Beside, WriteError, reason_of, recover
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
@@ -90,7 +91,10 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     except ReadError as e:
         problem_text = e.message
     except OSError as e:
-        problem_text = e.strerror or str(e)
+        if target is not None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            problem_text = f"cannot write: {reason_of(e)}; the file is unchanged"  # the new text did not fit
+        else:
+            problem_text = e.strerror or str(e)
     finally:
         if spooled is not None:
             spooled.unlink(missing_ok=True)

@@ -39,7 +39,7 @@ from referee.engine.events import Event, GameOver, GotAway, TrumpsSet
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine
-from referee.files import WriteError, check_distinct, recover, replacing, why
+from referee.files import WriteError, check_distinct, recover, reason_of, replacing
 from referee.notation.format import format_game, format_prelude
 from referee.reports.render import console
 from referee.notation.record import (
@@ -776,7 +776,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     except WriteError as ex:  # its own one line, naming the file
         raise UsageError(str(ex)) from None
     except OSError as ex:  # standard output: a full disk, a file size limit
-        raise UsageError(f"{output or 'standard output'}: cannot write: {why(ex)}") from None
+        raise UsageError(f"{output or 'standard output'}: cannot write: {reason_of(ex)}") from None
     finally:
         if bar is not None:
             bar.stop()
