@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import io
 import json
@@ -49,6 +48,14 @@ from types import FrameType
 from typing import IO
 
 from referee.reports.text import safe_path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the journal still restores a cut copy
+    fcntl = None  # type: ignore[assignment]
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 __all__ = ["Beside", "Changed", "Snapshot", "WriteError", "changed", "check_distinct", "read_snapshot", "recover",
            "replacing", "reason_of", "snapshot", "write_text"]
@@ -119,19 +126,28 @@ def _digest(data: bytes) -> bytes:
 def _read_fd(fd: int) -> bytes:
     """The whole file open on ``fd``, from its start."""
     parts: list[bytes] = []
-    pos = 0
-    while True:
-        chunk = os.pread(fd, 1 << 20, pos)
-        if not chunk:
-            return b"".join(parts)
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
         parts.append(chunk)
-        pos += len(chunk)
+    return b"".join(parts)
+
+
+def _lock(fd: int, wait: bool = True) -> bool:
+    """An exclusive lock on the open file (held until it is closed, or the process dies):
+    whether it was had. ``wait`` False: not if another process holds it."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True
 
 
 def read_snapshot(path: os.PathLike[str] | str) -> tuple[bytes, Snapshot]:
     """The file's bytes and what it was when they were read. The file's status is taken
     before its bytes: a change made while it is read shows later as a change."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | _CLOEXEC)
     try:
         st = os.fstat(fd)
         data = _read_fd(fd)
@@ -453,11 +469,11 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
     for name in _places(real, st):
         part = name + _PART
         try:
-            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW, 0o600)
         except FileExistsError:
             _drop_part(part)
             try:
-                fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+                fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW, 0o600)
             except OSError:
                 tried.append(os.path.dirname(name))
                 continue
@@ -465,7 +481,7 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
             tried.append(os.path.dirname(name))
             continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _lock(fd)
             _write_all(fd, _MAGIC + header.encode("ascii") + b"\n")
             _write_all(fd, old)
             _write_all(fd, new)
@@ -498,12 +514,10 @@ def _drop_journal(fd: int, name: str) -> None:
 def _drop_part(part: str) -> None:
     """A journal cut short by a kill: its rewrite never began (the file is untouched)."""
     try:
-        fd = os.open(part, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(part, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
     except OSError:
         return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    if not _lock(fd, wait=False):
         os.close(fd)
         return  # its writer is at work
     with contextlib.suppress(OSError):
@@ -545,9 +559,9 @@ def _in_place(real: str, expect: Snapshot, done: list[os.stat_result]) -> Iterat
         spool.seek(0)
         new = spool.read()
         f.detach()
-    fd = os.open(real, os.O_RDWR | os.O_CLOEXEC)
+    fd = os.open(real, os.O_RDWR | _CLOEXEC)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # one writer of ours at a time; recovery waits for it
+        _lock(fd)  # one writer of ours at a time; recovery waits for it
         if _changed_fd(fd, expect):
             raise Changed(real)
         st = os.fstat(fd)
@@ -620,7 +634,7 @@ def _keep_aside(journal: str, path: str, old: bytes) -> str:
     for k in range(1000):
         name = base if k == 0 else f"{base}.{k}"
         try:
-            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600)
         except FileExistsError:
             continue
         try:
@@ -636,16 +650,14 @@ def _restore(journal: str) -> str | None:
     """Finish what a rewrite cut short left: the file back as it was before (or as its
     new text, if the copy was complete). A message for the user, or None."""
     try:
-        jfd = os.open(journal, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        jfd = os.open(journal, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
     except OSError:
         return None
     try:
         jst = os.fstat(jfd)
         if jst.st_uid != os.geteuid() or not stat.S_ISREG(jst.st_mode):
             return None  # not this user's: never trusted
-        try:
-            fcntl.flock(jfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not _lock(jfd, wait=False):
             return None  # its writer is at work
         got = _read_journal(jfd)
         if got is None:
@@ -653,15 +665,13 @@ def _restore(journal: str) -> str | None:
         path, dev, ino, old, new = got
         shown = safe_path(path)
         try:
-            tfd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+            tfd = os.open(path, os.O_RDWR | _CLOEXEC)
         except OSError:
             tfd = -1
         try:
             tst = os.fstat(tfd) if tfd >= 0 else None
             if tst is not None and (tst.st_dev, tst.st_ino) == (dev, ino):
-                try:
-                    fcntl.flock(tfd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
+                if not _lock(tfd, wait=False):
                     return None  # a writer of ours is at it now
                 now = _read_fd(tfd)
                 if now == old or now == new:

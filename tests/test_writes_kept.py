@@ -12,6 +12,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -158,6 +159,9 @@ class Live:
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   encoding="utf-8", preexec_fn=child, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         self.said: list[str] = []
+        # An answer that never comes fails the test, rather than waiting for ever.
+        self.watchdog = threading.Timer(TIMEOUT, self.p.kill)
+        self.watchdog.start()
         self.until("turn:")
 
     def until(self, start: str) -> list[str]:
@@ -183,7 +187,9 @@ class Live:
         rest = self.p.stdout.read() if self.p.stdout else ""
         self.said.extend(rest.splitlines())
         err = self.p.stderr.read()
-        return self.p.wait(timeout=TIMEOUT), err
+        code = self.p.wait(timeout=TIMEOUT)
+        self.watchdog.cancel()
+        return code, err
 
 
 def _plays(path: Path) -> list[str]:
@@ -206,6 +212,7 @@ def test_live_takes_in_lines_another_program_appended_and_writes_over_nothing(tm
         assert any(line.startswith("recorded: 1. East A♥") for line in got), got
         code, err = live.end()
     finally:
+        live.watchdog.cancel()
         if live.p.poll() is None:
             live.p.kill()
     assert code == 0, err
@@ -237,6 +244,7 @@ def test_live_follows_an_editors_save_and_keeps_it(tmp_path: Path) -> None:
         assert "recorded: 1. South 10♠" in got[1], got
         code, err = live.end()
     finally:
+        live.watchdog.cancel()
         if live.p.poll() is None:
             live.p.kill()
     assert code == 0, err
@@ -254,6 +262,7 @@ def test_live_stops_when_the_file_is_changed_into_something_it_cannot_continue(t
         got = live.entry("North J♠", until="stopped:")
         code, err = live.end()
     finally:
+        live.watchdog.cancel()
         if live.p.poll() is None:
             live.p.kill()
     assert "game.gwy changed on disk and cannot be continued" in got[-1]
