@@ -421,8 +421,13 @@ def _state_dir() -> str:
     return os.path.join(base, "getaway-ref", "journal")
 
 
+def _uid() -> int:
+    """The user the journals belong to (0 where the system has no user ids)."""
+    return os.geteuid() if hasattr(os, "geteuid") else 0
+
+
 def _tmp_dir() -> str:
-    return os.path.join(tempfile.gettempdir(), f"getaway-ref-{os.geteuid()}")
+    return os.path.join(tempfile.gettempdir(), f"getaway-ref-{_uid()}")
 
 
 def _private(d: str, create: bool) -> bool:
@@ -437,7 +442,7 @@ def _private(d: str, create: bool) -> bool:
         st = os.lstat(d)
     except OSError:
         return False
-    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o022
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == _uid() and not st.st_mode & 0o022
             and os.access(d, os.W_OK | os.X_OK))
 
 
@@ -655,7 +660,7 @@ def _restore(journal: str) -> str | None:
         return None
     try:
         jst = os.fstat(jfd)
-        if jst.st_uid != os.geteuid() or not stat.S_ISREG(jst.st_mode):
+        if jst.st_uid != _uid() or not stat.S_ISREG(jst.st_mode):
             return None  # not this user's: never trusted
         if not _lock(jfd, wait=False):
             return None  # its writer is at work

@@ -15,10 +15,12 @@ take, a count the replay contradicts: a wrong entry, so it is not recorded). Gam
 small, so replaying from the deal each time costs nothing and can never drift from
 ``check``.
 
-The record is the file. After every accepted action the whole file is written to a
-temporary file beside it, flushed, fsync'd and renamed over it (then the directory is
-fsync'd), so a kill -9 loses nothing that was answered, and the file is always a record
-that ``check`` reads. ``live FILE`` on an existing file continues its last game. Without a
+The record is the file. After every accepted action the whole file is written through
+:mod:`referee.files` (a temporary file beside it, flushed, fsync'd and renamed over it; a
+journal where it must be rewritten in place), so a kill -9 loses nothing that was answered,
+and the file is always a record that ``check`` reads. Before each entry the file is compared
+with what live last read or wrote: a change made by another program is taken in (live goes
+on from the file as it is) and never written over. ``live FILE`` on an existing file continues its last game. Without a
 FILE a new name is made, and an existing file is never written unless it was named.
 """
 
