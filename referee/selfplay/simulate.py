@@ -39,7 +39,7 @@ from referee.engine.events import Action as EngineAction, Event, GameOver, GotAw
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine
-from referee.files import replacing
+from referee.files import WriteError, check_distinct, recover, reason_of, replacing
 from referee.notation.format import format_game, format_prelude
 from referee.reports.render import console
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
@@ -815,6 +815,13 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         raise UsageError(str(ex)) from None
     if output is not None and output.exists() and not force:
         raise UsageError(f"{output} exists (use --force to overwrite it)")
+    inputs = [rules_file] if rules_file is not None else []
+    if output is not None:
+        recover([output])  # a rewrite cut short by a kill: put back first
+        try:
+            check_distinct(output, inputs)  # never over the house rules it reads, by any name
+        except WriteError as ex:
+            raise UsageError(str(ex)) from None
     err = console(stderr=True)
     bar = None
     # rich redirects standard output to the bar's terminal by default: right when the record
@@ -837,15 +844,17 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
                                progress=tick)
             sys.stdout.flush()
         else:
-            stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
+            stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick, inputs)
     except BrokenPipeError:
         # The reader of stdout went away (| head): stop quietly, exit 2 as every command does.
         return closed_pipe()
     except SimulationError as ex:
         err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
         return 2
-    except OSError as ex:
-        raise UsageError(f"{output}: {ex.strerror or ex}") from None
+    except WriteError as ex:  # its own one line, naming the file
+        raise UsageError(str(ex)) from None
+    except OSError as ex:  # standard output: a full disk, a file size limit
+        raise UsageError(f"{output or 'standard output'}: cannot write: {reason_of(ex)}") from None
     finally:
         if bar is not None:
             bar.stop()
@@ -856,10 +865,12 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
 
 
 def _write_output(path: Path, players: int, games: int, seed: int, rules: RuleSet, bots: Sequence[str],
-                  mistakes: float, comments: bool, tick: Callable[[int], None]) -> SimStats:
+                  mistakes: float, comments: bool, tick: Callable[[int], None],
+                  inputs: Sequence[Path] = ()) -> SimStats:
     """Write through referee.files: nothing is left behind if the run fails or is killed,
-    and an existing file (--force) keeps its links, mode and owner."""
+    an existing file (--force) keeps its links, mode and owner, and a file made or changed
+    by someone else while the games are played is kept."""
 
-    with replacing(path) as f:
+    with replacing(path, inputs=inputs) as f:
         stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
     return stats

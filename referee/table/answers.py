@@ -29,6 +29,7 @@ from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.commands import UsageError, rules_options
 from referee.reports.diagnostics import PENALTY_HELP, Diagnostic
 from referee.reports.render import print_error
+from referee.reports.text import safe, safe_path
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
 
@@ -483,10 +484,12 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
         print_error(e.message)
         return e.code
     g = w.game
-    print(f"{file}, game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
-          + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}")
+    # The file name, the [Event] tag and the seats are the user's text: escaped, as every
+    # other command prints them (reports/text.py), never acted on by the terminal.
+    print(safe_path(file) + safe(f", game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
+                                 + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}"))
     for line in narrate(w):
-        print(line)
+        print(safe(line))
     return 1 if w.result.stopped else 0
 
 

@@ -37,7 +37,7 @@ from referee.judging.referee import Step
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
 from referee.reports.diagnostics import Diagnostic
-from referee.files import write_text
+from referee.files import WriteError, check_distinct, recover, write_text
 from referee.reports.render import print_error
 from referee.table.views import TableError, read_clean_game, read_game
 from referee.table.answers import (
@@ -301,6 +301,15 @@ def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] 
     beside the record (or to ``output``); exit 1 if a replay stops early or a game has
     syntax errors. A file that is not a page of ours is never replaced unless it was named."""
     default, overrides = rules_options(rules, None, [])
+    out = output if output is not None else file.with_suffix(".html")
+    if out.resolve() == file.resolve():
+        raise UsageError(f"{out} is the record itself; give another page name with -o")
+    recover([file, out])  # a rewrite of either cut short by a kill: put back first
+    try:
+        # The page is never written over the record, by any name (a hard link, a symlink).
+        check_distinct(out, [file])
+    except WriteError as ex:
+        raise UsageError(str(ex)) from None
     try:
         if game is not None:
             g: Game = read_clean_game(file, game)
@@ -311,14 +320,13 @@ def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] 
         print_error(e.message)
         return e.code
     page = render({"file": file.name, "games": games})
-    out = output if output is not None else file.with_suffix(".html")
-    if out.resolve() == file.resolve():
-        raise UsageError(f"{out} is the record itself; give another page name with -o")
     if output is None and out.exists() and not _ours(out):
         # A page of ours is replaced; any other file is the user's, kept unless named.
         raise UsageError(f"{out} exists and is not a page of getaway-ref; name it with -o to replace it")
     try:
-        write_text(out, page)
+        write_text(out, page, inputs=[file])
+    except WriteError as ex:  # its own one line, naming the page
+        raise UsageError(str(ex)) from None
     except OSError as ex:
         raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith("The replay stops")]
