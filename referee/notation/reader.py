@@ -1155,7 +1155,9 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             else:
                 game.actions.append(it)
     if misnumbered:
-        fixed = None if broken else _in_number_order(game.actions, first_expected)
+        # Not with a reading error in the game: it is judged up to that line (readable_part),
+        # and no trick line after it may move before it.
+        fixed = None if broken or ctx.errors else _in_number_order(game.actions, first_expected)
         if fixed is None:
             for message, span, help in misnumbered:
                 ctx.error("S008", message, span, help=help)
@@ -1248,6 +1250,34 @@ def parse_result(value: str, seats: Sequence[str]) -> tuple[int | None, int | No
     loser = low.index(words[0].lower()) if words[0].lower() in low else None
     legs = int(words[1]) if len(words) == 2 and _LEGS.fullmatch(words[1]) else None
     return loser, legs
+
+
+# ---- judging up to the break ------------------------------------------------------------------
+
+_TRICK_LINE = re.compile(r"[ \t]*[0-9]{1,9}\.")
+
+
+def readable_part(game: Game) -> tuple[Game, int] | None:
+    """A game with reading errors, up to its first line that cannot be read (the break):
+    a copy holding the items before that line, and the line. The referee judges the copy, so
+    a typo (or the line being typed in the editor) does not hide what comes before it. None
+    when the break is in the header or the deal: without them nothing can be replayed."""
+    lines = [d.span.line for d in game.errors if d.span is not None and d.span.line]
+    if not lines or len(lines) < len(game.errors) or game.setup is None or not game.setup.span.line:
+        return None
+    cut = min(lines)
+    if cut <= game.setup.span.line:
+        return None
+    body = [a.span.line for a in game.actions if a.span.line]
+    # The setup is whole only once the body has begun: at a line read as an action, or at a
+    # trick line that could not be read (a broken hand line is not the body's break).
+    if not (body and cut >= body[0]) and not _TRICK_LINE.match(game.source_line(cut)):
+        return None
+    part = Game(number=game.number, header=game.header, seats=game.seats, rules=game.rules, setup=game.setup,
+                actions=[a for a in game.actions if a.span.line < cut], open_comment=game.open_comment,
+                span=game.span, findings=[d for d in game.findings if d.span is not None and d.span.line < cut],
+                text=game.text, first_line=game.first_line, path=game.path)
+    return part, cut
 
 
 # ---- the public verbs ---------------------------------------------------------------------------

@@ -29,6 +29,13 @@ SEVERITIES = (ERROR, MISTAKE, NOTE)
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
 # How a mistake's help states ruling 1's penalty; the answers read the penalty back from it.
 PENALTY_HELP = "penalty (ruling 1): "
+# A game with a line that cannot be read is judged up to it: how its summary says so.
+JUDGED_TO = "judged to line "
+
+
+def judged_to(line: int) -> str:
+    """Why the replay of a game with a broken line stops (its ``stopped``)."""
+    return f"{JUDGED_TO}{line - 1}: line {line} cannot be read, and nothing from it on is judged"
 
 
 @dataclass(slots=True)
