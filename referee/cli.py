@@ -105,8 +105,16 @@ def check(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
     jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
     dask: Optional[str] = typer.Option(None, "--dask", help="judge the games on the Dask cluster whose scheduler is at this address (tcp://host:8786); the files must be readable by its workers at the same path"),
+    fix: bool = typer.Option(False, "--fix", help="first apply the safe fixes (a seat's unique beginning written out, the missing version line) to the files, saying what was fixed; then check them"),
 ) -> None:
     """Replay every game through the rules engine and report every illegal play and impossible fact."""
+    if fix:  # the files fixed first; then checked as they are now
+        from referee.fixes import fix_paths
+
+        _run(lambda: fix_paths(paths, select, ignore, then=lambda: check_command(
+            paths, output_format=format.value if format is not None else None, select=select, ignore=ignore,
+            exit_zero=exit_zero, statistics=statistics, rules=rules, rules_file=rules_file, sets=sets,
+            force_rules=force_rules, quiet=quiet, jobs=jobs, dask=dask)))
     _run(lambda: check_command(
         paths, output_format=format.value if format is not None else None, select=select, ignore=ignore,
         exit_zero=exit_zero, statistics=statistics, rules=rules, rules_file=rules_file, sets=sets,

@@ -25,7 +25,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engine import cards as C
-from referee.reports.diagnostics import CODES, Diagnostic
+from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
 from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, HandSpans, Lead, NextTrick, Out, Play, Position, Prelude,
     Action, Span, Tag, Take, Trick, Trumps, Waste,
@@ -191,8 +191,10 @@ class _Context:
         return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
 
     def error(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
-              notes: Iterable[str] = ()) -> None:
-        self.errors.append(self.diagnostic(code, message, span, label, help, notes))
+              notes: Iterable[str] = (), fix: Fix | None = None) -> None:
+        d = self.diagnostic(code, message, span, label, help, notes)
+        d.fix = fix
+        self.errors.append(d)
 
     def diagnostic(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
                    notes: Iterable[str] = ()) -> Diagnostic:
@@ -218,11 +220,16 @@ class _Context:
             self.seats.append(name)
             return len(self.seats) - 1
         if self.seats:
-            near = difflib.get_close_matches(name, self.seats, n=1)
+            where = self.span(tok)
+            # A seat's unique beginning ('W' for West, as live takes it) is written out whole
+            # by check --fix; a near spelling is only a guess, offered in the editor.
+            begins = [s for s in self.seats if s.lower().startswith(name.lower())]
+            near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1)
             hint = f"did you mean '{near[0]}'?" if near else None
+            fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.error(
-                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", self.span(tok),
-                label="not a seat of this game", help=hint,
+                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", where,
+                label="not a seat of this game", help=hint, fix=fix,
             )
         else:
             self.error("S003", f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
@@ -234,7 +241,7 @@ class _Context:
         if c is None:
             self.error(
                 "S002", f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
-                label="not a card",
+                label="not a card", help=_card_help(str(tok)),
             )
             return -1
         if c == C.MARKED_ACE and self.rules.packs != 2:
@@ -245,6 +252,21 @@ class _Context:
             )
             return -1
         return c
+
+
+_SUITS_WRITTEN = set(C.SUIT_SYMBOLS + C.SUIT_LETTERS + C.SUIT_LETTERS.lower() + "♡♢")
+
+
+def _card_help(word: str) -> str | None:
+    """What is wrong with a word that is nearly a card: its rank or its suit (no fix: which
+    card was meant is not known)."""
+    if len(word) < 2:
+        return None
+    if word[-1] in _SUITS_WRITTEN:
+        return f"the ranks are {' '.join(C.RANK_NAMES)} (T for 10), then the suit: 10♠, QH"
+    if C.parse_card(word[:-1] + "S") is not None:
+        return f"the suits are {' '.join(C.SUIT_SYMBOLS)} or {' '.join(C.SUIT_LETTERS)}, after the rank: QH"
+    return None
 
 
 def _clip(word: str, most: int = 40) -> str:
@@ -738,12 +760,14 @@ class Reader:
                     pre.version_comment = it.comment
                     if it.number != VERSION:
                         ctx.error("S005", f"unsupported notation version {it.number} (this referee reads version {VERSION})",
-                                  it.span)
+                                  it.span, fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),),
+                                                   safe=False))
                 else:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
             ctx.error("S005", "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
-                      help="add '%gwy 1' as the first line")
+                      help="add '%gwy 1' as the first line",
+                      fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
     # one game -----------------------------------------------------------------------------

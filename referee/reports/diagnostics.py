@@ -59,6 +59,27 @@ class Related:
     source_line: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text at ``span`` (its offsets in the file; an empty span inserts) with
+    ``text``."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A diagnostic's one obvious repair, as text edits. ``safe``: it repairs only what the
+    diagnostic says (a seat's unique beginning written out, the missing version line), so
+    ``check --fix`` applies it; an unsafe one (a near spelling) is a guess the editor offers
+    as a quick fix and a person accepts."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+
 @dataclass(slots=True)
 class Diagnostic:
     code: str
@@ -74,6 +95,7 @@ class Diagnostic:
     path: str = ""
     related: list[Related] = field(default_factory=list)
     penalty: PenaltyFacts | None = None
+    fix: Fix | None = None
 
     @property
     def is_error(self) -> bool:
