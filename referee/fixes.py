@@ -56,7 +56,11 @@ def fix_text(text: str, policy: Policy | None = None, path: str = "<text>") -> t
             if d.fix is not None and d.fix.safe and (policy is None or policy.wants(d.code))]
     if not done:
         return text, []
-    return bom + apply_edits(body, [e for d in done if d.fix is not None for e in d.fix.edits]), done
+    edits = [e for d in done if d.fix is not None for e in d.fix.edits]
+    first = body.find("\n")
+    if first > 0 and body[first - 1] == "\r":  # a line added to a file of CRLF lines ends as they do
+        edits = [Edit(e.span, e.text.replace("\n", "\r\n")) for e in edits]
+    return bom + apply_edits(body, edits), done
 
 
 def fix_paths(paths: Sequence[Path], select: Sequence[str] = (), ignore: Sequence[str] = (),

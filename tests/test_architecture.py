@@ -122,6 +122,7 @@ DEFERRING: dict[str, str] = {
     "referee.archive.check": "each output format loads only its own writer (rich, pydantic, xml)",
     "referee.archive.dask": "the dask extra, with a one-line hint when it is missing",
     "referee.lsp": "the lsp extra, with a one-line hint when it is missing",
+    "referee.lsp.server": "initialize is answered before the referee is loaded (under 1 s)",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
 }
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.config import ConfigError, config_for
@@ -28,6 +28,7 @@ from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spe
 from referee.engine.state import Engine
 from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
+from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 from referee.notation.format import format_file
 from referee.notation.reader import VERSION, Reader, chunks
 from referee.notation.record import Deal, Game, Hand, Play, Position, Prelude, Span, Trick
@@ -186,8 +187,7 @@ def read(text: str, path: str = "<editor>", settings: Settings | None = None,
         line = first_line - 1
         old = known.get((number, chunk))
         if old is not None:
-            old.base = line
-            views.append(old)
+            views.append(old if old.base == line else replace(old, base=line))
             continue
         game = reader.parse_game(chunk, number, 1, 0)
         result = referee.judge(game)
@@ -455,8 +455,6 @@ def _written_cards(line: str) -> list[str] | None:
 
 # ---- colours, outline, folding, hand sizes, verdicts -----------------------------------------------
 
-TOKEN_TYPES = ["keyword", "comment", "string", "property", "number", "seat", "redCard", "blackCard"]
-TOKEN_MODIFIERS = ["mistake"]
 _T = {name: i for i, name in enumerate(TOKEN_TYPES)}
 
 _WORD = re.compile(r"#.*|\[[^\]\"]*|\"(?:[^\"\\]|\\.)*\"?|[^\s,\[\]\"#]+")

@@ -18,11 +18,13 @@ Steady under any client:
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import stat
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as T
 from pygls.exceptions import JsonRpcException
@@ -31,11 +33,14 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from referee import __version__
-from referee.lsp import analysis as A
-from referee.reports.diagnostics import ERROR, MISTAKE, NOTE
+from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 
-SEVERITY = {ERROR: T.DiagnosticSeverity.Error, MISTAKE: T.DiagnosticSeverity.Warning,
-            NOTE: T.DiagnosticSeverity.Information}
+if TYPE_CHECKING:
+    from referee.lsp import analysis as A
+
+# The severities' names as reports.diagnostics spells them (ERROR, MISTAKE, NOTE).
+SEVERITY = {"error": T.DiagnosticSeverity.Error, "mistake": T.DiagnosticSeverity.Warning,
+            "note": T.DiagnosticSeverity.Information}
 FILE_LIMIT = 8 << 20  # a document not opened is read from disk only if it is a regular file this small
 SETTLE = 0.03  # seconds without a change before a document is judged
 SERVER_NOT_INITIALIZED, INVALID_REQUEST, INVALID_PARAMS = -32002, -32600, -32602
@@ -49,6 +54,10 @@ class _Bad:
     method: str
     reason: str
     jsonrpc: str = "2.0"
+
+
+def _forget(futures: dict[Any, Any], key: Any, _done: Any) -> None:
+    futures.pop(key, None)
 
 
 class _Protocol(LanguageServerProtocol):
@@ -82,6 +91,16 @@ class _Protocol(LanguageServerProtocol):
             self._initialized = True
         super().handle_message(message)
 
+    def _handle_notification(self, method_name: str, params: Any) -> None:
+        # pygls 2.1 files the future of a notification's handler (didChange, didOpen...) in
+        # its table of requests under a fresh uuid and never takes it out: 2-3 KB an edit,
+        # for ever. Each new one leaves the table when it is done.
+        futures = self._request_futures
+        before = len(futures)
+        super()._handle_notification(method_name, params)
+        for key in list(futures)[before:]:
+            futures[key].add_done_callback(partial(_forget, futures, key))
+
     def _answer_error(self, msg_id: Any, code: int, text: str) -> None:
         self._send_response(msg_id, None, T.ResponseError(code=code, message=text))
 
@@ -111,6 +130,8 @@ def _path(uri: str) -> str:
 
 
 def _settings(ls: GwyServer, path: str, fresh: bool = False) -> A.Settings:
+    from referee.lsp import analysis as A
+
     s = ls.settings.get(path)
     if s is None or fresh:
         s = ls.settings[path] = A.settings_for(path)
@@ -120,6 +141,8 @@ def _settings(ls: GwyServer, path: str, fresh: bool = False) -> A.Settings:
 def _document(ls: GwyServer, uri: str) -> A.Document | None:
     """The document as judged now: an opened one (judged again if it changed), or a regular
     file on disk under FILE_LIMIT; None for anything else."""
+    from referee.lsp import analysis as A
+
     docs = ls.workspace.text_documents
     if uri in docs:
         doc = docs[uri]
@@ -186,6 +209,8 @@ def _col(ls: GwyServer, lines: list[str], pos: T.Position) -> int:
 
 
 def diagnostics(ls: GwyServer, uri: str, doc: A.Document) -> list[T.Diagnostic]:
+    from referee.lsp import analysis as A
+
     out = []
     lines = doc.lines
     for f in A.findings(doc):
@@ -263,6 +288,8 @@ def did_close(ls: GwyServer, params: T.DidCloseTextDocumentParams) -> None:
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: GwyServer, params: T.HoverParams) -> T.Hover | None:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return None
@@ -274,6 +301,8 @@ def hover(ls: GwyServer, params: T.HoverParams) -> T.Hover | None:
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[" ", ","]))
 def completion(ls: GwyServer, params: T.CompletionParams) -> T.CompletionList:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return T.CompletionList(is_incomplete=False, items=[])
@@ -285,6 +314,8 @@ def completion(ls: GwyServer, params: T.CompletionParams) -> T.CompletionList:
 
 @server.feature(T.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: GwyServer, params: T.DocumentFormattingParams) -> list[T.TextEdit] | None:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return None
@@ -305,6 +336,8 @@ def _edit(ls: GwyServer, uri: str, lines: list[str], title: str, edits: list[tup
 
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
 def code_action(ls: GwyServer, params: T.CodeActionParams) -> list[T.CodeAction]:
+    from referee.lsp import analysis as A
+
     uri = params.text_document.uri
     doc = _document(ls, uri)
     if doc is None:
@@ -326,11 +359,13 @@ def code_action(ls: GwyServer, params: T.CodeActionParams) -> list[T.CodeAction]
     return out
 
 
-LEGEND = T.SemanticTokensLegend(token_types=A.TOKEN_TYPES, token_modifiers=A.TOKEN_MODIFIERS)
+LEGEND = T.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
 
 @server.feature(T.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
 def semantic_tokens(ls: GwyServer, params: T.SemanticTokensParams) -> T.SemanticTokens:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return T.SemanticTokens(data=[])
@@ -348,6 +383,8 @@ def semantic_tokens(ls: GwyServer, params: T.SemanticTokensParams) -> T.Semantic
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: GwyServer, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol]:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return []
@@ -368,6 +405,8 @@ def document_symbol(ls: GwyServer, params: T.DocumentSymbolParams) -> list[T.Doc
 
 @server.feature(T.TEXT_DOCUMENT_FOLDING_RANGE)
 def folding_range(ls: GwyServer, params: T.FoldingRangeParams) -> list[T.FoldingRange]:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return []
@@ -376,6 +415,8 @@ def folding_range(ls: GwyServer, params: T.FoldingRangeParams) -> list[T.Folding
 
 @server.feature(T.TEXT_DOCUMENT_INLAY_HINT, T.InlayHintOptions(resolve_provider=False))
 def inlay_hint(ls: GwyServer, params: T.InlayHintParams) -> list[T.InlayHint]:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return []
@@ -387,6 +428,8 @@ def inlay_hint(ls: GwyServer, params: T.InlayHintParams) -> list[T.InlayHint]:
 
 @server.feature(T.TEXT_DOCUMENT_CODE_LENS, T.CodeLensOptions(resolve_provider=False))
 def code_lens(ls: GwyServer, params: T.CodeLensParams) -> list[T.CodeLens]:
+    from referee.lsp import analysis as A
+
     doc = _document(ls, params.text_document.uri)
     if doc is None:
         return []
@@ -395,5 +438,20 @@ def code_lens(ls: GwyServer, params: T.CodeLensParams) -> list[T.CodeLens]:
             for p, text in A.lenses(doc)]
 
 
+class _OneLine(logging.Formatter):
+    """pygls's log lines without their tracebacks: a client's bad message is answered (see
+    _Protocol) and logged in one line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        first = record.getMessage().split("\n", 1)[0]
+        return f"getaway-ref lsp: {record.levelname.lower()}: {first}"
+
+
 def main() -> None:
+    log = logging.getLogger("pygls")
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLine())
+    log.addHandler(handler)
+    log.propagate = False
+    log.setLevel(logging.WARNING)
     server.start_io()
