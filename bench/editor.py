@@ -35,11 +35,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 class Client:
     """A JSON-RPC client over the server's stdin and stdout; a thread reads every message."""
 
-    def __init__(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+    def __init__(self, code: Path = ROOT) -> None:
+        env = dict(os.environ, PYTHONPATH=str(code))
         self.started = time.perf_counter()
         self.proc = subprocess.Popen([sys.executable, "-m", "referee", "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, env=env)
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=code, env=env)
         self.next_id = 0
         self.lock = threading.Condition()
         self.responses: dict[int, dict[str, Any]] = {}
@@ -154,7 +154,17 @@ def edit_latency(c: Client, uri: str, lines: list[str], version: int, line: int)
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--initialize-only", type=Path, metavar="CHECKOUT",
+                    help="time initialize alone, of the server in another checkout (the code before, say)")
     args = ap.parse_args()
+    if args.initialize_only:
+        times = []
+        for _ in range(3):
+            c = Client(args.initialize_only.resolve())
+            times.append(c.initialize())
+            c.close()
+        print(f"initialize ({args.initialize_only}): {min(times):.3f} s (best of 3)")
+        return
     quick = args.quick
     res: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count()}
 
