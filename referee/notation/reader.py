@@ -226,6 +226,8 @@ class _Context:
             begins = [s for s in self.seats if s.lower().startswith(name.lower())]
             near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1)
             hint = f"did you mean '{near[0]}'?" if near else None
+            if len(begins) == 1:
+                hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
             fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.error(
                 "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", where,
@@ -766,7 +768,7 @@ class Reader:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
             ctx.error("S005", "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
-                      help="add '%gwy 1' as the first line",
+                      help="add '%gwy 1' as the first line (check --fix adds it)",
                       fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
