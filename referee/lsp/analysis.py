@@ -125,7 +125,8 @@ class GameView:
     game: Game
     result: GameResult
     findings: list[Finding]  # relative to the game's first line
-    _sizes: dict[int, str] | None = None
+    _sizes: dict[int, str] | None = None  # hand sizes per trick line, once asked
+    _tokens: list[tuple[int, int, int, int, int]] | None = None  # semantic tokens, once asked
 
     @property
     def last_line(self) -> int:
@@ -466,18 +467,22 @@ _RED = frozenset("♥♦♡♢HDhd")
 
 def tokens(doc: Document) -> list[tuple[int, int, int, int, int]]:
     """The semantic tokens of the document: (line, start, length, type, modifiers), in
-    order. Read from the text of each line, so a line being typed is coloured too."""
+    order. Read from the text of each line, so a line being typed is coloured too; a game's
+    are found once per version of the game."""
+    first = doc.views[0].base if doc.views else len(doc.lines)
+    out = _line_tokens(doc.lines[:first], set(), set())
+    for v in doc.views:
+        if v._tokens is None:
+            v._tokens = _line_tokens(v.text.split("\n"), {s.lower() for s in v.game.seats},
+                                     {(f.place.line, f.place.start) for f in v.findings if f.severity == MISTAKE})
+        base = v.base
+        out.extend((line + base, start, n, kind, mods) for line, start, n, kind, mods in v._tokens)
+    return out
+
+
+def _line_tokens(lines: list[str], seats: set[str], mistakes: set[tuple[int, int]]) -> list[tuple[int, int, int, int, int]]:
     out: list[tuple[int, int, int, int, int]] = []
-    lines = doc.lines
-    seats: set[str] = set()
-    mistakes: set[tuple[int, int]] = set()
-    views = iter(doc.views)
-    nxt = next(views, None)
     for row, text in enumerate(lines):
-        if nxt is not None and row == nxt.base:
-            seats = {s.lower() for s in nxt.game.seats}
-            mistakes = {(f.place.line + nxt.base, f.place.start) for f in nxt.findings if f.severity == MISTAKE}
-            nxt = next(views, None)
         first = True
         for m in _WORD.finditer(text):
             w = m.group()
