@@ -421,7 +421,7 @@ def inlay_hint(ls: GwyServer, params: T.InlayHintParams) -> list[T.InlayHint]:
     if doc is None:
         return []
     lines = doc.lines
-    return [T.InlayHint(position=_pos(ls, lines, p.line, p.start), label=f"  {text}", kind=T.InlayHintKind.Type,
+    return [T.InlayHint(position=_pos(ls, lines, p.line, p.start), label=text, kind=T.InlayHintKind.Type,
                         padding_left=True)
             for p, text in A.hints(doc, params.range.start.line, params.range.end.line)]
 
