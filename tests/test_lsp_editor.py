@@ -152,6 +152,12 @@ async def test_semantic_tokens_colour_seats_suits_trick_numbers_and_the_mistake(
     assert on_line == [("4.", "number", 0), ("West", "seat", 0), ("2♥", "redCard", 0), ("North", "seat", 0),
                        ("6♥", "redCard", 0), ("East", "seat", 0), ("K♣", "blackCard", 1)]  # East's renege
     assert ("%game", "keyword") in {(w, k) for _, w, k, _ in found}
+    # The lines an editor shows, asked for alone: the same tokens.
+    part = await client.text_document_semantic_tokens_range_async(T.SemanticTokensRangeParams(
+        text_document=doc_id(uri), range=T.Range(start=T.Position(line=n - 1, character=0),
+                                                 end=T.Position(line=n, character=0))))
+    assert part is not None
+    assert decode(part.data, legend, text) == [t for t in found if n - 1 <= t[0] <= n]
 
 
 @pytest.mark.asyncio
@@ -324,3 +330,14 @@ def test_quick_edits_are_judged_once_at_their_latest_version() -> None:
     finally:
         if c.proc.poll() is None:
             c.proc.kill()
+
+
+def test_an_archives_outline_lists_its_games_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.lsp import analysis as A
+
+    text = PAGAT.read_text(encoding="utf-8")
+    two = text + "\n" + text.split("\n", 3)[3]  # two games of 6 tricks
+    assert [len(s.children) for s in A.symbols(A.read(two))] == [6, 6]
+    monkeypatch.setattr(A, "OUTLINE_TRICKS", 11)  # fewer than the document's 12
+    assert [(s.name, len(s.children)) for s in A.symbols(A.read(two))] == [
+        ("game 1: Pagat's worked example", 0), ("game 2: Pagat's worked example", 0)]

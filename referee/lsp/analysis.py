@@ -465,18 +465,22 @@ _TRICK_NO = re.compile(r"[0-9]{1,9}\.")
 _RED = frozenset("♥♦♡♢HDhd")
 
 
-def tokens(doc: Document) -> list[tuple[int, int, int, int, int]]:
-    """The semantic tokens of the document: (line, start, length, type, modifiers), in
-    order. Read from the text of each line, so a line being typed is coloured too; a game's
-    are found once per version of the game."""
-    first = doc.views[0].base if doc.views else len(doc.lines)
-    out = _line_tokens(doc.lines[:first], set(), set())
+def tokens(doc: Document, first: int = 0, last: int | None = None) -> list[tuple[int, int, int, int, int]]:
+    """The semantic tokens of lines ``first``-``last`` (all by default): (line, start,
+    length, type, modifiers), in order. Read from the text of each line, so a line being
+    typed is coloured too; a game's are found once per version of the game."""
+    last = len(doc.lines) if last is None else last
+    top = doc.views[0].base if doc.views else len(doc.lines)
+    out = [t for t in _line_tokens(doc.lines[:top], set(), set()) if first <= t[0] <= last]
     for v in doc.views:
+        if v.base > last or v.last_line < first:
+            continue
         if v._tokens is None:
             v._tokens = _line_tokens(v.text.split("\n"), {s.lower() for s in v.game.seats},
                                      {(f.place.line, f.place.start) for f in v.findings if f.severity == MISTAKE})
         base = v.base
-        out.extend((line + base, start, n, kind, mods) for line, start, n, kind, mods in v._tokens)
+        out.extend((line + base, start, n, kind, mods) for line, start, n, kind, mods in v._tokens
+                   if first <= line + base <= last)
     return out
 
 
@@ -520,14 +524,20 @@ class Symbol:
     children: tuple[Symbol, ...] = ()
 
 
+OUTLINE_TRICKS = 5000  # an outline lists tricks while the document has no more than these
+
+
 def symbols(doc: Document) -> list[Symbol]:
-    """The outline: each game (named by its Event tag or number), with its tricks."""
+    """The outline: each game (named by its Event tag or number), with its tricks; the
+    games alone in a document of more than OUTLINE_TRICKS tricks (an archive), whose outline
+    of every trick nobody reads and every editor is slow to take."""
     out = []
     lines = doc.lines
+    with_tricks = sum(v.result.tricks for v in doc.views) <= OUTLINE_TRICKS
     for v in doc.views:
         g = v.game
         tricks = []
-        for a in g.actions:
+        for a in g.actions if with_tricks else ():
             if isinstance(a, Trick) and a.span.line:
                 row = v.base + a.span.line - 1
                 width = len(lines[row]) if row < len(lines) else 1

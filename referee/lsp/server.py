@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 SEVERITY = {"error": T.DiagnosticSeverity.Error, "mistake": T.DiagnosticSeverity.Warning,
             "note": T.DiagnosticSeverity.Information}
 FILE_LIMIT = 8 << 20  # a document not opened is read from disk only if it is a regular file this small
+TOKENS_LIMIT = 2 << 20  # a document larger is coloured by ranges only (semantic tokens)
 SETTLE = 0.03  # seconds without a change before a document is judged
 SERVER_NOT_INITIALIZED, INVALID_REQUEST, INVALID_PARAMS = -32002, -32600, -32602
 
@@ -362,23 +363,39 @@ def code_action(ls: GwyServer, params: T.CodeActionParams) -> list[T.CodeAction]
 LEGEND = T.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
 
-@server.feature(T.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-def semantic_tokens(ls: GwyServer, params: T.SemanticTokensParams) -> T.SemanticTokens:
+def _tokens(ls: GwyServer, uri: str, first: int, last: int | None) -> T.SemanticTokens:
     from referee.lsp import analysis as A
 
-    doc = _document(ls, params.text_document.uri)
+    doc = _document(ls, uri)
     if doc is None:
         return T.SemanticTokens(data=[])
     data: list[int] = []
     lines = doc.lines
     last_line = last_start = 0
-    for line, start, length, kind, mods in A.tokens(doc):
+    for line, start, length, kind, mods in A.tokens(doc, first, last):
         text = lines[line]
         s = _units(ls, text[:start]) if not text.isascii() else start
         n = _units(ls, text[start:start + length]) if not text.isascii() else length
         data += [line - last_line, s - last_start if line == last_line else s, n, kind, mods]
         last_line, last_start = line, s
     return T.SemanticTokens(data=data)
+
+
+@server.feature(T.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+def semantic_tokens(ls: GwyServer, params: T.SemanticTokensParams) -> T.SemanticTokens:
+    """A whole document's colours; over TOKENS_LIMIT bytes none (the client asks for the
+    lines it shows, below, and the grammar colours the rest): millions of tokens would hold
+    every other request up for seconds."""
+    docs = ls.workspace.text_documents
+    uri = params.text_document.uri
+    if uri in docs and len(docs[uri].source) > TOKENS_LIMIT:
+        return T.SemanticTokens(data=[])
+    return _tokens(ls, uri, 0, None)
+
+
+@server.feature(T.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
+def semantic_tokens_range(ls: GwyServer, params: T.SemanticTokensRangeParams) -> T.SemanticTokens:
+    return _tokens(ls, params.text_document.uri, params.range.start.line, params.range.end.line)
 
 
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
