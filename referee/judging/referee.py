@@ -223,7 +223,6 @@ class Referee:
             res.stopped = str(stop)
         walk.finish(self.keep_engine)
 
-
     def _walk_to_break(self, game: Game, part: Game, cut: int, snapshots: bool, with_steps: bool) -> Iterator[Step]:
         """A game with a line that cannot be read, judged up to that line (the reader's
         readable_part); the reading errors follow the findings, and the [Result] tag, which
