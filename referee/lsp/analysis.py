@@ -27,12 +27,14 @@ from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
 from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spec
 from referee.engine.state import Engine
 from referee.judging.referee import GameResult, Referee
+from referee.archive.slices import GameOutcome
 from referee.judging.replay import replay
 from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 from referee.notation.format import format_file
 from referee.notation.reader import VERSION, Reader, chunks
 from referee.notation.record import Deal, Game, Hand, Play, Position, Prelude, Span, Trick
-from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, Diagnostic, Edit, judged_to
+from referee.reports.diagnostics import MISTAKE, Diagnostic, Edit, judged_to
+from referee.reports.layout import game_line
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
 from referee.table.views import LegalModel, legal_model
 
@@ -593,28 +595,12 @@ def hints(doc: Document, first: int, last: int) -> list[tuple[Place, str]]:
 
 
 def verdict(doc: Document, v: GameView) -> str:
-    """A game's verdict as check's line for it says it, without the file and line."""
-    res = v.result
-    n = {ERROR: 0, MISTAKE: 0, NOTE: 0}
-    for f in v.findings:
-        n[f.severity] = n.get(f.severity, 0) + 1
-    bits = []
-    stopped = _stopped(v)
-    if not res.judged:
-        bits.append(f"not judged: {stopped}")
-    else:
-        bits.append(f"{res.tricks} trick{'s' if res.tricks != 1 else ''}")
-        seats = v.game.seats
-        if res.finished and res.loser is not None:
-            bits.append(f"{seats[res.loser]} lost")
-        elif stopped:
-            bits.append(stopped)
-        else:
-            bits.append("not finished")
-    said = [f"{k} {w}{'s' if k != 1 else ''}" for w, k in (("error", n[ERROR]), ("mistake", n[MISTAKE]),
-                                                           ("note", n[NOTE])) if k]
-    bits.append(", ".join(said) or "ok")
-    return " — ".join(bits)
+    """A game's verdict as check's line for it says it (reports.layout.game_line), without
+    the file and line, and with the diagnostics the project's settings keep."""
+    outcome = replace(GameOutcome.of(v.result), stopped=_stopped(v),
+                      diagnostics=_kept(v.result.diagnostics, doc.settings))
+    facts, said, _style = game_line("", outcome)
+    return facts.removeprefix(f":{outcome.line}: ") + " — " + said
 
 
 def lenses(doc: Document) -> list[tuple[Place, str]]:
