@@ -10,6 +10,7 @@ What it measures (wall time on this machine; the best of three where it says so)
 - 20 quick edits on a 0.75 MB file, sent one after another without waiting: to the
   diagnostics of the last version, and how many versions were judged (published);
 - a 1,000-game file: an edit in one game, to its diagnostics (only that game is judged again);
+- a 10 MB archive (those games eight times over): an edit, and the outline;
 - memory: the server's resident size after 200 edits and after 20,000 (a flat line is the aim);
 - a hover on the unopened file:///dev/zero: the time to its answer (nothing is read).
 Figures go to stdout and to bench/out/editor.json; the README quotes them with their date.
@@ -230,6 +231,29 @@ def main() -> None:
     res["edit_1000_games_ms"] = round(best * 1000, 1)
     print(f"{'100' if quick else '1,000'} games ({len(text.encode()) / 1e6:.1f} MB): open {res['open_1000_games_s']} s,"
           f" an edit in one game: diagnostics after {best * 1000:.1f} ms (best of 3)")
+
+    # A 10 MB archive: the 1,000 games eight times over; an edit, and its outline.
+    if not quick:
+        body = text[text.index("%game"):]
+        big = "%gwy 1\n" + body * 8
+        lines = big.split("\n")
+        uri = (OUT / "ten-megabytes.gwy").as_uri()
+        t0 = time.perf_counter()
+        c.open(uri, big)
+        opened = time.perf_counter() - t0
+        row = [i for i, x in enumerate(lines) if x[:1].isdigit()][len(lines) // 3]
+        best, v = 1e9, 2
+        for _ in range(3):
+            took, v = edit_latency(c, uri, lines, v, row)
+            best = min(best, took)
+        t0 = time.perf_counter()
+        c.wait(c.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}}))
+        outline = time.perf_counter() - t0
+        res["archive_10mb"] = {"bytes": len(big.encode()), "open_s": round(opened, 2), "edit_ms": round(best * 1000, 1),
+                               "outline_s": round(outline, 2)}
+        print(f"{len(big.encode()) / 1e6:.1f} MB: open {opened:.1f} s, an edit: diagnostics after {best * 1000:.0f} ms, "
+              f"the outline {outline:.2f} s")
+        c.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
     # Memory over many edits, on a small document.
     path = corpus(1, 14)
