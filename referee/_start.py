@@ -29,6 +29,15 @@ def main() -> None:
             code = check_main(argv[1:])
             sys.stdout.flush()
         else:
+            if argv == ["lsp"]:
+                # The editor server without typer: an editor waits for its answer to initialize.
+                from referee.lsp import available
+
+                if available():
+                    from referee.lsp.server import main as serve
+
+                    serve()
+                    sys.exit(0)
             from referee.cli import main as typer_main  # every other command line: typer's
 
             typer_main()

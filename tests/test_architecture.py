@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web")
+            "referee.review", "referee.web", "referee.fixes")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -124,8 +124,8 @@ COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     # 1: the options every command shares (the usage error, the rules options, check's
     # options declared once) and the one ending of a closed pipe
     ("referee.commands", "referee.commands.options", "referee.commands.pipes"),
-    # 2: judging archives: slices, workers, Dask, the check's run
-    ("referee.archive",),
+    # 2: judging archives: slices, workers, Dask, the check's run; the safe fixes of --fix
+    ("referee.archive", "referee.fixes"),
     # 3: at the table, self-play, game review, the editor server
     ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
     # 4: the commands' bodies, and the table served to the phones
@@ -187,6 +187,7 @@ DEFERRING: dict[str, str] = {
     "referee.archive.dask": "the dask extra, with a one-line hint when it is missing",
     "referee.lsp": "the lsp extra, with a one-line hint when it is missing",
     "referee.web": "the serve extra, with a one-line hint when it is missing",
+    "referee.lsp.server": "initialize is answered before the referee is loaded (under 1 s)",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
 }
 

@@ -16,6 +16,7 @@ from referee.archive.check import FileSettings, run_check
 from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
 from referee.archive.jobs import choose_jobs
 from referee.config import Config, ConfigError, Settings, where
+from referee.fixes import fix_paths
 from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
 from referee.reports.select import Policy, SelectError, parse_codes
 
@@ -25,7 +26,7 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
                   rules: str | None = None, rules_file: Path | None = None, sets: Sequence[str] = (),
                   force_rules: bool = False, quiet: bool = False, jobs: str = "auto", dask: str | None = None,
                   show_games: bool = False, verbose: bool = False, config: Path | None = None,
-                  isolated: bool = False) -> int:
+                  isolated: bool = False, fix: bool = False) -> int:
     """``getaway-ref check``: every game judged under the settings nearest its file
     (``[tool.getaway-ref]`` or ``getaway-ref.toml``; the command line wins), and reported;
     the exit code."""
@@ -34,6 +35,8 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     files = expand(paths)
     if not files:
         raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+    if fix:  # the safe fixes first, each said on standard error (ruff's --fix); then the check
+        fix_paths(paths, select, ignore)
     try:
         found = Settings(config, isolated)
         run = found.for_run()

@@ -111,6 +111,8 @@ CHECK_OPTIONS: tuple[Option, ...] = (
            "one per core for a large one (the report keeps the input order)", "N", default="auto"),
     Option(("--dask",), "dask", "judge the games on the Dask cluster whose scheduler is at this address "
            "(tcp://host:8786); its workers must read the files at the same paths", "ADDRESS"),
+    Option(("--fix",), "fix", "first apply the safe fixes (a seat's unique beginning written out, the missing "
+           "version line) to the files, saying what was fixed; then check them"),
 )
 
 CHECK_HELP = "Replay every game through the rules engine and report every illegal play and impossible fact."

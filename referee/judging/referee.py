@@ -30,11 +30,11 @@ from typing import NamedTuple
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
+from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related, judged_to
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
 from referee.judging.lookahead import Entry, PlayEntry, after, choose, play_of, read_ahead, with_takes_and_draws
-from referee.notation.reader import parse_result
+from referee.notation.reader import parse_result, readable_part
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
@@ -190,6 +190,10 @@ class Referee:
         """The walk of steps() and judge(); without ``with_steps`` it yields nothing and
         only builds the result (what judge() needs)."""
         if game.errors:
+            part = readable_part(game)
+            if part is not None:
+                yield from self._walk_to_break(game, *part, snapshots, with_steps)
+                return
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
                                      stopped="the game has syntax errors and is not replayed")
@@ -218,6 +222,16 @@ class Referee:
         except _Stop as stop:
             res.stopped = str(stop)
         walk.finish(self.keep_engine)
+
+    def _walk_to_break(self, game: Game, part: Game, cut: int, snapshots: bool, with_steps: bool) -> Iterator[Step]:
+        """A game with a line that cannot be read, judged up to that line (the reader's
+        readable_part); the reading errors follow the findings, and the [Result] tag, which
+        speaks of the whole game, is not checked."""
+        yield from self._walk(part, snapshots, with_steps)
+        res = self.result
+        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"] + list(game.errors)
+        if res.stopped is None:
+            res.stopped = judged_to(cut)
 
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,

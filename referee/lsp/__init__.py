@@ -6,6 +6,11 @@ It needs the optional extra ``lsp`` (pygls): ``pip install 'getaway-ref[lsp]'``.
 
 from __future__ import annotations
 
+# The semantic tokens' legend: analysis gives each token an index into these, the server
+# declares them (here, so that it can answer initialize before analysis is loaded).
+TOKEN_TYPES = ["keyword", "comment", "string", "property", "number", "seat", "redCard", "blackCard"]
+TOKEN_MODIFIERS = ["mistake"]
+
 MISSING_HINT = "the editor server needs the lsp extra: pip install 'getaway-ref[lsp]'"
 
 

@@ -25,7 +25,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engine import cards as C
-from referee.reports.diagnostics import CODES, Diagnostic
+from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
 from referee.notation.record import (
     Comment, Counts, Deal, Draw, Game, Hand, HandSpans, Lead, NextTrick, Out, Play, Position, Prelude,
     Action, Span, Tag, Take, Trick, Trumps, Waste,
@@ -191,8 +191,10 @@ class _Context:
         return self.lines[i].rstrip("\r") if 0 <= i < len(self.lines) else ""
 
     def error(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
-              notes: Iterable[str] = ()) -> None:
-        self.errors.append(self.diagnostic(code, message, span, label, help, notes))
+              notes: Iterable[str] = (), fix: Fix | None = None) -> None:
+        d = self.diagnostic(code, message, span, label, help, notes)
+        d.fix = fix
+        self.errors.append(d)
 
     def diagnostic(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
                    notes: Iterable[str] = ()) -> Diagnostic:
@@ -218,11 +220,18 @@ class _Context:
             self.seats.append(name)
             return len(self.seats) - 1
         if self.seats:
-            near = difflib.get_close_matches(name, self.seats, n=1)
+            where = self.span(tok)
+            # A seat's unique beginning ('W' for West, as live takes it) is written out whole
+            # by check --fix; a near spelling is only a guess, offered in the editor.
+            begins = [s for s in self.seats if s.lower().startswith(name.lower())]
+            near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1)
             hint = f"did you mean '{near[0]}'?" if near else None
+            if len(begins) == 1:
+                hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
+            fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.error(
-                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", self.span(tok),
-                label="not a seat of this game", help=hint,
+                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", where,
+                label="not a seat of this game", help=hint, fix=fix,
             )
         else:
             self.error("S003", f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
@@ -234,7 +243,7 @@ class _Context:
         if c is None:
             self.error(
                 "S002", f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
-                label="not a card",
+                label="not a card", help=_card_help(str(tok)),
             )
             return -1
         if c == C.MARKED_ACE and self.rules.packs != 2:
@@ -245,6 +254,21 @@ class _Context:
             )
             return -1
         return c
+
+
+_SUITS_WRITTEN = set(C.SUIT_SYMBOLS + C.SUIT_LETTERS + C.SUIT_LETTERS.lower() + "♡♢")
+
+
+def _card_help(word: str) -> str | None:
+    """What is wrong with a word that is nearly a card: its rank or its suit (no fix: which
+    card was meant is not known)."""
+    if len(word) < 2:
+        return None
+    if word[-1] in _SUITS_WRITTEN:
+        return f"the ranks are {' '.join(C.RANK_NAMES)} (T for 10), then the suit: 10♠, QH"
+    if C.parse_card(word[:-1] + "S") is not None:
+        return f"the suits are {' '.join(C.SUIT_SYMBOLS)} or {' '.join(C.SUIT_LETTERS)}, after the rank: QH"
+    return None
 
 
 def _clip(word: str, most: int = 40) -> str:
@@ -738,12 +762,14 @@ class Reader:
                     pre.version_comment = it.comment
                     if it.number != VERSION:
                         ctx.error("S005", f"unsupported notation version {it.number} (this referee reads version {VERSION})",
-                                  it.span)
+                                  it.span, fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),),
+                                                   safe=False))
                 else:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
             ctx.error("S005", "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
-                      help="add '%gwy 1' as the first line")
+                      help="add '%gwy 1' as the first line (check --fix adds it)",
+                      fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
     # one game -----------------------------------------------------------------------------
@@ -1155,7 +1181,9 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             else:
                 game.actions.append(it)
     if misnumbered:
-        fixed = None if broken else _in_number_order(game.actions, first_expected)
+        # Not with a reading error in the game: it is judged up to that line (readable_part),
+        # and no trick line after it may move before it.
+        fixed = None if broken or ctx.errors else _in_number_order(game.actions, first_expected)
         if fixed is None:
             for message, span, help in misnumbered:
                 ctx.error("S008", message, span, help=help)
@@ -1248,6 +1276,34 @@ def parse_result(value: str, seats: Sequence[str]) -> tuple[int | None, int | No
     loser = low.index(words[0].lower()) if words[0].lower() in low else None
     legs = int(words[1]) if len(words) == 2 and _LEGS.fullmatch(words[1]) else None
     return loser, legs
+
+
+# ---- judging up to the break ------------------------------------------------------------------
+
+_TRICK_LINE = re.compile(r"[ \t]*[0-9]{1,9}\.")
+
+
+def readable_part(game: Game) -> tuple[Game, int] | None:
+    """A game with reading errors, up to its first line that cannot be read (the break):
+    a copy holding the items before that line, and the line. The referee judges the copy, so
+    a typo (or the line being typed in the editor) does not hide what comes before it. None
+    when the break is in the header or the deal: without them nothing can be replayed."""
+    lines = [d.span.line for d in game.errors if d.span is not None and d.span.line]
+    if not lines or len(lines) < len(game.errors) or game.setup is None or not game.setup.span.line:
+        return None
+    cut = min(lines)
+    if cut <= game.setup.span.line:
+        return None
+    body = [a.span.line for a in game.actions if a.span.line]
+    # The setup is whole only once the body has begun: at a line read as an action, or at a
+    # trick line that could not be read (a broken hand line is not the body's break).
+    if not (body and cut >= body[0]) and not _TRICK_LINE.match(game.source_line(cut)):
+        return None
+    part = Game(number=game.number, header=game.header, seats=game.seats, rules=game.rules, setup=game.setup,
+                actions=[a for a in game.actions if a.span.line < cut], open_comment=game.open_comment,
+                span=game.span, findings=[d for d in game.findings if d.span is not None and d.span.line < cut],
+                text=game.text, first_line=game.first_line, path=game.path)
+    return part, cut
 
 
 # ---- the public verbs ---------------------------------------------------------------------------

@@ -29,6 +29,13 @@ SEVERITIES = (ERROR, MISTAKE, NOTE)
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
 # How a mistake's help states ruling 1's penalty; the answers read the penalty back from it.
 PENALTY_HELP = "penalty (ruling 1): "
+# A game with a line that cannot be read is judged up to it: how its summary says so.
+JUDGED_TO = "judged to line "
+
+
+def judged_to(line: int) -> str:
+    """Why the replay of a game with a broken line stops (its ``stopped``)."""
+    return f"{JUDGED_TO}{line - 1}: line {line} cannot be read, and nothing from it on is judged"
 
 
 @dataclass(slots=True)
@@ -52,6 +59,27 @@ class Related:
     source_line: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text at ``span`` (its offsets in the file; an empty span inserts) with
+    ``text``."""
+
+    span: Span
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A diagnostic's one obvious repair, as text edits. ``safe``: it repairs only what the
+    diagnostic says (a seat's unique beginning written out, the missing version line), so
+    ``check --fix`` applies it; an unsafe one (a near spelling) is a guess the editor offers
+    as a quick fix and a person accepts."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = True
+
+
 @dataclass(slots=True)
 class Diagnostic:
     code: str
@@ -67,6 +95,7 @@ class Diagnostic:
     path: str = ""
     related: list[Related] = field(default_factory=list)
     penalty: PenaltyFacts | None = None
+    fix: Fix | None = None
 
     @property
     def is_error(self) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from referee.engine.citations import is_citation
-from referee.reports.diagnostics import NOTE, SEVERITIES, Diagnostic
+from referee.reports.diagnostics import JUDGED_TO, NOTE, SEVERITIES, Diagnostic
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import safe
 
@@ -191,7 +191,7 @@ def game_line(path: str, g: GameOutcome) -> tuple[str, str, str]:
             legs = f" with {g.legs} card{'s' if g.legs != 1 else ''}" if g.legs else ""
             bits.append(f"{seats[g.loser]} lost{legs}")
         elif g.stopped:
-            bits.append(f"replay stopped: {g.stopped}")
+            bits.append(g.stopped if g.stopped.startswith(JUDGED_TO) else f"replay stopped: {g.stopped}")
         else:
             bits.append("not finished")
         if g.out_order:

@@ -24,7 +24,7 @@ from rich.text import Text
 from referee.archive.inputs import problem
 from referee.commands import rules_options
 from referee.engine.rules import RuleSet
-from referee.notation.reader import ReadError
+from referee.notation.reader import ReadError, parse_result, readable_part
 from referee.notation.seek import find_game
 
 from referee.engine import cards as C
@@ -230,6 +230,16 @@ def read_clean_game(file: Path, game: int | None) -> Game:
     """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
     g = read_game(file, game)
     if g.errors:
+        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+    return g
+
+
+def read_judgeable_game(file: Path, game: int | None) -> Game:
+    """The game, if it can be replayed at least in part: a game with a line that cannot be
+    read is judged up to that line (show and legal then say where they stopped); a
+    TableError if its header or deal cannot be read."""
+    g = read_game(file, game)
+    if g.errors and readable_part(g) is None:
         raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
     return g
 
@@ -861,9 +871,16 @@ def _answer(file: Path, game: int | None, as_json: bool, rules: str | None,
     replay stopped short (show and legal)."""
     default, overrides = rules_options(rules, None, [])
     try:
-        res, m = build(read_clean_game(file, game), default, overrides)
+        g = read_judgeable_game(file, game)
+        res, m = build(g, default, overrides)
     except TableError as e:
         return report_error(e)
+    if g.errors:
+        # Judged up to a line that cannot be read: that line's diagnostics, in full, where
+        # errors go, whatever the answer's format.
+        err = console(stderr=True)
+        for d in g.errors:
+            print_diagnostic(err, d)
     if as_json:
         sys.stdout.write(json_safe(m.model_dump_json(indent=2)) + "\n")
     else:
