@@ -28,16 +28,14 @@ def main() -> None:
 
             code = check_main(argv[1:])
             sys.stdout.flush()
+        elif argv == ["lsp"] and _lsp_available():
+            # The editor server without typer: an editor waits for its answer to initialize.
+            # It has closed its standard output when it returns: nothing is left to flush.
+            from referee.lsp.server import main as serve
+
+            serve()
+            code = 0
         else:
-            if argv == ["lsp"]:
-                # The editor server without typer: an editor waits for its answer to initialize.
-                from referee.lsp import available
-
-                if available():
-                    from referee.lsp.server import main as serve
-
-                    serve()
-                    sys.exit(0)
             from referee.cli import main as typer_main  # every other command line: typer's
 
             typer_main()
@@ -49,6 +47,12 @@ def main() -> None:
     except SystemExit as e:
         code = _flushed(e)
     sys.exit(code)
+
+
+def _lsp_available() -> bool:
+    from referee.lsp import available  # the lsp extra installed? (typer says how to get it if not)
+
+    return available()
 
 
 def _flushed(e: SystemExit) -> int | str | None:

@@ -72,7 +72,7 @@ def test_check_judges_a_game_up_to_the_line_being_typed(tmp_path) -> None:  # ty
     # .expected file); the line being typed below does not hide it.
     f = tmp_path / "typing.gwy"
     f.write_text(TYPING, encoding="utf-8")
-    r = run_cli("check", str(f))
+    r = run_cli("check", "--show-games", str(f))
     assert r.returncode == 1
     shown = [line.split(":")[0] for line in r.stdout.splitlines() if line.startswith(("error[", "mistake["))]
     assert shown == ["mistake[M201]", "error[S001]"]
@@ -90,7 +90,7 @@ def test_a_typo_in_the_middle_leaves_the_game_judged_to_it(tmp_path) -> None:  #
     # so nothing is found before the break, and the game says how far it was judged.
     f = tmp_path / "typo.gwy"
     f.write_text(PROVED.replace("6. South 5♦, West K♠", "6. South 5♦, West KX", 1), encoding="utf-8")
-    r = run_cli("check", str(f))
+    r = run_cli("check", "--show-games", str(f))
     assert r.returncode == 1
     assert "game 1" in r.stdout and "judged to line 17: line 18 cannot be read" in r.stdout
     assert "error[S002]" in r.stdout and "mistake[M201]" in r.stdout  # game 2's renege, judged whole
@@ -114,5 +114,5 @@ def test_show_and_legal_stop_at_the_break(tmp_path) -> None:  # type: ignore[no-
 def test_a_break_in_the_deal_leaves_the_game_not_judged(tmp_path) -> None:  # type: ignore[no-untyped-def]
     f = tmp_path / "deal.gwy"
     f.write_text(TYPING.replace("West 13", "West 1X"), encoding="utf-8")
-    r = run_cli("check", str(f))
+    r = run_cli("check", "--show-games", str(f))
     assert r.returncode == 1 and "not judged" in r.stdout and "judged to line" not in r.stdout
