@@ -218,10 +218,13 @@ class _Context:
             self.seats.append(name)
             return len(self.seats) - 1
         if self.seats:
-            near = difflib.get_close_matches(name, self.seats, n=1)
+            # Near names are looked for only among as many seats as a game may have: a game
+            # of thousands of seats (already refused, S006) would make each unknown seat cost
+            # as much as the seats, and thousands of them the square (issue 25).
+            near = difflib.get_close_matches(name, self.seats, n=1) if len(self.seats) <= MAX_SEATS_DOUBLE else []
             hint = f"did you mean '{near[0]}'?" if near else None
             self.error(
-                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", self.span(tok),
+                "S003", f"unknown seat '{name}' (seats are {seat_list(self.seats)})", self.span(tok),
                 label="not a seat of this game", help=hint,
             )
         else:
@@ -245,6 +248,14 @@ class _Context:
             )
             return -1
         return c
+
+
+def seat_list(seats: Sequence[str]) -> str:
+    """The seats, for a message: all of them, up to as many as a game may have; beyond that
+    the first of them and how many more (each message stays short whatever the header says)."""
+    if len(seats) <= MAX_SEATS_DOUBLE:
+        return ", ".join(seats)
+    return f"{', '.join(seats[:MAX_SEATS_DOUBLE])} and {len(seats) - MAX_SEATS_DOUBLE} more"
 
 
 def _clip(word: str, most: int = 40) -> str:
@@ -803,8 +814,13 @@ class Reader:
         """The lines the lane's matches leave, read by the builder when each is one of the
         few shapes the lane knows (the %game line, 'deal', a take, a comment line) in the
         order the grammar's game rule allows them; None when any is not, and Lark reads
-        them. Blank lines count for nothing, as Lark's _NL passes over them."""
+        them. Blank lines count for nothing, as Lark's _NL passes over them.
+
+        The builder reports as it makes an item (an unknown seat in a take): when a later
+        line sends the game to Lark, what was reported here is taken back, since Lark makes
+        and reports those lines again (else each such error is said twice, issue 25)."""
         build = self._builder
+        said = len(self._ctx.errors)
         keywords = lane.keywords
         items: list[_Item] = []
         state = 0  # 0: the %game line is due; 1: the header; 2: after 'deal'
@@ -823,6 +839,7 @@ class Reader:
                 if state == 0:
                     g = lane.game_open.fullmatch(words) if s0 == 0 else None
                     if g is None:
+                        self._unsaid(said)
                         return None
                     items.append(build.game_open(_tokens(g, ("kw", "GAME_OPEN"), s0, line)))
                     state = 1
@@ -838,10 +855,18 @@ class Reader:
                         and w.group("a") not in keywords and w.group("b") not in keywords:
                     items.append(build.draw(_tokens(w, ("a", "SEAT"), s0, line, ("card", "CARD"), ("b", "SEAT"))))
                 else:
+                    self._unsaid(said)
                     return None
             if m is not None:
                 pos = m.end()
-        return items if state else None
+        if not state:
+            self._unsaid(said)
+            return None
+        return items
+
+    def _unsaid(self, said: int) -> None:
+        """Take back the diagnostics reported since there were ``said`` of them."""
+        del self._ctx.errors[said:]
 
     def _lane_tag(self, m: re.Match[str], line: int) -> Tag:
         """A header tag the fast lane found on the game's ``line``, made by the builder's
@@ -1168,6 +1193,13 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                 "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
                 f"trick {moved.number} stands before its place", moved.span,
                 help="write the trick lines in the order of their numbers; the referee judges them so"))
+    if not game.span.line:
+        # The %game line did not read (a stray character on it): the game is still where
+        # that line is, and what points at the game points there (issue 25: every
+        # diagnostic has a line and a column).
+        first = ctx.text.split("\n", 1)[0]
+        col = max(0, first.find("%game"))
+        game.span = Span(ctx.first_line, col + 1, ctx.offset + col, ctx.offset + col + (5 if first[col:col + 5] == "%game" else 1))
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)
@@ -1218,7 +1250,7 @@ def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
         ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
-                  + (f" (seats are {', '.join(ctx.seats)})" if ctx.seats else ""), tag.value_span)
+                  + (f" (seats are {seat_list(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
 def _check_result(game: Game, ctx: _Context) -> None:

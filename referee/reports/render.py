@@ -13,11 +13,12 @@ from rich.console import Console
 from rich.text import Text
 
 from referee.reports.diagnostics import Diagnostic
-from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, printed_lines, quote
+from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, flood, printed_lines, quote
+from referee.reports.plain import write_diagnostics
 from referee.reports.text import safe
 
 __all__ = ["DiagnosticFacts", "Line", "STYLES", "console", "diagnostic_lines", "diagnostic_text", "print_diagnostic",
-           "print_error", "print_lines", "quote"]
+           "print_diagnostics", "print_error", "print_lines", "quote"]
 
 STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
@@ -32,6 +33,15 @@ def print_diagnostic(console: Console, d: Diagnostic, more: int = 0) -> None:
     """Print one diagnostic; ``more`` says how many identical ones it stands for besides."""
     print_lines(console, printed_lines(d, more))
     console.print()
+
+
+def print_diagnostics(console: Console, diags: Sequence[Diagnostic]) -> None:
+    """Diagnostics as check prints them (a flood of identical ones once, with its count):
+    into a pipe or a file by check's plain writer, on a terminal in colour."""
+    if write_diagnostics(diags, console.file):
+        return
+    for d, more in flood(diags):
+        print_diagnostic(console, d, more)
 
 
 def console(stderr: bool = False) -> Console:

@@ -33,7 +33,7 @@ from referee.engine import citations as R
 from referee.reports.text import json_safe
 from referee.engine import events as EV
 from referee.reports.diagnostics import Diagnostic
-from referee.reports.render import console, diagnostic_lines, print_diagnostic, print_error, print_lines
+from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
 from referee.reports.text import safe
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
@@ -983,8 +983,7 @@ def render_tally(out: Console, m: TallyModel) -> None:
 def report_error(e: TableError) -> int:
     """A game that cannot be shown: its diagnostics, then ``error: ...``; the exit code."""
     err = console(stderr=True)
-    for d in e.diagnostics:
-        print_diagnostic(err, d)
+    print_diagnostics(err, e.diagnostics)  # as check prints them, at check's speed
     print_error(e.message, err)
     return e.code
 
