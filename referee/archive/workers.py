@@ -63,7 +63,7 @@ def _die_with(parent: int) -> None:
         except (OSError, AttributeError):
             asked = False
     if os.getppid() != parent:  # the parent died before the request could be heard
-        os._exit(1)
+        os.kill(os.getpid(), signal.SIGKILL)
     if not asked:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
 
@@ -71,7 +71,7 @@ def _die_with(parent: int) -> None:
 def _watch_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.5)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _start(parent: int, init: Callable[..., None], args: tuple[Any, ...]) -> None:
