@@ -27,8 +27,11 @@ from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError
 
-# Slices in flight on the cluster, ahead of the one being reported.
+# Slices in flight on the cluster, ahead of the one being reported: at least AHEAD, and
+# PER_THREAD for each thread of the cluster's workers, so that a large cluster is kept busy
+# while the slice at the head of the line is awaited (the report keeps the input order).
 AHEAD = 64
+PER_THREAD = 4
 MISSING_HINT = "--dask needs the dask extra: pip install 'getaway-ref[dask]'"
 # How long a slice may wait while the cluster has no worker to run it, in seconds.
 NO_WORKER_WAIT = 30.0
@@ -107,6 +110,11 @@ class DaskRunner:
         self.address = address
         self.settings = (default, overrides, force)
         self.wait = _wait_limit()
+        try:
+            threads = sum(self.client.nthreads().values())
+        except Exception:  # the scheduler went away already: the first slice says so
+            threads = 0
+        self.ahead = max(AHEAD, PER_THREAD * threads)
 
     def _result(self, fut: _Future) -> Judged:
         """A slice's result, waited for as long as the cluster can run it: not for ever when
@@ -146,7 +154,7 @@ class DaskRunner:
         items = iter(work)
         more = True
         while True:
-            while more and len(pending) < AHEAD:
+            while more and len(pending) < self.ahead:
                 nxt = next(items, None)
                 if nxt is None:
                     more = False
