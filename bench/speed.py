@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         extract = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")  # Debian's place
         if extract:
             # -r: check the games, write nothing (what `check -q` does)
-            runs["pgn_extract"] = lambda: wall([extract, "-r", "-s", "--quiet", str(pgn)])
+            runs["pgn_extract"] = lambda: wall([extract, "-r", "-s", "--quiet", str(pgn)], label="pgn_extract")
         med = alternate(rounds, **runs)
         results["chess"] = {"games": max(1, games // 3), "moves": moves, "moves_per_s": round(moves / med["chess"])}
         if extract:
@@ -247,6 +247,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         r = results["pgn_extract"]["moves_per_s"] / (plays / med["check"])
         results["pgn_extract_vs_check"] = round(r, 1)
         print(f"pgn-extract: {results['pgn_extract']['moves_per_s']:,} moves/s = {r:.1f} x check")
+        cpu_pe, cpu_check = statistics.median(CPU["pgn_extract"]), statistics.median(CPU["jobs1"])
+        if cpu_pe > 0:
+            r_cpu = (results["chess"]["moves"] / cpu_pe) / (plays / cpu_check)
+            results["pgn_extract_vs_check_cpu"] = round(r_cpu, 1)
+            print(f"  by CPU time: pgn-extract {cpu_pe:.2f} s, check {cpu_check:.2f} s -> {r_cpu:.1f} x check")
     elif "chess" in results:
         print("pgn-extract is not installed (apt-get install pgn-extract): skipped")
 
@@ -294,7 +299,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                            "dask_over_jobs": round(dk["dask"] / dk["jobs"], 2)}
         print(f"--dask on a local cluster (dask scheduler + {n_cores} one-thread dask workers, separate processes): "
               f"{dk['dask']:.2f} s against --jobs {n_cores} {dk['jobs']:.2f} s = {dk['dask'] / dk['jobs']:.2f} x its time"
-              " (the check's own CPU; the cluster's is not counted)")
+              f" (wall; the check's own process used {results['dask']['dask_cpu_s']:.2f} s of CPU, the cluster's"
+              " processes are not counted)")
     results["machine_at_end"] = m = machine()
     m0 = results["machine_at_start"]
     print(f"machine: {m['cores']} cores ({m['cpu']}); load average {m0['load_1min']} at the start, {m['load_1min']} at"
