@@ -314,10 +314,14 @@ class _Builder(Transformer[Token, Any]):
     def tag(self, ch: list[Token]) -> Tag:
         comment = _comment(ch)
         tok = ch[0]
-        m = _TAG_RE.match(str(tok))
+        return self.tag_at(str(tok), comment, self.ctx.span(tok))
+
+    def tag_at(self, text: str, comment: str | None, span: Span) -> Tag:
+        """The tag written ``text`` (a TAG terminal) at ``span``: made, and its meaning
+        taken (the seats, the rules). The fast lane calls it without Lark's tokens."""
+        m = _TAG_RE.match(text)
         assert m is not None  # the TAG terminal has this shape
         name, raw = m.group(1), m.group(2)
-        span = self.ctx.span(tok)
         vstart = span.start + m.start(2)
         value_span = Span(span.line, span.col + m.start(2), vstart, vstart + len(raw))
         tag = Tag(name, unescape(raw), comment, span, value_span)
@@ -872,14 +876,13 @@ class Reader:
         """A header tag the fast lane found on the game's ``line``, made by the builder's
         own tag() from the tokens Lark would have given it."""
         start = m.string.rfind("\n", 0, m.start()) + 1
-        col = 1 - start
         t0, t1 = m.span("tag")
-        ch = [Token("TAG", m.group("tag"), t0, line, t0 + col, line, t1 + col, t1)]
         comment = m.group("comment")
-        if comment is not None:
-            c0, c1 = m.span("comment")
-            ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
-        return self._builder.tag(ch)
+        # The span Lark's token would be given (ctx.span), without making the tokens.
+        ctx = self._ctx
+        base = ctx.offset + ctx.offset_shift
+        span = Span(ctx.first_line + ctx.line_shift + line - 1, t0 - start + 1, base + t0, base + t1)
+        return self._builder.tag_at(m.group("tag"), comment[1:].strip() if comment is not None else None, span)
 
     def _lane_items(self, lane: Lane, found: list[re.Match[str]], text: str) -> list[_Item]:
         """The tricks and hands of the lines the fast lane found, made by the builder's code."""
