@@ -825,6 +825,7 @@ class Reader:
         and reports those lines again (else each such error is said twice, issue 25)."""
         build = self._builder
         said = len(self._ctx.errors)
+        at = self._rest_span  # the %game, deal and comment lines: made without Lark's tokens
         keywords = lane.keywords
         items: list[_Item] = []
         state = 0  # 0: the %game line is due; 1: the header; 2: after 'deal'
@@ -845,12 +846,12 @@ class Reader:
                     if g is None:
                         self._unsaid(said)
                         return None
-                    items.append(build.game_open(_tokens(g, ("kw", "GAME_OPEN"), s0, line)))
+                    items.append(_GameOpen(_said(g), at(g, "kw", s0, line)))
                     state = 1
                 elif (r := lane.remark.fullmatch(words)) is not None:
-                    items.append(build.remark(_tokens(r, None, s0, line)))
+                    items.append(Comment(r.group("comment")[1:].strip(), at(r, "comment", s0, line)))
                 elif state == 1 and (d := lane.deal_open.fullmatch(words)) is not None:
-                    items.append(build.deal_open(_tokens(d, ("kw", "DEAL"), s0, line)))
+                    items.append(_DealOpen(_said(d), at(d, "kw", s0, line)))
                     state = 2
                 elif state == 2 and (t := lane.take.fullmatch(words)) is not None \
                         and t.group("a") not in keywords and t.group("b") not in keywords:
@@ -867,6 +868,14 @@ class Reader:
             self._unsaid(said)
             return None
         return items
+
+    def _rest_span(self, m: re.Match[str], group: str, line_start: int, line: int) -> Span:
+        """The span Lark's token for ``group`` of a line the lane matched would be given
+        (ctx.span): ``m`` matched the line that starts at ``line_start`` of the game."""
+        ctx = self._ctx
+        a, b = m.span(group)
+        base = ctx.offset + ctx.offset_shift + line_start
+        return Span(ctx.first_line + ctx.line_shift + line - 1, a + 1, base + a, base + b)
 
     def _unsaid(self, said: int) -> None:
         """Take back the diagnostics reported since there were ``said`` of them."""
@@ -1028,6 +1037,12 @@ class Reader:
             message = "the text ends in the middle of a line"
             span = Span(line, e.column, start, start + 1)
         ctx.error("S001", message, span)
+
+
+def _said(m: re.Match[str]) -> str | None:
+    """The comment at the end of a line the lane matched, as the builder keeps it."""
+    comment = m.group("comment")
+    return comment[1:].strip() if comment is not None else None
 
 
 def _tokens(m: re.Match[str], first: tuple[str, str] | None, line_start: int, line: int,
