@@ -11,8 +11,16 @@
 - **pgn-extract** (C; ``apt-get install pgn-extract``), when installed, over the same PGN.
 - **start-up**: ``getaway-ref check records/pagat-example.gwy`` over ``python -c pass``, the
   median of R (at least 7) runs of each, alternated.
-- **--jobs**: ``check --jobs 1``, ``--jobs 2`` and ``--jobs auto`` on the simulated corpus.
-Figures go to stdout and to bench/out/speed.json.
+- **--jobs curve**: ``check --jobs N`` for N = 1, 2, 4, ... up to the cores this process may
+  use (and that number itself), alternated: the time, the speed-up over ``--jobs 1`` and the
+  efficiency (speed-up / N). CPU seconds (user + system, the workers included) are given
+  beside the wall time: on a busy machine they say what the work costs when wall time no
+  longer can.
+- **--dask against --jobs**: a local cluster started as a club would start one on several
+  machines, ``dask scheduler`` and ``dask worker --nworkers N --nthreads 1`` as processes of
+  their own on 127.0.0.1, N the cores available; ``check --dask`` on it against
+  ``check --jobs N``, alternated (needs the dask extra; skipped without it).
+Figures go to stdout and to bench/out/speed.json, with the date, the machine and its load.
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ import io
 import json
 import os
 import random
+import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -41,14 +51,89 @@ SMALL_RECORD = ROOT / "records" / "pagat-example.gwy"
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def wall(cmd: list[str], env: dict[str, str] | None = None) -> float:
-    """Seconds from process start to exit; the command must succeed (exit 0)."""
+CPU: dict[str, list[float]] = {}  # CPU seconds of each command timed by wall(), by its label
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def wall(cmd: list[str], env: dict[str, str] | None = None, label: str | None = None) -> float:
+    """Seconds from process start to exit; the command must succeed (exit 0). Its CPU
+    seconds (its own and its reaped workers') are kept under ``label``."""
+    c = _children_cpu()
     t = time.perf_counter()
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=env or CHILD_ENV)
     dt = time.perf_counter() - t
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.decode(errors='replace')[-500:]}")
+    if label is not None:
+        CPU.setdefault(label, []).append(_children_cpu() - c)
     return dt
+
+
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def job_counts(n: int) -> list[int]:
+    """1, 2, 4, ... up to n, and n itself: the points of the --jobs curve."""
+    out, j = [], 1
+    while j < n:
+        out.append(j)
+        j *= 2
+    return out + [n]
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were taken on: cores, processor, load."""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
+    return {"cores": cores(), "cpu": model, "load_1min": round(load[0], 2), "load_15min": round(load[2], 2)}
+
+
+class LocalCluster:
+    """A Dask scheduler and its workers, each a process of its own on 127.0.0.1, started as
+    ``dask scheduler`` and ``dask worker`` are on the machines of a club."""
+
+    def __init__(self, workers: int, where: Path) -> None:
+        self.file = where / "scheduler.json"
+        self.file.unlink(missing_ok=True)
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                                        "--no-dashboard", "--scheduler-file", str(self.file)], **quiet)]
+        for _ in range(1200):
+            if self.file.exists() and self.file.stat().st_size:
+                break
+            time.sleep(0.05)
+        self.address = json.loads(self.file.read_text())["address"]
+        self.procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file", str(self.file),
+                                            "--nworkers", str(workers), "--nthreads", "1", "--no-dashboard",
+                                            "--host", "127.0.0.1"], **quiet))
+        from distributed import Client
+
+        with Client(self.address, timeout="60s") as c:
+            c.wait_for_workers(workers, timeout=120)
+
+    def close(self) -> None:
+        for p in reversed(self.procs):
+            p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
 
 
 def alternate(rounds: int, **runs: Callable[[], float]) -> dict[str, float]:
@@ -82,11 +167,14 @@ def chess_read(path: Path) -> float:
     import chess.pgn
 
     text = path.read_text(encoding="utf-8")
+    c = time.process_time()
     t = time.perf_counter()
     f = io.StringIO(text)
     while chess.pgn.read_game(f) is not None:
         pass
-    return time.perf_counter() - t
+    dt = time.perf_counter() - t
+    CPU.setdefault("chess", []).append(time.process_time() - c)
+    return dt
 
 
 def simulate(path: Path, players: int, games: int, seed: int) -> int:
@@ -112,14 +200,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     rounds = args.rounds or (3 if args.quick else 5)
     OUT.mkdir(parents=True, exist_ok=True)
     py = sys.executable
-    results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d"), "python": sys.version.split()[0], "rounds": rounds}
+    results: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "python": sys.version.split()[0],
+                               "rounds": rounds, "machine_at_start": machine()}
 
     # ---- check against python-chess, same run --------------------------------------------------
     sim = OUT / f"speed-4p-{games}.gwy"
     plays = simulate(sim, 4, games, seed=1)
 
     def check(jobs: str = "1") -> float:
-        return wall([py, "-m", "referee", "check", "-q", "--jobs", jobs, str(sim)])
+        return wall([py, "-m", "referee", "check", "-q", "--jobs", jobs, str(sim)], label=f"jobs{jobs}")
 
     try:
         import chess  # noqa: F401 - the bench extra
@@ -132,7 +221,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         runs: dict[str, Callable[[], float]] = {"check": check, "chess": lambda: chess_read(pgn)}
         extract = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")  # Debian's place
         if extract:
-            runs["pgn_extract"] = lambda: wall([extract, "-s", "--quiet", "-o", "/dev/null", str(pgn)])
+            # -r: check the games, write nothing (what `check -q` does)
+            runs["pgn_extract"] = lambda: wall([extract, "-r", "-s", "--quiet", str(pgn)], label="pgn_extract")
         med = alternate(rounds, **runs)
         results["chess"] = {"games": max(1, games // 3), "moves": moves, "moves_per_s": round(moves / med["chess"])}
         if extract:
@@ -146,10 +236,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         results["chess_ratio"] = round(ratio, 2)
         print(f"python-chess read_game: {results['chess']['moves']} moves in {med['chess']:.2f} s = "
               f"{results['chess']['moves_per_s']:,} moves/s -> check is {ratio:.2f} x python-chess")
+        # The same ratio in CPU seconds (check's whole process, start-up included, against
+        # read_game's loop): what a busy machine's wall clock blurs.
+        cpu_check, cpu_chess = statistics.median(CPU["jobs1"]), statistics.median(CPU["chess"])
+        cpu_ratio = (plays / cpu_check) / (moves / cpu_chess)
+        results["chess_ratio_cpu"] = round(cpu_ratio, 2)
+        print(f"  by CPU time: check {cpu_check:.2f} s = {plays / cpu_check:,.0f} plays/s, python-chess {cpu_chess:.2f} s"
+              f" = {moves / cpu_chess:,.0f} moves/s -> {cpu_ratio:.2f} x")
     if "pgn_extract" in results:
         r = results["pgn_extract"]["moves_per_s"] / (plays / med["check"])
         results["pgn_extract_vs_check"] = round(r, 1)
         print(f"pgn-extract: {results['pgn_extract']['moves_per_s']:,} moves/s = {r:.1f} x check")
+        cpu_pe, cpu_check = statistics.median(CPU["pgn_extract"]), statistics.median(CPU["jobs1"])
+        if cpu_pe > 0:
+            r_cpu = (results["chess"]["moves"] / cpu_pe) / (plays / cpu_check)
+            results["pgn_extract_vs_check_cpu"] = round(r_cpu, 1)
+            print(f"  by CPU time: pgn-extract {cpu_pe:.2f} s, check {cpu_check:.2f} s -> {r_cpu:.1f} x check")
     elif "chess" in results:
         print("pgn-extract is not installed (apt-get install pgn-extract): skipped")
 
@@ -163,12 +265,46 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"start-up: check of {SMALL_RECORD.name} {st['check'] * 1e3:.0f} ms, python -c pass {st['bare'] * 1e3:.0f} ms:"
           f" {over * 1e3:.0f} ms over bare Python (median of {max(7, rounds)})")
 
-    # ---- --jobs ------------------------------------------------------------------------------------------
-    jb = alternate(rounds, j1=lambda: check("1"), j2=lambda: check("2"), auto=lambda: check("auto"))
-    results["jobs"] = {"jobs1_s": round(jb["j1"], 3), "jobs2_s": round(jb["j2"], 3), "auto_s": round(jb["auto"], 3),
-                       "speedup_2": round(jb["j1"] / jb["j2"], 2), "speedup_auto": round(jb["j1"] / jb["auto"], 2)}
-    print(f"--jobs on {sim.stat().st_size / 1e6:.1f} MB: 1 {jb['j1']:.2f} s, 2 {jb['j2']:.2f} s "
-          f"({jb['j1'] / jb['j2']:.2f} x), auto {jb['auto']:.2f} s ({jb['j1'] / jb['auto']:.2f} x)")
+    # ---- --jobs, 1 to the cores available ---------------------------------------------------------------
+    n_cores = cores()
+    counts = job_counts(n_cores)
+    jb = alternate(rounds, **{f"j{j}": (lambda j=j: check(str(j))) for j in counts})
+    curve = []
+    for j in counts:
+        t = jb[f"j{j}"]
+        cpu = statistics.median(CPU[f"jobs{j}"])
+        curve.append({"jobs": j, "s": round(t, 3), "cpu_s": round(cpu, 3), "speedup": round(jb["j1"] / t, 2),
+                      "efficiency": round(jb["j1"] / t / j, 2)})
+    results["jobs"] = curve
+    print(f"--jobs on {sim.stat().st_size / 1e6:.1f} MB ({n_cores} cores available; wall s, CPU s, speed-up, efficiency):")
+    for row in curve:
+        print(f"  --jobs {row['jobs']:>2}: {row['s']:6.2f} s, CPU {row['cpu_s']:6.2f} s, {row['speedup']:.2f} x, "
+              f"efficiency {row['efficiency']:.2f}")
+
+    # ---- --dask on a local cluster against --jobs ------------------------------------------------------
+    try:
+        import distributed  # noqa: F401 - the dask extra
+    except ImportError:
+        print("--dask: the dask extra is not installed (pip install -e '.[dask]'): skipped")
+    else:
+        cluster = LocalCluster(n_cores, OUT)
+        try:
+            dk = alternate(rounds, dask=lambda: wall([py, "-m", "referee", "check", "-q", "--dask", cluster.address,
+                                                      str(sim)], label="dask"),
+                           jobs=lambda: check(str(n_cores)))
+        finally:
+            cluster.close()
+        results["dask"] = {"workers": n_cores, "dask_s": round(dk["dask"], 3), "jobs_s": round(dk["jobs"], 3),
+                           "dask_cpu_s": round(statistics.median(CPU["dask"]), 3),
+                           "dask_over_jobs": round(dk["dask"] / dk["jobs"], 2)}
+        print(f"--dask on a local cluster (dask scheduler + {n_cores} one-thread dask workers, separate processes): "
+              f"{dk['dask']:.2f} s against --jobs {n_cores} {dk['jobs']:.2f} s = {dk['dask'] / dk['jobs']:.2f} x its time"
+              f" (wall; the check's own process used {results['dask']['dask_cpu_s']:.2f} s of CPU, the cluster's"
+              " processes are not counted)")
+    results["machine_at_end"] = m = machine()
+    m0 = results["machine_at_start"]
+    print(f"machine: {m['cores']} cores ({m['cpu']}); load average {m0['load_1min']} at the start, {m['load_1min']} at"
+          f" the end (1 min), {m['load_15min']} (15 min); {results['date']}, Python {results['python']}")
     (OUT / "speed.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     return results
 

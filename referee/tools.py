@@ -30,7 +30,7 @@ from referee.reports.diagnostics import CODES
 from referee.reports.diagnostics import explain as lookup
 from referee.reports.docs import DocNotFound, doc_text, ruling_text
 from referee.reports.export import game_model, schemas, write_export
-from referee.reports.render import console, print_diagnostic, print_error
+from referee.reports.render import console, print_diagnostics, print_error
 from referee.reports.select import code_severity
 from referee.reports.text import json_safe
 
@@ -107,8 +107,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             print_error(f"{name}: {problem_text}", err)
             return EXIT_USAGE
         # A record with syntax errors is not reformatted: its text might be lost.
-        for d in res.errors:
-            print_diagnostic(err, d)
+        print_diagnostics(err, res.errors)  # as check prints them, at check's speed
         n = len(res.errors)
         err.print(f"{name}: not formatted: {n} syntax error{'s' if n != 1 else ''}", markup=False)
         return EXIT_USAGE if check_only or diff else EXIT_FOUND

@@ -3,6 +3,7 @@ to the whole-file output, hostile names and text kept inert, and work that grows
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -85,6 +86,51 @@ def test_ctrl_c_stops_every_worker_at_once(tmp_path):
             break
         time.sleep(0.05)
     assert not alive, "workers outlived the interrupted check"
+
+
+@pytest.fixture(scope="module")
+def simulated_archive(tmp_path_factory) -> Path:
+    """A large archive as a club's would be: games played by the bots (getaway-ref simulate)."""
+    path = tmp_path_factory.mktemp("sim") / "club.gwy"
+    subprocess.run([sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "4000", "--seed", "2",
+                    "-o", str(path)], cwd=ROOT, check=True, capture_output=True)
+    return path
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (a zombie has ended: it only waits to be reaped)."""
+    try:
+        return "zombie" in Path(f"/proc/{pid}/status").read_text(errors="replace").lower()
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers through /proc (Linux)")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGKILL],
+                         ids=lambda s: signal.Signals(s).name)
+def test_workers_end_with_the_main_process_whatever_signal_ends_it(simulated_archive, sig):
+    # Issue 22: a reader of check's output (a pipe, a CI log) must see its end when the check
+    # is killed, and no worker may judge on for nobody.
+    env = dict(os.environ, GETAWAY_RANGE_BYTES="20000")  # many slices: the workers stay busy
+    p = subprocess.Popen([sys.executable, "-m", "referee", "check", "--jobs", "2", str(simulated_archive)],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, env=env)
+    kids = _wait_for_workers(p)
+    os.kill(p.pid, sig)  # the main process alone, as `kill PID` does
+    try:
+        p.communicate(timeout=60)  # both pipes at their end: no worker holds them
+    except subprocess.TimeoutExpired:
+        for k in kids:
+            with contextlib.suppress(OSError):
+                os.kill(k, signal.SIGKILL)
+        p.kill()
+        p.communicate()
+        pytest.fail(f"check's output did not end after {signal.Signals(sig).name} to its main process")
+    assert p.returncode != 0
+    for _ in range(200):  # a worker killed by the kernel is reaped by whoever adopted it
+        if all(_gone(k) for k in kids):
+            break
+        time.sleep(0.05)
+    assert [k for k in kids if not _gone(k)] == [], "workers outlived their check"
 
 
 def test_jobs_report_equals_the_single_process_report(tmp_path):

@@ -332,3 +332,41 @@ def test_check_reports_the_same_with_the_lane_off():
     assert with_lane.returncode == lark_only.returncode == 1  # the invalid corpus is found out
     assert '"code":"M201"' in with_lane.stdout
     assert with_lane.stdout == lark_only.stdout
+
+
+# ---- issue 25's reproducers: the lane and Lark alone agree on each ---------------------------
+
+REPRODUCERS = {
+    # A take or draw line the lane's builder read (an unknown seat: S003), then a line of a
+    # shape only Lark reads: Lark read the take again, and its S003 was said twice.
+    "a draw by an unknown seat, then a line for Lark": "%game\ndeal\n1. E A♠, N 2♠\nN draws A♠ from Q\nwaste 5♠",
+    "a take by unknown seats, then a line for Lark": '%gwy 1\n%game\n[Seats "N E"]\ndeal\nN 13\nE 13\nQ takes Z\nwaste 5♠\n',
+    # Thousands of seats, plays by seats not among them.
+    "many seats, plays by unknown seats": '%gwy 1\n%game\n[Seats "' + " ".join(f"S{i}" for i in range(300)) + '"]\ndeal\n'
+    + "".join(f"{t}. X{t} A♠, Y{t} K♠\n" for t in range(1, 60)),
+    # %game followed by two carriage returns, the seats named by the lines after it.
+    "%game and two carriage returns": "%gwy 1\n%game \r\r\nE A♠\nN takes Q\n1. Q Zz\n",
+    # Thousands of syntax errors in a small file.
+    "many syntax errors": '%gwy 1\n%game\n[Seats "North East"]\ndeal\nNorth 13\nEast 13\n' + "x y\n" * 300,
+}
+
+
+@pytest.mark.parametrize("text", REPRODUCERS.values(), ids=REPRODUCERS.keys())
+def test_issue_25_reproducers_read_the_same(text):
+    assert_same(text)
+
+
+def test_an_unknown_seat_on_a_line_before_a_line_for_lark_is_said_once():
+    text = REPRODUCERS["a draw by an unknown seat, then a line for Lark"]
+    for lane in (True, False):
+        Reader("<text>")
+        saved = Reader._lane
+        if not lane:
+            Reader._lane = None
+        try:
+            _, games = parse_file_text(text)
+        finally:
+            Reader._lane = saved
+        said = [(d.code, d.span.line, d.span.col) for d in games[0].errors if d.code == "S003"]
+        # E and N on the trick line, N and Q on the draw line: each once.
+        assert said == [("S003", 3, 4), ("S003", 3, 10), ("S003", 4, 1), ("S003", 4, 17)], (lane, said)

@@ -4,11 +4,13 @@ the game's words, recovery after a broken game, the version line, and streaming.
 from __future__ import annotations
 
 import io
+import json
 import tracemalloc
 
 import pytest
 
 import referee
+from conftest import run_cli
 from referee.engine import cards as C
 from referee.notation.reader import ReadError, Reader, parse_file_text
 from referee.notation.record import Comment, Counts, Deal, Draw, Hand, Lead, NextTrick, Out, Position, Take, Trick, Waste
@@ -729,3 +731,24 @@ def test_games_are_cut_and_bad_bytes_found_as_line_by_line(pieces, a_slice):
     if a_slice and data.lstrip(b" \t").startswith(b"%game"):
         where = dict(number=3, line=10, offset=100, byte_offset=120)  # a --jobs slice
     assert _cut(_chunks, data, **where) == _cut(_chunks_line_by_line, data, **where)
+
+
+@pytest.mark.parametrize("text", [
+    "%gwy 1\n%game \r\r\nE A♠\nN takes Q\n1. Q Zz\n",
+    "%gwy 1\n%game\r\r\nNorth 13\n",
+    "%gwy 1\n%game\r\r\n\n%game \r\r\nA 13\n",
+], ids=["hands after it", "a hand", "two games"])
+def test_every_diagnostic_after_a_broken_game_line_has_a_line_and_column(tmp_path, text):
+    # Issue 25: '%game' and two carriage returns does not read, and S006 (too few seats,
+    # named by the hands) pointed at the game's place, which was then unknown.
+    p = tmp_path / "cr.gwy"
+    p.write_bytes(text.encode("utf-8"))
+    report = json.loads(run_cli("check", "--format", "json", str(p)).stdout)
+    diags = [d for f in report["files"] for g in f["games"] for d in g["diagnostics"]]
+    assert any(d["code"] == "S006" for d in diags)
+    for d in diags:
+        where = d["location"]
+        assert where is not None and where["line"] >= 1 and where["column"] >= 1, d
+    s006 = next(d for d in diags if d["code"] == "S006")
+    # The game's own line: where its %game is written.
+    assert s006["source_line"].startswith("%game") and s006["location"]["column"] == 1

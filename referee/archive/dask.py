@@ -5,10 +5,20 @@ once, counting bytes, lines and games), the workers open the file themselves and
 their slices, and the results come back in input order, so the report is byte for byte the
 report of ``--jobs 1``. The files must be readable by the workers at the same path (shared
 storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
+
+A cluster can fail in ways a pool of local processes cannot, and none of them may leave the
+user waiting for ever or reading distributed's log (issue 22): an address that cannot be one
+is refused before any connection is tried; a scheduler without a worker is waited on for
+``GETAWAY_DASK_WAIT`` seconds (30 by default), then the run ends; a scheduler lost mid-run
+ends it too (after the client's own ten seconds of trying to reconnect). Each ends with one
+line and exit 2. distributed's log goes to the terminal only when ``GETAWAY_DASK_LOG`` is set.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, cast
@@ -17,41 +27,126 @@ from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError
 
-# Slices in flight on the cluster, ahead of the one being reported.
+# Slices in flight on the cluster, ahead of the one being reported: at least AHEAD, and
+# PER_THREAD for each thread of the cluster's workers, so that a large cluster is kept busy
+# while the slice at the head of the line is awaited (the report keeps the input order).
 AHEAD = 64
+PER_THREAD = 4
 MISSING_HINT = "--dask needs the dask extra: pip install 'getaway-ref[dask]'"
+# How long a slice may wait while the cluster has no worker to run it, in seconds.
+NO_WORKER_WAIT = 30.0
+# How often the wait for a slice looks at the cluster, in seconds.
+POLL = 1.0
+# The loggers of distributed and of what it runs on: their lines are not the user's report.
+_LOGGERS = ("distributed", "tornado", "asyncio", "bokeh")
 
 
 # What this module uses of distributed, in its own terms: the package type-checks the same
 # whether the dask extra is installed or not (docs/architecture.md, "Types").
 class _Future(Protocol):
-    def result(self) -> Judged: ...
+    def result(self, timeout: float | None = ...) -> Judged: ...
 
 
 class _Client(Protocol):
+    status: str
+
     def submit(self, func: Callable[..., Judged], /, *args: object, pure: bool = ...) -> _Future: ...
 
-    def close(self) -> object: ...
+    def nthreads(self) -> dict[str, int]: ...
+
+    def close(self, timeout: float = ...) -> object: ...
 
 
-def _client_class() -> Callable[..., _Client]:
-    """distributed's Client: the one import of the dask extra, with the one-line hint when
-    it is not installed (an optional extra, so imported here and only here)."""
+def _client_class() -> tuple[Callable[..., _Client], Callable[[str], object]]:
+    """distributed's Client and its address parser: the one import of the dask extra, with
+    the one-line hint when it is not installed (an optional extra, so imported here and
+    only here)."""
     try:
         from distributed import Client
+        from distributed.comm.addressing import get_address_host_port
     except ImportError:
         raise WorkerFailed(MISSING_HINT) from None
-    return cast(Callable[..., _Client], Client)
+    if not os.environ.get("GETAWAY_DASK_LOG"):
+        _quiet_logs()
+    return cast(Callable[..., _Client], Client), cast(Callable[[str], object], get_address_host_port)
+
+
+def _quiet_logs() -> None:
+    """distributed's log (its reconnections, a lost scheduler's fifty lines) kept out of the
+    terminal: each logger gets a handler that drops its lines, and hands none up to the root
+    logger, whose last-resort handler would print them."""
+    # distributed gives several of its loggers a handler of their own (distributed.client
+    # as well as distributed): each one that exists is quieted, and those made later hand
+    # their lines up to a quiet one.
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in _LOGGERS]
+    for name in {*_LOGGERS, *names}:
+        logger = logging.getLogger(name)
+        logger.handlers = [logging.NullHandler()]
+        logger.propagate = False
+
+
+def _wait_limit() -> float:
+    try:
+        return max(0.0, float(os.environ.get("GETAWAY_DASK_WAIT", NO_WORKER_WAIT)))
+    except ValueError:
+        return NO_WORKER_WAIT
 
 
 class DaskRunner:
     def __init__(self, address: str, default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
-        Client = _client_class()
+        Client, host_port = _client_class()
+        # A malformed address is said at once: handed to Client it fails only after its
+        # connection attempt, and the half-made client then spends twenty seconds closing.
+        if not address.startswith("inproc://"):
+            try:
+                host_port(address)
+            except (ValueError, TypeError) as e:
+                raise WorkerFailed(f"--dask takes a scheduler's address, such as tcp://10.0.0.5:8786, "
+                                   f"not '{address}': {e}") from None
         try:
             self.client: _Client = Client(address, timeout="10s", set_as_default=False)
-        except Exception as e:  # OSError, TimeoutError, ValueError for a bad address
+        except Exception as e:  # OSError, TimeoutError
             raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        self.address = address
         self.settings = (default, overrides, force)
+        self.wait = _wait_limit()
+        try:
+            threads = sum(self.client.nthreads().values())
+        except Exception:  # the scheduler went away already: the first slice says so
+            threads = 0
+        self.ahead = max(AHEAD, PER_THREAD * threads)
+
+    def _result(self, fut: _Future) -> Judged:
+        """A slice's result, waited for as long as the cluster can run it: not for ever when
+        it has no worker, nor when the scheduler is lost."""
+        idle_since: float | None = None
+        while True:
+            try:
+                return fut.result(timeout=POLL)
+            except TimeoutError:
+                pass
+            except ReadError:
+                raise
+            except Exception as e:  # KilledWorker, a cancelled future, a crash in a worker
+                if isinstance(e, OSError) and not type(e).__module__.startswith("distributed"):
+                    raise  # the worker could not read the file: said of the file, as locally
+                if self.client.status != "running" or isinstance(e, OSError):
+                    raise WorkerFailed(f"lost the Dask scheduler at {self.address}") from None
+                raise WorkerFailed(f"the Dask cluster failed on a slice: {type(e).__name__}: {e}") from None
+            if self.client.status != "running":
+                continue  # reconnecting: the future is cancelled if that fails
+            try:
+                workers = len(self.client.nthreads())
+            except Exception:
+                continue  # the scheduler went away between two looks: the future says so
+            now = time.monotonic()
+            if workers:
+                idle_since = None
+            elif idle_since is None:
+                idle_since = now
+            elif now - idle_since >= self.wait:
+                raise WorkerFailed(f"the Dask scheduler at {self.address} has had no worker for "
+                                   f"{self.wait:g} s (GETAWAY_DASK_WAIT)")
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         default, overrides, force = self.settings
@@ -59,7 +154,7 @@ class DaskRunner:
         items = iter(work)
         more = True
         while True:
-            while more and len(pending) < AHEAD:
+            while more and len(pending) < self.ahead:
                 nxt = next(items, None)
                 if nxt is None:
                     more = False
@@ -68,17 +163,10 @@ class DaskRunner:
                 pending.append(self.client.submit(judge_range_with, list(nxt), default, dict(overrides), force, pure=False))
             if not pending:
                 return
-            fut = pending.popleft()
-            try:
-                result = fut.result()
-            except (ReadError, OSError):
-                raise
-            except Exception as e:  # KilledWorker, a lost scheduler, a crash in a worker
-                raise WorkerFailed(f"the Dask cluster failed on a slice: {type(e).__name__}: {e}") from None
-            yield result
+            yield self._result(pending.popleft())
 
     def close(self, abort: bool = False) -> None:
         try:
-            self.client.close()
+            self.client.close(timeout=5 if abort else 20)
         except Exception:
             pass

@@ -11,15 +11,27 @@ own KeyboardInterrupt in an at-fork handler), and the run would end as if a work
 crashed. So SIGINT is held back in the main process while it submits (the pool forks its
 workers in the first submit): a worker is born with it held, ignores it, then lets it
 through; the main process gets it as soon as the submit returns.
+
+Workers end with their parent, however it ends (issue 22): otherwise a SIGTERM, SIGHUP or
+SIGKILL to the main process leaves them judging for ever, holding the check's standard
+output open, and whatever reads that pipe waits for ever. On Linux each worker asks the
+kernel for SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG), and then looks once whether
+the parent is already gone (it may have died between the fork and the request). Where there
+is no prctl, a thread of the worker looks at its parent's pid every half second: a worker
+whose parent died has been handed to another process. And the main process, told to end by
+SIGTERM or SIGHUP, kills its workers before it ends by the same signal.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
 import signal
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -37,11 +49,48 @@ AHEAD = 3
 _CAN_HOLD = hasattr(signal, "pthread_sigmask")  # POSIX; Windows workers are spawned, not forked
 
 
-def _start(init: Callable[..., None], args: tuple[Any, ...]) -> None:
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_ENDING_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when the process ``parent`` ends, by whatever signal."""
+    asked = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            asked = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            asked = False
+    if os.getppid() != parent:  # the parent died before the request could be heard
+        os.kill(os.getpid(), signal.SIGKILL)
+    if not asked:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _start(parent: int, init: Callable[..., None], args: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT held since the fork is dropped here
+    for sig in _ENDING_SIGNALS:  # the main process's handlers are not the worker's
+        signal.signal(sig, signal.SIG_DFL)
+    _die_with(parent)
     if _CAN_HOLD:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     init(*args)
+
+
+def _kill_workers() -> None:
+    """Kill this process's worker processes now (they are its only multiprocessing children)."""
+    for p in multiprocessing.active_children():
+        try:
+            p.kill()
+        except Exception:
+            pass
 
 
 @contextlib.contextmanager
@@ -61,8 +110,25 @@ class PoolRunner:
     def __init__(self, jobs: int, init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         self.jobs = jobs
-        self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start, initargs=(init, initargs))
+        self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start,
+                                        initargs=(os.getpid(), init, initargs))
         self.finished = False
+        self.handlers: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in _ENDING_SIGNALS:
+                self.handlers[sig] = signal.signal(sig, self._ended)
+
+    def _ended(self, signum: int, frame: object) -> None:
+        """SIGTERM or SIGHUP: the workers are killed, then this process ends by the same
+        signal, as it would have without the handler (its exit status says which)."""
+        _kill_workers()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    def _restore(self) -> None:
+        for sig, old in self.handlers.items():
+            signal.signal(sig, old)
+        self.handlers = {}
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         pending: deque[Future[Judged]] = deque()
@@ -95,16 +161,14 @@ class PoolRunner:
     def close(self, abort: bool = False) -> None:
         if not abort:
             self.pool.shutdown(wait=True)
+            self._restore()
             return
         # Interrupted, or a worker died: stop every worker now, not after its slice.
         # The pool's processes are this process's children: kill them through
         # multiprocessing, not the executor's private table.
-        for p in multiprocessing.active_children():
-            try:
-                p.kill()
-            except Exception:
-                pass
+        _kill_workers()
         # With its workers dead the pool's manager thread ends at once: wait for it, so that
         # the interpreter's exit does not wake a thread whose pipe is already closed (a
         # traceback at exit otherwise, now and then).
         self.pool.shutdown(wait=True, cancel_futures=True)
+        self._restore()

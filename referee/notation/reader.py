@@ -222,15 +222,19 @@ class _Context:
         if self.seats:
             where = self.span(tok)
             # A seat's unique beginning ('W' for West, as live takes it) is written out whole
-            # by check --fix; a near spelling is only a guess, offered in the editor.
-            begins = [s for s in self.seats if s.lower().startswith(name.lower())]
-            near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1)
+            # by check --fix; a near spelling is only a guess, offered in the editor. Both are
+            # looked for only among as many seats as a game may have: a game of thousands of
+            # seats (already refused, S006) would make each unknown seat cost as much as the
+            # seats, and thousands of them the square (issue 25).
+            few = len(self.seats) <= MAX_SEATS_DOUBLE
+            begins = [s for s in self.seats if s.lower().startswith(name.lower())] if few else []
+            near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1) if few else []
             hint = f"did you mean '{near[0]}'?" if near else None
             if len(begins) == 1:
                 hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
             fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.error(
-                "S003", f"unknown seat '{name}' (seats are {', '.join(self.seats)})", where,
+                "S003", f"unknown seat '{name}' (seats are {seat_list(self.seats)})", where,
                 label="not a seat of this game", help=hint, fix=fix,
             )
         else:
@@ -269,6 +273,14 @@ def _card_help(word: str) -> str | None:
     if C.parse_card(word[:-1] + "S") is not None:
         return f"the suits are {' '.join(C.SUIT_SYMBOLS)} or {' '.join(C.SUIT_LETTERS)}, after the rank: QH"
     return None
+
+
+def seat_list(seats: Sequence[str]) -> str:
+    """The seats, for a message: all of them, up to as many as a game may have; beyond that
+    the first of them and how many more (each message stays short whatever the header says)."""
+    if len(seats) <= MAX_SEATS_DOUBLE:
+        return ", ".join(seats)
+    return f"{', '.join(seats[:MAX_SEATS_DOUBLE])} and {len(seats) - MAX_SEATS_DOUBLE} more"
 
 
 def _clip(word: str, most: int = 40) -> str:
@@ -327,10 +339,14 @@ class _Builder(Transformer[Token, Any]):
     def tag(self, ch: list[Token]) -> Tag:
         comment = _comment(ch)
         tok = ch[0]
-        m = _TAG_RE.match(str(tok))
+        return self.tag_at(str(tok), comment, self.ctx.span(tok))
+
+    def tag_at(self, text: str, comment: str | None, span: Span) -> Tag:
+        """The tag written ``text`` (a TAG terminal) at ``span``: made, and its meaning
+        taken (the seats, the rules). The fast lane calls it without Lark's tokens."""
+        m = _TAG_RE.match(text)
         assert m is not None  # the TAG terminal has this shape
         name, raw = m.group(1), m.group(2)
-        span = self.ctx.span(tok)
         vstart = span.start + m.start(2)
         value_span = Span(span.line, span.col + m.start(2), vstart, vstart + len(raw))
         tag = Tag(name, unescape(raw), comment, span, value_span)
@@ -829,8 +845,14 @@ class Reader:
         """The lines the lane's matches leave, read by the builder when each is one of the
         few shapes the lane knows (the %game line, 'deal', a take, a comment line) in the
         order the grammar's game rule allows them; None when any is not, and Lark reads
-        them. Blank lines count for nothing, as Lark's _NL passes over them."""
+        them. Blank lines count for nothing, as Lark's _NL passes over them.
+
+        The builder reports as it makes an item (an unknown seat in a take): when a later
+        line sends the game to Lark, what was reported here is taken back, since Lark makes
+        and reports those lines again (else each such error is said twice, issue 25)."""
         build = self._builder
+        said = len(self._ctx.errors)
+        at = self._rest_span  # the %game, deal and comment lines: made without Lark's tokens
         keywords = lane.keywords
         items: list[_Item] = []
         state = 0  # 0: the %game line is due; 1: the header; 2: after 'deal'
@@ -849,13 +871,14 @@ class Reader:
                 if state == 0:
                     g = lane.game_open.fullmatch(words) if s0 == 0 else None
                     if g is None:
+                        self._unsaid(said)
                         return None
-                    items.append(build.game_open(_tokens(g, ("kw", "GAME_OPEN"), s0, line)))
+                    items.append(_GameOpen(_said(g), at(g, "kw", s0, line)))
                     state = 1
                 elif (r := lane.remark.fullmatch(words)) is not None:
-                    items.append(build.remark(_tokens(r, None, s0, line)))
+                    items.append(Comment(r.group("comment")[1:].strip(), at(r, "comment", s0, line)))
                 elif state == 1 and (d := lane.deal_open.fullmatch(words)) is not None:
-                    items.append(build.deal_open(_tokens(d, ("kw", "DEAL"), s0, line)))
+                    items.append(_DealOpen(_said(d), at(d, "kw", s0, line)))
                     state = 2
                 elif state == 2 and (t := lane.take.fullmatch(words)) is not None \
                         and t.group("a") not in keywords and t.group("b") not in keywords:
@@ -864,23 +887,38 @@ class Reader:
                         and w.group("a") not in keywords and w.group("b") not in keywords:
                     items.append(build.draw(_tokens(w, ("a", "SEAT"), s0, line, ("card", "CARD"), ("b", "SEAT"))))
                 else:
+                    self._unsaid(said)
                     return None
             if m is not None:
                 pos = m.end()
-        return items if state else None
+        if not state:
+            self._unsaid(said)
+            return None
+        return items
+
+    def _rest_span(self, m: re.Match[str], group: str, line_start: int, line: int) -> Span:
+        """The span Lark's token for ``group`` of a line the lane matched would be given
+        (ctx.span): ``m`` matched the line that starts at ``line_start`` of the game."""
+        ctx = self._ctx
+        a, b = m.span(group)
+        base = ctx.offset + ctx.offset_shift + line_start
+        return Span(ctx.first_line + ctx.line_shift + line - 1, a + 1, base + a, base + b)
+
+    def _unsaid(self, said: int) -> None:
+        """Take back the diagnostics reported since there were ``said`` of them."""
+        del self._ctx.errors[said:]
 
     def _lane_tag(self, m: re.Match[str], line: int) -> Tag:
         """A header tag the fast lane found on the game's ``line``, made by the builder's
         own tag() from the tokens Lark would have given it."""
         start = m.string.rfind("\n", 0, m.start()) + 1
-        col = 1 - start
         t0, t1 = m.span("tag")
-        ch = [Token("TAG", m.group("tag"), t0, line, t0 + col, line, t1 + col, t1)]
         comment = m.group("comment")
-        if comment is not None:
-            c0, c1 = m.span("comment")
-            ch.append(Token("COMMENT", comment, c0, line, c0 + col, line, c1 + col, c1))
-        return self._builder.tag(ch)
+        # The span Lark's token would be given (ctx.span), without making the tokens.
+        ctx = self._ctx
+        base = ctx.offset + ctx.offset_shift
+        span = Span(ctx.first_line + ctx.line_shift + line - 1, t0 - start + 1, base + t0, base + t1)
+        return self._builder.tag_at(m.group("tag"), comment[1:].strip() if comment is not None else None, span)
 
     def _lane_items(self, lane: Lane, found: list[re.Match[str]], text: str) -> list[_Item]:
         """The tricks and hands of the lines the fast lane found, made by the builder's code."""
@@ -1026,6 +1064,12 @@ class Reader:
             message = "the text ends in the middle of a line"
             span = Span(line, e.column, start, start + 1)
         ctx.error("S001", message, span)
+
+
+def _said(m: re.Match[str]) -> str | None:
+    """The comment at the end of a line the lane matched, as the builder keeps it."""
+    comment = m.group("comment")
+    return comment[1:].strip() if comment is not None else None
 
 
 def _tokens(m: re.Match[str], first: tuple[str, str] | None, line_start: int, line: int,
@@ -1196,6 +1240,13 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                 "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
                 f"trick {moved.number} stands before its place", moved.span,
                 help="write the trick lines in the order of their numbers; the referee judges them so"))
+    if not game.span.line:
+        # The %game line did not read (a stray character on it): the game is still where
+        # that line is, and what points at the game points there (issue 25: every
+        # diagnostic has a line and a column).
+        first = ctx.text.split("\n", 1)[0]
+        col = max(0, first.find("%game"))
+        game.span = Span(ctx.first_line, col + 1, ctx.offset + col, ctx.offset + col + (5 if first[col:col + 5] == "%game" else 1))
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)
@@ -1246,7 +1297,7 @@ def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
         ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
-                  + (f" (seats are {', '.join(ctx.seats)})" if ctx.seats else ""), tag.value_span)
+                  + (f" (seats are {seat_list(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
 def _check_result(game: Game, ctx: _Context) -> None:

@@ -150,7 +150,7 @@ def printed_lines(d: Diagnostic, more: int = 0) -> list[Line]:
     if more:
         pad = lines[-1][0][: len(lines[-1][0]) - len(lines[-1][0].lstrip())] or "  "
         lines.append((f"{pad}= note: {more} more of the same {d.severity} in this game are not shown "
-                      f"(--format json lists them all)", "note"))
+                      f"(getaway-ref check --format json lists them all)", "note"))
     return lines
 
 

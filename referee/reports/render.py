@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from referee.reports.console import STYLES
+from referee.reports.console import STYLES, write_diagnostics
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, printed_lines, quote
 from referee.reports.text import safe
 
 __all__ = ["DiagnosticFacts", "Line", "STYLES", "console", "diagnostic_lines", "diagnostic_text", "print_diagnostic",
-           "print_error", "print_lines", "quote"]
+           "print_diagnostics", "print_error", "print_lines", "quote"]
 
 
 
@@ -41,6 +41,12 @@ class _PipeConsole(Console):
 
     def on_broken_pipe(self) -> None:
         raise BrokenPipeError
+
+
+def print_diagnostics(console: Console, diags: Sequence[Diagnostic]) -> None:
+    """Diagnostics as check prints them (a flood of identical ones once, with its count):
+    by check's own renderer (reports/console.py), plain or in colour as the stream takes it."""
+    write_diagnostics(diags, console.file)
 
 
 def console(stderr: bool = False) -> Console:

@@ -33,7 +33,7 @@ from referee.engine import citations as R
 from referee.reports.text import json_safe
 from referee.engine import events as EV
 from referee.reports.diagnostics import Diagnostic
-from referee.reports.render import console, diagnostic_lines, print_diagnostic, print_error, print_lines
+from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
 from referee.reports.text import safe
 from referee.judging.referee import GameResult, Referee
 from referee.notation.record import Game, Position, Trick
@@ -858,8 +858,7 @@ def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
 def report_error(e: TableError) -> int:
     """A game that cannot be shown: its diagnostics, then ``error: ...``; the exit code."""
     err = console(stderr=True)
-    for d in e.diagnostics:
-        print_diagnostic(err, d)
+    print_diagnostics(err, e.diagnostics)  # as check prints them, at check's speed
     print_error(e.message, err)
     return e.code
 
@@ -878,9 +877,7 @@ def _answer(file: Path, game: int | None, as_json: bool, rules: str | None,
     if g.errors:
         # Judged up to a line that cannot be read: that line's diagnostics, in full, where
         # errors go, whatever the answer's format.
-        err = console(stderr=True)
-        for d in g.errors:
-            print_diagnostic(err, d)
+        print_diagnostics(console(stderr=True), g.errors)
     if as_json:
         sys.stdout.write(json_safe(m.model_dump_json(indent=2)) + "\n")
     else:
