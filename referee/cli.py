@@ -155,7 +155,7 @@ def schema() -> None:
 @app.command()
 def explain(
     code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
-    number: Optional[int] = typer.Argument(None, help="with 'ruling': which of our rulings (1-9)"),
+    number: Optional[int] = typer.Argument(None, help="with 'ruling': which of our rulings (1-10)"),
 ) -> None:
     """Explain a diagnostic code, with an example, or one of our rulings (`explain ruling 5`);
     with no code, list every code."""

@@ -33,7 +33,7 @@ from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
-from referee.judging.lookahead import Entry, PlayEntry, after, choose, play_of, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, after, choose, play_of, read_ahead, with_takes_and_draws
 from referee.notation.reader import parse_result
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
@@ -437,7 +437,7 @@ class _Walk(_Judging):
     true: the engine is whole from the first item to the last (a penalty or the look-ahead
     may replace it with another state of the same game), and so is the bookkeeping below."""
 
-    __slots__ = ("engine", "stop_after", "_events", "reordered", "closed_rec", "open_rec", "proved",
+    __slots__ = ("engine", "stop_after", "_events", "closed_rec", "open_rec", "proved",
                  "count_offset", "deferred", "late_penalty")
 
     def __init__(self, game: Game, res: GameResult, rules: RuleSet, engine: E.Engine,
@@ -448,7 +448,6 @@ class _Walk(_Judging):
         # The record flattened (see lookahead.Entry), made only when an item off the plain
         # path looks ahead or behind: the walk itself reads the record's tricks.
         self._events: list[Entry] | None = None
-        self.reordered = 0  # entries before this index may be in another order than written (R116)
         self.closed_rec: int | None = None  # the record's number of the trick the engine ended last
         self.open_rec: int | None = None    # the record's number of the trick on the table
         self.proved: set[tuple[int, int, int]] = set()  # renege proofs said: (seat, suit, id of the tochoo)
@@ -495,14 +494,8 @@ class _Walk(_Judging):
                     break
                 seats, cards = a.seats, a.cards
                 for i in range(len(seats)):
-                    ordered: PlayEntry | None = None
-                    if k < self.reordered:  # the plays of a trick written out of turn order, in turn
-                        entry = self.events[k]
-                        assert entry[0] == "play"
-                        ordered = entry
-                        s, c = entry[1], entry[2]
-                    else:
-                        s, c = seats[i], cards[i]
+                    # docs/rulings.md, ruling 10: the plays are judged in the order written.
+                    s, c = seats[i], cards[i]
                     e = self.engine
                     if not e.unknown[s]:
                         # The plain play of nearly every item: a known card, in turn, to the
@@ -527,21 +520,20 @@ class _Walk(_Judging):
                             if e.trick_no != number:
                                 self.closed_rec = tno
                             if with_steps:  # judge() reads only the result: nothing to hand over
-                                yield Step(a.plays[i] if ordered is None else play_of(ordered), tno, before, e,
+                                yield Step(a.plays[i], tno, before, e,
                                            e.events_since(mark), [])
                             k += 1
                             continue
-                    yield from self._item(k, s, c, tno, a, i, snapshots, with_steps, ordered)
+                    yield from self._item(k, s, c, tno, a, i, snapshots, with_steps)
                     k += 1
             elif isinstance(a, (Take, Draw, Counts)):
                 yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
                 k += 1
 
     def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
-              snapshots: bool, with_steps: bool, ordered: PlayEntry | None = None) -> Iterator[Step]:
+              snapshots: bool, with_steps: bool) -> Iterator[Step]:
         """Item ``k`` of the record, off the plain path: play ``i`` of trick line ``a`` (``s``
-        plays ``c`` to the record's trick ``tno``; ``ordered``: the play, when the walk reads it
-        in turn order from the entries), or the take, draw or count ``a``."""
+        plays ``c`` to the record's trick ``tno``), or the take, draw or count ``a``."""
         e = self.engine
         before = e.copy() if snapshots else e
         marks = (e.event_count() if with_steps else 0, len(self.res.diagnostics))
@@ -564,7 +556,7 @@ class _Walk(_Judging):
         finally:
             if with_steps:
                 after = self.engine
-                item = a if not isinstance(a, Trick) else a.plays[i] if ordered is None else play_of(ordered)
+                item = a if not isinstance(a, Trick) else a.plays[i]
                 yield Step(item, tno, before, after, after.events_since(marks[0]), self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
@@ -610,11 +602,6 @@ class _Walk(_Judging):
             self._unfinished(self._play_at(k), tno)
         # One verdict per play: record errors (R...) first, then table mistakes (M...).
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
-        if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK:
-            due = self._written_out_of_order(k, tno)
-            if due is not None:
-                self._play(k, due.seat, due.card, tno)  # the plays of the line, now in turn order
-                return
         if v is None and e.once[s] & C.BIT[c]:
             self._apply(s, c, tno, k)  # the common case, with nothing to prove or report
             return
@@ -633,45 +620,6 @@ class _Walk(_Judging):
             self._apply(s, c, tno, k)
             return
         self._mistake(k, play, tno, v, late)
-
-    def _written_out_of_order(self, k: int, tno: int) -> Play | None:
-        """The rest of this trick's plays, as written, are the seats due in another order,
-        and in turn order every one of them is legal: the record wrote the trick's seats out
-        of order (ruling 5), not a table that played out of turn. Said once; the plays are
-        judged in turn order, and the play now due first is returned (None: not so)."""
-        e = self.engine
-        written: list[PlayEntry] = []
-        for entry in islice(self.events, k, None):
-            if entry[0] != "play" or entry[3] != tno:
-                break
-            written.append(entry)
-        end = k + len(written)
-        if len(written) < 2:
-            return None
-        x, left, ordered = e.copy(), list(written), []
-        while left and x.phase == E.IN_TRICK:
-            due = x.to_act()
-            nxt = next((w for w in left if w[1] == due), None)
-            if nxt is None or x.judge_play(due, nxt[2]) is not None:
-                return None
-            x.play(due, nxt[2])
-            left.remove(nxt)
-            ordered.append(nxt)
-        if left or x.phase == E.IN_TRICK:
-            # Only a whole trick, every seat due in it written once, can be a writing slip;
-            # a trick cut short may well have been played out of turn at the table.
-            return None
-        self.events[k:end] = ordered
-        self.reordered = max(self.reordered, end)  # the walk reads these plays from the entries now
-        first = play_of(written[0])
-        names = ", ".join(self.seat(w[1]) for w in ordered)
-        self.report("R116", f"the plays of trick {tno} are written out of turn order: in turn, {names}",
-                    first.seat_span, label="written before its turn", trick=tno,
-                    notes=[R.note("after the lead the others play in turn, so the record writes them in turn",
-                                  R.LATER_TRICKS, R.notation("Tricks")),
-                           "every play is legal in turn order: the referee judges them so"],
-                    help=f"write trick {tno} in turn order: {names}")
-        return play_of(ordered[0])
 
     def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
         """Ruling 5: after an error in the record, follow the record where the state allows
