@@ -21,7 +21,7 @@ the replay's bookkeeping for that game alone: nothing of one game is left for th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import reduce
 from itertools import count, islice, repeat
 from operator import or_
@@ -33,7 +33,7 @@ from referee.engine import state as E
 from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
 from referee.engine import events as EV
 from referee.engine.events import Effect, Event, card_effect
-from referee.judging.lookahead import Entry, after, choose, play_of, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, after, best_trial, play_of
 from referee.notation.reader import parse_result
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
@@ -189,6 +189,8 @@ class Referee:
     def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step]:
         """The walk of steps() and judge(); without ``with_steps`` it yields nothing and
         only builds the result (what judge() needs)."""
+        if game.written_order is not None:
+            self._settle_order(game)
         if game.errors:
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
@@ -219,6 +221,31 @@ class Referee:
             res.stopped = str(stop)
         walk.finish(self.keep_engine)
 
+
+    def _settle_order(self, game: Game) -> None:
+        """Trick lines stand in another order than their numbers (the reader put them in
+        number order, with R117). Ruling 10: the written order is the order of play unless
+        the number order explains the record with no mistake or error where the written
+        order needs one. Both are judged; when the number order does not do better, the
+        written order stands and the numbers are what is wrong (S008, a reading error)."""
+        assert game.written_order is not None
+        written, misnumbered = game.written_order
+        game.written_order = None
+
+        def failing(actions: list[object]) -> set[tuple[str, int, int]] | None:
+            trial = replace(game, actions=actions, findings=[], errors=[], written_order=None)
+            res = Referee(self.default, self.overrides, self.force).judge(trial)
+            if res.rules is None:
+                return None
+            return {(d.code, d.span.line if d.span else 0, d.span.col if d.span else 0)
+                    for d in res.diagnostics if d.is_error}
+
+        by_number, as_written = failing(game.actions), failing(written)
+        if by_number is not None and as_written is not None and by_number < as_written:
+            return  # the numbers tell the order of play: R117 stands
+        game.actions = written
+        game.findings = [d for d in game.findings if d.code != "R117"]
+        game.errors = list(game.errors) + list(misnumbered)
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
           force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> GameResult:
@@ -560,26 +587,31 @@ class _Walk(_Judging):
                 yield Step(item, tno, before, after, after.events_since(marks[0]), self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
-        """End a trick that went on after a mistake. If the record then shows the offender
-        leading, the table applied the penalty when the trick was over (the first trick is
-        played in any order, so this is how a table often does it): the offender picks up
-        the whole trick."""
+        """End a trick that went on after a mistake. The table may have applied the penalty
+        when the trick was over (the first trick is played in any order, so this is how a
+        table often does it): the offender picks up the whole trick and leads. Which of the
+        two the table did, the rest of the record decides (lookahead.trial: the next lead,
+        every later count, every later play of the trick's cards); on a tie the trick ended
+        as it was played, as the record shows play going on."""
         e = self.engine
         before = e.trick_no
         late, self.late_penalty = self.late_penalty, None
         if late is not None:
             offender, diag = late
-            next_lead = next((entry[1] for entry in islice(self.events, k, None) if entry[0] == "play"), None)
             normal = e.copy()
             normal.close()
-            if next_lead == offender and not (normal.phase == E.BETWEEN and normal.power == offender):
-                e.penalise(offender, None)
+            pen = e.copy()
+            pen.penalise(offender, None)
+            chosen, _ = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
+            if chosen == "penalty":
+                self.engine = pen
                 self.closed_rec = self.open_rec
                 diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
                 diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
                                   "picked up every card of it and led next")
                 if diag.penalty is not None:
                     diag.penalty.applied = True
+                    diag.penalty.cards = len(pen.last_trick)
                 return
         e.close()
         if e.trick_no != before:
@@ -822,27 +854,30 @@ class _Walk(_Judging):
             self.open_rec = tno
             self.late_penalty = (s, diag)
             return diag, False
-        ahead = read_ahead(self.events, k)
-        if ((next_lead is None or next_lead == s) and ahead.counts is None
-                and with_takes_and_draws(e, self.events, k) is e):
+        if k + 1 == len(self.events):
+            # The record ends here: nothing shows the table playing on.
             self._penalise(s, c, late)
             return diag, True
-        # The states the table could have gone on from; the record's continuation decides.
+        # The states the table could have gone on from, in the order ruling 1 gives them:
+        # the penalty applied; the card taken back by its player (only a card played to a
+        # trick that had already ended can be); the card left with the trick. Each is tried
+        # against the whole rest of the record; the first that explains the most is taken.
         pen = e.copy()
         self.engine = pen
         self._penalise(s, c, late)
+        candidates = [("penalty", pen)]
+        if late:
+            # docs/rulings.md, ruling 1: the trick stands as it ended; the card goes back.
+            ignored = e.copy()
+            ignored.reveal(s, c)
+            candidates.append(("ignored", ignored))
         joined = e.copy()
         self.engine = joined
         self._unnoticed(s, c, v, late)
         if joined.phase == E.IN_TRICK:
             joined.close()
-        candidates = [("penalty", pen), ("joined", joined)]
-        if late:
-            # Ruling 1: the trick stands as it ended; the card goes back to its player.
-            ignored = e.copy()
-            ignored.reveal(s, c)
-            candidates.append(("ignored", ignored))
-        chosen = choose(candidates, self.events, k, ahead, c)
+        candidates.append(("joined", joined))
+        chosen, _ = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
             self.engine = ignored
             diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "

@@ -1160,14 +1160,18 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             for message, span, help in misnumbered:
                 ctx.error("S008", message, span, help=help)
         else:
-            # Whole trick lines written in the wrong order: one error in the record (ruling 5),
-            # and the game is judged in the order of the numbers.
+            # Whole trick lines stand in another order than their numbers. Which order the
+            # tricks were played in, the replay decides (docs/rulings.md, ruling 10): it keeps
+            # the number order and R117 only when that order explains the record better.
             written = [a.number for a in game.actions if isinstance(a, Trick)]
+            game.written_order = (game.actions, [ctx.diagnostic("S008", message, span, help=help)
+                                                 for message, span, help in misnumbered])
             game.actions, moved = fixed
             game.findings.append(ctx.diagnostic(
                 "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
                 f"trick {moved.number} stands before its place", moved.span,
-                help="write the trick lines in the order of their numbers; the referee judges them so"))
+                help="write the trick lines in the order of their numbers; the referee judges them so, as they "
+                     "explain the record where the order written does not"))
     game.seats = tuple(ctx.seats)
     game.rules = (game.tag("Rules") or "pagat").strip() or "pagat"
     _check_setup(game, ctx)
