@@ -609,30 +609,26 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
     seats = list(game.seats)
     if not (e.phase == E.IN_TRICK and e.lenient):
         return _legal(game, res, e)
-    # Play went on after a mistake nobody penalised: the referee follows the table, so the
-    # seats still to play may play any card they hold, and the trick ends when the next
-    # lead, take or draw comes (judge.py follows the record as played).
+    # Play went on after a mistake nobody penalised: the referee follows the table, and the
+    # rest of the trick is played by the ordinary rules (follow suit if able; a tochoo ends
+    # it). The engine says who may play what; it ends at the next lead, take or draw.
     still = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and not e.out[s]]
     closed = e.copy()
     close: Callable[[], None] = closed.close  # typed here until Engine.close is annotated
     close()
     then = _legal(game, res, closed)
     then.trick_on_table = None
-    r = resolve(e)
-    plays: list[SeatLegalModel] = []
-    for s in still:
-        whole = r.hands[s]
-        known = whole if whole is not None else e.known(s)
-        exact = whole is not None
-        plays.append(SeatLegalModel(
-            seat=seats[s], action="play", exact=exact, cards=cards_str(known), any_card=True,
-            unseen=0 if exact else e.unknown[s],
-            rule=f"trick {e.trick_no} is followed as the table plays it: any card it holds",
-            cite=R.cites(R.ruling(1), R.LATER_TRICKS)))
+    x = full_engine(e, resolve(e))
+    due = [s for s in still if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
+    plays = [_seat_legal(e, x, s, seats, "play") for s in due]
+    if e.tochoo:
+        still = []  # a tochoo ended it, mistake or not: nobody plays to it any more
     who = ", ".join(seats[s] for s in still)
     summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
-               + (f"; {who} may still play to it" if still else "")
-               + f"; when it ends: {then.summary}")
+               + ("; a tochoo in it has ended it" if e.tochoo else
+                  f"; the rest of it follows the ordinary rules: {who} may still play to it, following "
+                  f"{suit_symbol(e.led)} if able (a tochoo ends it)" if still else "")
+               + f"; {'next' if e.tochoo else 'when it ends'}: {then.summary}")
     notes = [f"the referee follows trick {e.trick_no} as played: it ends at the next lead, take or draw"
              + ("; by the tochoo in it, its winner picks it up" if e.tochoo else "; it goes to the waste pile")]
     return LegalModel(path=str(game.path), game=game.number, seats=seats,
