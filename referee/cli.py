@@ -283,11 +283,12 @@ def ask(
     seat: Optional[str] = typer.Option(None, "--seat", "-s", help="the seat asked about (a name or its unique prefix)"),
     game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
     rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
 ) -> None:
-    """What happened in a trick, in one sentence: each play, whether it was legal, the penalty for a mistake and whether it was applied, who picks up and who leads next."""
+    """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
     from referee.table.answers import ask_command
 
-    _run(lambda: ask_command(file, trick, seat, game, rules))
+    _run(lambda: ask_command(file, trick, seat, game, rules, explain))
 
 
 @app.command("html")

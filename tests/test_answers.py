@@ -110,28 +110,52 @@ def test_ask_a_renege_in_one_sentence():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
-    s = lines[0]
-    assert s.startswith("Trick 5, after West led 4♥ and North followed with 6♥: East's K♣ was a mistake (M201): "
-                        "renege: East played K♣ on a heart lead while holding 9♥")
-    assert s.count("M201") == 1  # told once
-    assert "penalty: East picks up the 3 cards of trick 5 and leads trick 6; the table applied it" in s
-    assert "rule: " in s
+    # The verdict: who did what, the penalty, who picks up, who leads.
+    assert lines[0] == ("Trick 5: renege: East played K♣ on a heart lead while holding 9♥ (M201); "
+                        "penalty applied: East picks up 3 cards and leads trick 6.")
+    # The cited detail on request.
+    r = run_cli("ask", str(RECORDS / "dispute-renege-illegal.gwy"), "--trick", "5", "--seat", "East", "--explain")
+    first, detail = r.stdout.strip().splitlines()
+    assert first == lines[0]
+    assert detail.startswith("Trick 5, after West led 4♥ and North followed with 6♥: East's K♣ was a mistake (M201): "
+                             "renege: East played K♣ on a heart lead while holding 9♥")
+    assert detail.count("M201") == 1  # told once
+    assert "penalty: East picks up the 3 cards of trick 5 and leads trick 6; the table applied it" in detail
+    assert "rule: " in detail
 
 
 def test_ask_a_legal_tochoo_and_who_picks_up():
-    r = run_cli("ask", str(RECORDS / "pagat-example.gwy"), "--trick", "4")
+    r = run_cli("ask", str(RECORDS / "pagat-example.gwy"), "--trick", "4", "--explain")
     assert r.returncode == 0, r.stderr
-    s = r.stdout.strip()
-    assert s.startswith("Trick 4: West led 2♥, North followed with 6♥ and East's K♣ was a legal tochoo")
-    assert "The trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5." in s
+    first, detail = r.stdout.strip().splitlines()
+    assert first == "Trick 4: East's K♣ was a tochoo; North, with the highest heart (6♥), picks up 3 cards and leads trick 5."
+    assert detail.startswith("Trick 4: West led 2♥, North followed with 6♥ and East's K♣ was a legal tochoo")
+    assert "The trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5." in detail
 
 
 def test_ask_a_penalty_the_table_did_not_apply():
-    r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S")
+    r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S", "--explain")
     assert r.returncode == 0, r.stderr
-    assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in r.stdout
-    assert r.stdout.strip().endswith("; then East followed with J♦.")
-    assert "the table did not apply it, and the referee follows the record as played" in r.stdout
+    first, detail = r.stdout.strip().splitlines()
+    assert first == ("Trick 5: South played A♦ out of turn: it was East's turn (M203); penalty not applied; "
+                     "the trick is not over where the record stops.")
+    assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in detail
+    assert "; then East followed with J♦." in detail
+    assert "the table did not apply it, and the referee follows the record as played" in detail
+
+
+def test_ask_after_a_penalised_play_after_a_tochoo_names_one_pickup_and_one_leader():
+    # Issue 21, item 6: the tochoo's winner and the offender were both said to pick up and
+    # lead trick 5. The replay has the penalty: South picks up all four cards and leads.
+    r = run_cli("ask", str(RECORDS / "dispute-after-tochoo-illegal.gwy"), "--trick", "4", "--explain")
+    assert r.returncode == 0, r.stderr
+    first, detail = r.stdout.strip().splitlines()
+    assert first == ("Trick 4: South played 4♥ after East's tochoo K♣ ended trick 4 (M202); "
+                     "penalty applied: South picks up 4 cards and leads trick 5.")
+    for text in (first, detail):
+        pickups = re.findall(r"(\w+)(?:, with [^,]+,)? picks up (?:the )?(\d+) cards", text)
+        assert pickups and set(pickups) == {("South", "4")}, pickups
+        assert set(re.findall(r"(\w+) (?:picks up [^;.]*? and )?leads trick 5", text)) == {"South"}
 
 
 def test_ask_usage_errors():

@@ -30,9 +30,9 @@ from typing import NamedTuple
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related
-from referee.engine import events as EV
+from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related
 from referee.engine.events import Effect, Event, card_effect
+from referee.judging import wording as W
 from referee.judging.lookahead import Entry, after, best_trial, play_of
 from referee.notation.reader import parse_result
 from referee.notation.record import (
@@ -610,8 +610,11 @@ class _Walk(_Judging):
                 diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
                                   "picked up every card of it and led next")
                 if diag.penalty is not None:
-                    diag.penalty.applied = True
-                    diag.penalty.cards = len(pen.last_trick)
+                    p = diag.penalty
+                    p.applied, p.cards = True, len(pen.last_trick)
+                    if pen.phase == E.OVER:
+                        p.leads = None
+                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
                 return
         e.close()
         if e.trick_no != before:
@@ -798,9 +801,7 @@ class _Walk(_Judging):
                     trick=tno,
                     notes=[RULE_NOTES["M201"], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
-                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
-                    help=PENALTY_HELP + f"{self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
-                         f"and leads trick {tno + 1}")
+                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
                 cards = len(e.trick) + 1
                 e.penalise(s, c)
                 self._penalty_facts(d, s, tno, cards, True)
@@ -824,13 +825,12 @@ class _Walk(_Judging):
         self._penalty_facts(diag, play.seat, tno, cards, applied)
 
     def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool) -> None:
-        """Ruling 1's penalty as data, and the help that states it: who picks up how many
-        cards, and who leads next (nobody, when the pickup ends the game)."""
+        """Ruling 1's penalty as data, and the help made from it (judging/wording.py): who
+        picks up how many cards, and who leads next (nobody, when the pickup ends the game)."""
         e = self.engine
         over = applied and e.phase == E.OVER
-        diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
-        if over and diag.help:
-            diag.help = diag.help.split(" and leads trick ", 1)[0] + "; the game is over"
+        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
+        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
 
     def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
         e = self.engine
@@ -935,8 +935,7 @@ class _Walk(_Judging):
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
-        help = (PENALTY_HELP + f"{name} picks up the {trick_cards} card{'s' if trick_cards != 1 else ''} "
-                f"of trick {tno} and leads trick {tno + 1}")
+        help = None  # the penalty's help is made from its facts (_penalty_facts)
         notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
         code = v.code
         span = play.card_span
@@ -973,10 +972,7 @@ class _Walk(_Judging):
         elif code == E.OUT_OF_TURN:
             turn = self.seat(_seat_or_suit(v))
             if e.phase in (E.BETWEEN,):
-                why = {EV.LeadReason.POWER: "has the power and leads", EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
-                       EV.LeadReason.PASS_LEAD: "leads (the lead passed on)", EV.LeadReason.PENALTY: "leads (after the penalty)",
-                       EV.LeadReason.DRAW: "leads (with the card drawn)"}.get(e.lead_why, "leads")
-                msg = f"{name} led {card}, but {turn} {why} trick {tno}"
+                msg = f"{name} led {card}, but {turn} {W.leads(e.lead_why)} trick {tno}"
             else:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
@@ -995,7 +991,6 @@ class _Walk(_Judging):
                                   R.FIRST_TRICK)
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
             label = f"{ace} first"
-            help = PENALTY_HELP + f"{name} picks up {card} and leads the next trick"
         else:
             msg = f"{name} may not play {card} now"
         notes = [n for n in notes if n]
@@ -1038,7 +1033,7 @@ class _Walk(_Judging):
                    f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
                    + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
-            help=PENALTY_HELP + f"{name} should have picked up trick {ttno} and led trick {ttno + 1}",
+            help=W.penalty_missed_help(name, ttno),
             penalty=PenaltyFacts(name, 0, ttno, ttno + 1, False),
             related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
                              self.game.source_line(play.card_span.line))],

@@ -27,8 +27,6 @@ from referee.notation.record import Span
 ERROR, MISTAKE, NOTE = "error", "mistake", "note"
 SEVERITIES = (ERROR, MISTAKE, NOTE)
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
-# How a mistake's help states ruling 1's penalty; the answers read the penalty back from it.
-PENALTY_HELP = "penalty (ruling 1): "
 
 
 @dataclass(slots=True)
