@@ -137,7 +137,7 @@ def test_ask_a_penalty_the_table_did_not_apply():
     r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S", "--explain")
     assert r.returncode == 0, r.stderr
     first, detail = r.stdout.strip().splitlines()
-    assert first == ("Trick 5: South played A♦ out of turn: it was East's turn (M203); penalty not applied; "
+    assert first == ("Trick 5: South played A♦ out of turn: it was East's turn (M203), not penalised; "
                      "the trick is not over where the record stops.")
     assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in detail
     assert "; then East followed with J♦." in detail

@@ -355,7 +355,8 @@ def outcome(w: Walk, number: int) -> Outcome:
         elif isinstance(ev, EV.DrawDue):
             out.draw, out.leader, out.why = ev, None, None
         elif isinstance(ev, EV.Drew):
-            out.draw = None
+            # the seat that drew leads the card it drew
+            out.draw, out.leader, out.why = None, ev.seat, EV.LeadReason.DRAW
         elif isinstance(ev, EV.GotAway):
             out.got_away.append(ev.seat)
         elif isinstance(ev, EV.GameOver):
@@ -370,7 +371,8 @@ def outcome(w: Walk, number: int) -> Outcome:
     return out
 
 
-def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False) -> str:
+def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False,
+                   short: bool = False) -> str:
     """How the trick ended and who leads next, from its outcome: ``North picks up 3 cards
     and leads trick 5``; ``the trick goes to the waste pile and East leads trick 3``. With
     ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``)."""
@@ -388,7 +390,7 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
     elif o.waste is not None:
         who = seats[o.waste] + (_highest(o.trick_cards, o.waste, o.trumps, o.trump) if highest else "")
         parts.append("the trick goes to the waste pile" + (
-            f"; {who} has the power and leads trick {nxt}" if o.leader == o.waste else
+            f"; {who} has the power and leads trick {nxt}" if o.leader == o.waste and highest else
             f" and {seats[o.leader]} leads trick {nxt}" if o.leader is not None else ""))
     elif not o.ended:
         parts.append("the trick is not over where the record stops")
@@ -399,7 +401,7 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
     if o.draw is not None:
         parts.append(f"{seats[o.draw.seat]} must draw from {W.source_words(o.draw.source, seats)} and lead")
     if o.over is not None:
-        parts.append(W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
+        parts.append(f"{seats[o.over.loser]} loses" if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
     return "; ".join(p for p in parts if p)
 
 
@@ -409,23 +411,27 @@ def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
     who leads next, all as the replay has them. With ``seat``, that seat's part first."""
     seats = w.game.seats
     o = outcome(w, number)
-    found = [(st, d) for st in o.plays for d in st.diagnostics if d.is_error]
+    # the mistakes first (who did what, and the penalty), then the errors in the record
+    found = sorted(((st, d) for st in o.plays for d in st.diagnostics if d.is_error),
+                   key=lambda x: not x[1].code.startswith("M"))
     if seat is not None:
         mine = [(st, d) for st, d in found if isinstance(st.item, Play) and st.item.seat == seat]
         found = mine + [x for x in found if x not in mine]
-    more = f" (and {len(found) - 1} more: --explain)" if len(found) > 1 else ""
+    more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
     if found:
         _, d = found[0]
         if d.code.startswith("M"):
             head = f"{d.message} ({d.code})"
             applied = penalty_applied(d)
             if applied and o.penalty:
-                tail = "penalty applied: " + outcome_clause(o, seats, penalty_said=True)
+                tail = "penalty applied: " + outcome_clause(o, seats, penalty_said=True, short=True)
             else:
-                tail = ("penalty not applied; " if applied is False else "") + outcome_clause(o, seats)
+                tail = outcome_clause(o, seats, short=True)
+                if applied is False:
+                    head += ", not penalised"
         else:
-            head = f"an error in the record: {d.message} ({d.code})"
-            tail = outcome_clause(o, seats)
+            head = f"{d.message} (an error in the record, {d.code})"
+            tail = outcome_clause(o, seats, short=True)
         return f"Trick {number}: {head}{more}; {tail}."
     head = ""
     if o.proofs:
@@ -442,7 +448,8 @@ def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
                       None)
         if tochoo is not None and not (seat is not None and tochoo[0] == seat):
             head += f"{seats[tochoo[0]]}'s {C.card_str(tochoo[1])} was a tochoo; "
-    return f"Trick {number}: " + head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty) + "."
+    return f"Trick {number}: " + head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty,
+                                                       short=True) + "."
 
 
 def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:

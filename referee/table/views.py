@@ -35,6 +35,7 @@ from referee.engine import events as EV
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostic, print_error, print_lines
 from referee.reports.text import safe
+from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
 
@@ -681,7 +682,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         else:
             model.to_act = seats[e.power]
             model.plays = [_seat_legal(e, x, e.power, seats, "lead")]
-            model.summary = f"{seats[e.power]} {LEADS_BECAUSE.get(e.lead_why, 'leads')} trick {e.trick_no}"
+            model.summary = f"{seats[e.power]} {W.leads(e.lead_why)} trick {e.trick_no}"
         model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
         if model.takes:
             model.takes_cite = CITE_TAKE
@@ -817,16 +818,6 @@ def _render_diags(out: Console, diags: list[DiagModel]) -> None:
         print_lines(out, diagnostic_lines(d, compact=True, citations=False))
 
 
-# Why a seat leads, in words; only the winner of the last trick "has the power".
-LEADS_BECAUSE = {
-    EV.LeadReason.POWER: "has the power and leads",
-    EV.LeadReason.PENALTY: "picked up the trick as the penalty and leads",
-    EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
-    EV.LeadReason.PASS_LEAD: "leads (the lead passed on)",
-    EV.LeadReason.DRAW: "leads the card drawn in",
-    EV.LeadReason.POSITION: "leads",
-    EV.LeadReason.TABLE: "leads",
-}
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 
