@@ -158,6 +158,17 @@ def test_ask_after_a_penalised_play_after_a_tochoo_names_one_pickup_and_one_lead
         assert set(re.findall(r"(\w+) (?:picks up [^;.]*? and )?leads trick 5", text)) == {"South"}
 
 
+def test_ask_tells_the_renege_a_trick_proves():
+    # Issue 21, item 6: the answer on the trick that proves an earlier renege says so.
+    path = RECORDS.parent / "tests" / "data" / "invalid" / "M201-renege-proved.gwy"
+    r = run_cli("ask", str(path), "--game", "1", "--trick", "7", "--explain")
+    assert r.returncode == 0, r.stderr
+    first, detail = r.stdout.strip().splitlines()
+    assert first.startswith("Trick 7: East's 4♥ proves the renege of trick 4 (M201); ")
+    assert first.endswith("North, with the highest club (K♣), picks up 4 cards and leads trick 8.")
+    assert "East's 4♥ proves the renege of trick 4 (M201): renege: East played K♣ on a heart lead" in detail
+
+
 def test_ask_usage_errors():
     rec = str(RECORDS / "pagat-example.gwy")
     r = run_cli("ask", rec, "--trick", "99")
@@ -182,13 +193,17 @@ def test_show_narrate_tells_the_game_trick_by_trick():
 def test_live_why_who_leads_hands(tmp_path):
     f = tmp_path / "q.gwy"
     lines = ["West A♠", "North J♠", "East A♥", "South 10♠", "who leads", "West 5♥", "North 9♥", "East Q♥", "South J♥",
-             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "hands", "legal"]
+             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "more", "hands",
+             "legal"]
     r = run_live(str(f), input="\n".join(lines) + "\n")
     assert r.returncode == 0, r.stdout
     out = r.stdout.splitlines()
     assert "West leads trick 2: they played the highest card, A♠, to trick 1." in out
-    why = next(line for line in out if line.startswith("Trick 4: "))
-    assert "East's K♣ was a legal tochoo" in why and "North, with the highest heart (6♥), picks up 3 cards" in why
+    why, more = [line for line in out if line.startswith("Trick 4: ")]
+    # why: the verdict, one sentence; more: the detail behind it, with the reason cited
+    assert why == "Trick 4: East's K♣ was a tochoo; North, with the highest heart (6♥), picks up 3 cards and leads trick 5."
+    assert "East's K♣ was a legal tochoo (East's hand is unseen and nothing shows a heart in it)" in more
+    assert "North, with the highest heart (6♥), picks up 3 cards" in more
     hands = next(line for line in out if line.startswith("North 12 cards"))
     assert "East 9 cards" in hands and "the waste pile has 12 cards" in hands
     legal = next(line for line in out if line.startswith("North leads trick 5: they played the highest card, 6♥"))

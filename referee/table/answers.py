@@ -405,6 +405,16 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
     return "; ".join(p for p in parts if p)
 
 
+def _proof_phrase(o: Outcome, d: Diagnostic, seats: Sequence[str]) -> str:
+    """``East's 4♥ proves the renege of trick 4 (M201)``: the play of this trick that the
+    diagnostic of an earlier one points at as its proof."""
+    at = {(r.span.line, r.span.start) for r in d.related}
+    by = next((st.item for st in o.plays if isinstance(st.item, Play)
+               and any((sp.line, sp.start) in at for sp in _spans(st.item))), None)
+    who = f"{seats[by.seat]}'s {C.card_str(by.card)}" if isinstance(by, Play) else "this trick"
+    return f"{who} proves the renege of trick {d.trick} ({d.code})"
+
+
 def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
     """Trick ``number`` in one short sentence: who did what (the first mistake or error in
     the record at it, else the card that decided the trick), the penalty, who picks up and
@@ -435,8 +445,7 @@ def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
         return f"Trick {number}: {head}{more}; {tail}."
     head = ""
     if o.proofs:
-        d = o.proofs[0]
-        head = f"this trick proves an earlier renege ({d.code}, trick {d.trick}); "
+        head = _proof_phrase(o, o.proofs[0], seats) + "; "
     if seat is not None and not any(isinstance(st.item, Play) and st.item.seat == seat for st in o.plays):
         head += f"{seats[seat]} did not play to it; "
     elif seat is not None:
@@ -492,7 +501,7 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
             if id(d) not in told and (seat is None or p.seat == seat or d.is_error):
                 sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
     for d in o.proofs:
-        sentence += f" This trick proves the renege of trick {d.trick} ({d.code}): {d.message}."
+        sentence += f" {_cap(_proof_phrase(o, d, seats))}: {d.message}."
     end = outcome_clause(o, seats, highest=True)
     if o.pickup is not None and not o.penalty:
         end = "the trick ends; " + end
