@@ -46,11 +46,16 @@ def test_a_follower_before_its_turn_is_out_of_turn_and_the_penalty_the_table_app
 def test_a_whole_trick_played_on_after_a_play_out_of_turn_is_m203_not_applied():
     r = run_cli("check", str(RECORDS / "out-of-turn-in-a-whole-trick-played-on-illegal.gwy"))
     assert r.returncode == 1
-    g1, g2 = games(r.stdout)
+    g1, g2, g3 = games(r.stdout)
     assert codes(g1) == ["M203"] and "South played A♦ out of turn: it was East's turn" in g1
     # first_trick=in_turn (Denexa): the first trick is played in turn too.
     assert codes(g2) == ["M203"] and "South played 10♠ out of turn: it was North's turn" in g2
-    for g in (g1, g2):
+    # Two packs: South's 9♥, played before East's equal 9♥, came first and wins the trick
+    # (Pagat, Variations: double pack), so South's lead of trick 3 is in turn. Read in turn
+    # order, East's 9♥ would have won and South's lead would be a second mistake.
+    assert codes(g3) == ["M203"] and "South played 9♥ out of turn: it was East's turn" in g3
+    assert "3 tricks — not finished — hands: North 32, East 32, South 31 — 1 mistake" in g3
+    for g in (g1, g2, g3):
         assert "the penalty was not applied" in g and "R116" not in g
 
 
@@ -105,3 +110,18 @@ def test_every_shipped_record_is_in_canonical_form():
     # A club that copies the records with the pre-commit format hook gets a clean first commit.
     r = run_cli("fmt", "--check", str(RECORDS))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_live_legal_while_a_trick_is_played_on_after_a_mistake(tmp_path):
+    # The same question asked in live: the ordinary rules, West's diamonds listed.
+    from test_live import run_live
+
+    f = tmp_path / "on.gwy"
+    text = (RECORDS / "played-on-after-out-of-turn-west-must-follow-illegal.gwy").read_text(encoding="utf-8")
+    f.write_text(text, encoding="utf-8")
+    r = run_live(str(f), input="legal\nwho leads\n")
+    answers = [line for line in r.stdout.splitlines() if line.startswith("Trick 2 goes on")]
+    assert answers, r.stdout
+    legal = answers[0]
+    assert "West is to play, following ♦ if able (a tochoo ends the trick)" in legal
+    assert "West may play 10♦ 4♦" in legal

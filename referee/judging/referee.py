@@ -240,9 +240,10 @@ class Referee:
             return {(d.code, d.span.line if d.span else 0, d.span.col if d.span else 0)
                     for d in res.diagnostics if d.is_error}
 
-        by_number, as_written = failing(game.actions), failing(written)
-        if by_number is not None and as_written is not None and by_number < as_written:
-            return  # the numbers tell the order of play: R117 stands
+        if not game.errors:  # a game with reading errors is not replayed: nothing to compare
+            by_number, as_written = failing(game.actions), failing(written)
+            if by_number is not None and as_written is not None and by_number < as_written:
+                return  # the numbers tell the order of play: R117 stands
         game.actions = written
         game.findings = [d for d in game.findings if d.code != "R117"]
         game.errors = list(game.errors) + list(misnumbered)

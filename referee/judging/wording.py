@@ -102,11 +102,31 @@ def penalty_missed_help(seat: str, trick: int) -> str:
 
 
 def must_follow(suit: int) -> str:
+    """A seat that holds the suit led: ``must follow ♦``."""
     return f"must follow {C.SUIT_SYMBOLS[suit]}"
 
 
+def following(suit: int) -> str:
+    """Whose turn it is in a trick: ``following ♦ if able``."""
+    return f"following {C.SUIT_SYMBOLS[suit]} if able"
+
+
 def follow_if_able(suit: int) -> str:
-    return f"following {C.SUIT_SYMBOLS[suit]} if able (a tochoo ends the trick)"
+    """The rest of a trick played on after a mistake: the ordinary rules."""
+    return following(suit) + " (a tochoo ends the trick)"
+
+
+def another_suit(led: int, *, first: bool, donkey: bool, trump: int | None) -> str:
+    """What a card of another suit than the one led does now (Pagat, First trick; Second
+    and subsequent tricks; Donkey): the legal answer's last word on a follow."""
+    if first:
+        return "a card of another suit does not end the first trick"
+    if donkey and trump is None:
+        return "a card of another suit makes trumps and does not end the trick"
+    if trump is not None:
+        return (f"a card of neither {C.SUIT_SYMBOLS[led]} nor the trump {C.SUIT_SYMBOLS[trump]} is a tochoo: "
+                "it ends the trick")
+    return "a card of another suit is a tochoo: it ends the trick"
 
 
 # ---- events told in words ------------------------------------------------------------------------

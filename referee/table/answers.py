@@ -570,7 +570,7 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
                         f"{seats[turn]} is to play, {W.follow_if_able(e.led)}")
         if turn < 0:
             return f"trick {e.trick_no} is being played; any seat still to play may play"
-        return f"{seats[turn]} is to play to trick {e.trick_no}, following {C.SUIT_SYMBOLS[e.led]} if able"
+        return f"{seats[turn]} is to play to trick {e.trick_no}, {W.following(e.led)}"
     # between tricks: the engine keeps why the seat leads
     if e.lead_why is EV.LeadReason.POWER and e.last_trick:
         card = _winning_card(e.last_trick, e.power)

@@ -517,14 +517,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
     led = e.led
     first = e.first
     trump = e.trump if e.trumps and e.trump >= 0 else None
-    if first:
-        other = "a card of another suit does not end the first trick"
-    elif e.trumps and trump is None:
-        other = "a card of another suit makes trumps and does not end the trick"
-    elif trump is not None:
-        other = f"a card of neither {suit_symbol(led)} nor the trump {suit_symbol(trump)} is a tochoo: it ends the trick"
-    else:
-        other = "a card of another suit is a tochoo: it ends the trick"
+    other = W.another_suit(led, first=first, donkey=e.trumps, trump=trump)
     cite = CITE_FIRST if first else CITE_FOLLOW
     if e.trumps:
         cite += f"; {CITE_DONKEY}"
@@ -534,7 +527,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
     holds_led = bool(x.once[s] & C.SUIT_MASK[led])
     if exact:
         if holds_led:
-            rule = f"must follow {led_sym}"
+            rule = W.must_follow(led)
             may_not = "another suit"
         elif trump is not None and x.once[s] & C.SUIT_MASK[trump]:
             rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
@@ -558,7 +551,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
                           shown_by=f"{card} in trick {tno}" if card and tno else None)
     must_trump = None
     if holds_led:
-        rule = f"must follow {led_sym}: it holds {', '.join(cards_str(cards))}"
+        rule = f"{W.must_follow(led)}: it holds {', '.join(cards_str(cards))}"
         may_not = "another suit"
     elif void_led or not may_follow:
         if trump is not None and x.once[s] & C.SUIT_MASK[trump]:
@@ -573,7 +566,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
             rule = f"holds no {led_sym}" + (f" (shown in trick {shown.since_trick})" if shown and shown.since_trick else "") + ": any card"
             may_not = None
     else:
-        rule = f"must follow {led_sym} if it holds one"
+        rule = f"{W.must_follow(led)} if it holds one"
         if trump is not None:
             rule += f", else a trump {suit_symbol(trump)} if it holds one"
         rule += ", else any card"
@@ -627,8 +620,8 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
     who = ", ".join(seats[s] for s in still)
     summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
                + ("; a tochoo in it has ended it" if e.tochoo else
-                  f"; the rest of it follows the ordinary rules: {who} may still play to it, following "
-                  f"{suit_symbol(e.led)} if able (a tochoo ends it)" if still else "")
+                  f"; the rest of it follows the ordinary rules: {who} may still play to it, "
+                  f"{W.follow_if_able(e.led)}" if still else "")
                + f"; {'next' if e.tochoo else 'when it ends'}: {then.summary}")
     notes = [f"the referee follows trick {e.trick_no} as played: it ends at the next lead, take or draw"
              + ("; by the tochoo in it, its winner picks it up" if e.tochoo else "; it goes to the waste pile")]
@@ -703,7 +696,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     if turn >= 0:
         model.to_act = seats[turn]
         model.plays = [_seat_legal(e, x, turn, seats, "play")]
-        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, following {suit_symbol(e.led)} if able"
+        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, {W.following(e.led)}"
     else:
         model.summary = f"trick {e.trick_no}: nobody is to play"
     return model
