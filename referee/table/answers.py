@@ -166,9 +166,14 @@ def play_phrase(st: Step, seats: Sequence[str]) -> str:
     assert isinstance(p, Play)
     b = st.before
     name, card = seats[p.seat], C.card_str(p.card)
-    mistakes = [d for d in st.diagnostics if d.is_error]
-    if mistakes:
-        return f"{name} played {card} (a mistake: {', '.join(d.code for d in mistakes)}, below)"
+    found = [d for d in st.diagnostics if d.is_error]
+    if found:
+        # a record error is an error in the record, never a mistake at the table (ruling 5)
+        mistakes = [d.code for d in found if d.code.startswith("M")]
+        errors = [d.code for d in found if not d.code.startswith("M")]
+        what = _list(([f"a mistake: {', '.join(mistakes)}"] if mistakes else [])
+                     + ([f"an error in the record: {', '.join(errors)}"] if errors else []))
+        return f"{name} played {card} ({what}, below)"
     played = next((ev for ev in st.events if isinstance(ev, EV.Played) and ev.seat == p.seat and ev.card == p.card), None)
     effect = played.effect if played is not None else None
     if effect is EV.Effect.LEADS:
