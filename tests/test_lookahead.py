@@ -62,8 +62,10 @@ def test_a_take_the_state_does_not_allow_ends_the_trial() -> None:
 def test_the_candidate_that_explains_most_wins_and_the_first_on_a_tie() -> None:
     rec = entries((3, 2, "6H"), (3, 3, "7H"))
     # The penalty (North leads) fails at once; South leading explains all of it.
-    assert best_trial([("penalty", between(0)), ("ignored", between(2))], rec, 0) == ("ignored", True)
+    assert best_trial([("penalty", between(0)), ("ignored", between(2))], rec, 0) == "ignored"
     # Nothing to tell them apart: the first, the penalty that the rules require.
-    assert best_trial([("penalty", between(2)), ("ignored", between(2))], rec, 0) == ("penalty", True)
-    # Neither explains the whole record: the furthest, and it is said not to fit.
-    assert best_trial([("penalty", between(1)), ("ignored", between(0))], rec, 0) == ("penalty", False)
+    assert best_trial([("penalty", between(2)), ("ignored", between(2))], rec, 0) == "penalty"
+    # Neither explains the whole record: the one that explains more of it.
+    longer = entries((3, 1, "6H"), (3, 2, "7H"), (3, 3, "8H"), (3, 0, "9H"), (4, 2, "10H"))  # South leads: not its lead
+    assert best_trial([("north", between(0)), ("east", between(1))], longer, 0) == "east"
+    assert trial(between(1), longer, 0) == 4 and trial(between(0), longer, 0) == 0

@@ -42,6 +42,30 @@ def after(entries: Sequence[Entry], k: int) -> Iterator[Entry]:
     return islice(entries, k + 1, None)
 
 
+def _explains(y: Engine, entry: Entry) -> bool:
+    """Does state ``y`` allow the record's ``entry``? If so it is applied to ``y``."""
+    kind, s, c, _, item, _ = entry
+    if kind == "play":
+        if y.judge_play(s, c) is not None:
+            return False
+        if y.phase == IN_TRICK:
+            y.play(s, c)
+        else:
+            y.lead(s, c)
+    elif isinstance(item, Take):
+        if item.taker < 0 or item.target < 0 or y.judge_take(item.taker, item.target) is not None:
+            return False
+        y.take(item.taker, item.target)
+    elif isinstance(item, Draw):
+        if item.seat < 0 or item.card < 0 or y.judge_draw(item.seat, item.card, item.source) is not None:
+            return False
+        y.draw(item.seat, item.card, item.source)
+    elif isinstance(item, Counts):
+        if any(t >= 0 and y.size(t) != size for t, size in item.sizes):
+            return False
+    return True
+
+
 def trial(x: Engine, entries: Sequence[Entry], start: int) -> int:
     """How many of the record's entries from ``start`` on state ``x`` explains, in order,
     before the first it cannot: a play or lead the rules do not allow there (out of turn,
@@ -50,38 +74,27 @@ def trial(x: Engine, entries: Sequence[Entry], start: int) -> int:
     number of entries left."""
     y = x.copy()
     n = 0
-    for kind, s, c, _, item, _ in islice(entries, start, None):
-        if kind == "play":
-            if y.judge_play(s, c) is not None:
-                return n
-            if y.phase == IN_TRICK:
-                y.play(s, c)
-            else:
-                y.lead(s, c)
-        elif isinstance(item, Take):
-            if item.taker < 0 or item.target < 0 or y.judge_take(item.taker, item.target) is not None:
-                return n
-            y.take(item.taker, item.target)
-        elif isinstance(item, Draw):
-            if item.seat < 0 or item.card < 0 or y.judge_draw(item.seat, item.card, item.source) is not None:
-                return n
-            y.draw(item.seat, item.card, item.source)
-        elif isinstance(item, Counts):
-            if any(t >= 0 and y.size(t) != size for t, size in item.sizes):
-                return n
+    for entry in islice(entries, start, None):
+        if not _explains(y, entry):
+            return n
         n += 1
     return n
 
 
-def best_trial(candidates: Sequence[tuple[str, Engine]], entries: Sequence[Entry], start: int) -> tuple[str, bool]:
-    """The name of the candidate state that explains the record from ``start`` furthest
-    (the first on a tie), and whether it explains all of it."""
-    left = len(entries) - start
-    best, best_n = candidates[0][0], -1
-    for name, x in candidates:
-        got = trial(x, entries, start)
-        if got > best_n:
-            best, best_n = name, got
-        if got == left:
-            break  # nothing later can do better, and the earlier candidate wins a tie
-    return best, best_n == left
+def best_trial(candidates: Sequence[tuple[str, Engine]], entries: Sequence[Entry], start: int) -> str:
+    """The name of the candidate state that explains the record from ``start`` furthest, the
+    first on a tie: :func:`trial` of each, run side by side and stopped as soon as one
+    candidate is left that the record has not contradicted (it explains more than any
+    other already), so the walk after a mistake costs a few entries, not the rest of the
+    game, unless the record cannot tell the candidates apart."""
+    names = [name for name, _ in candidates]
+    states = [x.copy() for _, x in candidates]
+    alive = list(range(len(states)))
+    for entry in islice(entries, start, None):
+        if len(alive) == 1:
+            break
+        still = [i for i in alive if _explains(states[i], entry)]
+        if not still:
+            break  # none explains this entry: the furthest were those alive before it
+        alive = still
+    return names[alive[0]]

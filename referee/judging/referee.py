@@ -603,7 +603,7 @@ class _Walk(_Judging):
             normal.close()
             pen = e.copy()
             pen.penalise(offender, None)
-            chosen, _ = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
+            chosen = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
             if chosen == "penalty":
                 self.engine = pen
                 self.closed_rec = self.open_rec
@@ -878,7 +878,7 @@ class _Walk(_Judging):
         if joined.phase == E.IN_TRICK:
             joined.close()
         candidates.append(("joined", joined))
-        chosen, _ = best_trial(candidates, self.events, k + 1)
+        chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
             self.engine = ignored
             diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
