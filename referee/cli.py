@@ -213,7 +213,7 @@ def schema() -> None:
 @app.command()
 def explain(
     code: Optional[str] = typer.Argument(None, metavar="CODE", help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
-    number: Optional[int] = typer.Argument(None, metavar="N", help="with 'ruling': which of our rulings (1-9)"),
+    number: Optional[int] = typer.Argument(None, metavar="N", help="with 'ruling': which of our rulings (1-10)"),
 ) -> None:
     """Explain a diagnostic code, with an example, or one of our rulings (`explain ruling 5`);
     with no code, list every code."""
@@ -341,11 +341,12 @@ def ask(
     seat: Optional[str] = typer.Option(None, "--seat", "-s", metavar="SEAT", help="the seat asked about (a name or its unique prefix)"),
     game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
     rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
 ) -> None:
-    """What happened in a trick, in one sentence: each play, whether it was legal, the penalty for a mistake and whether it was applied, who picks up and who leads next."""
+    """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
     from referee.table.answers import ask_command
 
-    _run(lambda: ask_command(file, trick, seat, game, rules))
+    _run(lambda: ask_command(file, trick, seat, game, rules, explain))
 
 
 @app.command("html")

@@ -211,6 +211,8 @@ def explain_command(code: str | None, number: int | None = None) -> int:
         raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = console()
     out.print(f"[bold]{c.code}[/]: {c.title} ({code_severity(c.code)})")
+    if c.retired:
+        out.print(f"retired, no longer reported: {c.retired}", markup=False)
     out.print(f"rule: {c.rule}", markup=False)
     out.print()
     out.print(c.explanation, markup=False)

@@ -56,8 +56,12 @@ def _agree(game, check_diags: list[dict], check_game: dict) -> None:
         here = (p.card_span.line, p.card_span.col) in at or (p.seat_span.line, p.seat_span.col) in at
         sentence = trick_sentence(w, st.trick)
         mine = f"{seats[p.seat]} played {card_str(p.card)} (a mistake"
-        assert (mine in sentence) == bool([d for d in st.diagnostics if d.is_error]), (game.path, st.trick)
-        if mine in sentence:
+        errs = [d for d in st.diagnostics if d.is_error]
+        assert (mine in sentence) == any(d.code.startswith("M") for d in errs), (game.path, st.trick)
+        # an error in the record is never called a mistake
+        record = f"{seats[p.seat]} played {card_str(p.card)} (an error in the record"
+        assert (record in sentence) == bool(errs and not any(d.code.startswith("M") for d in errs)), (game.path, st.trick)
+        if mine in sentence or record in sentence:
             assert here
         # (a mistake penalised at once is not played to the trick: no Played event)
         effect = next((ev.effect for ev in st.events if isinstance(ev, EV.Played) and ev.seat == p.seat), None)
@@ -110,28 +114,63 @@ def test_ask_a_renege_in_one_sentence():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert len(lines) == 1
-    s = lines[0]
-    assert s.startswith("Trick 5, after West led 4♥ and North followed with 6♥: East's K♣ was a mistake (M201): "
-                        "renege: East played K♣ on a heart lead while holding 9♥")
-    assert s.count("M201") == 1  # told once
-    assert "penalty: East picks up the 3 cards of trick 5 and leads trick 6; the table applied it" in s
-    assert "rule: " in s
+    # The verdict: who did what, the penalty, who picks up, who leads.
+    assert lines[0] == ("Trick 5: renege: East played K♣ on a heart lead while holding 9♥ (M201); "
+                        "penalty applied: East picks up 3 cards and leads trick 6.")
+    # The cited detail on request.
+    r = run_cli("ask", str(RECORDS / "dispute-renege-illegal.gwy"), "--trick", "5", "--seat", "East", "--explain")
+    first, detail = r.stdout.strip().splitlines()
+    assert first == lines[0]
+    assert detail.startswith("Trick 5, after West led 4♥ and North followed with 6♥: East's K♣ was a mistake (M201): "
+                             "renege: East played K♣ on a heart lead while holding 9♥")
+    assert detail.count("M201") == 1  # told once
+    assert "penalty: East picks up the 3 cards of trick 5 and leads trick 6; the table applied it" in detail
+    assert "rule: " in detail
 
 
 def test_ask_a_legal_tochoo_and_who_picks_up():
-    r = run_cli("ask", str(RECORDS / "pagat-example.gwy"), "--trick", "4")
+    r = run_cli("ask", str(RECORDS / "pagat-example.gwy"), "--trick", "4", "--explain")
     assert r.returncode == 0, r.stderr
-    s = r.stdout.strip()
-    assert s.startswith("Trick 4: West led 2♥, North followed with 6♥ and East's K♣ was a legal tochoo")
-    assert "The trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5." in s
+    first, detail = r.stdout.strip().splitlines()
+    assert first == "Trick 4: East's K♣ was a tochoo; North, with the highest heart (6♥), picks up 3 cards and leads trick 5."
+    assert detail.startswith("Trick 4: West led 2♥, North followed with 6♥ and East's K♣ was a legal tochoo")
+    assert "The trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5." in detail
 
 
 def test_ask_a_penalty_the_table_did_not_apply():
-    r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S")
+    r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S", "--explain")
     assert r.returncode == 0, r.stderr
-    assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in r.stdout
-    assert r.stdout.strip().endswith("; then East followed with J♦.")
-    assert "the table did not apply it, and the referee follows the record as played" in r.stdout
+    first, detail = r.stdout.strip().splitlines()
+    assert first == ("Trick 5: South played A♦ out of turn: it was East's turn (M203), not penalised; "
+                     "the trick is not over where the record stops.")
+    assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in detail
+    assert "; then East followed with J♦." in detail
+    assert "the table did not apply it, and the referee follows the record as played" in detail
+
+
+def test_ask_after_a_penalised_play_after_a_tochoo_names_one_pickup_and_one_leader():
+    # Issue 21, item 6: the tochoo's winner and the offender were both said to pick up and
+    # lead trick 5. The replay has the penalty: South picks up all four cards and leads.
+    r = run_cli("ask", str(RECORDS / "dispute-after-tochoo-illegal.gwy"), "--trick", "4", "--explain")
+    assert r.returncode == 0, r.stderr
+    first, detail = r.stdout.strip().splitlines()
+    assert first == ("Trick 4: South played 4♥ after East's tochoo K♣ ended trick 4 (M202); "
+                     "penalty applied: South picks up 4 cards and leads trick 5.")
+    for text in (first, detail):
+        pickups = re.findall(r"(\w+)(?:, with [^,]+,)? picks up (?:the )?(\d+) cards", text)
+        assert pickups and set(pickups) == {("South", "4")}, pickups
+        assert set(re.findall(r"(\w+) (?:picks up [^;.]*? and )?leads trick 5", text)) == {"South"}
+
+
+def test_ask_tells_the_renege_a_trick_proves():
+    # Issue 21, item 6: the answer on the trick that proves an earlier renege says so.
+    path = RECORDS.parent / "tests" / "data" / "invalid" / "M201-renege-proved.gwy"
+    r = run_cli("ask", str(path), "--game", "1", "--trick", "7", "--explain")
+    assert r.returncode == 0, r.stderr
+    first, detail = r.stdout.strip().splitlines()
+    assert first.startswith("Trick 7: East's 4♥ proves the renege of trick 4 (M201); ")
+    assert first.endswith("North, with the highest club (K♣), picks up 4 cards and leads trick 8.")
+    assert "East's 4♥ proves the renege of trick 4 (M201): renege: East played K♣ on a heart lead" in detail
 
 
 def test_ask_usage_errors():
@@ -158,13 +197,17 @@ def test_show_narrate_tells_the_game_trick_by_trick():
 def test_live_why_who_leads_hands(tmp_path):
     f = tmp_path / "q.gwy"
     lines = ["West A♠", "North J♠", "East A♥", "South 10♠", "who leads", "West 5♥", "North 9♥", "East Q♥", "South J♥",
-             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "hands", "legal"]
+             "East 3♥", "South 7♥", "West K♥", "North 8♥", "West 2♥", "North 6♥", "East K♣", "why", "more", "hands",
+             "legal"]
     r = run_live(str(f), input="\n".join(lines) + "\n")
     assert r.returncode == 0, r.stdout
     out = r.stdout.splitlines()
     assert "West leads trick 2: they played the highest card, A♠, to trick 1." in out
-    why = next(line for line in out if line.startswith("Trick 4: "))
-    assert "East's K♣ was a legal tochoo" in why and "North, with the highest heart (6♥), picks up 3 cards" in why
+    why, more = [line for line in out if line.startswith("Trick 4: ")]
+    # why: the verdict, one sentence; more: the detail behind it, with the reason cited
+    assert why == "Trick 4: East's K♣ was a tochoo; North, with the highest heart (6♥), picks up 3 cards and leads trick 5."
+    assert "East's K♣ was a legal tochoo (East's hand is unseen and nothing shows a heart in it)" in more
+    assert "North, with the highest heart (6♥), picks up 3 cards" in more
     hands = next(line for line in out if line.startswith("North 12 cards"))
     assert "East 9 cards" in hands and "the waste pile has 12 cards" in hands
     legal = next(line for line in out if line.startswith("North leads trick 5: they played the highest card, 6♥"))

@@ -175,6 +175,26 @@ def test_nothing_imports_the_command_line() -> None:
         assert "referee.cli" not in imports_of(path) or name == "referee._start", name
 
 
+def test_the_wording_takes_plain_values_and_is_written_once() -> None:
+    """judging/wording.py (issue 23, item 3): the game's sentences take plain values, so it
+    imports the engine alone; and no other module keeps its own table of why a seat leads
+    (a dict keyed by the engine's LeadReason)."""
+    wording = PACKAGE / "judging" / "wording.py"
+    assert {m for m in imports_of(wording) if not within(m, "referee.engine")} == set()
+    tables = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == wording:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Dict) and any(
+                    isinstance(k, ast.Attribute) and (
+                        isinstance(k.value, ast.Attribute) and k.value.attr == "LeadReason"
+                        or isinstance(k.value, ast.Name) and k.value.id == "LeadReason")
+                    for k in node.keys if k is not None):
+                tables.append(f"{module_name(path)}:{node.lineno}")
+    assert tables == []
+
+
 # ---- where imports are deferred ------------------------------------------------------------------
 
 # docs/architecture.md, "Imports at the top": an import inside a function only where start-up

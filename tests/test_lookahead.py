@@ -1,12 +1,12 @@
-"""The look-ahead after a mistake (referee/judging/lookahead.py): what the record does next,
-and which state the table went on from."""
+"""The look-ahead after a mistake (referee/judging/lookahead.py): which state the table
+went on from, tried against the rest of the record."""
 
 from __future__ import annotations
 
 from referee.engine.cards import parse_card
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
-from referee.judging.lookahead import Entry, choose, fit, read_ahead, with_takes_and_draws
+from referee.judging.lookahead import Entry, best_trial, trial
 from referee.notation.record import Counts, Play, Take, Trick
 
 
@@ -31,41 +31,41 @@ def entries(*items: tuple[int, int, str] | Counts | Take) -> list[Entry]:
     return out
 
 
-def test_read_ahead_finds_the_next_lead_the_counts_and_where_the_card_turns_up() -> None:
-    rec = entries((2, 2, "6H"), Counts(((0, 13), (2, 12))), (3, 0, "7D"), (3, 1, "8D"), (4, 2, "6H"))
-    a = read_ahead(rec, 0)
-    assert not a.more and a.next_lead == 0
-    assert a.counts is not None and a.counts.sizes == ((0, 13), (2, 12))
-    assert a.card_next_by == 2  # South plays the 6♥ again in trick 4
+def between(power: int) -> Engine:
+    """Four seats of 13 unseen cards, between tricks 2 and 3, ``power`` to lead."""
+    e = Engine.from_deal(parse_spec("pagat"), [13, 13, 13, 13])
+    e.phase, e.power, e.first, e.trick_no = 1, power, False, 3
+    return e
 
 
-def test_read_ahead_sees_play_going_on_with_the_same_trick() -> None:
-    rec = entries((5, 2, "AD"), (5, 1, "JD"), (6, 0, "2C"))
-    a = read_ahead(rec, 0)
-    assert a.more and a.next_lead is None
+def test_a_state_explains_the_record_up_to_the_first_play_it_does_not_allow() -> None:
+    rec = entries((3, 0, "7D"), (3, 1, "8D"), (3, 2, "9D"), (3, 3, "10D"))
+    assert trial(between(0), rec, 0) == 4  # North leads, all follow: the whole rest
+    assert trial(between(2), rec, 0) == 0  # South has the power: North's lead is out of turn
+    assert trial(between(0), rec, 2) == 0  # from the third entry North has not led: South out of turn
 
 
-def test_takes_before_the_next_trick_are_applied_to_a_copy() -> None:
-    rules = parse_spec("pagat")
-    e = Engine.from_deal(rules, [13, 13, 13, 13])
-    e.phase = 1  # between tricks
-    e.power, e.first = 0, False
-    rec = entries((2, 3, "5H"), Take(0, 1), (3, 0, "7D"))
-    y = with_takes_and_draws(e, rec, 0)
-    assert y is not e and y.size(0) == 26 and e.size(0) == 13
+def test_a_later_count_tells_the_states_apart() -> None:
+    plays = [(3, 0, "7D"), (3, 1, "8D"), (3, 2, "9D"), (3, 3, "10D")]
+    true = entries(*plays, Counts(((0, 12), (2, 12))), (4, 3, "2C"))
+    false = entries(*plays, Counts(((0, 13), (2, 12))), (4, 3, "2C"))
+    assert trial(between(0), true, 0) == 6
+    assert trial(between(0), false, 0) == 4  # the count is not explained, nor what follows it
 
 
-def test_the_continuation_the_record_follows_is_chosen_penalty_first_on_a_tie() -> None:
-    rules = parse_spec("pagat")
-    north_leads = Engine.from_deal(rules, [13, 13, 13, 13])
-    north_leads.phase, north_leads.power, north_leads.first = 1, 0, False
-    south_leads = north_leads.copy()
-    south_leads.power = 2
-    rec = entries((2, 2, "6H"), (3, 0, "7D"))
-    a = read_ahead(rec, 0)
-    assert fit(north_leads, rec, 0, a, card("6H")) > fit(south_leads, rec, 0, a, card("6H"))
-    assert choose([("penalty", south_leads), ("ignored", north_leads)], rec, 0, a, card("6H")) == "ignored"
-    # Nothing to tell them apart: the penalty, which the rules require, is taken.
-    blank = entries((2, 2, "6H"))
-    assert choose([("penalty", south_leads), ("ignored", north_leads)], blank, 0, read_ahead(blank, 0),
-                  card("6H")) == "penalty"
+def test_a_take_the_state_does_not_allow_ends_the_trial() -> None:
+    rec = entries(Take(0, 1), (3, 0, "7D"))
+    assert trial(between(0), rec, 0) == 2
+    assert trial(between(0), entries(Take(0, 2), (3, 0, "7D")), 0) == 0  # not the next seat
+
+
+def test_the_candidate_that_explains_most_wins_and_the_first_on_a_tie() -> None:
+    rec = entries((3, 2, "6H"), (3, 3, "7H"))
+    # The penalty (North leads) fails at once; South leading explains all of it.
+    assert best_trial([("penalty", between(0)), ("ignored", between(2))], rec, 0) == "ignored"
+    # Nothing to tell them apart: the first, the penalty that the rules require.
+    assert best_trial([("penalty", between(2)), ("ignored", between(2))], rec, 0) == "penalty"
+    # Neither explains the whole record: the one that explains more of it.
+    longer = entries((3, 1, "6H"), (3, 2, "7H"), (3, 3, "8H"), (3, 0, "9H"), (4, 2, "10H"))  # South leads: not its lead
+    assert best_trial([("north", between(0)), ("east", between(1))], longer, 0) == "east"
+    assert trial(between(1), longer, 0) == 4 and trial(between(0), longer, 0) == 0

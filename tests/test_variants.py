@@ -52,9 +52,11 @@ def test_direction_anticlockwise_south_follows_north():
     res = judge(THREE + "5. North 5♥, East 6♥\n", "pagat direction=anticlockwise")
     assert codes(res) == ["M203"]
     assert "South's turn" in res.diagnostics[0].message
-    # Whole, with every play legal in turn, it is written out of order (R116): in turn, South first.
+    # Whole, with every play legal in turn, it is still a play out of turn: the order written
+    # is the order of play (docs/rulings.md, ruling 10), and nobody made East pick up.
     whole = judge(THREE + "5. North 5♥, East 6♥, South 7♥\n", "pagat direction=anticlockwise")
-    assert codes(whole) == ["R116"] and "in turn, South, East" in whole.diagnostics[0].message
+    assert codes(whole) == ["M203"] and "South's turn" in whole.diagnostics[0].message
+    assert whole.diagnostics[0].penalty is not None and whole.diagnostics[0].penalty.applied is False
     ok = judge(THREE + "5. North 5♥, South 7♥, East 6♥\n", "pagat direction=anticlockwise")
     assert codes(ok) == []
 
@@ -253,8 +255,10 @@ South 5♦ 4♦ 3♦ 2♦ A♣ K♣ Q♣ J♣ 10♣ 9♣ 8♣ 7♣ 6♣ 5♣ 4�
 def test_first_trick_any_order_or_in_turn():
     assert codes(judge(FIRST, "pagat")) == []
     res = judge(FIRST, "pagat first_trick=in_turn")
-    # In turn, the first trick's whole line written in another order: the record's order.
-    assert codes(res) == ["R116"]
+    # In turn, South plays before East in the first trick: out of turn (ruling 10), and the
+    # table played on.
+    assert codes(res) == ["M203"] and "South played 2♣ out of turn: it was East's turn" in res.diagnostics[0].message
+    assert res.diagnostics[0].penalty is not None and res.diagnostics[0].penalty.applied is False
 
 
 # ---- two_players (Pagat, Two players; Denexa, Ending the hand) ------------------------------------------

@@ -54,7 +54,7 @@ DENEXA_ENDING = Cite(DENEXA, "Ending the hand")
 
 
 def ruling(n: int) -> Cite:
-    """Our ruling ``n`` (1-9) of ``docs/rulings.md``."""
+    """Our ruling ``n`` (1-10) of ``docs/rulings.md``."""
     if n not in RULINGS_TITLES:
         raise KeyError(f"there is no ruling {n}")
     return Cite(RULINGS, f"ruling {n}")
@@ -70,6 +70,7 @@ RULINGS_TITLES = {
     7: "the deal",
     8: "a higher card by choice is no mistake",
     9: "\"more than two players\" counts the trick",
+    10: "the record is the timeline",
 }
 
 

@@ -685,6 +685,7 @@ class Engine:
                 self._pickup(w, trick)
                 self.last_trick, self.last_picker = list(trick), w
                 self._end_trick()
+                self._log.append((PickedUp, w, len(trick)))
                 other = [t for t in self.in_game() if t != self.leader]
                 for t in other:
                     self._get_away(t)
@@ -919,15 +920,19 @@ class Engine:
         if self.phase != IN_TRICK:
             return
         w = self.winner()
+        # Logged as _resolve logs it: what the replay did with the trick is told by its
+        # events (a pickup or the waste pile), however the trick ended.
         if self.tochoo and not self.first:
             self._pickup(w, self.trick)
             self.last_trick, self.last_picker = list(self.trick), w
             self._end_trick()
+            self._log.append((PickedUp, w, len(self.last_trick)))
             self._settle(w)
         else:
             self.last_trick, self.last_picker = list(self.trick), -1
             self.pending = list(self.trick)
             self._end_trick()
+            self._log.append((TrickToWaste, w, len(self.last_trick)))
             self._settle(w)
 
     # ---- takes and draws ------------------------------------------------------------------------
@@ -978,12 +983,14 @@ class Engine:
         self.unknown[taker] += self.unknown[target]
         self.unknown[target] = 0
         self._get_away(target)
-        if self.power == target:
+        passed = self.power == target
+        if passed:
             # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
             # target who still holds cards.
             self._lead_by(self.next_seat(target), LeadReason.TAKE)
         self._log.append((Took, taker, target))
-        self._finish_if_one_left()
+        if not self._finish_if_one_left() and passed and self.power >= 0:
+            self._log.append((Leads, self.power, LeadReason.TAKE))  # who leads now is an event too
 
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
         if self.phase != DRAW_DUE:

@@ -3,20 +3,21 @@
 The record says what happened next, not what should have. When a player makes a mistake
 and the trick is over, the referee builds the states the table could have gone on from
 (the penalty applied, as ruling 1 says; the mistake unnoticed, in its possible forms) and
-reads ahead in the record to see which one it follows: who leads the next trick (after the
-takes and draws written before it), the counts written after the trick, and where the
-offending card turns up next. The best fit wins; on a tie the penalty, which the rules
-require, is taken.
+tries each against the whole rest of the record (:func:`trial`): every later play, take
+and draw must be one the state allows and every later count must agree, so the next lead, a
+card of the trick played again later, or a count written two tricks on tells them apart.
+The candidate that explains the record furthest wins; on a tie the first, in the order the
+caller gives (docs/rulings.md, ruling 1: the penalty, then the card taken back by its
+player, then the card left with the trick).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import islice
 from typing import Literal
 
-from referee.engine.state import BETWEEN, Engine
+from referee.engine.state import IN_TRICK, Engine
 from referee.notation.record import Counts, Draw, Play, Take, Trick
 
 # The referee's flattened record, an entry per play, take, draw and count, in order:
@@ -41,69 +42,59 @@ def after(entries: Sequence[Entry], k: int) -> Iterator[Entry]:
     return islice(entries, k + 1, None)
 
 
-@dataclass(slots=True)
-class Ahead:
-    """What the record does after the item at index ``k`` (a play of trick ``trick``)."""
+def _explains(y: Engine, entry: Entry) -> bool:
+    """Does state ``y`` allow the record's ``entry``? If so it is applied to ``y``."""
+    kind, s, c, _, item, _ = entry
+    if kind == "play":
+        if y.judge_play(s, c) is not None:
+            return False
+        if y.phase == IN_TRICK:
+            y.play(s, c)
+        else:
+            y.lead(s, c)
+    elif isinstance(item, Take):
+        if item.taker < 0 or item.target < 0 or y.judge_take(item.taker, item.target) is not None:
+            return False
+        y.take(item.taker, item.target)
+    elif isinstance(item, Draw):
+        if item.seat < 0 or item.card < 0 or y.judge_draw(item.seat, item.card, item.source) is not None:
+            return False
+        y.draw(item.seat, item.card, item.source)
+    elif isinstance(item, Counts):
+        if any(t >= 0 and y.size(t) != size for t, size in item.sizes):
+            return False
+    return True
 
-    more: bool  # the record goes on with plays to the same trick
-    next_lead: int | None  # the seat that leads the next trick, if the record has one
-    counts: Counts | None  # a count line right after the trick
-    card_next_by: int | None  # the seat that next plays the card of the mistake
+
+def trial(x: Engine, entries: Sequence[Entry], start: int) -> int:
+    """How many of the record's entries from ``start`` on state ``x`` explains, in order,
+    before the first it cannot: a play or lead the rules do not allow there (out of turn,
+    a card the seat cannot hold, ...), a take or draw not allowed, a count that disagrees.
+    The state is played on a copy; ``x`` is unchanged. The whole rest explained gives the
+    number of entries left."""
+    y = x.copy()
+    n = 0
+    for entry in islice(entries, start, None):
+        if not _explains(y, entry):
+            return n
+        n += 1
+    return n
 
 
-def read_ahead(entries: Sequence[Entry], k: int) -> Ahead:
-    """What the record does after its entry ``k`` (a play)."""
-    entry = entries[k]
-    assert entry[0] == "play", "the look-ahead starts at a play"
-    card, trick = entry[2], entry[3]
-    rest = list(after(entries, k))
-    first_play = next((e for e in rest if e[0] == "play"), None)
-    more = first_play is not None and first_play[3] == trick
-    next_lead = first_play[1] if first_play is not None and not more else None
-    after_trick = next((e for e in rest if not (e[0] == "play" and e[3] == trick)), None)
-    counts = after_trick[4] if after_trick is not None and after_trick[0] == "counts" else None
-    by = next((e[1] for e in rest if e[0] == "play" and e[2] == card), None)
-    return Ahead(more, next_lead, counts, by)
-
-
-def with_takes_and_draws(x: Engine, entries: Sequence[Entry], k: int) -> Engine:
-    """State ``x`` with the takes and draws the record writes before its next trick
-    applied where legal (a copy; ``x`` itself when there are none)."""
-    trick = entries[k][3]
-    y: Engine | None = None
-    for kind, _, _, t, item, _ in after(entries, k):
-        if kind == "play":
-            if t == trick:
-                continue
+def best_trial(candidates: Sequence[tuple[str, Engine]], entries: Sequence[Entry], start: int) -> str:
+    """The name of the candidate state that explains the record from ``start`` furthest, the
+    first on a tie: :func:`trial` of each, run side by side and stopped as soon as one
+    candidate is left that the record has not contradicted (it explains more than any
+    other already), so the walk after a mistake costs a few entries, not the rest of the
+    game, unless the record cannot tell the candidates apart."""
+    names = [name for name, _ in candidates]
+    states = [x.copy() for _, x in candidates]
+    alive = list(range(len(states)))
+    for entry in islice(entries, start, None):
+        if len(alive) == 1:
             break
-        if isinstance(item, Take) and item.taker >= 0 and item.target >= 0:
-            y = y or x.copy()
-            if y.judge_take(item.taker, item.target) is None:
-                y.take(item.taker, item.target)
-        elif isinstance(item, Draw) and item.seat >= 0 and item.card >= 0:
-            y = y or x.copy()
-            if y.judge_draw(item.seat, item.card, item.source) is None:
-                y.draw(item.seat, item.card, item.source)
-    return y or x
-
-
-def fit(x: Engine, entries: Sequence[Entry], k: int, ahead: Ahead, card: int) -> int:
-    """How well the record's continuation fits state ``x``: the next lead counts most,
-    then the counts, then whether the card of the mistake is next played by a seat that
-    holds it in ``x``."""
-    y = with_takes_and_draws(x, entries, k)
-    lead_ok = ahead.next_lead is None or (y.phase == BETWEEN and y.power == ahead.next_lead)
-    counts_ok = ahead.counts is None or all(y.size(t) == n for t, n in ahead.counts.sizes if t >= 0)
-    card_ok = ahead.card_next_by is None or y.may_hold(ahead.card_next_by, card)
-    return 4 * lead_ok + 2 * counts_ok + card_ok
-
-
-def choose(candidates: Sequence[tuple[str, Engine]], entries: Sequence[Entry], k: int, ahead: Ahead,
-           card: int) -> str:
-    """The name of the candidate state the record follows; the first on a tie."""
-    best, best_fit = candidates[0][0], -1
-    for name, x in candidates:
-        f = fit(x, entries, k, ahead, card)
-        if f > best_fit:
-            best, best_fit = name, f
-    return best
+        still = [i for i in alive if _explains(states[i], entry)]
+        if not still:
+            break  # none explains this entry: the furthest were those alive before it
+        alive = still
+    return names[alive[0]]

@@ -21,7 +21,7 @@ the replay's bookkeeping for that game alone: nothing of one game is left for th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import reduce
 from itertools import count, islice, repeat
 from operator import or_
@@ -30,10 +30,10 @@ from typing import NamedTuple
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, PENALTY_HELP, Diagnostic, PenaltyFacts, Related, judged_to
-from referee.engine import events as EV
+from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related, judged_to
 from referee.engine.events import Effect, Event, card_effect
-from referee.judging.lookahead import Entry, PlayEntry, after, choose, play_of, read_ahead, with_takes_and_draws
+from referee.judging import wording as W
+from referee.judging.lookahead import Entry, after, best_trial, play_of
 from referee.notation.reader import parse_result, readable_part
 from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
@@ -189,6 +189,8 @@ class Referee:
     def _walk(self, game: Game, snapshots: bool, with_steps: bool) -> Iterator[Step]:
         """The walk of steps() and judge(); without ``with_steps`` it yields nothing and
         only builds the result (what judge() needs)."""
+        if game.written_order is not None:
+            self._settle_order(game)
         if game.errors:
             part = readable_part(game)
             if part is not None:
@@ -233,6 +235,32 @@ class Referee:
         if res.stopped is None:
             res.stopped = judged_to(cut)
 
+
+    def _settle_order(self, game: Game) -> None:
+        """Trick lines stand in another order than their numbers (the reader put them in
+        number order, with R117). Ruling 10: the written order is the order of play unless
+        the number order explains the record with no mistake or error where the written
+        order needs one. Both are judged; when the number order does not do better, the
+        written order stands and the numbers are what is wrong (S008, a reading error)."""
+        assert game.written_order is not None
+        written, misnumbered = game.written_order
+        game.written_order = None
+
+        def failing(actions: list[object]) -> set[tuple[str, int, int]] | None:
+            trial = replace(game, actions=actions, findings=[], errors=[], written_order=None)
+            res = Referee(self.default, self.overrides, self.force).judge(trial)
+            if res.rules is None:
+                return None
+            return {(d.code, d.span.line if d.span else 0, d.span.col if d.span else 0)
+                    for d in res.diagnostics if d.is_error}
+
+        if not game.errors:  # a game with reading errors is not replayed: nothing to compare
+            by_number, as_written = failing(game.actions), failing(written)
+            if by_number is not None and as_written is not None and by_number < as_written:
+                return  # the numbers tell the order of play: R117 stands
+        game.actions = written
+        game.findings = [d for d in game.findings if d.code != "R117"]
+        game.errors = list(game.errors) + list(misnumbered)
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
           force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> GameResult:
@@ -451,7 +479,7 @@ class _Walk(_Judging):
     true: the engine is whole from the first item to the last (a penalty or the look-ahead
     may replace it with another state of the same game), and so is the bookkeeping below."""
 
-    __slots__ = ("engine", "stop_after", "_events", "reordered", "closed_rec", "open_rec", "proved",
+    __slots__ = ("engine", "stop_after", "_events", "closed_rec", "open_rec", "proved",
                  "count_offset", "deferred", "late_penalty")
 
     def __init__(self, game: Game, res: GameResult, rules: RuleSet, engine: E.Engine,
@@ -462,7 +490,6 @@ class _Walk(_Judging):
         # The record flattened (see lookahead.Entry), made only when an item off the plain
         # path looks ahead or behind: the walk itself reads the record's tricks.
         self._events: list[Entry] | None = None
-        self.reordered = 0  # entries before this index may be in another order than written (R116)
         self.closed_rec: int | None = None  # the record's number of the trick the engine ended last
         self.open_rec: int | None = None    # the record's number of the trick on the table
         self.proved: set[tuple[int, int, int]] = set()  # renege proofs said: (seat, suit, id of the tochoo)
@@ -509,14 +536,8 @@ class _Walk(_Judging):
                     break
                 seats, cards = a.seats, a.cards
                 for i in range(len(seats)):
-                    ordered: PlayEntry | None = None
-                    if k < self.reordered:  # the plays of a trick written out of turn order, in turn
-                        entry = self.events[k]
-                        assert entry[0] == "play"
-                        ordered = entry
-                        s, c = entry[1], entry[2]
-                    else:
-                        s, c = seats[i], cards[i]
+                    # docs/rulings.md, ruling 10: the plays are judged in the order written.
+                    s, c = seats[i], cards[i]
                     e = self.engine
                     if not e.unknown[s]:
                         # The plain play of nearly every item: a known card, in turn, to the
@@ -541,21 +562,20 @@ class _Walk(_Judging):
                             if e.trick_no != number:
                                 self.closed_rec = tno
                             if with_steps:  # judge() reads only the result: nothing to hand over
-                                yield Step(a.plays[i] if ordered is None else play_of(ordered), tno, before, e,
+                                yield Step(a.plays[i], tno, before, e,
                                            e.events_since(mark), [])
                             k += 1
                             continue
-                    yield from self._item(k, s, c, tno, a, i, snapshots, with_steps, ordered)
+                    yield from self._item(k, s, c, tno, a, i, snapshots, with_steps)
                     k += 1
             elif isinstance(a, (Take, Draw, Counts)):
                 yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
                 k += 1
 
     def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
-              snapshots: bool, with_steps: bool, ordered: PlayEntry | None = None) -> Iterator[Step]:
+              snapshots: bool, with_steps: bool) -> Iterator[Step]:
         """Item ``k`` of the record, off the plain path: play ``i`` of trick line ``a`` (``s``
-        plays ``c`` to the record's trick ``tno``; ``ordered``: the play, when the walk reads it
-        in turn order from the entries), or the take, draw or count ``a``."""
+        plays ``c`` to the record's trick ``tno``), or the take, draw or count ``a``."""
         e = self.engine
         before = e.copy() if snapshots else e
         marks = (e.event_count() if with_steps else 0, len(self.res.diagnostics))
@@ -578,30 +598,38 @@ class _Walk(_Judging):
         finally:
             if with_steps:
                 after = self.engine
-                item = a if not isinstance(a, Trick) else a.plays[i] if ordered is None else play_of(ordered)
+                item = a if not isinstance(a, Trick) else a.plays[i]
                 yield Step(item, tno, before, after, after.events_since(marks[0]), self.res.diagnostics[marks[1]:])
 
     def _close_lenient(self, k: int) -> None:
-        """End a trick that went on after a mistake. If the record then shows the offender
-        leading, the table applied the penalty when the trick was over (the first trick is
-        played in any order, so this is how a table often does it): the offender picks up
-        the whole trick."""
+        """End a trick that went on after a mistake. The table may have applied the penalty
+        when the trick was over (the first trick is played in any order, so this is how a
+        table often does it): the offender picks up the whole trick and leads. Which of the
+        two the table did, the rest of the record decides (lookahead.trial: the next lead,
+        every later count, every later play of the trick's cards); on a tie the trick ended
+        as it was played, as the record shows play going on."""
         e = self.engine
         before = e.trick_no
         late, self.late_penalty = self.late_penalty, None
         if late is not None:
             offender, diag = late
-            next_lead = next((entry[1] for entry in islice(self.events, k, None) if entry[0] == "play"), None)
             normal = e.copy()
             normal.close()
-            if next_lead == offender and not (normal.phase == E.BETWEEN and normal.power == offender):
-                e.penalise(offender, None)
+            pen = e.copy()
+            pen.penalise(offender, None)
+            chosen = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
+            if chosen == "penalty":
+                self.engine = pen
                 self.closed_rec = self.open_rec
                 diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
                 diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
                                   "picked up every card of it and led next")
                 if diag.penalty is not None:
-                    diag.penalty.applied = True
+                    p = diag.penalty
+                    p.applied, p.cards = True, len(pen.last_trick)
+                    if pen.phase == E.OVER:
+                        p.leads = None
+                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
                 return
         e.close()
         if e.trick_no != before:
@@ -624,11 +652,6 @@ class _Walk(_Judging):
             self._unfinished(self._play_at(k), tno)
         # One verdict per play: record errors (R...) first, then table mistakes (M...).
         v = self._late_verdict(s, c) if late else e.judge_play(s, c)
-        if v is not None and v.code == E.OUT_OF_TURN and e.phase == E.IN_TRICK:
-            due = self._written_out_of_order(k, tno)
-            if due is not None:
-                self._play(k, due.seat, due.card, tno)  # the plays of the line, now in turn order
-                return
         if v is None and e.once[s] & C.BIT[c]:
             self._apply(s, c, tno, k)  # the common case, with nothing to prove or report
             return
@@ -647,45 +670,6 @@ class _Walk(_Judging):
             self._apply(s, c, tno, k)
             return
         self._mistake(k, play, tno, v, late)
-
-    def _written_out_of_order(self, k: int, tno: int) -> Play | None:
-        """The rest of this trick's plays, as written, are the seats due in another order,
-        and in turn order every one of them is legal: the record wrote the trick's seats out
-        of order (ruling 5), not a table that played out of turn. Said once; the plays are
-        judged in turn order, and the play now due first is returned (None: not so)."""
-        e = self.engine
-        written: list[PlayEntry] = []
-        for entry in islice(self.events, k, None):
-            if entry[0] != "play" or entry[3] != tno:
-                break
-            written.append(entry)
-        end = k + len(written)
-        if len(written) < 2:
-            return None
-        x, left, ordered = e.copy(), list(written), []
-        while left and x.phase == E.IN_TRICK:
-            due = x.to_act()
-            nxt = next((w for w in left if w[1] == due), None)
-            if nxt is None or x.judge_play(due, nxt[2]) is not None:
-                return None
-            x.play(due, nxt[2])
-            left.remove(nxt)
-            ordered.append(nxt)
-        if left or x.phase == E.IN_TRICK:
-            # Only a whole trick, every seat due in it written once, can be a writing slip;
-            # a trick cut short may well have been played out of turn at the table.
-            return None
-        self.events[k:end] = ordered
-        self.reordered = max(self.reordered, end)  # the walk reads these plays from the entries now
-        first = play_of(written[0])
-        names = ", ".join(self.seat(w[1]) for w in ordered)
-        self.report("R116", f"the plays of trick {tno} are written out of turn order: in turn, {names}",
-                    first.seat_span, label="written before its turn", trick=tno,
-                    notes=[R.note("after the lead the others play in turn, so the record writes them in turn",
-                                  R.LATER_TRICKS, R.notation("Tricks")),
-                           "every play is legal in turn order: the referee judges them so"],
-                    help=f"write trick {tno} in turn order: {names}")
-        return play_of(ordered[0])
 
     def _follow_record_error(self, v: E.Verdict, s: int, c: int, play: Play, tno: int, k: int) -> bool:
         """Ruling 5: after an error in the record, follow the record where the state allows
@@ -832,9 +816,7 @@ class _Walk(_Judging):
                     trick=tno,
                     notes=[RULE_NOTES["M201"], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
-                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"],
-                    help=PENALTY_HELP + f"{self.seat(s)} picks up the {len(e.trick) + 1} cards of trick {tno} "
-                         f"and leads trick {tno + 1}")
+                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
                 cards = len(e.trick) + 1
                 e.penalise(s, c)
                 self._penalty_facts(d, s, tno, cards, True)
@@ -858,13 +840,12 @@ class _Walk(_Judging):
         self._penalty_facts(diag, play.seat, tno, cards, applied)
 
     def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool) -> None:
-        """Ruling 1's penalty as data, and the help that states it: who picks up how many
-        cards, and who leads next (nobody, when the pickup ends the game)."""
+        """Ruling 1's penalty as data, and the help made from it (judging/wording.py): who
+        picks up how many cards, and who leads next (nobody, when the pickup ends the game)."""
         e = self.engine
         over = applied and e.phase == E.OVER
-        diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
-        if over and diag.help:
-            diag.help = diag.help.split(" and leads trick ", 1)[0] + "; the game is over"
+        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
+        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
 
     def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
         e = self.engine
@@ -888,27 +869,30 @@ class _Walk(_Judging):
             self.open_rec = tno
             self.late_penalty = (s, diag)
             return diag, False
-        ahead = read_ahead(self.events, k)
-        if ((next_lead is None or next_lead == s) and ahead.counts is None
-                and with_takes_and_draws(e, self.events, k) is e):
+        if k + 1 == len(self.events):
+            # The record ends here: nothing shows the table playing on.
             self._penalise(s, c, late)
             return diag, True
-        # The states the table could have gone on from; the record's continuation decides.
+        # The states the table could have gone on from, in the order ruling 1 gives them:
+        # the penalty applied; the card taken back by its player (only a card played to a
+        # trick that had already ended can be); the card left with the trick. Each is tried
+        # against the whole rest of the record; the first that explains the most is taken.
         pen = e.copy()
         self.engine = pen
         self._penalise(s, c, late)
+        candidates = [("penalty", pen)]
+        if late:
+            # docs/rulings.md, ruling 1: the trick stands as it ended; the card goes back.
+            ignored = e.copy()
+            ignored.reveal(s, c)
+            candidates.append(("ignored", ignored))
         joined = e.copy()
         self.engine = joined
         self._unnoticed(s, c, v, late)
         if joined.phase == E.IN_TRICK:
             joined.close()
-        candidates = [("penalty", pen), ("joined", joined)]
-        if late:
-            # Ruling 1: the trick stands as it ended; the card goes back to its player.
-            ignored = e.copy()
-            ignored.reveal(s, c)
-            candidates.append(("ignored", ignored))
-        chosen = choose(candidates, self.events, k, ahead, c)
+        candidates.append(("joined", joined))
+        chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
             self.engine = ignored
             diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
@@ -966,8 +950,7 @@ class _Walk(_Judging):
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
-        help = (PENALTY_HELP + f"{name} picks up the {trick_cards} card{'s' if trick_cards != 1 else ''} "
-                f"of trick {tno} and leads trick {tno + 1}")
+        help = None  # the penalty's help is made from its facts (_penalty_facts)
         notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
         code = v.code
         span = play.card_span
@@ -1004,10 +987,7 @@ class _Walk(_Judging):
         elif code == E.OUT_OF_TURN:
             turn = self.seat(_seat_or_suit(v))
             if e.phase in (E.BETWEEN,):
-                why = {EV.LeadReason.POWER: "has the power and leads", EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
-                       EV.LeadReason.PASS_LEAD: "leads (the lead passed on)", EV.LeadReason.PENALTY: "leads (after the penalty)",
-                       EV.LeadReason.DRAW: "leads (with the card drawn)"}.get(e.lead_why, "leads")
-                msg = f"{name} led {card}, but {turn} {why} trick {tno}"
+                msg = f"{name} led {card}, but {turn} {W.leads(e.lead_why)} trick {tno}"
             else:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
@@ -1026,7 +1006,6 @@ class _Walk(_Judging):
                                   R.FIRST_TRICK)
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
             label = f"{ace} first"
-            help = PENALTY_HELP + f"{name} picks up {card} and leads the next trick"
         else:
             msg = f"{name} may not play {card} now"
         notes = [n for n in notes if n]
@@ -1069,7 +1048,7 @@ class _Walk(_Judging):
                    f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
                    + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
-            help=PENALTY_HELP + f"{name} should have picked up trick {ttno} and led trick {ttno + 1}",
+            help=W.penalty_missed_help(name, ttno),
             penalty=PenaltyFacts(name, 0, ttno, ttno + 1, False),
             related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
                              self.game.source_line(play.card_span.line))],

@@ -26,6 +26,7 @@ from referee.config import ConfigError, config_for
 from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
 from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spec
 from referee.engine.state import Engine
+from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.archive.slices import GameOutcome
 from referee.judging.replay import replay
@@ -254,15 +255,6 @@ def position_before(game: Game, play: Play, settings: Settings | None = None) ->
     return None, walk.result
 
 
-LEAD_WHY = {
-    "ace": "holds A♠, which opens the first trick",
-    "power": "has the power: the highest card of the suit led in the last trick",
-    "take": "the lead passed on: the hand of the seat due to lead was taken",
-    "pass_lead": "the lead passed on: the seat with the power got away with its last card",
-    "penalty": "picked up the last trick as the penalty for a mistake",
-    "draw": "had the power and no card: leads the card it drew",
-    "position": "the position written in the record says so",
-}
 
 
 def _inside(span: Span, line: int, col: int) -> bool:
@@ -307,8 +299,7 @@ def hover(doc: Document, line: int, col: int) -> str | None:
     m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
     if e.power >= 0:
-        why = e.lead_why.value
-        out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {LEAD_WHY.get(why, why)}")
+        out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {W.lead_why(e.lead_why)}")
     out.append("hands: " + ", ".join(f"{seats[s]} {e.size(s)}" + (" (out)" if e.out[s] else "")
                                      for s in range(len(seats))))
     out.append(f"waste pile: {e.waste_size()} card{'s' if e.waste_size() != 1 else ''}")

@@ -76,7 +76,9 @@ def format_game(g: Game) -> str:
                 out.append(f"trick {part.number}{_eol(part.comment)}")
             elif isinstance(part, Trumps):
                 out.append(f"trumps {SUIT_SYMBOLS[part.suit]}{_eol(part.comment)}")
-    for a in g.actions:
+    # The lines in the order written (docs/rulings.md, ruling 10): the canonical form never
+    # moves a trick line, even where the reader offers the order of the numbers.
+    for a in (g.written_order[0] if g.written_order is not None else g.actions):
         if isinstance(a, Trick):
             plays = ", ".join(f"{name(p.seat)} {card_str(p.card)}" for p in a.plays)
             out.append(f"{a.number}. {plays}{_eol(a.comment)}")

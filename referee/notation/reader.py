@@ -1232,14 +1232,18 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             for message, span, help in misnumbered:
                 ctx.error("S008", message, span, help=help)
         else:
-            # Whole trick lines written in the wrong order: one error in the record (ruling 5),
-            # and the game is judged in the order of the numbers.
+            # Whole trick lines stand in another order than their numbers. Which order the
+            # tricks were played in, the replay decides (docs/rulings.md, ruling 10): it keeps
+            # the number order and R117 only when that order explains the record better.
             written = [a.number for a in game.actions if isinstance(a, Trick)]
+            game.written_order = (game.actions, [ctx.diagnostic("S008", message, span, help=help)
+                                                 for message, span, help in misnumbered])
             game.actions, moved = fixed
             game.findings.append(ctx.diagnostic(
                 "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
                 f"trick {moved.number} stands before its place", moved.span,
-                help="write the trick lines in the order of their numbers; the referee judges them so"))
+                help="write the trick lines in the order of their numbers; the referee judges them so, as they "
+                     "explain the record where the order written does not"))
     if not game.span.line:
         # The %game line did not read (a stray character on it): the game is still where
         # that line is, and what points at the game points there (issue 25: every

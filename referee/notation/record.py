@@ -393,6 +393,11 @@ class Game:
     # Errors in the record the reader found that do not stop judging (trick lines written out
     # of order): reported with the referee's findings.
     findings: list[Any] = field(default_factory=list, compare=False, repr=False)
+    # Trick lines that stand in another order than their numbers, read in number order
+    # (``actions``, with R117 in ``findings``): the actions as written and the S008s that
+    # stand if the written order is the order of play. The replay decides which
+    # (docs/rulings.md, ruling 10) and clears this; None when the numbers are in order.
+    written_order: tuple[list[Any], list[Any]] | None = field(default=None, compare=False, repr=False)
     # The text of this game and where it starts, so diagnostics can quote their line.
     text: str = field(default="", compare=False, repr=False)
     first_line: int = field(default=1, compare=False, repr=False)

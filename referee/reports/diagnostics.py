@@ -27,8 +27,6 @@ from referee.notation.record import Span
 ERROR, MISTAKE, NOTE = "error", "mistake", "note"
 SEVERITIES = (ERROR, MISTAKE, NOTE)
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
-# How a mistake's help states ruling 1's penalty; the answers read the penalty back from it.
-PENALTY_HELP = "penalty (ruling 1): "
 # A game with a line that cannot be read is judged up to it: how its summary says so.
 JUDGED_TO = "judged to line "
 
@@ -117,12 +115,16 @@ class Code:
     rule: str
     explanation: str
     example: str
+    # Why the code is no longer reported (empty: in use). A retired code keeps its number,
+    # which is never given to another finding, and `explain` still tells what it was.
+    retired: str = ""
 
 
-def _c(code: str, title: str, rule: object, explanation: str, example: str, severity: str | None = None) -> Code:
+def _c(code: str, title: str, rule: object, explanation: str, example: str, severity: str | None = None,
+       retired: str = "") -> Code:
     if severity is None:
         severity = MISTAKE if code.startswith("M") else ERROR
-    return Code(code, title, severity, str(rule), explanation, example)
+    return Code(code, title, severity, str(rule), explanation, example, retired)
 
 
 P = R.PAGAT
@@ -234,15 +236,21 @@ CODES: dict[str, Code] = {
            "the last one, and no tochoo ended it. The referee ends the trick as the record "
            "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
            "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it"),
-        _c("R116", "plays written out of turn order", R.cites(R.ruling(5), N("Tricks"), R.LATER_TRICKS),
-           "The plays of a trick are written in another order than the turn order, and in turn order "
-           "every one of them is legal: the record, not the table, has them out of order. The "
-           "referee judges them in turn order.",
-           "5. North Q♦, West K♦, South A♦, East J♦\n   -> in turn, North, East, South, West"),
-        _c("R117", "trick lines written out of order", R.cites(R.ruling(5), N("Tricks")),
-           "Whole trick lines stand in another order than their numbers, and in the order of the "
-           "numbers they make a true sequence: the record, not the table, has them out of order. "
-           "The referee judges them in the order of their numbers.",
+        _c("R116", "plays written out of turn order (retired)", R.cites(R.ruling(10), N("Tricks")),
+           "Retired: no check reports it. It once read a whole trick whose plays were legal in "
+           "another order as a slip of the record and judged the plays in turn order. Under "
+           "ruling 10 the order of a trick line is the order of play, so a play written before "
+           "its turn is a play out of turn (M203), with its penalty applied or not as the record "
+           "shows.",
+           "5. North Q♦, South A♦, West K♦, East J♦\n   -> M203: South played A♦ out of turn",
+           retired="the referee never reorders the plays of a trick (docs/rulings.md, ruling 10); "
+                   "a play written before its turn is M203"),
+        _c("R117", "trick lines written out of order", R.cites(R.ruling(10), N("Tricks")),
+           "Whole trick lines stand in another order than their numbers, and read in the order of "
+           "their numbers they explain the record with no mistake or record error where the order "
+           "written needs one: the numbers tell the order of play, and the referee judges the "
+           "tricks in that order. When the order of the numbers explains no more than the order "
+           "written, the written order stands and the numbers are reported (S008).",
            "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place"),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c("M201", "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),

@@ -1,14 +1,20 @@
-"""Questions about a game, answered in one sentence: ``ask``, ``show --narrate``, and
-``why``/``who leads``/``hands`` in ``live``.
+"""Questions about a game, answered from the replay: ``ask``, ``show --narrate``, and
+``why``/``more``/``who leads``/``hands`` in ``live``.
 
 Nothing here decides anything. A game is walked item by item (:func:`walk`): for each play,
 take, draw or count, the engine before and after it, what the engine says happened (its
-events: a trick to the waste pile, a pickup, a seat getting away, the lead, the end), and the
-diagnostics ``check`` reports at that item. The sentences only put those answers into words:
-a play is called a mistake exactly when the referee reported one at it, with the referee's
-own message, rule note and penalty; a tochoo is called legal only when the referee reported
-nothing at it, and the reason given (the seat's known hand, or the void it showed) is read
-from the engine's state before the play.
+events: a trick to the waste pile, a pickup, the penalty, a seat getting away, the lead,
+the end), and the diagnostics ``check`` reports at that item. How a trick ended is read from
+those events once (:func:`outcome`): the last pickup the replay made of the trick (after a
+penalty, the penalty's) and the last seat it set to lead, so that an answer names one
+pickup and one leader, the replay's. A play is called a mistake exactly when the referee
+reported one at it, with the referee's own message, rule note and penalty facts; a record
+error is called an error in the record, never a mistake. The words are those of
+:mod:`referee.judging.wording`.
+
+An answer comes in two parts: the verdict, one short sentence (who did what, the penalty,
+who picks up, who leads: :func:`verdict`), and the cited detail behind it
+(:func:`trick_sentence`), given on request (``ask --explain``, ``more`` in ``live``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from referee.judging.referee import GameResult, Step
 from referee.judging.replay import replay
 from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.commands import UsageError, rules_options
-from referee.reports.diagnostics import PENALTY_HELP, Diagnostic
+from referee.judging import wording as W
+from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
 from referee.table.entry import seat_matches
@@ -92,19 +99,7 @@ def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict
 # ---- words ---------------------------------------------------------------------------------------
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'s' if n != 1 else ''}"
-
-
-def _list(parts: Sequence[str]) -> str:
-    parts = [p for p in parts if p]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+_ordinal, _cards, _list, _cap = W.ordinal, W.cards, W.listed, W.cap
 
 
 def penalty_applied(d: Diagnostic) -> Optional[bool]:
@@ -129,15 +124,25 @@ def rule_of(d: Diagnostic) -> str:
     return rules[0] if rules else ""
 
 
+def penalty_words(d: Diagnostic) -> str:
+    """The penalty of a mistake, told from its facts (the same words as its help)."""
+    p = d.penalty
+    if p is None:
+        return ""
+    if p.cards == 0:  # a renege proved later: what should have happened
+        return f"{p.seat} should have picked up trick {p.trick} and led trick {p.trick + 1}"
+    return W.penalty_sentence(p.seat, p.cards, p.trick, p.leads)
+
+
 def diagnostic_sentence(d: Diagnostic) -> str:
     """A diagnostic in words: what happened, the rule, the penalty and whether the table
     applied it (a mistake), or why the record cannot be true (a record error)."""
     rule = rule_of(d)
     if d.code.startswith("M") and d.is_error:
-        penalty = (d.help or "").replace(PENALTY_HELP, "")
+        penalty = penalty_words(d)
         return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {rule}" if rule else "")
                 + (f"; penalty: {penalty}; {_applied(d)}" if penalty else ""))
-    kind = "a record error" if d.code.startswith("R") and d.is_error else f"a {d.severity}"
+    kind = "an error in the record" if d.code.startswith(("R", "S")) and d.is_error else f"a {d.severity}"
     return f"{kind} ({d.code}): {d.message}" + (f" — {d.help}" if d.help else "")
 
 
@@ -162,9 +167,14 @@ def play_phrase(st: Step, seats: Sequence[str]) -> str:
     assert isinstance(p, Play)
     b = st.before
     name, card = seats[p.seat], C.card_str(p.card)
-    mistakes = [d for d in st.diagnostics if d.is_error]
-    if mistakes:
-        return f"{name} played {card} (a mistake: {', '.join(d.code for d in mistakes)}, below)"
+    found = [d for d in st.diagnostics if d.is_error]
+    if found:
+        # a record error is an error in the record, never a mistake at the table (ruling 5)
+        mistakes = [d.code for d in found if d.code.startswith("M")]
+        errors = [d.code for d in found if not d.code.startswith("M")]
+        what = _list(([f"a mistake: {', '.join(mistakes)}"] if mistakes else [])
+                     + ([f"an error in the record: {', '.join(errors)}"] if errors else []))
+        return f"{name} played {card} ({what}, below)"
     played = next((ev for ev in st.events if isinstance(ev, EV.Played) and ev.seat == p.seat and ev.card == p.card), None)
     effect = played.effect if played is not None else None
     if effect is EV.Effect.LEADS:
@@ -190,27 +200,24 @@ def _winning_card(trick: list[tuple[int, int]], w: int) -> Optional[int]:
     return None
 
 
-def events_sentence(st: Step, seats: Sequence[str]) -> str:
-    """What followed an item, from the engine's events: the end of the trick, who picks up,
-    who gets away, who leads and why, a draw due, the end of the game."""
+def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: Optional[int] = None) -> str:
+    """What followed one item, from the engine's events in the order they happened: the end
+    of a trick, who picks up, who gets away, who leads and why, a draw due, the end of the
+    game. (Per item: the replay page shows it at each step. A trick's story is told from
+    its :func:`outcome`, which keeps only the pickup and the lead that stand.) With
+    ``skip_lead``, a lead of that seat already told is not told again."""
     parts: list[str] = []
     a = st.after
     evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
-    said_lead: set[int] = set()
+    said_lead: set[int] = set() if skip_lead is None else {skip_lead}
+    trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
     for k, ev in enumerate(evs):
         if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
             w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
-            trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
-            trick = a.last_trick or trick
-            card = _winning_card(trick, w)
-            led = C.SUIT[trick[0][1]] if trick else None
-            high = ""
-            if card is not None and led is not None:
-                kind = "trump" if a.trumps and C.SUIT[card] == a.trump and C.SUIT[card] != led else C.suit_name(led)
-                high = f", with the highest {kind} ({C.card_str(card)}),"
             leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
             if leads:
                 said_lead.add(w)
+            high = _highest(a.last_trick or trick, w, a.trumps, a.trump)
             if isinstance(ev, EV.PickedUp):
                 parts.append(f"the trick ends; {seats[w]}{high} picks up {_cards(ev.cards)}"
                              + (f" and leads trick {a.trick_no}" if leads else ""))
@@ -219,60 +226,61 @@ def events_sentence(st: Step, seats: Sequence[str]) -> str:
                              + (f" and leads trick {a.trick_no}" if leads else ""))
         elif isinstance(ev, EV.Penalty):
             said_lead.add(ev.seat)
-            parts.append(f"{seats[ev.seat]} picks up {_cards(ev.cards)} as the penalty and leads trick {a.trick_no}")
+            parts.append(W.pickup(seats[ev.seat], ev.cards, penalty=True) + f" and leads trick {a.trick_no}")
         elif isinstance(ev, EV.GotAway):
-            place = a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0
-            parts.append(f"{seats[ev.seat]} gets away" + (f" ({_ordinal(place)})" if place else ""))
+            parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
         elif isinstance(ev, EV.Leads):
             if ev.seat not in said_lead:
-                parts.append(f"{seats[ev.seat]} leads trick {a.trick_no} ({LEAD_WHY[ev.why]})")
+                said_lead.add(ev.seat)
+                parts.append(W.lead_clause(seats[ev.seat], a.trick_no, ev.why))
         elif isinstance(ev, EV.DrawDue):
-            src = ev.source
-            where = ("the waste pile" if src is None else "any other player's hand" if src == EV.ANY_SOURCE
-                     else f"{seats[src]}'s hand")
-            parts.append(f"{seats[ev.seat]} has the power and no card left, so draws from {where} and leads the card")
+            parts.append(W.draw_due(seats[ev.seat], W.source_words(ev.source, seats)))
         elif isinstance(ev, EV.Took):
-            parts.append(f"{seats[ev.taker]} takes {seats[ev.target]}'s hand")
+            parts.append(W.took(seats[ev.taker], seats[ev.target]))
         elif isinstance(ev, EV.Drew):
-            parts.append(f"{seats[ev.seat]} draws {C.card_str(ev.card)}"
-                         + (f" from {seats[ev.source]}'s hand" if ev.source is not None and ev.source >= 0 else "")
-                         + " and leads it")
+            parts.append(W.drew(seats[ev.seat], ev.card, f"{seats[ev.source]}'s hand"
+                                if ev.source is not None and ev.source >= 0 else None))
         elif isinstance(ev, EV.GameOver):
-            if a.trumps:
-                parts.append(f"the game is over: {seats[ev.loser]} is the donkey ({ev.legs} leg{'s' if ev.legs != 1 else ''})")
-            else:
-                parts.append(f"the game is over: {seats[ev.loser]} is left holding cards and loses")
+            parts.append(W.game_over(seats[ev.loser], ev.legs, a.trumps))
     return "; ".join(parts)
 
 
-# Why a seat leads, in words (the engine's LeadReason).
-LEAD_WHY = {
-    EV.LeadReason.ACE: "they hold the ace of spades, which opens the first trick",
-    EV.LeadReason.POWER: "they played the highest card of the suit led (or the highest trump) to the last trick",
-    EV.LeadReason.TAKE: "the seat due to lead had its hand taken, and the lead passed on",
-    EV.LeadReason.PASS_LEAD: "the seat with the power got away with its last card, and the lead passed on",
-    EV.LeadReason.PENALTY: f"they picked up a trick as the penalty for a mistake ({R.ruling(1)})",
-    EV.LeadReason.DRAW: "they had the power and no card, and lead the card they drew",
-    EV.LeadReason.POSITION: "the position written in the record says so",
-}
+def _highest(trick: Sequence[tuple[int, int]], w: int, trumps: bool, trump: int) -> str:
+    """``, with the highest heart (6♥),``: the winner's card of a trick, when it is in it."""
+    card = _winning_card(list(trick), w)
+    if card is None or not trick:
+        return ""
+    led = C.SUIT[trick[0][1]]
+    kind = "trump" if trumps and C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led)
+    return f", with the highest {kind} ({C.card_str(card)}),"
 
 
-def item_sentence(st: Step, seats: Sequence[str]) -> str:
+LEAD_WHY = W.LEAD_WHY  # the one table of why a seat leads (judging/wording.py)
+
+
+def item_sentence(st: Step, seats: Sequence[str], *, skip_lead: Optional[int] = None) -> str:
     """One non-play item (a take, a draw, a count) and what followed it."""
     it = st.item
     errs = [diagnostic_sentence(d) for d in st.diagnostics]
     if isinstance(it, Take):
         head = f"{seats[it.taker]} took {seats[it.target]}'s hand"
-        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Took)]), seats)
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Took)]),
+                                 seats, skip_lead=skip_lead)
     elif isinstance(it, Draw):
         head = f"{seats[it.seat]} drew {C.card_str(it.card)}" + (
             f" from {seats[it.source]}'s hand" if it.source is not None else " from the waste pile")
-        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Drew)]), seats)
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Drew)]),
+                                 seats, skip_lead=skip_lead)
     elif isinstance(it, Counts):
         head = "the counts were stated (" + ", ".join(f"{seats[s]} {n}" for s, n in it.sizes) + ")"
-        follow = events_sentence(st, seats)
+        # A trick played on after a mistake ends at the next item: its end is the trick's
+        # outcome, told with the trick, not again here.
+        follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if isinstance(
+            e, (EV.GotAway, EV.GameOver, EV.DrawDue))]), seats, skip_lead=skip_lead)
         if not errs:
             head += " and agree with the replay"
+    else:
+        head, follow = "", ""
     return head + (": " + "; ".join(errs) if errs else "") + (f"; {follow}" if follow else "")
 
 
@@ -287,32 +295,190 @@ def tricks_of(w: Walk) -> list[int]:
     return seen
 
 
-def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
-    """Trick ``number`` in one sentence: its plays, what the referee said of each, how it
-    ended and who leads next; with ``seat``, that seat's part in it first."""
-    seats = w.game.seats
+@dataclass
+class Outcome:
+    """How a trick ended, as the replay has it: read once from the engine's events, from
+    the trick's lead to the next trick's lead (a trick played on after a mistake ends at
+    the next item). Only what stands is kept: a later pickup of the same trick replaces an
+    earlier one (the penalty after a play after a tochoo; the late card left with the trick),
+    and the leader is the last seat the replay set to lead."""
+
+    number: int
+    plays: list[Step]
+    after: list[Step]  # the takes, draws and counts written after the trick
+    pickup: Optional[tuple[int, int]] = None  # (seat, cards) who picked the trick up
+    penalty: bool = False  # that pickup was ruling 1's penalty
+    waste: Optional[int] = None  # the seat with the power, when the trick went to the waste pile
+    leader: Optional[int] = None
+    why: Optional[EV.LeadReason] = None
+    draw: Optional[EV.DrawDue] = None
+    got_away: list[int] = dataclasses.field(default_factory=list)
+    over: Optional[EV.GameOver] = None
+    proofs: list[Diagnostic] = dataclasses.field(default_factory=list)  # reneges this trick proved
+    trick_cards: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    trumps: bool = False  # Donkey, and the trump suit once made
+    trump: int = -1
+
+    @property
+    def ended(self) -> bool:
+        return self.pickup is not None or self.waste is not None or self.over is not None
+
+
+def outcome(w: Walk, number: int) -> Outcome:
+    """Trick ``number`` of the record as the replay ended it (KeyError: no such trick)."""
     idx = [k for k, st in enumerate(w.steps) if st.trick == number]
     if not idx:
         raise KeyError(number)
-    plays = [w.steps[k] for k in idx]
-    # the items between this trick and the next (takes, draws, counts) belong to its story
-    after: list[Step] = []
-    for st in w.steps[idx[-1] + 1:]:
-        if st.trick is not None:
+    out = Outcome(number, [w.steps[k] for k in idx], [])
+    end = len(w.steps)
+    for k in range(idx[-1] + 1, len(w.steps)):
+        if w.steps[k].trick is not None and w.steps[k].trick != number:
+            end = k
             break
-        after.append(st)
-    phrases = []
-    ends = []
-    for st in plays:
-        phrases.append(play_phrase(st, seats))
-        follow = events_sentence(st, seats)
-        if follow:
-            ends.append(follow)
+        out.after.append(w.steps[k])
+    evs: list[EV.Event] = []
+    first = w.steps[idx[0]].events
+    start = next((i for i, ev in enumerate(first) if isinstance(ev, EV.Played)), len(first))
+    evs.extend(first[start:])  # what came before it ended the trick before
+    for st in w.steps[idx[0] + 1:end]:
+        evs.extend(st.events)
+    if end < len(w.steps):
+        for ev in w.steps[end].events:
+            if isinstance(ev, EV.Played):
+                break
+            evs.append(ev)
+    for ev in evs:
+        if isinstance(ev, EV.Played):
+            out.trick_cards.append((ev.seat, ev.card))
+        elif isinstance(ev, EV.Penalty):
+            out.pickup, out.penalty, out.waste = (ev.seat, ev.cards), True, None
+        elif isinstance(ev, EV.PickedUp):
+            out.pickup, out.penalty, out.waste = (ev.seat, ev.cards), False, None
+        elif isinstance(ev, EV.TrickToWaste):
+            out.pickup, out.penalty, out.waste = None, False, ev.winner
+        elif isinstance(ev, EV.Leads):
+            out.leader, out.why, out.draw = ev.seat, ev.why, None
+        elif isinstance(ev, EV.DrawDue):
+            out.draw, out.leader, out.why = ev, None, None
+        elif isinstance(ev, EV.Drew):
+            # the seat that drew leads the card it drew
+            out.draw, out.leader, out.why = None, ev.seat, EV.LeadReason.DRAW
+        elif isinstance(ev, EV.GotAway):
+            out.got_away.append(ev.seat)
+        elif isinstance(ev, EV.GameOver):
+            out.over, out.leader, out.why, out.draw = ev, None, None, None
+    last = out.plays[-1].after
+    out.trumps, out.trump = last.trumps, last.trump
+    spans = {(sp.line, sp.start) for st in out.plays for sp in _spans(st.item)}
+    for st in w.steps:
+        for d in st.diagnostics:
+            if any((r.span.line, r.span.start) in spans for r in d.related):
+                out.proofs.append(d)
+    return out
+
+
+def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False,
+                   short: bool = False) -> str:
+    """How the trick ended and who leads next, from its outcome: ``North picks up 3 cards
+    and leads trick 5``; ``the trick goes to the waste pile and East leads trick 3``. With
+    ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``)."""
+    nxt = o.number + 1
+    parts: list[str] = []
+    if o.pickup is not None:
+        seat, n = o.pickup
+        who = seats[seat] + (_highest(o.trick_cards, seat, o.trumps, o.trump) if highest and not o.penalty else "")
+        head = W.pickup(who, n, penalty=o.penalty and not penalty_said)
+        if o.leader == seat:
+            head += f" and leads trick {nxt}"
+        elif o.leader is not None:
+            head += f"; {seats[o.leader]} leads trick {nxt}"
+        parts.append(head)
+    elif o.waste is not None:
+        who = seats[o.waste] + (_highest(o.trick_cards, o.waste, o.trumps, o.trump) if highest else "")
+        parts.append("the trick goes to the waste pile" + (
+            f"; {who} has the power and leads trick {nxt}" if o.leader == o.waste and highest else
+            f" and {seats[o.leader]} leads trick {nxt}" if o.leader is not None else ""))
+    elif not o.ended:
+        parts.append("the trick is not over where the record stops")
+    elif o.leader is not None:
+        parts.append(f"{seats[o.leader]} leads trick {nxt}")
+    if o.got_away:
+        parts.append(_list([seats[s] for s in o.got_away]) + (" gets" if len(o.got_away) == 1 else " get") + " away")
+    if o.draw is not None:
+        parts.append(f"{seats[o.draw.seat]} must draw from {W.source_words(o.draw.source, seats)} and lead")
+    if o.over is not None:
+        parts.append(f"{seats[o.over.loser]} loses" if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
+    return "; ".join(p for p in parts if p)
+
+
+def _proof_phrase(o: Outcome, d: Diagnostic, seats: Sequence[str]) -> str:
+    """``East's 4♥ proves the renege of trick 4 (M201)``: the play of this trick that the
+    diagnostic of an earlier one points at as its proof."""
+    at = {(r.span.line, r.span.start) for r in d.related}
+    by = next((st.item for st in o.plays if isinstance(st.item, Play)
+               and any((sp.line, sp.start) in at for sp in _spans(st.item))), None)
+    who = f"{seats[by.seat]}'s {C.card_str(by.card)}" if isinstance(by, Play) else "this trick"
+    return f"{who} proves the renege of trick {d.trick} ({d.code})"
+
+
+def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
+    """Trick ``number`` in one short sentence: who did what (the first mistake or error in
+    the record at it, else the card that decided the trick), the penalty, who picks up and
+    who leads next, all as the replay has them. With ``seat``, that seat's part first."""
+    seats = w.game.seats
+    o = outcome(w, number)
+    # the mistakes first (who did what, and the penalty), then the errors in the record
+    found = sorted(((st, d) for st in o.plays for d in st.diagnostics if d.is_error),
+                   key=lambda x: not x[1].code.startswith("M"))
+    if seat is not None:
+        mine = [(st, d) for st, d in found if isinstance(st.item, Play) and st.item.seat == seat]
+        found = mine + [x for x in found if x not in mine]
+    more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+    if found:
+        _, d = found[0]
+        if d.code.startswith("M"):
+            head = f"{d.message} ({d.code})"
+            applied = penalty_applied(d)
+            if applied and o.penalty:
+                tail = "penalty applied: " + outcome_clause(o, seats, penalty_said=True, short=True)
+            else:
+                tail = outcome_clause(o, seats, short=True)
+                if applied is False:
+                    head += ", not penalised"
+        else:
+            head = f"{d.message} (an error in the record, {d.code})"
+            tail = outcome_clause(o, seats, short=True)
+        return f"Trick {number}: {head}{more}; {tail}."
+    head = ""
+    if o.proofs:
+        head = _proof_phrase(o, o.proofs[0], seats) + "; "
+    if seat is not None and not any(isinstance(st.item, Play) and st.item.seat == seat for st in o.plays):
+        head += f"{seats[seat]} did not play to it; "
+    elif seat is not None:
+        st = next(st for st in o.plays if isinstance(st.item, Play) and st.item.seat == seat)
+        head += play_phrase(st, seats) + "; "
+    if o.pickup is not None and not o.penalty:
+        tochoo = next(((st.item.seat, st.item.card) for st in o.plays for ev in st.events
+                       if isinstance(st.item, Play) and isinstance(ev, EV.Played) and ev.effect is EV.Effect.TOCHOO),
+                      None)
+        if tochoo is not None and not (seat is not None and tochoo[0] == seat):
+            head += f"{seats[tochoo[0]]}'s {C.card_str(tochoo[1])} was a tochoo; "
+    return f"Trick {number}: " + head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty,
+                                                       short=True) + "."
+
+
+def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
+    """Trick ``number`` told in full, with what the referee cited: its plays and what the
+    referee said of each, how it ended and who leads next (its :func:`outcome`), and the
+    takes, draws and counts after it; with ``seat``, that seat's part in it first."""
+    seats = w.game.seats
+    o = outcome(w, number)
+    plays, after = o.plays, o.after
+    phrases = [play_phrase(st, seats) for st in plays]
     mine = [st for st in plays if seat is not None and isinstance(st.item, Play) and st.item.seat == seat]
     told: set[int] = set()  # diagnostics already told in the seat's own phrase
     if seat is None:
-        body = _list(phrases)
-        sentence = f"Trick {number}: " + _cap(body) + "."
+        sentence = f"Trick {number}: " + _cap(_list(phrases)) + "."
     elif not mine:
         sentence = f"Trick {number}: {seats[seat]} did not play to it; " + _list(phrases) + "."
     else:
@@ -340,14 +506,18 @@ def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
         for d in st.diagnostics:
             if id(d) not in told and (seat is None or p.seat == seat or d.is_error):
                 sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
-    sentence += "".join(" " + _cap(e) + "." for e in ends)
+    for d in o.proofs:
+        sentence += f" {_cap(_proof_phrase(o, d, seats))}: {d.message}."
+    end = outcome_clause(o, seats, highest=True)
+    if o.pickup is not None and not o.penalty:
+        end = "the trick ends; " + end
+    if end:
+        sentence += " " + _cap(end) + "."
     for st in after:
-        sentence += " " + _cap(item_sentence(st, seats)) + "."
+        told_item = item_sentence(st, seats, skip_lead=o.leader)
+        if told_item:
+            sentence += " " + _cap(told_item) + "."
     return sentence
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
 
 
 def narrate(w: Walk) -> list[str]:
@@ -394,10 +564,19 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
         return (f"{seats[holder]} leads trick 1 with {ace}, holding it" if holder >= 0
                 else f"whoever holds {ace} leads trick 1 with it")
     if e.phase == E.IN_TRICK:
-        turn = e.to_act()
+        turn = _due(e)
+        if e.lenient:
+            # Played on after a mistake nobody penalised: the rest of the trick follows the
+            # ordinary rules, as the engine has them.
+            if e.tochoo:
+                return (f"trick {e.trick_no} went on after a mistake, and a tochoo has ended it: "
+                        "it is over at the next lead, take or draw")
+            if turn >= 0:
+                return (f"trick {e.trick_no} goes on after a mistake the table did not penalise; "
+                        f"{seats[turn]} is to play, {W.follow_if_able(e.led)}")
         if turn < 0:
             return f"trick {e.trick_no} is being played; any seat still to play may play"
-        return f"{seats[turn]} is to play to trick {e.trick_no}, following {C.SUIT_SYMBOLS[e.led]} if able"
+        return f"{seats[turn]} is to play to trick {e.trick_no}, {W.following(e.led)}"
     # between tricks: the engine keeps why the seat leads
     if e.lead_why is EV.LeadReason.POWER and e.last_trick:
         card = _winning_card(e.last_trick, e.power)
@@ -406,6 +585,16 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
                     f"{C.card_str(card)}, to trick {e.trick_no - 1}")
     return f"{seats[e.power]} leads trick {e.trick_no}: {LEAD_WHY[e.lead_why]}"
 
+
+
+def _due(e: E.Engine) -> int:
+    """The seat to play now, as the engine says: in a trick played on after a mistake the
+    one seat the ordinary rules let play (-1: none, or any seat may)."""
+    turn = e.to_act()
+    if turn >= 0 or e.phase != E.IN_TRICK or not e.lenient:
+        return turn
+    due = [s for s in e.seq if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
+    return due[0] if len(due) == 1 else -1
 
 
 def hands_phrase(w: Walk, e: E.Engine) -> str:
@@ -428,7 +617,7 @@ def legal_phrase(w: Walk, e: E.Engine) -> str:
     (listed when the hand is known), and the takes allowed."""
     seats = w.game.seats
     text = lead_phrase(w, e)
-    turn = e.to_act()
+    turn = _due(e)
     if turn >= 0 and e.phase not in (E.OVER, E.DRAW_DUE):
         legal = C.cards_of(e.legal_cards(turn))
         if e.unknown[turn] == 0:
@@ -445,7 +634,8 @@ def legal_phrase(w: Walk, e: E.Engine) -> str:
 
 
 def live_answer(question: str, game: Game, res: GameResult) -> str:
-    """``why``, ``who leads``, ``hands`` in live: one sentence from the walk of the game so far."""
+    """``why``, ``more``, ``who leads``, ``hands``, ``legal`` in live: from the walk of the
+    game so far. ``why`` is the verdict on the last trick (or item), ``more`` its detail."""
     w = walk(game, res.rules)
     e = w.steps[-1].after if w.steps else w.start
     if e is None:
@@ -456,15 +646,17 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
         return _cap(hands_phrase(w, e)) + "."
     if question == "legal":
         return legal_phrase(w, e)
-    # why: the last entry and what the referee made of it
+    # why / more: the last entry and what the referee made of it
     if not w.steps:
         return "Nothing has been played yet; " + lead_phrase(w, e) + "."
     last = w.steps[-1]
-    if last.trick is not None:
-        return trick_sentence(w, last.trick)
-    return _cap(item_sentence(last, w.game.seats)) + "."
-
-
+    trick = last.trick
+    if trick is None:
+        # a take, draw or count after a trick belongs to that trick's story
+        trick = next((st.trick for st in reversed(w.steps) if st.trick is not None), None)
+        if trick is None or question != "more":
+            return _cap(item_sentence(last, w.game.seats)) + "."
+    return trick_sentence(w, trick) if question == "more" else verdict(w, trick)
 
 
 # ---- the commands ----------------------------------------------------------------------------------
@@ -494,9 +686,9 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
 
 
 def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Optional[int] = None,
-                rules: Optional[str] = None) -> int:
-    """``getaway-ref ask``: what happened in a trick, in one sentence (about one seat if
-    ``seat`` names one)."""
+                rules: Optional[str] = None, explain: bool = False) -> int:
+    """``getaway-ref ask``: what happened in a trick, in one short sentence (about one seat
+    if ``seat`` names one); with ``explain``, the cited detail behind it on the next line."""
     try:
         w = _load(file, game, rules)
     except TableError as e:
@@ -515,8 +707,11 @@ def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Option
         raise UsageError(f"--trick {trick}: game {w.game.number} has "
                          + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
     print(ask_sentence(w, trick, who))
+    if explain:
+        print(trick_sentence(w, trick, who))
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
 def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:
-    return trick_sentence(w, trick, seat)
+    """The verdict on a trick: one short sentence."""
+    return verdict(w, trick, seat)

@@ -80,7 +80,8 @@ type what happened, one entry a line:
   counts North 12, East 9    hand sizes, for the referee to verify
   # text   or   comment text a comment in the record
 an entry that could mean two things is asked about, never guessed: answer with the seat.
-questions: why (the last trick, in one sentence), who leads, hands, legal
+questions: why (the last trick, in one sentence), more (the detail behind it), who leads,
+hands, legal
 commands: show (the state), undo (remove the last entry: a wrong entry, not a table
 mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
 cancels the line being typed; Tab completes seats, commands and the cards legal now"""
@@ -449,7 +450,7 @@ class Session:
             return [(answers.live_answer("legal", self.game, self.res), "answer"), ("@legal", "")], True
         if phrase in ("turn", "whose", "whose turn"):
             return [(self.turn_line(), "turn")], True
-        if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "hands", "who"):
+        if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "more", "hands", "who"):
             return [(answers.live_answer(phrase.rstrip("?"), self.game, self.res), "answer")], True
         if phrase == "undo":
             return self.undo(), True
@@ -863,7 +864,7 @@ class Printer:
             sys.stdout.flush()
 
 
-COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "who leads", "hands")
+COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "more", "who leads", "hands")
 
 
 def history_path() -> Path:

@@ -35,7 +35,8 @@ from referee.engine import events as EV
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
 from referee.reports.text import safe
-from referee.judging.referee import GameResult, Referee
+from referee.judging import wording as W
+from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
 
 
@@ -491,14 +492,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
     led = e.led
     first = e.first
     trump = e.trump if e.trumps and e.trump >= 0 else None
-    if first:
-        other = "a card of another suit does not end the first trick"
-    elif e.trumps and trump is None:
-        other = "a card of another suit makes trumps and does not end the trick"
-    elif trump is not None:
-        other = f"a card of neither {suit_symbol(led)} nor the trump {suit_symbol(trump)} is a tochoo: it ends the trick"
-    else:
-        other = "a card of another suit is a tochoo: it ends the trick"
+    other = W.another_suit(led, first=first, donkey=e.trumps, trump=trump)
     cite = CITE_FIRST if first else CITE_FOLLOW
     if e.trumps:
         cite += f"; {CITE_DONKEY}"
@@ -508,7 +502,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
     holds_led = bool(x.once[s] & C.SUIT_MASK[led])
     if exact:
         if holds_led:
-            rule = f"must follow {led_sym}"
+            rule = W.must_follow(led)
             may_not = "another suit"
         elif trump is not None and x.once[s] & C.SUIT_MASK[trump]:
             rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
@@ -532,7 +526,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
                           shown_by=f"{card} in trick {tno}" if card and tno else None)
     must_trump = None
     if holds_led:
-        rule = f"must follow {led_sym}: it holds {', '.join(cards_str(cards))}"
+        rule = f"{W.must_follow(led)}: it holds {', '.join(cards_str(cards))}"
         may_not = "another suit"
     elif void_led or not may_follow:
         if trump is not None and x.once[s] & C.SUIT_MASK[trump]:
@@ -547,7 +541,7 @@ def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: 
             rule = f"holds no {led_sym}" + (f" (shown in trick {shown.since_trick})" if shown and shown.since_trick else "") + ": any card"
             may_not = None
     else:
-        rule = f"must follow {led_sym} if it holds one"
+        rule = f"{W.must_follow(led)} if it holds one"
         if trump is not None:
             rule += f", else a trump {suit_symbol(trump)} if it holds one"
         rule += ", else any card"
@@ -584,30 +578,26 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
     seats = list(game.seats)
     if not (e.phase == E.IN_TRICK and e.lenient):
         return _legal(game, res, e)
-    # Play went on after a mistake nobody penalised: the referee follows the table, so the
-    # seats still to play may play any card they hold, and the trick ends when the next
-    # lead, take or draw comes (judge.py follows the record as played).
+    # Play went on after a mistake nobody penalised: the referee follows the table, and the
+    # rest of the trick is played by the ordinary rules (follow suit if able; a tochoo ends
+    # it). The engine says who may play what; it ends at the next lead, take or draw.
     still = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and not e.out[s]]
     closed = e.copy()
     close: Callable[[], None] = closed.close  # typed here until Engine.close is annotated
     close()
     then = _legal(game, res, closed)
     then.trick_on_table = None
-    r = resolve(e)
-    plays: list[SeatLegalModel] = []
-    for s in still:
-        whole = r.hands[s]
-        known = whole if whole is not None else e.known(s)
-        exact = whole is not None
-        plays.append(SeatLegalModel(
-            seat=seats[s], action="play", exact=exact, cards=cards_str(known), any_card=True,
-            unseen=0 if exact else e.unknown[s],
-            rule=f"trick {e.trick_no} is followed as the table plays it: any card it holds",
-            cite=R.cites(R.ruling(1), R.LATER_TRICKS)))
+    x = full_engine(e, resolve(e))
+    due = [s for s in still if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
+    plays = [_seat_legal(e, x, s, seats, "play") for s in due]
+    if e.tochoo:
+        still = []  # a tochoo ended it, mistake or not: nobody plays to it any more
     who = ", ".join(seats[s] for s in still)
     summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
-               + (f"; {who} may still play to it" if still else "")
-               + f"; when it ends: {then.summary}")
+               + ("; a tochoo in it has ended it" if e.tochoo else
+                  f"; the rest of it follows the ordinary rules: {who} may still play to it, "
+                  f"{W.follow_if_able(e.led)}" if still else "")
+               + f"; {'next' if e.tochoo else 'when it ends'}: {then.summary}")
     notes = [f"the referee follows trick {e.trick_no} as played: it ends at the next lead, take or draw"
              + ("; by the tochoo in it, its winner picks it up" if e.tochoo else "; it goes to the waste pile")]
     return LegalModel(path=str(game.path), game=game.number, seats=seats,
@@ -660,7 +650,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         else:
             model.to_act = seats[e.power]
             model.plays = [_seat_legal(e, x, e.power, seats, "lead")]
-            model.summary = f"{seats[e.power]} {LEADS_BECAUSE.get(e.lead_why, 'leads')} trick {e.trick_no}"
+            model.summary = f"{seats[e.power]} {W.leads(e.lead_why)} trick {e.trick_no}"
         model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
         if model.takes:
             model.takes_cite = CITE_TAKE
@@ -681,7 +671,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     if turn >= 0:
         model.to_act = seats[turn]
         model.plays = [_seat_legal(e, x, turn, seats, "play")]
-        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, following {suit_symbol(e.led)} if able"
+        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, {W.following(e.led)}"
     else:
         model.summary = f"trick {e.trick_no}: nobody is to play"
     return model
@@ -796,16 +786,6 @@ def _render_diags(out: Console, diags: list[DiagModel]) -> None:
         print_lines(out, diagnostic_lines(d, compact=True, citations=False))
 
 
-# Why a seat leads, in words; only the winner of the last trick "has the power".
-LEADS_BECAUSE = {
-    EV.LeadReason.POWER: "has the power and leads",
-    EV.LeadReason.PENALTY: "picked up the trick as the penalty and leads",
-    EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
-    EV.LeadReason.PASS_LEAD: "leads (the lead passed on)",
-    EV.LeadReason.DRAW: "leads the card drawn in",
-    EV.LeadReason.POSITION: "leads",
-    EV.LeadReason.TABLE: "leads",
-}
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 

@@ -1,0 +1,172 @@
+"""The game's sentences, written once: why a seat leads, ruling 1's penalty, why a card may
+be played, and what happened (an event of the engine) told in words.
+
+The referee's messages and help, ``ask``, ``show --narrate``, ``live``'s answers, ``legal``
+and the replay page take their words from here, so that a reason or a penalty reads the
+same wherever it is told. Everything here takes plain values (seat names, card ints, the
+engine's enums and events): it decides nothing and reads no state. A penalty is told from
+its facts (who picks up how many cards of which trick, who leads next), never by editing
+another sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engine import cards as C
+from referee.engine import citations as R
+from referee.engine import events as EV
+
+# How a mistake's help opens: the penalty of ruling 1 follows, told by penalty_sentence.
+PENALTY_HELP = "penalty (ruling 1): "
+
+# Why a seat leads (the engine's LeadReason), as a reason clause: "North leads trick 5: ...".
+LEAD_WHY: dict[EV.LeadReason, str] = {
+    EV.LeadReason.ACE: "they hold the ace of spades, which opens the first trick",
+    EV.LeadReason.POWER: "they played the highest card of the suit led (or the highest trump) to the last trick",
+    EV.LeadReason.TAKE: "the seat due to lead had its hand taken, and the lead passed on",
+    EV.LeadReason.PASS_LEAD: "the seat with the power got away with its last card, and the lead passed on",
+    EV.LeadReason.PENALTY: f"they picked up a trick as the penalty for a mistake ({R.ruling(1)})",
+    EV.LeadReason.DRAW: "they had the power and no card, and lead the card they drew",
+    EV.LeadReason.POSITION: "the position written in the record says so",
+    EV.LeadReason.TABLE: "they led out of turn and the table played on",
+}
+
+# The same reasons as a verb phrase: "North has the power and leads trick 5".
+LEADS: dict[EV.LeadReason, str] = {
+    EV.LeadReason.ACE: "holds the ace of spades and leads",
+    EV.LeadReason.POWER: "has the power and leads",
+    EV.LeadReason.TAKE: "leads (the hand due to lead was taken)",
+    EV.LeadReason.PASS_LEAD: "leads (the lead passed on)",
+    EV.LeadReason.PENALTY: "picked up the trick as the penalty and leads",
+    EV.LeadReason.DRAW: "leads the card drawn in",
+    EV.LeadReason.POSITION: "leads",
+    EV.LeadReason.TABLE: "leads",
+}
+
+
+def cards(n: int) -> str:
+    """``1 card``, ``4 cards``."""
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def card_list(cs: Sequence[int]) -> str:
+    return " ".join(C.card_str(c) for c in cs)
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def listed(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def lead_why(why: EV.LeadReason) -> str:
+    return LEAD_WHY.get(why, "")
+
+
+def leads(why: EV.LeadReason) -> str:
+    return LEADS.get(why, "leads")
+
+
+# ---- the penalty (docs/rulings.md, ruling 1) --------------------------------------------------
+
+
+def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+    """Ruling 1's penalty from its facts: ``South picks up the 4 cards of trick 4 and leads
+    trick 5``; when the pickup ends the game, nobody leads again."""
+    took = f"{seat} picks up " + ("the card" if n == 1 else f"the {n} cards") + f" of trick {trick}"
+    return took + (f" and leads trick {next_trick}" if next_trick is not None else "; the game is over")
+
+
+def penalty_help(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+    """A mistake's help: the penalty, as the referee states it."""
+    return PENALTY_HELP + penalty_sentence(seat, n, trick, next_trick)
+
+
+def penalty_missed_help(seat: str, trick: int) -> str:
+    """The help of a renege proved later, when the trick has long been played on."""
+    return PENALTY_HELP + f"{seat} should have picked up trick {trick} and led trick {trick + 1}"
+
+
+# ---- why a card may be played ------------------------------------------------------------------
+
+
+def must_follow(suit: int) -> str:
+    """A seat that holds the suit led: ``must follow ♦``."""
+    return f"must follow {C.SUIT_SYMBOLS[suit]}"
+
+
+def following(suit: int) -> str:
+    """Whose turn it is in a trick: ``following ♦ if able``."""
+    return f"following {C.SUIT_SYMBOLS[suit]} if able"
+
+
+def follow_if_able(suit: int) -> str:
+    """The rest of a trick played on after a mistake: the ordinary rules."""
+    return following(suit) + " (a tochoo ends the trick)"
+
+
+def another_suit(led: int, *, first: bool, donkey: bool, trump: int | None) -> str:
+    """What a card of another suit than the one led does now (Pagat, First trick; Second
+    and subsequent tricks; Donkey): the legal answer's last word on a follow."""
+    if first:
+        return "a card of another suit does not end the first trick"
+    if donkey and trump is None:
+        return "a card of another suit makes trumps and does not end the trick"
+    if trump is not None:
+        return (f"a card of neither {C.SUIT_SYMBOLS[led]} nor the trump {C.SUIT_SYMBOLS[trump]} is a tochoo: "
+                "it ends the trick")
+    return "a card of another suit is a tochoo: it ends the trick"
+
+
+# ---- events told in words ------------------------------------------------------------------------
+
+
+def pickup(seat: str, n: int, *, penalty: bool = False) -> str:
+    return f"{seat} picks up {cards(n)}" + (" as the penalty" if penalty else "")
+
+
+def lead_clause(seat: str, trick: int, why: EV.LeadReason | None = None) -> str:
+    """``South leads trick 5`` (with the reason in brackets when given)."""
+    return f"{seat} leads trick {trick}" + (f" ({LEAD_WHY[why]})" if why is not None and why in LEAD_WHY else "")
+
+
+def got_away(seat: str, place: int) -> str:
+    return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
+
+
+def draw_due(seat: str, source: str) -> str:
+    return f"{seat} has the power and no card left, so draws from {source} and leads the card"
+
+
+def source_words(source: int | None, seats: Sequence[str]) -> str:
+    """Where a draw comes from: the waste pile, a seat's hand, or any other hand."""
+    if source is None:
+        return "the waste pile"
+    if source == EV.ANY_SOURCE or source < 0:
+        return "any other player's hand"
+    return f"{seats[source]}'s hand"
+
+
+def game_over(loser: str, legs: int | None, donkey: bool) -> str:
+    if donkey and legs is not None:
+        return f"the game is over: {loser} is the donkey ({legs} leg{'s' if legs != 1 else ''})"
+    return f"the game is over: {loser} is left holding cards and loses"
+
+
+def took(taker: str, target: str) -> str:
+    return f"{taker} takes {target}'s hand"
+
+
+def drew(seat: str, card: int, source: str | None) -> str:
+    return f"{seat} draws {C.card_str(card)}" + (f" from {source}" if source else "") + " and leads it"
