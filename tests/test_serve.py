@@ -297,7 +297,7 @@ def test_a_game_recorded_from_one_phone_and_watched_on_another(tmp_path, phones)
         assert _moves(watcher) == [] and rec.read_text(encoding="utf-8").count("%game") == 2
     finally:
         srv.stop()
-    r = run_cli("check", str(rec))
+    r = run_cli("check", "--show-games", str(rec))
     assert r.returncode == 0 and "North lost" in r.stdout, r.stdout + r.stderr
 
 
