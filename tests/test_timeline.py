@@ -29,7 +29,7 @@ def test_a_follower_before_its_turn_is_out_of_turn_and_the_penalty_the_table_app
     # Three players, sizes only: South follows before East in trick 2; the table makes South
     # pick up and lead. One M203, penalty applied, and the counts after it are true (once,
     # R116 excused the play and cascaded into a false M203 and a false R111).
-    r = run_cli("check", str(RECORDS / "out-of-turn-before-the-second-seat-penalised-illegal.gwy"))
+    r = run_cli("check", "--show-games", str(RECORDS / "out-of-turn-before-the-second-seat-penalised-illegal.gwy"))
     assert r.returncode == 1
     g1, g2 = games(r.stdout)
     for g in (g1, g2):
@@ -44,7 +44,7 @@ def test_a_follower_before_its_turn_is_out_of_turn_and_the_penalty_the_table_app
 
 
 def test_a_whole_trick_played_on_after_a_play_out_of_turn_is_m203_not_applied():
-    r = run_cli("check", str(RECORDS / "out-of-turn-in-a-whole-trick-played-on-illegal.gwy"))
+    r = run_cli("check", "--show-games", str(RECORDS / "out-of-turn-in-a-whole-trick-played-on-illegal.gwy"))
     assert r.returncode == 1
     g1, g2, g3 = games(r.stdout)
     assert codes(g1) == ["M203"] and "South played A♦ out of turn: it was East's turn" in g1
@@ -70,7 +70,7 @@ def test_r116_is_retired_and_says_why():
 def test_trick_lines_with_each_others_numbers_keep_the_written_order_when_it_explains_the_record():
     # Each of the two lines is led by the winner of the line written before it: the written
     # order is the order of play; the order of the numbers would need two leads out of turn.
-    r = run_cli("check", str(RECORDS / "trick-lines-swapped-written-order-stands-illegal.gwy"))
+    r = run_cli("check", "--show-games", str(RECORDS / "trick-lines-swapped-written-order-stands-illegal.gwy"))
     assert r.returncode == 1
     assert set(codes(r.stdout)) == {"S008"}
     assert "expected trick 2, found trick 3" in r.stdout
@@ -80,7 +80,7 @@ def test_trick_lines_with_each_others_numbers_keep_the_written_order_when_it_exp
 
 
 def test_after_an_unnoticed_play_after_a_tochoo_the_record_decides_where_the_card_went():
-    r = run_cli("check", str(RECORDS / "after-tochoo-card-back-unless-the-record-shows-otherwise-illegal.gwy"))
+    r = run_cli("check", "--show-games", str(RECORDS / "after-tochoo-card-back-unless-the-record-shows-otherwise-illegal.gwy"))
     assert r.returncode == 1
     kept, unseen, joined = games(r.stdout)
     # (a) The count after the next, clean trick fits South keeping 4♥: after trick 4 South

@@ -241,7 +241,8 @@ class Referee:
         number order, with R117). Ruling 10: the written order is the order of play unless
         the number order explains the record with no mistake or error where the written
         order needs one. Both are judged; when the number order does not do better, the
-        written order stands and the numbers are what is wrong (S008, a reading error)."""
+        written order stands and the numbers are what is wrong (S008, reported with the
+        findings: the game is replayed as written)."""
         assert game.written_order is not None
         written, misnumbered = game.written_order
         game.written_order = None
@@ -259,8 +260,10 @@ class Referee:
             if by_number is not None and as_written is not None and by_number < as_written:
                 return  # the numbers tell the order of play: R117 stands
         game.actions = written
-        game.findings = [d for d in game.findings if d.code != "R117"]
-        game.errors = list(game.errors) + list(misnumbered)
+        # The lines read well and are replayed as written: only their numbers are wrong, an
+        # error of the record (S008) that fails the check but breaks nothing before it.
+        game.findings = [d for d in game.findings if d.code != "R117"] + list(misnumbered)
+
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
           force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> GameResult:
