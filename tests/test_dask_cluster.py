@@ -112,7 +112,7 @@ def test_a_scheduler_without_a_worker_ends_the_check_after_a_bounded_wait(cluste
 def test_a_worker_that_dies_mid_run_ends_the_check_after_a_bounded_wait(cluster, archive):
     address = cluster.start_scheduler()
     cluster.start_worker()
-    p = _check(address, archive)
+    p = _check(address, archive, "--show-games")
     assert p.stdout is not None
     assert "game 1" in p.stdout.readline()  # the run is under way: games are reported
     cluster.kill("worker")
@@ -124,7 +124,7 @@ def test_a_worker_that_dies_mid_run_ends_the_check_after_a_bounded_wait(cluster,
 def test_a_scheduler_that_dies_mid_run_is_one_line_and_exit_2(cluster, archive):
     address = cluster.start_scheduler()
     cluster.start_worker()
-    p = _check(address, archive)
+    p = _check(address, archive, "--show-games")
     assert p.stdout is not None
     assert "game 1" in p.stdout.readline()
     cluster.kill("scheduler")
