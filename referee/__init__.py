@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         Penalty, PickedUp, PlayCard, Played, TakeHand, Took, TrickToWaste, TrumpsSet,
     )
     from referee.engine.deal import deal, pack
-    from referee.engine.state import Engine, IllegalAction, Phase, Verdict
+    from referee.engine.state import Engine, IllegalAction, Phase, Verdict, View
     from referee.judging.referee import GameResult, Referee, Step, judge
     from referee.judging.replay import Replay, replay
     from referee.notation.format import format_file, format_game
@@ -44,7 +44,7 @@ _HOME = {
     "card_str": "referee.engine.cards", "parse_card": "referee.engine.cards",
     "CODES": "referee.reports.diagnostics", "Diagnostic": "referee.reports.diagnostics",
     "Engine": "referee.engine.state", "IllegalAction": "referee.engine.state",
-    "Phase": "referee.engine.state", "Verdict": "referee.engine.state",
+    "Phase": "referee.engine.state", "Verdict": "referee.engine.state", "View": "referee.engine.state",
     "deal": "referee.engine.deal", "pack": "referee.engine.deal", "PenaltyFacts": "referee.reports.diagnostics",
     # The engine's typed boundary: the actions a program may ask for, what it may play and
     # why, and the events an action causes.
@@ -68,7 +68,7 @@ __all__ = [
     "parse", "parse_card", "parse_spec", "read", "rule_set",
     "IllegalAction", "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason",
     "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
-    "TrumpsSet", "Phase", "Verdict", "PenaltyFacts", "deal", "pack",
+    "TrumpsSet", "Phase", "Verdict", "View", "PenaltyFacts", "deal", "pack",
 ]
 __version__ = "0.1.0"
 

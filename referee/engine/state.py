@@ -60,6 +60,31 @@ LOWER_CARD_NOTE = "M206"  # a note, never a verdict (docs/rulings.md, ruling 8)
 NOT_IN_HAND, IN_WASTE, AFTER_END, SEAT_OUT, DRAW_MISSING = "R104", "R105", "R110", "R114", "R107"
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game's position as the rest of the package reads it: plain values, frozen, made when
+    asked (:meth:`Engine.view`), so nothing outside the engine reads its ints and masks.
+
+    Seats are indices into the record's seats; cards are card ints (:mod:`referee.engine.cards`).
+    """
+
+    phase: Phase
+    trick_no: int  # the trick being played, or the next one between tricks
+    trick: tuple[tuple[int, int], ...]  # the plays on the table, (seat, card), in order
+    to_act: int  # the seat that must act; -1 when any seat may (the first trick) or none
+    leader: int  # the seat due to lead next (between tricks), or that led this trick; -1 none
+    lead_why: LeadReason  # why ``leader`` leads; only POWER means "has the power"
+    sizes: tuple[int, ...]  # cards held by each seat, seen or not
+    known: tuple[tuple[int, ...], ...]  # the cards known to be in each hand
+    voids: tuple[tuple[int, ...], ...]  # the suits each seat has shown it lacks
+    out_order: tuple[int, ...]  # the seats that got away, first first
+    trumps: int | None  # Donkey: the trump suit once set
+    waste: tuple[int, ...]  # the known cards of the waste pile
+    waste_size: int  # how many cards the waste pile holds, seen or not
+    loser: int | None  # the seat left holding cards, once the game is over
+    legs: int  # the cards left in the loser's hand (Donkey's legs)
+
+
 @dataclass(slots=True)
 class Verdict:
     """Why an action is not legal: a diagnostic code and the facts behind it."""
@@ -1211,6 +1236,28 @@ class Engine:
             if t >= 0:
                 out.append((s, t))
         return out
+
+    def view(self) -> View:
+        """The position as frozen values (:class:`View`): what show, legal, the answers and
+        the pages read, instead of the engine's own fields."""
+        n = range(self.n)
+        return View(
+            phase=Phase(self.phase),
+            trick_no=self.trick_no,
+            trick=tuple(self.trick) if self.phase == IN_TRICK else (),
+            to_act=self.to_act(),
+            leader=self.leader if self.phase == IN_TRICK else self.power,
+            lead_why=self.lead_why,
+            sizes=tuple(self.size(s) for s in n),
+            known=tuple(tuple(self.known(s)) for s in n),
+            voids=tuple(tuple(suit for suit in range(4) if self.void[s] >> suit & 1) for s in n),
+            out_order=tuple(self.out_order),
+            trumps=self.trump if self.trump >= 0 else None,
+            waste=tuple(ms_cards(self.waste_once, self.waste_twice)),
+            waste_size=self.waste_size(),
+            loser=self.loser if self.phase == OVER and self.loser >= 0 else None,
+            legs=self.legs,
+        )
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
