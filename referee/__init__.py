@@ -83,4 +83,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # The public names only: not the helpers this module imports for itself.
+    return sorted([*__all__, "__version__"])
