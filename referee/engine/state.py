@@ -32,6 +32,7 @@ from referee.engine.events import (
     PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
 )
 from referee.engine.rules import RuleSet
+from referee.engine.codes import Code
 
 
 
@@ -55,9 +56,6 @@ PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw
 
 # what a judge says of a play
 OK = None
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN, SECOND_CARD, NOT_ACE_FIRST = "M201", "M202", "M203", "M204", "M205"
-LOWER_CARD_NOTE = "M206"  # a note, never a verdict (docs/rulings.md, ruling 8)
-NOT_IN_HAND, IN_WASTE, AFTER_END, SEAT_OUT, DRAW_MISSING = "R104", "R105", "R110", "R114", "R107"
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,18 +456,18 @@ class Engine:
             # The path of nearly every play, the checks of the general path below in the
             # same order (those that test the phase fall away).
             if self.out[s]:
-                return Verdict(SEAT_OUT, "the seat has got away")
+                return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
             hand = self.once[s]
             if not hand & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
                 w = self.where(c)
-                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+                return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
             if self.lenient:
                 return OK
             if self.played & (1 << s):
-                return Verdict(SECOND_CARD, "already played to this trick")
+                return Verdict(Code.SECOND_CARD, "already played to this trick")
             if self.tochoo:
-                return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+                return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
             if not (self.first and self.any_order):
                 # _next_to_play, written out (once a play).
                 active, played = self.active, self.played
@@ -479,7 +477,7 @@ class Engine:
                         turn = t
                         break
                 if s != turn:
-                    return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+                    return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
             if SUIT[c] == self.led:
                 return OK  # _judge_follow's first answer
             return self._judge_follow(s, c)
@@ -487,36 +485,36 @@ class Engine:
             # A lead between tricks (nearly every other play): the general path below,
             # written out, in the same order.
             if self.out[s]:
-                return Verdict(SEAT_OUT, "the seat has got away")
+                return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
             if not self.once[s] & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
                 w = self.where(c)
-                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+                return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
             if s != self.power:  # _judge_lead: the player with the power leads any card
-                return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
             return OK
         if self.phase == OVER:
-            return Verdict(AFTER_END, "the game is over")
+            return Verdict(Code.AFTER_END, "the game is over")
         if self.out[s]:
-            return Verdict(SEAT_OUT, "the seat has got away")
+            return Verdict(Code.SEAT_OUT, "the seat has got away")
         if self.phase == DRAW_DUE:
-            return Verdict(DRAW_MISSING, "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
         if not self.may_hold(s, c):
             w = self.where(c)
-            return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+            return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
         if self.phase in (BETWEEN, BEFORE_FIRST):
             return self._judge_lead(s, c)
         # in a trick
         if self.lenient:
             return OK
         if self.played & (1 << s):
-            return Verdict(SECOND_CARD, "already played to this trick")
+            return Verdict(Code.SECOND_CARD, "already played to this trick")
         if self.tochoo:
-            return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+            return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
         if not (self.first and self.any_order):
             turn = self._next_to_play()
             if s != turn:
-                return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
         return self._judge_follow(s, c)
 
     def _judge_lead(self, s: int, c: int) -> Verdict | None:
@@ -526,10 +524,10 @@ class Engine:
             holder = self.ace_holder()
             if c != ace:
                 # Pagat, First trick: the holder of the ace of spades begins with it.
-                return Verdict(NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
+                return Verdict(Code.NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
             return OK
         if s != self.power:
-            return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
         return OK
 
     def _judge_follow(self, s: int, c: int) -> Verdict | None:
@@ -543,9 +541,9 @@ class Engine:
             # (docs/rulings.md, ruling 8).
             return OK
         if self.once[s] & SUIT_MASK[led]:
-            return Verdict(RENEGE, "holds the suit led", led)
+            return Verdict(Code.RENEGE, "holds the suit led", led)
         if self.trumps and self.trump >= 0 and suit != self.trump and self.once[s] & SUIT_MASK[self.trump]:
-            return Verdict(RENEGE, "holds a trump", self.trump)
+            return Verdict(Code.RENEGE, "holds a trump", self.trump)
         return OK
 
     def shootout(self) -> bool:
@@ -943,21 +941,21 @@ class Engine:
 
     def judge_take(self, taker: int, target: int) -> Verdict | None:
         if self.phase == OVER:
-            return Verdict("R110", "the game is over")
+            return Verdict(Code.AFTER_END, "the game is over")
         if not self.rules.taking:
-            return Verdict("R108", "taking is not allowed by this rule set")
+            return Verdict(Code.WRONG_TAKE, "taking is not allowed by this rule set")
         if self.phase == IN_TRICK:
-            return Verdict("R109", "a trick is being played")
+            return Verdict(Code.TAKE_IN_TRICK, "a trick is being played")
         if self.phase == DRAW_DUE:
-            return Verdict("R107", "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
         if taker == target:
             # Pagat, Taking cards: the hand of the player to one's left, never one's own.
-            return Verdict("R108", "own hand", self.take_target(taker))
+            return Verdict(Code.WRONG_TAKE, "own hand", self.take_target(taker))
         if self.out[taker] or self.size(taker) == 0:
-            return Verdict("R108", "the taker has no cards")
+            return Verdict(Code.WRONG_TAKE, "the taker has no cards")
         want = self.take_target(taker)
         if target != want:
-            return Verdict("R108", "not the next player holding cards", want)
+            return Verdict(Code.WRONG_TAKE, "not the next player holding cards", want)
         return OK
 
     def can_move_hand(self, taker: int, target: int) -> bool:
@@ -992,27 +990,27 @@ class Engine:
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
         if self.phase != DRAW_DUE:
             if self.phase == OVER:
-                return Verdict("R110", "the game is over")
-            return Verdict("R107", "no draw is due")
+                return Verdict(Code.AFTER_END, "the game is over")
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "no draw is due")
         if s != self.drawer:
-            return Verdict("R107", "another player must draw", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "another player must draw", self.drawer)
         want = self.draw_source
         if want is None:
             if source is not None:
-                return Verdict("R107", "the draw is from the waste pile", None)
+                return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the waste pile", None)
             if (self.waste_once | self.waste_twice) & BIT[c]:
                 return OK
             if self.waste_unknown > 0 and self.hidden_once & BIT[c]:
                 return OK
-            return Verdict("R106", self.where(c))
+            return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         if source is None:
-            return Verdict("R107", "the draw is from a player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from a player's hand", want)
         if want != "any" and source != want:
-            return Verdict("R107", "the draw is from the next player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the next player's hand", want)
         if source == s or self.out[source]:
-            return Verdict("R107", "the draw is from another player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from another player's hand", want)
         if not self.may_hold(source, c):
-            return Verdict("R106", self.where(c))
+            return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         return OK
 
     def draw(self, s: int, c: int, source: int | None) -> None:

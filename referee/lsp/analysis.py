@@ -24,6 +24,7 @@ from referee.notation.reader import VERSION, Reader
 from referee.notation.record import Game, Play, Prelude, Span, Trick
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
 from referee.table.views import LegalModel, legal_model
+from referee.engine.codes import Code
 
 VERSION_LINE = f"%gwy {VERSION}"
 
@@ -130,7 +131,7 @@ def findings(doc: Document) -> list[Finding]:
         place = _place(d.span, lines) if d.span is not None and d.span.line else Place(0, 0, 1)
         f = Finding(d.code, severity_of(d), d.message_with_help, place,
                     [(_place(r.span, lines), r.label) for r in d.related])
-        if d.code == "S005":
+        if d.code == Code.VERSION_LINE:
             f.fix = _version_fix(doc)
         out.append(f)
     return out

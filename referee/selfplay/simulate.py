@@ -45,14 +45,14 @@ from referee.reports.render import console
 from referee.notation.record import (
     Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
 )
+from referee.engine.codes import Code, title
 
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
 BOTS = ("random", "sensible")
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
+RENEGE, AFTER_TOCHOO, OUT_OF_TURN = Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN
 MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
-MISTAKE_NAMES = {RENEGE: "renege", AFTER_TOCHOO: "play after a tochoo", OUT_OF_TURN: "play out of turn"}
 
 # How often a bot takes the next hand when nothing in particular tells it to.
 RANDOM_TAKE = 0.02
@@ -97,7 +97,7 @@ class Mistake:
     seat_name: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.code} ({MISTAKE_NAMES[self.code]}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
+        return f"{self.code} ({title(self.code)}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
 
 
 @dataclass(slots=True)
@@ -474,14 +474,14 @@ class _Table:
             if e.once[s] & SUIT_MASK[led]:
                 off = [c for c in self._hand(s) if SUIT[c] != led]
                 if off:
-                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number, expect=E.RENEGE)
+                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number, expect=Code.RENEGE)
         elif self.pending == OUT_OF_TURN and not (e.first and e.any_order):
             others = [t for t in e.seq if t != s and e.active & (1 << t) and not e.played & (1 << t)
                       and not e.out[t] and e.size(t) > 0]
             if others:
                 t = self.rng.choice(others)
                 return self._penalty(OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number,
-                                     expect=E.OUT_OF_TURN)
+                                     expect=Code.OUT_OF_TURN)
         if self.lapse and self.pending in (RENEGE, OUT_OF_TURN):
             # A mistake drawn at the rate is made at this play or not at all; a planned one
             # (``inject``) waits for its chance. A play after a tochoo waits for a tochoo.
@@ -529,7 +529,7 @@ class _Table:
         parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None
         if m is not None:
-            parts.append(f"{MISTAKE_NAMES[m.code]} ({m.code}): {m.seat_name} picks up "
+            parts.append(f"{title(m.code)} ({m.code}): {m.seat_name} picks up "
                          f"{len(trick.plays)} card{'s' if len(trick.plays) != 1 else ''} and leads")
         elif trick.number == 1:
             parts.append("to the waste pile")
