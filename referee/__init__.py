@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from referee.notation.record import Game, Span
     from referee.reports.diagnostics import CODES, Diagnostic, PenaltyFacts
     from referee.reports.layout import diagnostic_text
+    from referee.review.solver import NotSolvable, SeatClass, Solution, Solver, solve
 
 # Each public name and the module that defines it.
 _HOME = {
@@ -60,6 +61,8 @@ _HOME = {
     "diagnostic_text": "referee.reports.layout",
     "PRESETS": "referee.engine.rules", "RuleSet": "referee.engine.rules", "RulesError": "referee.engine.rules",
     "parse_spec": "referee.engine.rules", "rule_set": "referee.engine.rules",
+    # The review's exact endgame solver (docs/library.md, "Solving an ending").
+    **{name: "referee.review.solver" for name in ("NotSolvable", "SeatClass", "Solution", "Solver", "solve")},
 }
 
 __all__ = [
@@ -69,6 +72,7 @@ __all__ = [
     "IllegalAction", "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason",
     "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
     "TrumpsSet", "Phase", "Verdict", "View", "PenaltyFacts", "deal", "pack",
+    "NotSolvable", "SeatClass", "Solution", "Solver", "solve",
 ]
 __version__ = "0.1.0"
 

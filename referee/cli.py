@@ -1,16 +1,21 @@
 """The ``getaway-ref`` command: the typer app. Every command here only reads its arguments
-and calls the library function that does the work (``referee/commands.py``,
+and calls the library function that does the work (``referee/commands/``,
 ``referee/tools.py``, ``referee/table/``, ``referee/selfplay/``), then exits with the code
 it returns; a :class:`~referee.commands.UsageError` is printed as ``error: ...`` (exit 2).
+``check`` is the exception: its words go to its own parser (``referee/commands/options.py``),
+which the entry point (``referee/_start.py``) calls without typer; it is declared here to be
+listed in ``getaway-ref --help``.
 
-Exit codes everywhere: 0 clean, 1 violations or record errors found, 2 usage or I/O error.
+Exit codes everywhere: 0 clean, 1 violations or record errors found, 2 usage or I/O error (a
+reader that went away included: ``referee/commands/pipes.py``). Help reads as prose: click's
+plain layout, arguments by their names (``FILE``, ``FILES...``), no Python types.
 
-Start-up: this module is the one place of the package (with the package's own ``__getattr__``,
-``referee/__init__.py``) where modules are imported inside functions. Each command imports
-the module that does its work when it runs, so that a command pays only for what it uses:
-``getaway-ref check`` must start within 200 ms of bare Python (``tests/test_startup.py``,
-``bench/``), and typer, pydantic and the table's modules (rich tables, prompt-toolkit) are
-not imported by a plain ``check``. Every other module imports at its top.
+Start-up: this module is one of the places of the package (with ``_start.py`` and the
+package's own ``__getattr__``) where modules are imported inside functions. Each command
+imports the module that does its work when it runs, so that a command pays only for what it
+uses; typer, pydantic and the table's modules (rich tables, prompt-toolkit) are not imported
+by a plain ``check`` (``tests/test_startup.py``, ``bench/``). Every other module imports at
+its top.
 """
 
 from __future__ import annotations
@@ -18,18 +23,68 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Callable, List, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 import referee
-from referee.commands import UsageError, check_command
+from referee.commands import UsageError
+from referee.commands.options import CHECK_HELP
+from referee.commands.pipes import closed_pipe
+
+
+class ProseCommand(TyperCommand):
+    """A command's help as ruff's and black's read: ``FILE``, ``[FILE]``, ``FILES...``, an
+    argument's help without a Python type or typer's braces."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for p in self.get_params(ctx):
+            if p.param_type_name == "argument":
+                name = p.metavar or (p.name or "").upper()
+                pieces.append(name if p.required else f"[{name}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        args = [(p.metavar or (p.name or "").upper(), getattr(p, "help", None) or "")
+                for p in self.get_params(ctx) if p.param_type_name == "argument"]
+        opts = [rv for p in self.get_params(ctx) if p.param_type_name == "option" and (rv := p.get_help_record(ctx))]
+        for title, rows in (("Arguments", args), ("Options", opts)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+class ProseGroup(TyperGroup):
+    """The command list with each command's summary whole (wrapped, never cut with "..."),
+    and every command's help in prose (:class:`ProseCommand`)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        cmd = super().get_command(ctx, cmd_name)
+        if type(cmd) is TyperCommand:
+            cmd.__class__ = ProseCommand  # the same object, its help written as prose
+        return cmd
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
 
 app = typer.Typer(
+    cls=ProseGroup,
     add_completion=True,
     no_args_is_help=True,
     help="Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey).",
     pretty_exceptions_enable=False,
+    # Help as prose, click's plain layout: wrapped to the terminal, never cut, no boxes.
+    rich_markup_mode=None,
 )
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -38,17 +93,6 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 class Fmt(str, Enum):
     text = "text"
     json = "json"
-
-
-class OutputFormat(str, Enum):
-    """check's outputs: for people, programs, CI systems and test reports."""
-
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-    github = "github"
-    sarif = "sarif"
-    junit = "junit"
 
 
 class ExportFmt(str, Enum):
@@ -70,6 +114,28 @@ def _root(
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
 
 
+def at_least(low: int) -> Callable[[Optional[int]], Optional[int]]:
+    """A check of a number option, said in words (click's ``[x>=1]`` is not prose)."""
+
+    def check(value: Optional[int]) -> Optional[int]:
+        if value is not None and value < low:
+            raise typer.BadParameter(f"{value} is less than {low}; give {low} or more")
+        return value
+
+    return check
+
+
+def between(low: float, high: float) -> Callable[[float], float]:
+    """A check of a fraction option, said in words."""
+
+    def check(value: float) -> float:
+        if not low <= value <= high:
+            raise typer.BadParameter(f"{value} is not between {low} and {high}")
+        return value
+
+    return check
+
+
 def fail(message: str) -> typer.Exit:
     """Print ``error: MESSAGE`` and give the exit (2) to raise."""
     from referee.reports.render import print_error  # deferred: see the module's docstring
@@ -82,35 +148,27 @@ def _run(command: Callable[[], int]) -> NoReturn:
     """Run a library command and exit with its code; a usage problem is ``error: ...``, exit 2."""
     try:
         code = command()
+        sys.stdout.flush()  # what it wrote is delivered before it counts as done
     except UsageError as e:
         raise fail(str(e)) from None
+    except BrokenPipeError:
+        # The reader went away (... | head): silence and exit 2, as for every command
+        # (referee/commands/pipes.py), where click would say nothing and exit 1.
+        raise typer.Exit(closed_pipe()) from None
     raise typer.Exit(code)
 
 
 # ---- check ------------------------------------------------------------------------------------
 
 
-@app.command()
-def check(
-    paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
-    format: Optional[OutputFormat] = typer.Option(None, "--output-format", "--format", "-f", help="text for people, json or jsonl for programs, github for workflow annotations, sarif for code scanning, junit for test reports"),
-    select: List[str] = typer.Option([], "--select", help="report only these codes or prefixes: --select R1,M201"),
-    ignore: List[str] = typer.Option([], "--ignore", help="do not report these codes or prefixes: --ignore M"),
-    exit_zero: bool = typer.Option(False, "--exit-zero", help="exit 0 even when errors or mistakes are found"),
-    statistics: bool = typer.Option(False, "--statistics", help="a count per code at the end, most frequent first"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag, e.g. 'denexa' or 'pagat taking=no'"),
-    rules_file: Optional[Path] = typer.Option(None, "--rules-file", help="house rules from a TOML or JSON file"),
-    sets: List[str] = typer.Option([], "--set", help="override one option in every game: --set taking=no"),
-    force_rules: bool = typer.Option(False, "--force-rules", help="--rules wins over the games' [Rules] tags"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="print only the problems and the summary line"),
-    jobs: str = typer.Option("auto", "--jobs", "-j", help="judge the games in this many processes, or 'auto': one for a small input, one per core for a large one (the report keeps the input order)"),
-    dask: Optional[str] = typer.Option(None, "--dask", help="judge the games on the Dask cluster whose scheduler is at this address (tcp://host:8786); the files must be readable by its workers at the same path"),
-) -> None:
-    """Replay every game through the rules engine and report every illegal play and impossible fact."""
-    _run(lambda: check_command(
-        paths, output_format=format.value if format is not None else None, select=select, ignore=ignore,
-        exit_zero=exit_zero, statistics=statistics, rules=rules, rules_file=rules_file, sets=sets,
-        force_rules=force_rules, quiet=quiet, jobs=jobs, dask=dask))
+@app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                "help_option_names": []}, help=CHECK_HELP, add_help_option=False)
+def check(ctx: typer.Context) -> None:
+    # check's words are read by its one parser (referee/commands/options.py), not typer's: this
+    # entry only lists it in `getaway-ref --help` (the entry point runs check without typer).
+    from referee.commands.check import check_main
+
+    _run(lambda: check_main(ctx.args))
 
 
 # ---- fmt, export, schema ------------------------------------------------------------------------
@@ -118,7 +176,7 @@ def check(
 
 @app.command()
 def fmt(
-    files: List[Path] = typer.Argument(..., help="records to format, directories of them, or - for standard input"),
+    files: List[Path] = typer.Argument(..., metavar="FILES...", help="records to format, directories of them, or - for standard input"),
     check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form (2 for syntax or read errors); change nothing"),
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
     diff: bool = typer.Option(False, "--diff", help="print what would change, as a unified diff; change nothing"),
@@ -131,9 +189,9 @@ def fmt(
 
 @app.command()
 def export(
-    file: Path = typer.Argument(..., help="the record to export, or - for standard input"),
-    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="export only this game of the file (found without reading the games before it)"),
+    file: Path = typer.Argument(..., metavar="FILE", help="the record to export, or - for standard input"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
 ) -> None:
     """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
     from referee.tools import export_command
@@ -154,8 +212,8 @@ def schema() -> None:
 
 @app.command()
 def explain(
-    code: Optional[str] = typer.Argument(None, help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
-    number: Optional[int] = typer.Argument(None, help="with 'ruling': which of our rulings (1-9)"),
+    code: Optional[str] = typer.Argument(None, metavar="CODE", help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
+    number: Optional[int] = typer.Argument(None, metavar="N", help="with 'ruling': which of our rulings (1-9)"),
 ) -> None:
     """Explain a diagnostic code, with an example, or one of our rulings (`explain ruling 5`);
     with no code, list every code."""
@@ -166,8 +224,8 @@ def explain(
 
 @app.command("rules")
 def rules_cmd(
-    name: Optional[str] = typer.Argument(None, help="a preset to show in full"),
-    format: Fmt = typer.Option(Fmt.text, "--format", "-f"),
+    name: Optional[str] = typer.Argument(None, metavar="PRESET", help="a preset to show in full"),
+    format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
     rulings: bool = typer.Option(False, "--rulings", help="print our rulings on the points the rules texts leave open (docs/rulings.md)"),
 ) -> None:
     """List the rule presets and options, or show one preset; --rulings prints our rulings."""
@@ -193,17 +251,17 @@ def lsp() -> None:
 
 @app.command()
 def simulate(
-    players: int = typer.Option(4, "--players", "-n", help="players at the table (2-8; up to 16 with packs=2)"),
-    games: int = typer.Option(1, "--games", "-g", min=0, help="games to play"),
-    seed: int = typer.Option(0, "--seed", "-s", help="the same seed gives the same file, byte for byte"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
-    rules_file: Optional[Path] = typer.Option(None, "--rules-file", help="house rules from a TOML or JSON file"),
-    sets: List[str] = typer.Option([], "--set", help="override one option: --set packs=2"),
-    bot: List[str] = typer.Option([], "--bot", help="SEAT=random|sensible (or just random|sensible for every seat)"),
-    mistakes: float = typer.Option(0.0, "--mistakes", min=0.0, max=1.0,
+    players: int = typer.Option(4, "--players", "-n", metavar="N", help="players at the table (2-8; up to 16 with packs=2)"),
+    games: int = typer.Option(1, "--games", "-g", callback=at_least(0), metavar="N", help="games to play"),
+    seed: int = typer.Option(0, "--seed", "-s", metavar="N", help="the same seed gives the same file, byte for byte"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
+    rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE", help="house rules from a TOML or JSON file"),
+    sets: List[str] = typer.Option([], "--set", metavar="OPTION=VALUE", help="override one option: --set packs=2"),
+    bot: List[str] = typer.Option([], "--bot", metavar="[SEAT=]BOT", help="SEAT=random|sensible (or just random|sensible for every seat)"),
+    mistakes: float = typer.Option(0.0, "--mistakes", callback=between(0.0, 1.0), metavar="CHANCE",
                                    help="chance per play of a table mistake (renege, play after a tochoo, out of turn)"),
     comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the record here instead of stdout"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write the record here instead of stdout"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
 ) -> None:
     """Play games between bots through the rules engine and write them as a .gwy record."""
@@ -219,12 +277,12 @@ def simulate(
 
 @app.command()
 def show(
-    file: Path = typer.Argument(..., help="a record (.gwy)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-    after: Optional[int] = typer.Option(None, "--after", "-a", min=0,
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    after: Optional[int] = typer.Option(None, "--after", "-a", callback=at_least(0), metavar="TRICK",
                                         help="the state after this trick (default: the end of the record)"),
-    format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
 ) -> None:
     """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
@@ -239,10 +297,10 @@ def show(
 
 @app.command()
 def legal(
-    file: Path = typer.Argument(..., help="a record (.gwy)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-    format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
 ) -> None:
     """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
     from referee.table.views import legal_command
@@ -252,22 +310,22 @@ def legal(
 
 @app.command("tally")
 def tally(
-    paths: List[Path] = typer.Argument(..., help="records (.gwy files) or directories of them"),
-    format: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for games without a [Rules] tag"),
+    paths: List[Path] = typer.Argument(..., metavar="FILES...", help="records (.gwy files) or directories of them"),
+    format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for games without a [Rules] tag"),
 ) -> None:
     """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-    from referee.archive.tally import tally_command
+    from referee.commands.tally import tally_command
 
     _run(lambda: tally_command(paths, as_json=format == Fmt.json, rules=rules))
 
 
 @app.command()
 def live(
-    file: Optional[Path] = typer.Argument(None, help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
-    seats: Optional[str] = typer.Option(None, "--seats", help="a new game's seats, clockwise (default \"North East South West\")"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
-    deal: Optional[str] = typer.Option(None, "--deal", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
+    file: Optional[Path] = typer.Argument(None, metavar="FILE", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    seats: Optional[str] = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
+    deal: Optional[str] = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
                                                              "or hands 'AKQ.T92..J43; 13; 13; 13'"),
 ) -> None:
     """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
@@ -278,11 +336,11 @@ def live(
 
 @app.command()
 def ask(
-    file: Path = typer.Argument(..., help="a record (.gwy)"),
-    trick: int = typer.Option(..., "--trick", "-t", min=1, help="the trick asked about"),
-    seat: Optional[str] = typer.Option(None, "--seat", "-s", help="the seat asked about (a name or its unique prefix)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    trick: int = typer.Option(..., "--trick", "-t", callback=at_least(1), metavar="N", help="the trick asked about"),
+    seat: Optional[str] = typer.Option(None, "--seat", "-s", metavar="SEAT", help="the seat asked about (a name or its unique prefix)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
 ) -> None:
     """What happened in a trick, in one sentence: each play, whether it was legal, the penalty for a mistake and whether it was applied, who picks up and who leads next."""
     from referee.table.answers import ask_command
@@ -292,23 +350,54 @@ def ask(
 
 @app.command("html")
 def html(
-    file: Path = typer.Argument(..., help="a record (.gwy)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="the page to write (default: FILE with .html)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", min=1, help="which game of the file (default: the last)"),
-    rules: Optional[str] = typer.Option(None, "--rules", help="rule set for a game without a [Rules] tag"),
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: FILE with .html)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="only this game of the file (default: every game, with a picker)"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
 ) -> None:
-    """A self-contained page that replays a game: the trick on the table, the hands, the waste pile, who leads and why, every diagnostic at its play."""
+    """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
     from referee.table.page import html_command
 
     _run(lambda: html_command(file, output, game, rules))
 
 
+@app.command("serve")
+def serve(
+    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    host: Optional[str] = typer.Option(None, "--host", metavar="ADDRESS", help="listen on this address, e.g. 0.0.0.0 for the phones on this network "
+                                                            "(default 127.0.0.1 only); the address printed then carries a join token"),
+    port: int = typer.Option(8765, "--port", "-p", callback=at_least(0), metavar="PORT", help="the port (0: any free one)"),
+    seats: Optional[str] = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
+    deal: Optional[str] = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal, as for live"),
+    recorder_qr: bool = typer.Option(False, "--recorder-qr", help="print a QR code of the recorder's address too "
+                                                                   "(anyone who sees it can record)"),
+) -> None:
+    """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
+    from referee.web import serve_command
+
+    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr))
+
+
+@app.command()
+def review(
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: every game)"),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text or json (schema/review.schema.json)"),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    window: int = typer.Option(10, "--window", callback=at_least(0), metavar="CARDS", help="the most cards held for an exact verdict"),
+    samples: int = typer.Option(12, "--samples", callback=at_least(0), metavar="N", help="sampled deals per play for the chances (0: none)"),
+    seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),
+) -> None:
+    """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
+    from referee.review.command import review_command
+
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed))
+
+
 def main() -> None:
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        sys.exit(130)
+    """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it)."""
+    app(prog_name="getaway-ref")  # the command's name in its help, however it was started
 
 
 if __name__ == "__main__":

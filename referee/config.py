@@ -15,6 +15,13 @@ wins over every setting in it.
     output-format = "github"
     rules = "pagat taking=no"    # the rule set for games without a [Rules] tag
     set = { direction = "anticlockwise" }
+
+Each record is judged under the settings file nearest to it, as ruff does, so the order of
+the files on the command line changes nothing; the settings of the run as a whole (the
+output format, quiet, statistics, exit-zero) come from the file nearest the current
+directory. ``--config FILE`` puts one file in charge of everything, ``--isolated`` reads
+none. A settings file that cannot be used (not TOML, nested past reason, a value of the
+wrong type) is a :class:`ConfigError` naming the file, never a traceback.
 """
 
 from __future__ import annotations
@@ -68,16 +75,19 @@ def find_config(start: Path) -> Path | None:
         py = d / PYPROJECT
         if py.is_file():
             try:
-                text = py.read_text(encoding="utf-8")
+                text = py.read_text(encoding="utf-8-sig")
                 data = tomllib.loads(text)
             except (OSError, UnicodeDecodeError):
                 continue
-            except tomllib.TOMLDecodeError:
-                # A broken pyproject.toml is ours to report only if it means to configure us.
-                if f"tool.{TOOL_KEY}" in text:
+            except (tomllib.TOMLDecodeError, RecursionError):
+                # A pyproject.toml that cannot be read (bad TOML, tables nested a thousand
+                # deep) is ours to report only if it means to configure us; another tool's
+                # is passed over, as ruff and black pass over a file without their table.
+                if TOOL_KEY in text:
                     return py
                 continue
-            if TOOL_KEY in data.get("tool", {}):
+            tool = data.get("tool")
+            if isinstance(tool, dict) and TOOL_KEY in tool:
                 return py
     return None
 
@@ -99,18 +109,22 @@ def _bool(where: str, key: str, value: object) -> bool:
 def load_config(path: Path) -> Config:
     """Read one settings file; a ConfigError names an unknown key with the valid ones."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a file saved with a byte-order mark (Windows editors) reads as without.
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as e:
         raise ConfigError(f"{path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not read: tables or lists nested too deep") from None
+    tool = data.get("tool")
     if path.name == PYPROJECT:
-        table = data.get("tool", {}).get(TOOL_KEY, {})
+        table = tool.get(TOOL_KEY, {}) if isinstance(tool, dict) else {}
         where = f"{path}: [tool.{TOOL_KEY}]"
     else:
-        table = data.get("tool", {}).get(TOOL_KEY, data) if set(data) == {"tool"} else data
+        table = tool.get(TOOL_KEY, data) if set(data) == {"tool"} and isinstance(tool, dict) else data
         where = str(path)
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table of settings")
@@ -131,10 +145,55 @@ def load_config(path: Path) -> Config:
                 raise ConfigError(f"{where}: 'rules' is a rule set as a [Rules] tag writes it, such as \"pagat taking=no\"")
             cfg.rules = value
         elif key == "set":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{where}: 'set' is a table of option = value")
+            if not isinstance(value, dict) or not all(isinstance(v, (str, bool, int, float)) for v in value.values()):
+                raise ConfigError(f"{where}: 'set' is a table of option = value, such as {{ taking = false }}")
             cfg.sets = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in value.items()}
     return cfg
+
+
+def where(cfg: Config) -> str:
+    """How a message names the settings file: its path and, in a pyproject.toml, the table."""
+    if cfg.path is None:
+        return "the settings"
+    return f"{cfg.path}: [tool.{TOOL_KEY}]" if cfg.path.name == PYPROJECT else str(cfg.path)
+
+
+class Settings:
+    """The settings files of one run: each record's nearest (``for_file``), read once each;
+    ``fixed`` (``--config``) for every record, or none at all (``isolated``)."""
+
+    def __init__(self, fixed: Path | None = None, isolated: bool = False) -> None:
+        self.fixed = load_config(fixed) if fixed is not None else None
+        self.isolated = isolated
+        self._by_file: dict[Path, Config] = {}
+        self._by_dir: dict[Path, Path | None] = {}
+
+    def _load(self, found: Path | None) -> Config:
+        if found is None:
+            return Config()
+        cfg = self._by_file.get(found)
+        if cfg is None:
+            cfg = self._by_file[found] = load_config(found)
+        return cfg
+
+    def for_file(self, path: Path) -> Config:
+        """The settings a record is judged under (the nearest file's, or --config's)."""
+        if self.fixed is not None:
+            return self.fixed
+        if self.isolated:
+            return Config()
+        key = path.parent
+        if key not in self._by_dir:
+            self._by_dir[key] = find_config(path)
+        return self._load(self._by_dir[key])
+
+    def for_run(self) -> Config:
+        """The settings of the whole run: --config's, or the file nearest the current directory."""
+        if self.fixed is not None:
+            return self.fixed
+        if self.isolated:
+            return Config()
+        return self._load(find_config(Path.cwd()))
 
 
 def config_for(paths: list[Path]) -> Config:

@@ -1,5 +1,5 @@
-"""Writing a user's file, carefully: the one helper behind ``fmt --write``, ``live FILE`` and
-``simulate -o``.
+"""Writing a user's file, carefully: the one helper behind ``fmt --write``, ``live FILE``,
+``simulate -o`` and ``html -o``.
 
 What the user sees stays as it was, except the text:
 
@@ -8,34 +8,57 @@ What the user sees stays as it was, except the text:
 - mode, owner and group are kept;
 - a file the user may not write is refused (``WriteError``), never replaced through a
   writable directory;
+- an output that is another name of an input (a hard link, a symlink, the same path
+  spelled otherwise) is refused: same device and inode (:func:`check_distinct`);
+- a file that changed on disk after the command read it (size, modification time, and a
+  hash where those agree) is not written (``Changed``): someone else's edit is never lost;
 - a write that fails (a read-only directory, a full disk, a file size limit) raises
   ``WriteError`` with a one-line message, and the original is untouched;
-- a write killed half-way leaves no temporary file behind.
+- a write killed at any point, by any signal, leaves the record whole, old or new.
 
 How: the new text is written in full to a file beside the target that has no name yet
 (Linux ``O_TMPFILE``; elsewhere a named temporary file removed on SIGTERM, SIGHUP and
 SIGINT), flushed and synced, given the target's mode, owner and group, then linked and
-renamed over the target. Where a rename would change what the user sees (a hard-linked
-file; a file whose owner or group we may not give; a directory we may not write) the text
-is first written in full to a temporary copy and the space for it reserved in the target,
-and only then copied into the target in place.
+renamed over the target: a rename is all or nothing. Where a rename would change what the
+user sees (a hard-linked file; a file whose owner or group we may not give; a directory we
+may not write) the file is rewritten in place, which a kill can cut half-way; so first a
+journal holding the old text and the new is written and synced (beside the file, else in
+the user's state directory, else a private directory under /tmp; with none, the write is
+refused), the stopping signals are held while the text is copied in, and the journal is
+removed once the copy is synced. A SIGKILL or a power cut mid-copy leaves the journal:
+:func:`recover`, run by every writing command, puts the old text back.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import io
+import json
 import os
 import signal
 import stat
+import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from types import FrameType
 from typing import IO
 
-__all__ = ["WriteError", "replacing", "write_text"]
+from referee.reports.text import safe_path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the journal still restores a cut copy
+    fcntl = None  # type: ignore[assignment]
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+__all__ = ["Beside", "Changed", "Snapshot", "WriteError", "changed", "check_distinct", "read_snapshot", "recover",
+           "replacing", "reason_of", "snapshot", "write_text"]
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -58,6 +81,134 @@ class WriteError(OSError):
         return str(self)
 
 
+
+class Changed(WriteError):
+    """The file changed on disk after the command read it (another program or an editor
+    wrote it): nothing was written, and what the other program wrote is kept."""
+
+    def __init__(self, path: os.PathLike[str] | str) -> None:
+        super().__init__(path, "changed on disk since it was read (another program wrote it); "
+                               "not written, so that change is kept")
+
+
+# ---- what a file was when it was read -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A file as a command read it: its identity, size and modification time, and a hash of
+    its bytes (``digest``; None when the command did not read them). ``exists`` False: there
+    was no file."""
+
+    exists: bool
+    dev: int = 0
+    ino: int = 0
+    size: int = 0
+    mtime_ns: int = 0
+    digest: bytes | None = None
+
+    @classmethod
+    def of(cls, st: os.stat_result, data: bytes | None) -> "Snapshot":
+        return cls(True, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, None if data is None else _digest(data))
+
+    def same_stat(self, st: os.stat_result) -> bool:
+        return self.exists and (self.dev, self.ino, self.size, self.mtime_ns) == (
+            st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+ABSENT = Snapshot(False)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=20).digest()
+
+
+def _read_fd(fd: int) -> bytes:
+    """The whole file open on ``fd``, from its start."""
+    parts: list[bytes] = []
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        parts.append(chunk)
+    return b"".join(parts)
+
+
+def _lock(fd: int, wait: bool = True) -> bool:
+    """An exclusive lock on the open file (held until it is closed, or the process dies):
+    whether it was had. ``wait`` False: not if another process holds it."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except OSError:
+        return False
+    return True
+
+
+def read_snapshot(path: os.PathLike[str] | str) -> tuple[bytes, Snapshot]:
+    """The file's bytes and what it was when they were read. The file's status is taken
+    before its bytes: a change made while it is read shows later as a change."""
+    fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        data = _read_fd(fd)
+    finally:
+        os.close(fd)
+    return data, Snapshot.of(st, data)
+
+
+def snapshot(path: os.PathLike[str] | str, *, read: bool = True) -> Snapshot:
+    """What the file is now (``ABSENT`` if there is none); its bytes hashed if ``read``."""
+    try:
+        if read:
+            return read_snapshot(path)[1]
+        return Snapshot.of(os.stat(path), None)
+    except FileNotFoundError:
+        return ABSENT
+
+
+def changed(path: os.PathLike[str] | str, was: Snapshot) -> bool:
+    """Whether the file is no longer what ``was`` saw: created, removed, replaced, or its
+    size or modification time differ; where those agree, its bytes are hashed again."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return was.exists
+    if not was.same_stat(st):
+        return True
+    if was.digest is None:
+        return False
+    try:
+        now = read_snapshot(path)[1]
+    except FileNotFoundError:
+        return True
+    return now != was
+
+
+def _changed_fd(fd: int, was: Snapshot) -> bool:
+    """:func:`changed` for the file open on ``fd`` (the one about to be rewritten)."""
+    st = os.fstat(fd)
+    if not was.same_stat(st):
+        return True
+    return was.digest is not None and _digest(_read_fd(fd)) != was.digest
+
+
+def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[str] | str]) -> None:
+    """Refuse (``WriteError``) to write ``path`` when it is one of ``inputs`` under another
+    name (a hard link, a symlink, the same path spelled otherwise): same device and inode."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    for i in inputs:
+        try:
+            si = os.stat(i)
+        except OSError:
+            continue
+        if (si.st_dev, si.st_ino) == (st.st_dev, st.st_ino):
+            raise WriteError(path, f"is the same file as {i} (another name for it); not written: "
+                                   "give the output another name", errno.EEXIST)
+
+
 _REASONS = {
     errno.ENOSPC: "no space left on the device",
     errno.EFBIG: "the file would exceed the file size limit",
@@ -68,11 +219,15 @@ _REASONS = {
 }
 
 
+def reason_of(e: OSError) -> str:
+    """Why a write failed, in a few words (a full disk, a file size limit, ...)."""
+    return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
+
+
 def _error(path: str, e: OSError) -> WriteError:
     if isinstance(e, WriteError):
-        return e
-    why = _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
-    return WriteError(path, f"cannot write: {why}; the file is unchanged", e.errno or 0)
+        return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
+    return WriteError(path, f"cannot write: {reason_of(e)}; the file is unchanged", e.errno or 0)
 
 
 def _umask_mode() -> int:
@@ -138,15 +293,19 @@ def _open_unnamed(directory: str) -> tuple[int, str | None]:
     return fd, name
 
 
+# The signals that stop a process and can be held back: held while a file is put in place,
+# they are delivered (and stop the process) once it is whole.
+_HELD = {s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT")) if s is not None}
+
+
 def _blocked() -> contextlib.AbstractContextManager[None]:
-    """Stopping signals held back for the few calls that put the new file in place."""
-    if threading.current_thread() is not threading.main_thread():
+    """Stopping signals held back for the calls that put the new text in place."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         return contextlib.nullcontext()
-    sigs = {signal.SIGINT, *_SIGNALS}
 
     @contextlib.contextmanager
     def block() -> Iterator[None]:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
         try:
             yield
         finally:
@@ -155,12 +314,20 @@ def _blocked() -> contextlib.AbstractContextManager[None]:
     return block()
 
 
+def _no_sigxfsz() -> None:
+    """A file size limit (ulimit -f) is an error to report (EFBIG), not a signal that ends
+    the process without a word."""
+    if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
 _LINK_WORKS = True  # linking /proc/self/fd/N fails in some sandboxes: then we copy
 
 
-def _give_name(fd: int, directory: str, real: str) -> str:
+def _give_name(fd: int, directory: str, real: str) -> tuple[str, os.stat_result]:
     """A name beside the target for the finished unnamed file ``fd``: a link to it where the
-    system allows, else a full copy (with its mode and owner), made while signals wait."""
+    system allows, else a full copy (with its mode and owner), made while signals wait.
+    Returns the name and the status of the file under it."""
     global _LINK_WORKS
     if _LINK_WORKS:
         name = os.path.join(directory, f".{os.path.basename(real)}.{os.getpid()}.tmp")
@@ -168,7 +335,7 @@ def _give_name(fd: int, directory: str, real: str) -> str:
             os.unlink(name)
         try:
             os.link(f"/proc/self/fd/{fd}", name)
-            return name
+            return name, os.fstat(fd)
         except OSError:
             _LINK_WORKS = False
     st = os.fstat(fd)
@@ -185,17 +352,18 @@ def _give_name(fd: int, directory: str, real: str) -> str:
         mine = os.fstat(out)
         if (mine.st_uid, mine.st_gid) != (st.st_uid, st.st_gid):
             os.fchown(out, st.st_uid, st.st_gid)
+        mine = os.fstat(out)
     except BaseException:
         os.close(out)
         with contextlib.suppress(OSError):
             os.unlink(name)
         raise
     os.close(out)
-    return name
+    return name, mine
 
 
 @contextlib.contextmanager
-def _by_rename(real: str, st: os.stat_result | None) -> Iterator[IO[str]]:
+def _by_rename(real: str, st: os.stat_result | None, expect: Snapshot, done: list[os.stat_result]) -> Iterator[IO[str]]:
     directory = os.path.dirname(real) or "."
     fd, name = _open_unnamed(directory)
     guard = _cleanup_on_signals(name) if name else contextlib.nullcontext()
@@ -215,12 +383,18 @@ def _by_rename(real: str, st: os.stat_result | None) -> Iterator[IO[str]]:
             else:
                 os.fchmod(fd, _umask_mode())
             with _blocked():
+                # Checked last, just before the rename: an edit made while the new text
+                # was made is kept, and the new text is not written.
+                if changed(real, expect):
+                    raise Changed(real)
                 if name is None:
-                    tmp_link = _give_name(fd, directory, real)
+                    tmp_link, placed_st = _give_name(fd, directory, real)
                     os.replace(tmp_link, real)
                 else:
                     os.replace(name, real)
+                    placed_st = os.fstat(fd)
                 placed = True
+            done.append(placed_st)
     finally:
         os.close(fd)
         if not placed:
@@ -231,60 +405,351 @@ def _by_rename(real: str, st: os.stat_result | None) -> Iterator[IO[str]]:
     _fsync_dir(directory)
 
 
+# ---- in place, with a journal -------------------------------------------------------------------
+
+_JOURNAL = ".getaway-ref-journal"
+_PART = ".part"
+_MAGIC = b"getaway-ref journal 1\n"
+
+
+def _state_dir() -> str:
+    """Where journals go when the file's directory may not be written: the user's state
+    directory ($XDG_STATE_HOME, else ~/.local/state)."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "getaway-ref", "journal")
+
+
+def _uid() -> int:
+    """The user the journals belong to (0 where the system has no user ids)."""
+    return os.geteuid() if hasattr(os, "geteuid") else 0
+
+
+def _tmp_dir() -> str:
+    return os.path.join(tempfile.gettempdir(), f"getaway-ref-{_uid()}")
+
+
+def _private(d: str, create: bool) -> bool:
+    """Whether ``d`` is a directory of this user's alone (made if ``create``): a journal
+    holds the user's text and is trusted when read back."""
+    if create:
+        try:
+            os.makedirs(d, mode=0o700, exist_ok=True)
+        except OSError:
+            return False
+    try:
+        st = os.lstat(d)
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == _uid() and not st.st_mode & 0o022
+            and os.access(d, os.W_OK | os.X_OK))
+
+
+def _places(real: str, st: os.stat_result) -> Iterator[str]:
+    """Where a journal for ``real`` may go, best first: beside it, in the user's state
+    directory, in a private directory under /tmp."""
+    directory = os.path.dirname(real) or "."
+    if os.access(directory, os.W_OK | os.X_OK):
+        yield os.path.join(directory, f".{os.path.basename(real)}{_JOURNAL}")
+    key = f"{st.st_dev}-{st.st_ino}{_JOURNAL}"
+    for d in (_state_dir(), _tmp_dir()):
+        if _private(d, create=True):
+            yield os.path.join(d, key)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tuple[int, str]:
+    """The journal of a rewrite in place, whole and synced, under its name (a name it takes
+    only once complete) and locked while its writer lives. Returns (fd, name)."""
+    header = json.dumps({"path": os.fsencode(real).hex(), "dev": st.st_dev, "ino": st.st_ino,
+                         "old": len(old), "new": len(new), "digest": _digest(old + new).hex()})
+    tried = []
+    for name in _places(real, st):
+        part = name + _PART
+        try:
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW, 0o600)
+        except FileExistsError:
+            _drop_part(part)
+            try:
+                fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW, 0o600)
+            except OSError:
+                tried.append(os.path.dirname(name))
+                continue
+        except OSError:
+            tried.append(os.path.dirname(name))
+            continue
+        try:
+            _lock(fd)
+            _write_all(fd, _MAGIC + header.encode("ascii") + b"\n")
+            _write_all(fd, old)
+            _write_all(fd, new)
+            os.fsync(fd)
+            try:
+                os.link(part, name)  # never over another journal: that one holds a text too
+            except FileExistsError:
+                raise WriteError(real, f"an earlier interrupted rewrite's journal is still in {name}; "
+                                       "not written (run the command again to restore it)") from None
+            os.unlink(part)
+            _fsync_dir(os.path.dirname(name) or ".")
+            return fd, name
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(part)
+            raise
+    raise WriteError(real, "cannot be rewritten in place safely: there is nowhere to keep its text while it is "
+                           f"rewritten ({', '.join(tried) or 'its directory'} may not be written); not written",
+                     errno.EACCES)
+
+
+def _drop_journal(fd: int, name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+    _fsync_dir(os.path.dirname(name) or ".")
+    os.close(fd)
+
+
+def _drop_part(part: str) -> None:
+    """A journal cut short by a kill: its rewrite never began (the file is untouched)."""
+    try:
+        fd = os.open(part, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return
+    if not _lock(fd, wait=False):
+        os.close(fd)
+        return  # its writer is at work
+    with contextlib.suppress(OSError):
+        os.unlink(part)
+    os.close(fd)
+
+
+def _put(fd: int, data: bytes, old_size: int) -> None:
+    """Write ``data`` over the file on ``fd`` from its start, cut it to length, sync. The
+    space is reserved first where the system can, so a full disk fails before a byte
+    changes."""
+    size = len(data)
+    if size > old_size and hasattr(os, "posix_fallocate"):
+        try:
+            os.posix_fallocate(fd, 0, size)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, old_size)
+            if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                raise
+    view = memoryview(data)
+    pos = 0
+    while pos < size:
+        pos += os.pwrite(fd, view[pos:pos + (1 << 20)], pos)
+    os.ftruncate(fd, size)
+    os.fsync(fd)
+
+
 @contextlib.contextmanager
-def _in_place(real: str, st: os.stat_result) -> Iterator[IO[str]]:
-    """Write the whole text to a temporary copy, reserve its space in the target, then copy
-    it in: the target keeps its inode (hard links, owner, group, mode)."""
+def _in_place(real: str, expect: Snapshot, done: list[os.stat_result]) -> Iterator[IO[str]]:
+    """Write the whole text to a temporary copy, then copy it into the target, which keeps
+    its inode (hard links, owner, group, mode); a journal makes the copy all or nothing."""
     directory = os.path.dirname(real) or "."
     spool_dir = directory if os.access(directory, os.W_OK | os.X_OK) else None
     with tempfile.TemporaryFile(mode="w+b", dir=spool_dir) as spool:
         f = io.TextIOWrapper(spool, encoding="utf-8", newline="", write_through=True)
         yield f
         f.flush()
-        size = spool.seek(0, io.SEEK_END)
-        fd = os.open(real, os.O_RDWR)
-        try:
-            old_size = os.fstat(fd).st_size
-            old = os.pread(fd, old_size, 0) if old_size else b""
-            if size > old_size and hasattr(os, "posix_fallocate"):
-                try:
-                    os.posix_fallocate(fd, 0, size)
-                except OSError as e:
-                    with contextlib.suppress(OSError):
-                        os.ftruncate(fd, old_size)
-                    if e.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
-                        raise
+        spool.seek(0)
+        new = spool.read()
+        f.detach()
+    fd = os.open(real, os.O_RDWR | _CLOEXEC)
+    try:
+        _lock(fd)  # one writer of ours at a time; recovery waits for it
+        if _changed_fd(fd, expect):
+            raise Changed(real)
+        st = os.fstat(fd)
+        old = _read_fd(fd)
+        jfd, journal = _write_journal(real, st, old, new)
+        with _blocked():
             try:
-                spool.seek(0)
-                pos = 0
-                while chunk := spool.read(1 << 20):
-                    os.pwrite(fd, chunk, pos)
-                    pos += len(chunk)
-                os.ftruncate(fd, size)
-                os.fsync(fd)
+                _put(fd, new, len(old))
             except OSError:
-                # Put the original back: its bytes fit where they were.
-                with contextlib.suppress(OSError):
-                    os.pwrite(fd, old, 0)
-                    os.ftruncate(fd, old_size)
+                # Put the original back: its bytes fit where they were. If even that
+                # fails, the journal stays, and the next run restores it.
+                try:
+                    _put(fd, old, len(old))
+                except OSError:
+                    os.close(jfd)
+                    raise
+                _drop_journal(jfd, journal)
                 raise
+            _drop_journal(jfd, journal)
+        done.append(os.fstat(fd))
+    finally:
+        os.close(fd)
+
+
+# ---- recovery -----------------------------------------------------------------------------------
+
+
+def _read_journal(fd: int) -> tuple[str, int, int, bytes, bytes] | None:
+    """(path, dev, ino, old, new) of a whole journal; None if it is not one."""
+    data = _read_fd(fd)
+    if not data.startswith(_MAGIC):
+        return None
+    end = data.find(b"\n", len(_MAGIC))
+    try:
+        head = json.loads(data[len(_MAGIC):end])
+        path = os.fsdecode(bytes.fromhex(head["path"]))
+        n_old, n_new = int(head["old"]), int(head["new"])
+        body = data[end + 1:]
+        if end < 0 or len(body) != n_old + n_new or _digest(body).hex() != head["digest"]:
+            return None
+        return path, int(head["dev"]), int(head["ino"]), body[:n_old], body[n_old:]
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    n = min(len(a), len(b))
+    lo, step = 0, 1 << 16
+    while lo < n and a[lo:lo + step] == b[lo:lo + step]:
+        lo += step
+    lo = min(lo, n)
+    while lo < n and a[lo] == b[lo]:
+        lo += 1
+    return lo
+
+
+def _cut_short(now: bytes, old: bytes, new: bytes) -> bool:
+    """Whether ``now`` is what a copy of ``new`` over ``old`` leaves when cut short: the new
+    text's beginning, then the old text (and the zeros of the space reserved for the new)."""
+    if not len(old) <= len(now) <= max(len(old), len(new)):
+        return False
+    k = _common_prefix(now, new)
+    rest = old[k:] + bytes(max(0, len(now) - max(len(old), k)))
+    return now[k:] == rest
+
+
+def _keep_aside(journal: str, path: str, old: bytes) -> str:
+    """The old text as a plain file beside the journal, for the user; its name."""
+    base = os.path.join(os.path.dirname(journal), os.path.basename(path) + ".before-interrupted-rewrite")
+    for k in range(1000):
+        name = base if k == 0 else f"{base}.{k}"
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            _write_all(fd, old)
+            os.fsync(fd)
         finally:
             os.close(fd)
-        f.detach()
+        return name
+    raise FileExistsError(errno.EEXIST, "no free name", base)
+
+
+def _restore(journal: str) -> str | None:
+    """Finish what a rewrite cut short left: the file back as it was before (or as its
+    new text, if the copy was complete). A message for the user, or None."""
+    try:
+        jfd = os.open(journal, os.O_RDONLY | _NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return None
+    try:
+        jst = os.fstat(jfd)
+        if jst.st_uid != _uid() or not stat.S_ISREG(jst.st_mode):
+            return None  # not this user's: never trusted
+        if not _lock(jfd, wait=False):
+            return None  # its writer is at work
+        got = _read_journal(jfd)
+        if got is None:
+            return f"{safe_path(journal)}: not a journal this version can read; left as it is"
+        path, dev, ino, old, new = got
+        shown = safe_path(path)
+        try:
+            tfd = os.open(path, os.O_RDWR | _CLOEXEC)
+        except OSError:
+            tfd = -1
+        try:
+            tst = os.fstat(tfd) if tfd >= 0 else None
+            if tst is not None and (tst.st_dev, tst.st_ino) == (dev, ino):
+                if not _lock(tfd, wait=False):
+                    return None  # a writer of ours is at it now
+                now = _read_fd(tfd)
+                if now == old or now == new:
+                    os.unlink(journal)  # the copy never began, or it was complete
+                    return None
+                if _cut_short(now, old, new):
+                    with _blocked():
+                        _put(tfd, old, len(now))
+                        os.unlink(journal)
+                    _fsync_dir(os.path.dirname(journal) or ".")
+                    return f"{shown}: a rewrite cut short had left it half written; restored as it was before"
+            # The file is gone, replaced, or changed since: its old text is the user's to keep.
+            kept = _keep_aside(journal, path, old)
+            os.unlink(journal)
+            return (f"{shown}: changed or replaced after a rewrite cut short, so it was left as it is; "
+                    f"its text before that rewrite is in {safe_path(kept)}")
+        finally:
+            if tfd >= 0:
+                os.close(tfd)
+    except OSError as e:
+        return f"{safe_path(journal)}: cannot restore from this journal: {(e.strerror or str(e)).lower()}"
+    finally:
+        os.close(jfd)
+
+
+def recover(paths: Iterable[os.PathLike[str] | str] = (), tell: Callable[[str], object] | None = None) -> list[str]:
+    """Restore every file whose rewrite in place was cut short (a journal left): those in
+    the user's journal directories, and those beside ``paths`` (the files a command is
+    about to read or write). Run first by every writing command. Each restoration is said
+    in one line (to ``tell``, else standard error), and returned."""
+    _no_sigxfsz()
+    dirs: list[str] = [d for d in (_state_dir(), _tmp_dir()) if _private(d, create=False)]
+    for p in paths:
+        d = os.path.dirname(os.path.realpath(p)) or "."
+        if d not in dirs:
+            dirs.append(d)
+    said: list[str] = []
+    for d in dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(_JOURNAL + _PART):
+                _drop_part(os.path.join(d, name))
+            elif name.endswith(_JOURNAL):
+                msg = _restore(os.path.join(d, name))
+                if msg:
+                    said.append(msg)
+    for msg in said:
+        (tell or (lambda m: sys.stderr.write(f"note: {m}\n")))(msg)
+    return said
+
+
+# ---- the writer ---------------------------------------------------------------------------------
 
 
 @contextlib.contextmanager
-def replacing(path: os.PathLike[str] | str) -> Iterator[IO[str]]:
-    """A text file to write the new content of ``path`` into; the content replaces the
-    file's only when the block ends without an exception. Raises WriteError."""
+def _replacing(path: os.PathLike[str] | str, expect: Snapshot | None, inputs: Iterable[os.PathLike[str] | str],
+               done: list[os.stat_result]) -> Iterator[IO[str]]:
+    _no_sigxfsz()
     shown = str(path)
     real = os.path.realpath(path)
+    check_distinct(real, inputs)
     try:
         st: os.stat_result | None = os.stat(real)
     except FileNotFoundError:
         st = None
     except OSError as e:
         raise _error(shown, e) from None
+    if expect is None:
+        # Not read by the caller: the file as it is now, kept unless it changes meanwhile.
+        expect = Snapshot.of(st, None) if st is not None else ABSENT
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise WriteError(shown, "not a regular file: not written")
     directory = os.path.dirname(real) or "."
@@ -299,32 +764,53 @@ def replacing(path: os.PathLike[str] | str) -> Iterator[IO[str]]:
                     or not os.access(directory, os.W_OK | os.X_OK))
     try:
         if in_place:
-            assert st is not None
-            with _in_place(real, st) as f:
+            recover([real])
+            with _in_place(real, expect, done) as f:
                 yield f
         else:
-            with _by_rename(real, st) as f:
+            with _by_rename(real, st, expect, done) as f:
                 yield f
+    except Changed:
+        raise Changed(shown) from None
     except OSError as e:
         raise _error(shown, e) from None
 
 
-def write_text(path: os.PathLike[str] | str, text: str) -> None:
-    """Replace the text of ``path`` (UTF-8, line endings as given). Raises WriteError."""
-    with replacing(path) as f:
+@contextlib.contextmanager
+def replacing(path: os.PathLike[str] | str, *, expect: Snapshot | None = None,
+              inputs: Iterable[os.PathLike[str] | str] = ()) -> Iterator[IO[str]]:
+    """A text file to write the new content of ``path`` into; the content replaces the
+    file's only when the block ends without an exception. ``expect``: the file as the
+    caller read it (else as it is when the block begins); if it is no longer that, nothing
+    is written (``Changed``). ``inputs``: files the output must not be. Raises WriteError."""
+    with _replacing(path, expect, inputs, []) as f:
+        yield f
+
+
+def write_text(path: os.PathLike[str] | str, text: str, *, expect: Snapshot | None = None,
+               inputs: Iterable[os.PathLike[str] | str] = ()) -> Snapshot:
+    """Replace the text of ``path`` (UTF-8, line endings as given); what the file is now,
+    for the next write's ``expect``. Raises WriteError (``Changed`` if it changed)."""
+    data = text.encode("utf-8")
+    done: list[os.stat_result] = []
+    with _replacing(path, expect, inputs, done) as f:
         f.write(text)
+    return Snapshot.of(done[0], data) if done else snapshot(path)
 
 
 class Beside:
     """:func:`replacing` for a writer that decides only at the end whether the new text
     replaces the file (``fmt --write``: not when the record has a syntax error, nor when
-    nothing changed): write to ``file``, then ``commit()`` or ``discard()``."""
+    nothing changed): write to ``file``, then ``commit()`` or ``discard()``. The file is
+    hashed when this is made, before the writer reads it: a change made by someone else
+    meanwhile is found at ``commit()`` (``Changed``) and kept."""
 
     class _Discard(Exception):
         pass
 
     def __init__(self, path: str):
-        self._cm = replacing(path)
+        real = os.path.realpath(path)
+        self._cm = replacing(path, expect=snapshot(real))
         self.file = self._cm.__enter__()
 
     def commit(self) -> None:

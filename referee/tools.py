@@ -3,12 +3,13 @@
 Each function takes the command's arguments as plain values, prints what the command prints
 and returns its exit code (0 clean, 1 found, 2 usage or I/O error); a usage problem said in
 one line is a :class:`referee.commands.UsageError` for the caller to print. ``check`` is in
-``referee/commands.py``, kept apart because a plain ``check`` must not load what these use
+``referee/commands/check.py``, kept apart because a plain ``check`` must not load what these use
 (pydantic for the JSON models, rich for the text).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_std
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
-from referee.files import Beside
+from referee.files import Beside, WriteError, reason_of, recover
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
@@ -50,6 +51,8 @@ def fmt_command(files: list[Path], *, check_only: bool = False, write: bool = Fa
     if write and any(str(p) == STDIN for p in paths):
         raise UsageError("--write rewrites files; standard input has none")
     err = console(stderr=True)
+    if write:
+        recover(paths)  # a rewrite of these files cut short by a kill: put back first
     status = EXIT_OK
     for path in paths:
         status = max(status, _fmt_one(path, err, check_only=check_only, write=write, diff=diff))
@@ -88,7 +91,10 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     except ReadError as e:
         problem_text = e.message
     except OSError as e:
-        problem_text = e.strerror or str(e)
+        if target is not None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            problem_text = f"cannot write: {reason_of(e)}; the file is unchanged"  # the new text did not fit
+        else:
+            problem_text = e.strerror or str(e)
     finally:
         if spooled is not None:
             spooled.unlink(missing_ok=True)
@@ -115,7 +121,11 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
         if res.same:
             target.discard()
         else:
-            target.commit()
+            try:
+                target.commit()
+            except OSError as e:  # changed meanwhile (Changed), a full disk, ...: one line, the file as it is
+                print_error(str(e) if isinstance(e, WriteError) else f"{name}: {e.strerror or e}", err)
+                return EXIT_USAGE
             err.print(f"{name}: formatted", markup=False)
     elif check_only and not res.same:
         err.print(f"{name}: not in canonical form (run getaway-ref fmt --write {name})", markup=False)
@@ -148,6 +158,8 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
         raise UsageError(f"{name}: is a directory") from None
     except ReadError as e:
         raise UsageError(f"{name}: {e.message}") from None
+    except BrokenPipeError:
+        raise  # the reader of the JSON went away, not the record (referee/commands/pipes.py)
     except OSError as e:
         raise UsageError(f"{name}: {e.strerror or e}") from None
     finally:

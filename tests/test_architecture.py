@@ -14,7 +14,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
-            "referee.selfplay", "referee.lsp", "referee.config", "referee.files")
+            "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
+            "referee.review", "referee.web")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -112,16 +113,80 @@ def test_the_engine_imports_nothing_of_ours_but_itself() -> None:
         assert outside == set(), path
 
 
+# ---- the command layer's order (issue 23, item 5) -----------------------------------------------
+
+# The command layer, lowest first. A module may import its own level and those below, never
+# one above; the most specific entry names a module's level (``referee.commands.check`` is
+# level 4 although ``referee.commands``, the shared options, is level 1).
+COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
+    # 0: what every command reads or writes: files safely, settings, the inputs, --jobs
+    ("referee.files", "referee.config", "referee.archive.inputs", "referee.archive.jobs"),
+    # 1: the options every command shares (the usage error, the rules options, check's
+    # options declared once) and the one ending of a closed pipe
+    ("referee.commands", "referee.commands.options", "referee.commands.pipes"),
+    # 2: judging archives: slices, workers, Dask, the check's run
+    ("referee.archive",),
+    # 3: at the table, self-play, game review, the editor server
+    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
+    # 4: the commands' bodies, and the table served to the phones
+    ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web"),
+    # 5: the command line
+    ("referee.cli", "referee._start"),
+)
+
+
+def command_level(module: str) -> int | None:
+    best: tuple[int, int] | None = None  # (length of the entry, level)
+    for level, entries in enumerate(COMMAND_LEVELS):
+        for entry in entries:
+            if within(module, entry) and (best is None or len(entry) > best[0]):
+                best = (len(entry), level)
+    return best[1] if best is not None else None
+
+
+def test_the_command_layer_imports_only_downwards() -> None:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        mine = command_level(name)
+        if mine is None:
+            continue
+        for imported in sorted(imports_of(path)):
+            theirs = command_level(imported)
+            if theirs is not None and theirs > mine:
+                out.append(f"{name} (level {mine}) imports {imported} (level {theirs})")
+    assert out == []
+
+
+def test_every_module_of_the_command_layer_has_a_level() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path)
+        if any(within(name, c) for c in COMMANDS):
+            assert command_level(name) is not None, name
+
+
+def test_nothing_imports_the_command_line() -> None:
+    """cli.py and _start.py are the top: no module of the package imports them (the
+    entry point itself excepted)."""
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path)
+        if name in ("referee._start", "referee.__main__"):
+            continue
+        assert "referee.cli" not in imports_of(path) or name == "referee._start", name
+
+
 # ---- where imports are deferred ------------------------------------------------------------------
 
 # docs/architecture.md, "Imports at the top": an import inside a function only where start-up
 # time or an optional extra needs it. Each place, and why.
 DEFERRING: dict[str, str] = {
     "referee.cli": "each typer command loads only the modules it runs",
-    "referee._start": "the typer-free fast path of `check` hands anything else to typer",
+    "referee._start": "check's own parser, without typer; typer only for the other commands",
+    "referee.commands.options": "rich only to colour an error on a terminal",
     "referee.archive.check": "each output format loads only its own writer (rich, pydantic, xml)",
     "referee.archive.dask": "the dask extra, with a one-line hint when it is missing",
     "referee.lsp": "the lsp extra, with a one-line hint when it is missing",
+    "referee.web": "the serve extra, with a one-line hint when it is missing",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
 }
 
@@ -150,7 +215,7 @@ def test_every_module_imports_on_its_own() -> None:
     import importlib
     import sys
 
-    names = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if ("lsp" not in p.parts or p.name == "__init__.py") and p.name != "__main__.py")
+    names = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if (not {"lsp", "web"} & set(p.parts) or p.name == "__init__.py") and p.name != "__main__.py")
     saved = {k: v for k, v in sys.modules.items() if k == "referee" or k.startswith("referee.")}
     try:
         for name in names:

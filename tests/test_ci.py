@@ -13,6 +13,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from conftest import DATA, RECORDS, ROOT, run_cli
@@ -98,14 +99,26 @@ def test_statistics_counts_each_code_most_frequent_first() -> None:
     assert all(row[2] in ("error", "mistake", "note") for row in rows)
 
 
-def test_quiet_prints_the_problems_and_the_summary_line_only() -> None:
-    loud = run_cli("check", str(RENEGE), str(CLEAN)).stdout
-    quiet = run_cli("check", str(RENEGE), str(CLEAN), "-q").stdout
-    assert "game 1 — rules pagat" in loud and "game 1 — rules pagat" not in quiet
-    assert "mistake[M201]" in quiet and "renege: East played K♣" in quiet
-    assert quiet.rstrip().splitlines()[-1].startswith("checked 2 files, 2 games")
-    (only,) = run_cli("check", str(CLEAN), "-q").stdout.strip().splitlines()
+def test_by_default_a_check_prints_the_problems_and_the_summary_line_only() -> None:
+    # As ruff and pgn-extract do: an archive of clean games is one line, not a line a game.
+    plain = run_cli("check", str(RENEGE), str(CLEAN)).stdout
+    assert "game 1 — rules pagat" not in plain
+    assert "mistake[M201]" in plain and "renege: East played K♣" in plain
+    assert plain.rstrip().splitlines()[-1].startswith("checked 2 files, 2 games")
+    (only,) = run_cli("check", str(CLEAN)).stdout.strip().splitlines()
     assert only.startswith("checked 1 file, 1 game") and only.endswith("no errors")
+    # -q stays, and says the same
+    assert run_cli("check", str(RENEGE), str(CLEAN), "-q").stdout == plain
+
+
+@pytest.mark.parametrize("flag", ["--show-games", "-v", "--verbose"])
+def test_the_line_per_game_on_request(flag: str) -> None:
+    r = run_cli("check", str(RENEGE), str(CLEAN), flag)
+    lines = r.stdout.splitlines()
+    assert sum(1 for line in lines if " — rules pagat" in line) == 2
+    assert f"{CLEAN}:" in r.stdout and "mistake[M201]" in r.stdout
+    # -q wins: a script's -q keeps its output whatever else is asked for
+    assert " — rules pagat" not in run_cli("check", str(RENEGE), str(CLEAN), flag, "-q").stdout
 
 
 # ---- settings files ------------------------------------------------------------------------------------------
@@ -145,7 +158,7 @@ def test_settings_give_the_default_rule_set(tmp_path: Path) -> None:
     f.write_text("".join(line for line in src.splitlines(True) if not line.startswith("[Rules")), encoding="utf-8")
     assert run_cli("check", str(f), "-q").returncode == 1
     (tmp_path / "getaway-ref.toml").write_text('rules = "pagat"\nset = { direction = "anticlockwise" }\n')
-    r = run_cli("check", str(f))
+    r = run_cli("check", str(f), "--show-games")
     assert r.returncode == 0, r.stdout
     assert "rules pagat direction=anticlockwise" in r.stdout
     assert run_cli("check", str(f), "--set", "direction=clockwise", "-q").returncode == 1
@@ -237,7 +250,9 @@ def test_sarif_is_valid_sarif_2_1_0_with_rules_help_citations_and_regions() -> N
     for res, d in zip(run.results, found):
         assert rules[res.rule_index].id == res.rule_id
         loc = res.locations[0].physical_location
-        assert loc.artifact_location.uri == Path(d["path"]).as_uri()
+        # Relative to the root the log names (check ran in ROOT), as code scanning maps it.
+        base = run.original_uri_base_ids[loc.artifact_location.uri_base_id].uri
+        assert urljoin(base, loc.artifact_location.uri) == Path(d["path"]).as_uri()
         assert (loc.region.start_line, loc.region.start_column) == (d["location"]["line"], d["location"]["column"])
         assert loc.region.char_offset == d["location"]["offset"]
         assert loc.region.char_length == d["location"]["end"] - d["location"]["offset"]

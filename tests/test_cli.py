@@ -160,7 +160,7 @@ def test_rules_file_options(tmp_path):
 def test_set_overrides_the_rules_of_every_game():
     # The example has no takes, so it stays clean without taking; the summary names the
     # rule set the game was judged by.
-    r = run_cli("check", "--set", "taking=no", str(PAGAT))
+    r = run_cli("check", "--show-games", "--set", "taking=no", str(PAGAT))
     assert r.returncode == 0, output(r)
     assert "pagat taking=no" in r.stdout
 

@@ -69,6 +69,21 @@ def _import_stdlib() -> None:
                 pass
 
 
+def _import_package(name: str) -> None:
+    """Every module of a package, while the child may still read where it lives."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(name)
+    for info in pkgutil.walk_packages(pkg.__path__, name + "."):
+        if info.name.endswith("__main__"):
+            continue  # importing it runs the program
+        try:
+            importlib.import_module(info.name)
+        except BaseException:  # noqa: BLE001 (a module for another platform or an extra)
+            pass
+
+
 def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.CompletedProcess[str]:
     """The command in a forked child that has given up root: the interpreter may live where
     the other user cannot reach (root's home), so the child runs the command without exec,
@@ -77,11 +92,28 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
     import traceback
 
     import referee.cli  # noqa: F401  (every command and what it imports at the top)
+    import pkgutil
+
+    import rich
+    import typer
+
+    # typer and rich import some of their own modules when first used, after the child has
+    # given up root: import them all now.
+    for pkg in (typer, rich):
+        for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            if mod.name.endswith("__main__") or mod.name == "typer.cli":  # programs, not library parts
+                continue
+            try:
+                __import__(mod.name)
+            except Exception:  # noqa: BLE001 (a part for another shell or platform)
+                pass
     import referee.files  # noqa: F401
     import referee.selfplay.simulate  # noqa: F401
     import referee.table.live  # noqa: F401
     import referee.table.views  # noqa: F401
 
+    for package in ("typer", "rich"):  # each loads parts of itself late (help decorators, emoji codes)
+        _import_package(package)
     files = [tempfile.TemporaryFile() for _ in range(3)]
     files[0].write(input.encode("utf-8"))
     files[0].seek(0)
@@ -108,6 +140,11 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
         except BaseException as e:
             os.write(2, f"{type(e).__name__}: {e}\n{traceback.format_exc()}".encode())
         finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except BaseException:  # noqa: BLE001 (a closed stream: nothing to keep)
+                    pass
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     out = []
@@ -351,3 +388,59 @@ def test_fmt_write_goes_through_the_careful_writer(tmp_path: Path) -> None:
     assert link.is_symlink() and real.read_text(encoding="utf-8") == canonical
     assert os.path.samefile(real, hard)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.gwy", "link.gwy", "real.gwy"]
+
+
+def _fill(d: Path) -> None:
+    """Fill the file system of ``d`` to the last byte."""
+    fd = os.open(d / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        while True:
+            os.write(fd, b"\0" * 4096)
+    except OSError:
+        pass
+    try:
+        while True:
+            os.write(fd, b"\0")
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@needs_root
+def test_live_on_a_full_disk_says_cannot_write_once_and_exits_1(small_disk: Path) -> None:
+    r = run("live", "game.gwy", "--seats", "North East South West", cwd=small_disk, input="West A♠\n")
+    assert r.returncode == 0, r.stderr
+    before = (small_disk / "game.gwy").read_text(encoding="utf-8")
+    _fill(small_disk)
+    r = run("live", "game.gwy", cwd=small_disk, input="North J♠\n")
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    said = [line for line in (r.stdout + r.stderr).splitlines() if "cannot write" in line]
+    assert len(said) == 1 and said[0].count("cannot write") == 1 and "no space left" in said[0], said
+    assert said[0].startswith("not recorded: cannot write game.gwy")
+    assert (small_disk / "game.gwy").read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "game.gwy"]
+
+
+@needs_root
+def test_html_on_a_full_disk_says_cannot_write_once(small_disk: Path) -> None:
+    from conftest import RECORDS
+
+    (small_disk / "rec.gwy").write_bytes((RECORDS / "pagat-example.gwy").read_bytes())
+    _fill(small_disk)
+    line = one_line_error(run("html", "rec.gwy", "-o", "page.html", cwd=small_disk))
+    assert line.count("cannot write") == 1 and "page.html" in line and "no space left" in line
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "rec.gwy"]
+
+
+@needs_root
+def test_live_with_no_file_name_where_it_may_not_write_names_the_directory(shared: Path) -> None:
+    d = shared / "roots"
+    d.mkdir()
+    d.chmod(0o755)  # root's: nobody may not make a file here
+    r = run("live", cwd=d, user=NOBODY, input="West A♠\n")
+    line = one_line_error(r)
+    assert "None" not in line
+    assert line.startswith("error: cannot make a new record in") and str(d) in line and "permission denied" in line
+    assert list(d.iterdir()) == []

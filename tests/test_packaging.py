@@ -30,7 +30,8 @@ def test_the_readme_install_line_works_in_a_fresh_virtual_environment(tmp_path: 
     (line,) = [x for x in readme.splitlines() if x.startswith("python -m venv .venv &&")]
     assert line == "python -m venv .venv && . .venv/bin/activate && pip install ."
     project = _copy_project(tmp_path / "getaway-ref")
-    script = f"{line} -q && getaway-ref --version && getaway-ref check {RECORDS / 'pagat-example.gwy'}"
+    script = (f"{line} -q && getaway-ref --version && getaway-ref check {RECORDS / 'pagat-example.gwy'}"
+              f" && getaway-ref html {RECORDS / 'pagat-example.gwy'} -o {tmp_path / 'page.html'}")
     # `python` as a user's shell finds it: the interpreter running the tests, first on PATH
     bindir = tmp_path / "bin"
     bindir.mkdir()
@@ -43,11 +44,14 @@ def test_the_readme_install_line_works_in_a_fresh_virtual_environment(tmp_path: 
     installed = project / ".venv" / "lib"
     (site,) = installed.glob("python3*/site-packages")
     assert (site / "referee" / "py.typed").exists() and (site / "referee" / "grammar" / "gwy.lark").exists()
+    # the page's template, styles and script ship in the wheel: the installed html wrote a page
+    assert (site / "referee" / "table" / "templates" / "table.html.j2").exists()
+    assert 'id="data"' in (tmp_path / "page.html").read_text(encoding="utf-8")
     (dist,) = site.glob("getaway_ref-*.dist-info")
     meta = (dist / "METADATA").read_text(encoding="utf-8")
     assert f"Version: {referee.__version__}" in meta
     assert "Classifier: License :: OSI Approved :: MIT License" in meta
-    assert "Provides-Extra: lsp" in meta
+    assert "Provides-Extra: lsp" in meta and "Provides-Extra: serve" in meta
     assert re.search(r"^Description-Content-Type: text/markdown", meta, re.M)
     assert "## Use in CI" in meta  # the README is the long description
     licences = list(dist.rglob("LICENSE"))

@@ -1,12 +1,16 @@
 """``getaway-ref html``: the replay page, opened in a real headless Chromium.
 
 The page is written by the command, opened from disk (no server, no network), stepped with
-its buttons and the arrow keys, and read back from what the browser shows. A screenshot of
-the renege position is kept in build/test-artifacts/ for people to look at.
+its buttons, its trick list and its keys, and read back from what the browser shows, at a
+desktop's size (1280x900) and a phone's (390x844). Screenshots are kept in
+build/test-artifacts/ for people to look at (docs/ holds copies for the README).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html
 import json
 import os
 import re
@@ -19,6 +23,8 @@ from conftest import DATA, RECORDS, ROOT, run_cli
 
 ARTIFACTS = ROOT / "build" / "test-artifacts"
 RENEGE = DATA / "invalid" / "M201-renege.gwy"  # game 1: East throws 10♣ on a diamond lead holding ♦QJT9
+DESKTOP = (1280, 900)
+PHONE = (390, 844)
 
 
 def _browser_paths() -> tuple[str, str] | None:
@@ -27,8 +33,8 @@ def _browser_paths() -> tuple[str, str] | None:
     return (chrome, driver) if chrome and driver else None
 
 
-@pytest.fixture(scope="module")
-def browser():
+def start_chrome():
+    """A headless Chromium driven by selenium, or a skip (a failure where CI asks for one)."""
     webdriver = pytest.importorskip("selenium.webdriver")
     paths = _browser_paths()
     if paths is None:
@@ -39,20 +45,47 @@ def browser():
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = paths[0]
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,1200",
-              "--force-device-scale-factor=1"):
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
         opts.add_argument(a)
-    drv = webdriver.Chrome(service=Service(paths[1]), options=opts)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(paths[1]), options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    drv = start_chrome()
     yield drv
     drv.quit()
 
 
-def _page(tmp_path: Path, record: Path, *args: str) -> Path:
-    out = tmp_path / "page.html"
+@pytest.fixture
+def desktop(browser):
+    browser.set_window_size(*DESKTOP)
+    return browser
+
+
+@pytest.fixture
+def phone(browser):
+    browser.set_window_size(*PHONE)
+    try:
+        yield browser
+    finally:
+        browser.set_window_size(*DESKTOP)
+
+
+def _page(tmp_path: Path, record: Path, *args: str, name: str = "page.html") -> Path:
+    out = tmp_path / name
     r = run_cli("html", str(record), "-o", str(out), *args)
     assert r.returncode == 0, r.stderr
     assert out.exists() and f"wrote {out}" in r.stdout
     return out
+
+
+def _open(drv, page: Path, fragment: str = "") -> None:
+    # A new document each time: a fragment alone would not reload the page.
+    drv.get("about:blank")
+    drv.get(page.as_uri() + fragment)
 
 
 def _shown(drv) -> dict:
@@ -65,29 +98,57 @@ def _shown(drv) -> dict:
     table = [(s.get_attribute("data-seat"), s.find_element(By.CLASS_NAME, "card").get_attribute("data-card"),
               "bad" in s.find_element(By.CLASS_NAME, "card").get_attribute("class"))
              for s in drv.find_elements(By.CSS_SELECTOR, "#trick .slot")]
-    hands = {h.get_attribute("data-seat"): h.find_element(By.CLASS_NAME, "size").text
-             for h in drv.find_elements(By.CSS_SELECTOR, "#hands .hand")}
-    heads = {h.get_attribute("data-seat"): h.find_element(By.TAG_NAME, "h3").text
-             for h in drv.find_elements(By.CSS_SELECTOR, "#hands .hand")}
-    return {"heads": heads, "label": text("label"), "what": text("what"), "table": table, "fate": text("fate"), "lead": text("lead"),
-            "diags": text("diags"), "waste": text("waste"), "hands": hands, "out": text("out")}
+    boxes = drv.find_elements(By.CSS_SELECTOR, "#felt .hand")
+    return {"label": text("label"), "what": text("what"), "table": table, "fate": text("fate"), "lead": text("lead"),
+            "diags": text("diags"), "waste": text("waste"), "out": text("out"), "notice": text("notice"),
+            "hands": {h.get_attribute("data-seat"): h.find_element(By.CLASS_NAME, "size").text for h in boxes},
+            "heads": {h.get_attribute("data-seat"): h.find_element(By.TAG_NAME, "h3").text for h in boxes},
+            "cards": {h.get_attribute("data-seat"): " ".join(m.text for m in h.find_elements(By.CSS_SELECTOR, ".cards .mini"))
+                      + " | " + " ".join(u.text for u in h.find_elements(By.CSS_SELECTOR, ".cards .unseen")) for h in boxes},
+            "notes": {h.get_attribute("data-seat"): " ".join(n.text for n in h.find_elements(By.CLASS_NAME, "note"))
+                      for h in boxes}}
 
 
-def test_page_is_self_contained(tmp_path):
-    page = _page(tmp_path, RENEGE, "--game", "1").read_text(encoding="utf-8")
+def _errors(drv) -> list[str]:
+    """The browser's console errors since the last call (a refused script or style shows here)."""
+    return [e["message"] for e in drv.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _data(page: Path) -> dict:
+    text = page.read_text(encoding="utf-8")
+    return json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', text, re.S).group(1))
+
+
+def _sha(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def test_page_is_self_contained_and_its_policy_names_its_one_script(tmp_path):
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    text = page.read_text(encoding="utf-8")
     # no network: nothing is fetched from anywhere
-    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
-    assert "@import" not in page and "url(" not in page
-    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))
-    assert data["seats"] == ["North", "East", "South", "West"] and data["tricks"] == {"1": 4, "2": 7, "3": 12}  # the counts line is a step too
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert "@import" not in text and "url(" not in text
+    policy = html.unescape(re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text).group(1))
+    assert "default-src 'none'" in policy and "connect-src" not in policy
+    scripts = re.findall(r"<script>(.*?)</script>", text, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", text, re.S)
+    assert len(scripts) == 1 and len(styles) == 1
+    assert f"script-src '{_sha(scripts[0])}'" in policy and f"style-src '{_sha(styles[0])}'" in policy
+    data = _data(page)
+    assert data["file"] == "M201-renege.gwy" and len(data["games"]) == 1
+    g = data["games"][0]
+    assert g["seats"] == ["North", "East", "South", "West"] and g["tricks"] == {"1": 4, "2": 7, "3": 12}
 
 
-def test_renege_stepped_to_in_a_real_browser(tmp_path, browser):
+def test_renege_stepped_to_in_a_real_browser(tmp_path, desktop):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
+    browser = desktop
     page = _page(tmp_path, RENEGE, "--game", "1")
-    browser.get(page.as_uri())
+    _open(browser, page)
+    assert _errors(browser) == []  # the policy let the page's own script and style run
     s = _shown(browser)
     assert s["label"].startswith("0 / ") and "start" in s["label"]
     assert s["hands"] == {"North": "13 cards", "East": "13 cards", "South": "13 cards", "West": "13 cards"}
@@ -111,35 +172,184 @@ def test_renege_stepped_to_in_a_real_browser(tmp_path, browser):
     assert "East picks up the 3 cards of trick 2 and leads trick 3" in s["diags"]
     assert "The table applied the penalty." in s["diags"]
     assert s["hands"]["East"] == "14 cards" and "East leads trick 3: they picked up a trick as the penalty" in s["lead"]
-    assert s["waste"] == "Waste pile: 4 cards"
+    # the waste pile's cards, not only their number: trick 1 went there
+    assert s["waste"].startswith("Waste pile: 4 cards") and all(c in s["waste"] for c in ("A♠", "K♠", "10♥", "10♠"))
     # East leads by the penalty, which is not "the power" (the highest card of the last trick)
     assert "leads" in s["heads"]["East"] and "power" not in s["heads"]["East"]
-    assert browser.execute_script("return location.hash") == "#trick-2"
+    # the screen reader hears the step
+    assert "East played 10♣" in browser.find_element(By.ID, "announce").get_attribute("textContent")
+    # one kind of fragment, always: the step
+    assert browser.execute_script("return location.hash") == "#step-7"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(ARTIFACTS / "page-renege.png"))
-    # #trick-2 opens there directly
-    browser.get(page.as_uri() + "#trick-3")
-    browser.get(page.as_uri() + "#trick-2")
-    browser.refresh()
+    assert browser.save_screenshot(str(ARTIFACTS / "page-renege-desktop.png"))
+    # #trick-2 opens there directly, at the trick's last play
+    _open(browser, page, "#trick-2")
     assert _shown(browser)["table"] == s["table"]
+    # ] and [ jump a trick at a time
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys("]")
+    assert "trick 3: East Q♦" in _shown(browser)["label"]
+    body.send_keys("[")
+    assert "trick 2: West 5♦" in _shown(browser)["label"]
 
 
-def test_page_of_a_finished_game_on_a_phone(tmp_path, browser):
+def test_the_trick_list_and_the_mistakes_open_their_play(tmp_path, desktop):
+    from selenium.webdriver.common.by import By
+
+    browser = desktop
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    _open(browser, page)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#moves li")
+    assert rows[0].text.split() == ["1.", "West", "A♠", "North", "K♠", "East", "10♥", "South", "10♠"]
+    bad = browser.find_elements(By.CSS_SELECTOR, "#moves a.bad")
+    assert [a.text for a in bad] == ["East 10♣"] and bad[0].get_attribute("title") == "M201"
+    browser.find_element(By.LINK_TEXT, "North A♦").click()
+    s = _shown(browser)
+    assert "trick 2: North A♦" in s["label"] and s["table"] == [("West", "5♦", False), ("North", "A♦", False)]
+    # the mistake's link opens at it, with its ruling
+    link = browser.find_element(By.CSS_SELECTOR, "#mistakes a")
+    assert "M201" in link.text and link.get_attribute("href").endswith("#mistake-1")
+    _open(browser, page, "#mistake-1")
+    s = _shown(browser)
+    assert ("East", "10♣", True) in s["table"] and "The table applied the penalty." in s["diags"]
+    # the ruling read aloud: what the page hands the browser's speech synthesis
+    browser.execute_script("window.said = []; speechSynthesis.speak = function (u) { window.said.push(u.text); };")
+    browser.find_element(By.ID, "speak").click()
+    said = browser.execute_script("return window.said")
+    assert len(said) == 1 and "M201" in said[0] and "East played 10♣" in said[0]
+
+
+def test_a_bad_fragment_says_so(tmp_path, desktop):
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    for fragment, said in (("#trick-99", "#trick-99: game 1 has tricks 1 to 3; showing the start"),
+                           ("#step-500", "#step-500: game 1 has steps 0 to 13"),
+                           ("#mistake-4", "#mistake-4: game 1 has findings 1 to 1"),
+                           ("#nonsense", "#nonsense is not a place in this page")):
+        _open(desktop, page, fragment)
+        s = _shown(desktop)
+        assert said in s["notice"], fragment
+        assert "start" in s["label"]
+    _open(desktop, page, "#trick-2")
+    assert _shown(desktop)["notice"] == ""
+
+
+def test_every_game_of_a_file_with_a_picker(tmp_path, desktop):
+    from selenium.webdriver.support.ui import Select
+
+    page = _page(tmp_path, RENEGE)
+    games = _data(page)["games"]
+    assert [g["game"] for g in games] == [1, 2, 3, 4]
+    _open(desktop, page)
+    picker = Select(desktop.find_element("id", "game"))
+    assert len(picker.options) == 4 and picker.first_selected_option.text.startswith("game 4")
+    picker.select_by_index(0)
+    assert desktop.find_element("id", "title").text == games[0]["title"]
+    assert desktop.execute_script("return location.hash") == "#game-1/step-0"
+    _open(desktop, page, "#game-2/trick-1")
+    assert Select(desktop.find_element("id", "game")).first_selected_option.text.startswith("game 2")
+    assert desktop.find_element("id", "title").text == games[1]["title"]
+    _open(desktop, page, "#game-7/trick-1")
+    assert "this page has no game 7" in _shown(desktop)["notice"]
+
+
+def test_what_a_seat_knew(tmp_path, desktop):
+    from selenium.webdriver.support.ui import Select
+
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    _open(desktop, page, "#trick-2")
+    s = _shown(desktop)
+    assert "Q♦" in s["cards"]["East"]  # the record shows every hand
+    Select(desktop.find_element("id", "view")).select_by_visible_text("what North knew")
+    s = _shown(desktop)
+    # North's own hand is all there; East's 14 cards are hidden from North, except what the
+    # table saw East pick up (the three cards of trick 2, the penalty)
+    assert "unseen" not in s["cards"]["North"] and "A♥" in s["cards"]["North"]
+    assert s["cards"]["East"] == "A♦ 5♦ 10♣ | + 11 not seen by North"
+    assert s["cards"]["South"] == " | 12 not seen by North"  # 13 dealt, 10♠ played to trick 1
+    # East held Q♦ when it threw 10♣ (the renege): the engine shows no void, and neither does the page
+    assert "shown void" not in desktop.find_element("css selector", '#felt .hand[data-seat="East"]').text
+
+
+def test_two_player_ending_explained_on_a_phone(tmp_path, phone):
     page = _page(tmp_path, RECORDS / "dispute-two-players.gwy")
-    browser.set_window_size(390, 844)
+    _open(phone, page, "#trick-21")
+    s = _shown(phone)
+    assert [c for _, c, _ in s["table"]] == ["7♣", "8♥"]
+    assert "legal tochoo" in s["what"]
+    assert "the game is over: West is left holding cards and loses" in s["fate"]
+    assert "Got away: " in s["out"] and "East" in s["out"]
+    # East is out yet its box holds 2♠: the page says which rule makes it so
+    assert s["hands"]["East"].startswith("got away") and "2♠" in s["cards"]["East"]
+    assert "with two players left" in s["notes"]["East"] and "(Pagat, Getaway: Two players)" in s["notes"]["East"]
+    # nothing wider than the phone's screen, and every hand above the fold
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    bottoms = phone.execute_script(
+        "return [window.innerHeight].concat(Array.from(document.querySelectorAll('#felt .hand')).map("
+        "function (h) { return h.getBoundingClientRect().bottom; }))")
+    assert len(bottoms) == 5 and max(bottoms[1:]) <= bottoms[0]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone.save_screenshot(str(ARTIFACTS / "page-two-players-phone.png"))
+
+
+def test_a_full_deal_fits_a_phone(tmp_path, phone):
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    _open(phone, page, "#trick-2")
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+    bottoms = phone.execute_script(
+        "return [window.innerHeight].concat(Array.from(document.querySelectorAll('#felt .hand')).map("
+        "function (h) { return h.getBoundingClientRect().bottom; }))")
+    assert len(bottoms) == 5 and max(bottoms[1:]) <= bottoms[0]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone.save_screenshot(str(ARTIFACTS / "page-renege-phone.png"))
+
+
+def test_dark_mode_and_print(tmp_path, desktop):
+    page = _page(tmp_path, RENEGE, "--game", "1")
+    _open(desktop, page)
+    light = desktop.execute_script("return getComputedStyle(document.body).backgroundColor")
+    desktop.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     try:
-        browser.get(page.as_uri() + "#trick-21")
-        s = _shown(browser)
-        assert [c for _, c, _ in s["table"]] == ["7♣", "8♥"]
-        assert "legal tochoo" in s["what"]
-        assert "the game is over: West is left holding cards and loses" in s["fate"]
-        assert "Got away: " in s["out"] and "East" in s["out"]
-        # nothing wider than the phone's screen
-        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(ARTIFACTS / "page-phone.png"))
+        dark = desktop.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert light != dark
+        rgb = [int(x) for x in re.findall(r"\d+", dark)[:3]]
+        assert sum(rgb) < 3 * 64  # a dark background
     finally:
-        browser.set_window_size(1000, 1200)
+        desktop.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    desktop.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert not desktop.find_element("css selector", ".controls").is_displayed()
+        assert desktop.find_element("id", "felt").is_displayed()
+    finally:
+        desktop.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+HOSTILE_EVENT = '</script><script>window.pwned=1</script><!-- "><img src=x onerror=window.pwned=2> @@DATA@@ \u2028x\u2029'
+
+
+def test_hostile_record_text_is_shown_as_text(tmp_path, desktop):
+    name = 'odd <!-- "name\' <script>x.gwy'
+    rec = tmp_path / name
+    text = RENEGE.read_text(encoding="utf-8")
+    first = text.index("%game")
+    head, rest = text[:first], text[first:]
+    escaped = HOSTILE_EVENT.replace("\\", "\\\\").replace('"', '\\"')
+    rest = re.sub(r'\[Event "[^"\n]*"\]', lambda m: f'[Event "{escaped}"]', rest, count=1)
+    rec.write_text(head + rest, encoding="utf-8")
+    assert run_cli("check", str(rec)).returncode in (0, 1)
+    page = _page(tmp_path, rec, "--game", "1")
+    raw = page.read_text(encoding="utf-8")
+    # the data block holds neither the end of a script, nor a comment's start, nor a raw U+2028
+    block = re.search(r'<script type="application/json" id="data">(.*?)</script>', raw, re.S).group(1)
+    assert "<" not in block and "\u2028" not in block and "\u2029" not in block
+    assert _data(page)["games"][0]["title"] == HOSTILE_EVENT
+    _open(desktop, page)
+    assert desktop.execute_script("return window.pwned === undefined")
+    assert desktop.execute_script("return document.getElementById('title').textContent") == HOSTILE_EVENT
+    assert desktop.execute_script("return document.getElementById('file').textContent") == name
+    assert desktop.execute_script("return document.title") == f"{HOSTILE_EVENT} — {name}"
+    assert desktop.find_elements("css selector", "img") == []
+    # the game itself is shown: the page did not break
+    assert "West leads trick 1 with A♠" in _shown(desktop)["lead"]
 
 
 def test_html_errors(tmp_path):
@@ -162,3 +372,22 @@ def test_html_default_name_keeps_a_file_that_is_not_ours(tmp_path):
     first = mine.read_text(encoding="utf-8")
     assert run_cli("html", str(rec), "--game", "2").returncode == 0  # a page of ours is replaced
     assert mine.read_text(encoding="utf-8") != first
+
+
+def test_a_game_with_syntax_errors_keeps_its_place_in_the_picker(tmp_path, desktop):
+    from selenium.webdriver.support.ui import Select
+
+    text = RENEGE.read_text(encoding="utf-8")
+    rec = tmp_path / "two.gwy"
+    games = text.split("%game")
+    rec.write_text(games[0] + "%game" + games[1] + "%game\n[Seats \"North East South West\"]\ndeal\nNorth 13\n1. Nowhere Z♠\n",
+                   encoding="utf-8")
+    out = tmp_path / "two.html"
+    r = run_cli("html", str(rec), "-o", str(out))
+    assert r.returncode == 1 and out.exists() and "syntax error" in r.stdout, r.stdout + r.stderr
+    _open(desktop, out, "#game-2/step-0")
+    assert Select(desktop.find_element("id", "game")).first_selected_option.text.startswith("game 2")
+    assert "syntax error" in desktop.find_element("id", "end").text and "getaway-ref check" in desktop.find_element("id", "end").text
+    assert _shown(desktop)["notice"] == ""
+    Select(desktop.find_element("id", "game")).select_by_index(0)
+    assert "West leads trick 1 with A♠" in _shown(desktop)["lead"]

@@ -27,7 +27,7 @@ def test_schema_describes_the_record_and_the_report():
     from referee.reports.report import Report
 
     data = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    assert set(data) == {"record", "report"}
+    assert set(data) == {"record", "report", "report_line"}
     assert data["record"] == RecordFile.model_json_schema()
     assert data["report"] == Report.model_json_schema()
     assert {"files", "games", "plays", "errors", "warnings"} <= set(data["report"]["properties"])
@@ -46,3 +46,13 @@ def test_export_and_report_validate_against_the_schema(tmp_path):
     r = run_cli("check", "--format", "json", str(record))
     assert r.returncode == 0, r.stderr
     jsonschema.validate(json.loads(r.stdout), data["report"])
+    # Every shape check writes: a report with problems and an unreadable file, and its lines.
+    bad = [str(ROOT / "records" / "simulated-mistakes-illegal.gwy"), str(tmp_path / "missing.gwy")]
+    r = run_cli("check", "--format", "json", *bad)
+    assert r.returncode == 2, r.stderr
+    jsonschema.validate(json.loads(r.stdout), data["report"])
+    r = run_cli("check", "--format", "jsonl", *bad)
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(lines) >= 5 and lines[-1]["code"] is None
+    for line in lines:
+        jsonschema.validate(line, data["report_line"])

@@ -1,4 +1,4 @@
-"""Start-up (issue 16): what a plain `check` imports, the command line read without typer,
+"""Start-up (issue 16): what a plain `check` imports, check's one parser either way in,
 the parser's cache, and `--jobs auto`. Behaviour only: the benchmark times things."""
 
 from __future__ import annotations
@@ -40,11 +40,12 @@ def test_a_text_check_imports_neither_pydantic_nor_typer():
     assert "pydantic" not in mods and "typer" not in mods and "jsonschema" not in mods
 
 
-def test_a_text_check_into_a_pipe_or_a_file_does_without_rich():
-    # Its text is plain there (reports/plain.py): rich is for a terminal's colours.
+def test_a_text_check_does_without_rich_in_colour_or_not():
+    # One renderer (reports/console.py): the layout's lines, coloured by hand on a terminal.
     assert "rich" not in modules_after(["check", EXAMPLE])
     assert "rich" not in modules_after(["check", "records/dispute-renege-illegal.gwy"])  # diagnostics too
-    assert "rich" in modules_after(["check", EXAMPLE], FORCE_COLOR="1")  # colour asked for
+    assert "rich" not in modules_after(["check", "records/dispute-renege-illegal.gwy"], FORCE_COLOR="1")
+    assert "rich" not in modules_after(["check", "no-such-file.gwy"], FORCE_COLOR="1")  # an error said in colour
 
 
 def test_typer_commands_load_only_the_modules_they_use():
@@ -90,10 +91,14 @@ def test_every_public_name_is_still_importable_from_the_package():
     ["check", "--", EXAMPLE],
     ["check", "tests/data"],
 ])
-def test_check_answers_as_typer_does(args):
-    # The same output and exit code whether the light entry point or typer reads the line.
-    fast, typer = run(args), run(args, GETAWAY_TYPER_ONLY="1")
+def test_check_answers_the_same_through_typers_app(args):
+    # check has one parser (referee/commands/options.py): the typer app's `check` hands its
+    # words to it, so the same line gives the same output and exit code either way in.
+    fast = run(args)
+    typer = subprocess.run([sys.executable, "-m", "referee.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                           timeout=300)
     assert (fast.returncode, fast.stdout, fast.stderr) == (typer.returncode, typer.stdout, typer.stderr)
+    assert "Traceback" not in fast.stderr
 
 
 def test_help_lists_every_command():

@@ -15,9 +15,8 @@ import pytest
 from referee import parse
 from referee.engine.cards import card_str
 from referee.notation.record import Draw, Take, Trick
-from referee.table.views import (
-    LegalModel, StateModel, TallyModel, judge_game, legal_model, state_model, tally,
-)
+from referee.commands.tally import TallyModel, tally
+from referee.table.views import LegalModel, StateModel, judge_game, legal_model, state_model
 
 from conftest import RECORDS, run_cli
 

@@ -5,7 +5,7 @@ whatever the file's size. With ``--jobs N`` batches of games go to N worker proc
 come back in input order (the work itself is ``slices.py``).
 
 Start-up: a plain ``check FILE`` must start fast (tests/test_startup.py), and each output
-format and each way of judging needs a library of its own: rich for text, pydantic for json
+format and each way of judging needs a library of its own: pydantic for json
 and jsonl, xml for junit, multiprocessing for ``--jobs``, distributed for ``--dask``, rich's
 progress bar for a long run on a terminal. So what a run chooses is imported when it is
 chosen, in the section "chosen by the run" at the end of this module, and nowhere else.
@@ -16,10 +16,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.archive.dask import DaskRunner
+from referee.commands.pipes import same_terminal
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
 from referee.engine.rules import RuleSet
@@ -31,35 +33,54 @@ from referee.reports.sink import Sink, Totals
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
-__all__ = ["GameOutcome", "WorkerFailed", "run_check"]
+__all__ = ["FileSettings", "GameOutcome", "WorkerFailed", "run_check"]
 
 PROGRESS_BYTES = 4_000_000  # a progress bar for inputs larger than this
 
 
+@dataclass(frozen=True)
+class FileSettings:
+    """What one file is judged under: which diagnostics are reported, the rule set for games
+    without a [Rules] tag and the options set over every game, and the settings file they
+    came from (None: the defaults and the command line)."""
+
+    policy: Policy
+    default: RuleSet | None
+    overrides: dict[str, object]
+    source: Path | None = None
+
+
 def run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, object], force: bool,
               quiet: bool, jobs: int, dask: str | None = None, names: dict[Path, str] | None = None,
-              policy: Policy | None = None, statistics: bool = False) -> int:
-    try:
-        return _run_check(files, fmt, default, overrides, force, quiet, jobs, dask, names, policy, statistics)
-    except BrokenPipeError:
-        # The reader of the report went away (check ... | head). The report was not all
-        # delivered, so the check did not finish: an I/O error, exit 2. Nobody is left to
-        # tell, and nothing more may be written: standard output goes nowhere from here.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 2
+              policy: Policy | None = None, statistics: bool = False, exit_zero: bool | None = None,
+              settings: Callable[[Path], FileSettings] | None = None) -> int:
+    """Judge ``files`` and write the report; the exit code. ``settings`` gives each file's
+    own settings (the nearest settings file's); without it every file is judged under
+    ``default``, ``overrides`` and ``policy``."""
+    # A closed pipe (check ... | head) is raised to the entry point, which ends every command
+    # alike (referee/commands/pipes.py).
+    return _run_check(files, fmt, default, overrides, force, quiet, jobs, dask, names, policy, statistics,
+                      exit_zero, settings)
 
 
 def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: dict[str, object], force: bool,
                quiet: bool, jobs: int, dask: str | None, names: dict[Path, str] | None,
-               policy: Policy | None, statistics: bool) -> int:
+               policy: Policy | None, statistics: bool, exit_zero: bool | None,
+               settings: Callable[[Path], FileSettings] | None) -> int:
+    # --select/--ignore/--exit-zero: what is reported and what fails. Each file's policy counts
+    # into the run's counters, so the exit code and --statistics are the whole run's.
+    run = policy or Policy()
+    if exit_zero is not None:
+        run.exit_zero = exit_zero
+    fixed = FileSettings(run, default, overrides)
+    used: list[Path | None] = []  # each file's settings file, for the report
+    rules = (default, overrides)
     init(default, overrides, force)
     try:
         runner = _runner(jobs, dask, default, overrides, force)
     except WorkerFailed as e:
         _say_error(str(e))
         return 2
-    policy = policy or Policy()  # --select/--ignore/--exit-zero: what is reported and what fails
     sink = _open_sink(fmt, quiet)
     totals: Totals = {"games": 0, "plays": 0, "errors": 0, "warnings": 0, "files": 0, "unreadable": 0}
     progress = _progress(files)
@@ -69,7 +90,17 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
     try:
         for path in files:
             name = (names or {}).get(path, str(path))
-            totals["files"] += 1
+            own = settings(path) if settings is not None else fixed
+            used.append(own.source)
+            file_policy = own.policy
+            if file_policy is not run:
+                file_policy.counts, file_policy.by_severity = run.counts, run.by_severity
+            if (own.default, own.overrides) != rules:
+                # Another settings file, another rule set: the judges start again with it.
+                rules = (own.default, own.overrides)
+                runner.close()
+                init(own.default, own.overrides, force)
+                runner = _runner(jobs, dask, own.default, own.overrides, force)
             sink.start_file(name)
             problem = refuse(path)
             try:
@@ -83,13 +114,14 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
                         bar.update(task, completed=base + pos)
                 work = slices(str(path), on_read, name)
                 for pre, games in runner(work):
-                    pre = policy.keep(pre)
+                    pre = file_policy.keep(pre)
                     if pre:
                         sink.prelude(pre)
                     for g in games:
-                        g.diagnostics = policy.keep(g.diagnostics)
+                        g.diagnostics = file_policy.keep(g.diagnostics)
                         totals["games"] += 1
-                        totals["plays"] += g.plays
+                        if g.judged:  # the plays of a game not judged were not checked
+                            totals["plays"] += g.plays
                         sink.game(g)
             except ReadError as e:
                 problem = e.message
@@ -100,8 +132,8 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
             except WorkerFailed as e:
                 failed = f"{name}: {e}"
                 break
-            if problem is not None:
-                totals["unreadable"] += 1
+            # A file that could not be read was not checked: it is counted as unreadable only.
+            totals["unreadable" if problem is not None else "files"] += 1
             sink.end_file(problem)
             done += _size(path)
         completed = failed is None
@@ -121,12 +153,13 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
         return 2
     # What the policy counted as it kept each diagnostic: errors and mistakes fail the
     # check, notes never do (referee.reports.select).
-    totals["errors"], totals["warnings"] = policy.failing, policy.by_severity[NOTE]
-    totals["severities"] = dict(policy.by_severity)
+    totals["errors"], totals["warnings"] = run.failing, run.by_severity[NOTE]
+    totals["severities"] = dict(run.by_severity)
+    totals["settings"] = [str(p) for p in dict.fromkeys(used) if p is not None]
     sink.finish(totals)
     if statistics:
-        (sys.stdout if fmt == "text" else sys.stderr).write(policy.statistics_text())
-    return policy.exit_code(totals["unreadable"])
+        (sys.stdout if fmt == "text" else sys.stderr).write(run.statistics_text())
+    return run.exit_code(totals["unreadable"])
 
 
 def _size(path: Path) -> int:
@@ -142,24 +175,20 @@ def _size(path: Path) -> int:
 def _open_sink(fmt: str, quiet: bool) -> Sink:
     """The sink of an output format (each module is imported only by the runs that write it)."""
     if fmt == "text":
-        from referee.reports.plain import PlainSink, writes_plain
+        from referee.reports.console import TextSink  # light: colour by hand on a terminal
 
-        if writes_plain():  # a pipe or a file: the same text, without rich (plain.py)
-            return PlainSink(quiet, lambda: _rich_text(quiet))
-        return _rich_text(quiet)
+        return TextSink(quiet)
     if fmt in ("json", "jsonl"):
         from referee.reports.report import JsonLinesSink, JsonSink  # pydantic
 
         return JsonSink() if fmt == "json" else JsonLinesSink()
+    if fmt == "sarif":
+        from referee.reports.sarif import SarifSink  # pydantic
+
+        return SarifSink()
     from referee.reports.formats import make_sink  # xml (junit)
 
     return make_sink(fmt)
-
-
-def _rich_text(quiet: bool) -> Sink:
-    from referee.reports.console import TextSink  # rich
-
-    return TextSink(quiet)
 
 
 def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dict[str, object], force: bool) -> Runner:
@@ -173,10 +202,9 @@ def _runner(jobs: int, dask: str | None, default: RuleSet | None, overrides: dic
 
 
 def _say_error(message: str) -> None:
-    from referee.reports.console import say_error, stderr_console  # rich
+    from referee.reports.console import say_error
 
-    sys.stdout.flush()  # what the report wrote comes first
-    say_error(stderr_console(), message)
+    say_error(message)  # after what the report wrote
 
 
 def _progress(files: list[Path]) -> tuple[Progress, TaskID] | None:
@@ -189,8 +217,11 @@ def _progress(files: list[Path]) -> tuple[Progress, TaskID] | None:
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
+    # rich redirects standard output to the bar's terminal by default: right when the report
+    # is on that screen (it is printed above the bar), wrong when it was sent to a file or a
+    # pipe, which would get nothing (issue 24).
     bar = Progress("checking", BarColumn(), DownloadColumn(), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+                   console=Console(stderr=True), transient=True, redirect_stdout=same_terminal())
     task = bar.add_task("check", total=total)
     bar.start()
     return bar, task

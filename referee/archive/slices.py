@@ -13,6 +13,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import NamedTuple, Protocol
 
 from referee.engine.rules import RuleSet
@@ -40,6 +41,7 @@ class GameOutcome:
     finished: bool
     sizes: list[int]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    seconds: float = 0.0  # reading and judging it, where it was judged (JUnit's time)
 
     @property
     def errors(self) -> int:
@@ -118,8 +120,10 @@ def judge_range(piece: Slice) -> Judged:
             continue
         if first_line == 1:
             quote_first_line(prelude, text)
-        game = reader.parse_game(text, number, first_line, offset)
-        out.append(GameOutcome.of(_referee.judge(game)))
+        began = perf_counter()
+        outcome = GameOutcome.of(_referee.judge(reader.parse_game(text, number, first_line, offset)))
+        outcome.seconds = perf_counter() - began
+        out.append(outcome)
     return prelude, out
 
 

@@ -293,6 +293,27 @@ class Engine:
             setattr(e, k, v)
         return e
 
+    def fork(self) -> "Engine":
+        """A copy for search (the review's solver): the state alone, with an empty event log
+        and without the referee's void references, so a node of a search tree costs a few
+        list copies. Every rule still comes from this engine's methods. Written out field by
+        field: a loop over the slots costs more than the rest of a search step."""
+        e = Engine.__new__(Engine)
+        e.rules, e.n, e.seq, e.after = self.rules, self.n, self.seq, self.after
+        e.waste_once, e.waste_twice, e.waste_unknown, e.hidden_once = self.waste_once, self.waste_twice, self.waste_unknown, self.hidden_once
+        e.hidden_twice, e.phase, e.trick_no, e.first = self.hidden_twice, self.phase, self.trick_no, self.first
+        e.played, e.active, e.leader, e.led = self.played, self.active, self.leader, self.led
+        e.tochoo, e.power, e.trump, e.drawer = self.tochoo, self.power, self.trump, self.drawer
+        e.draw_source, e.drawn_lead, e.loser, e.legs = self.draw_source, self.drawn_lead, self.loser, self.legs
+        e.last_picker, e.lenient, e.double, e.trumps = self.last_picker, self.lenient, self.double, self.trumps
+        e.any_order, e.lead_why, e.ended_by = self.any_order, self.lead_why, self.ended_by
+        e.once, e.twice, e.unknown, e.void = self.once[:], self.twice[:], self.unknown[:], self.void[:]
+        e.out, e.out_order = self.out[:], self.out_order[:]
+        e.trick, e.pending, e.last_trick = self.trick[:], self.pending[:], self.last_trick[:]
+        e.void_since = [{} for _ in range(self.n)]
+        e._log, e._made = [], []
+        return e
+
     # ---- what happened ----------------------------------------------------------------------
 
     def event_count(self) -> int:
@@ -1223,6 +1244,21 @@ class Engine:
                 raise IllegalAction(action, v)
             self.draw(action.seat, action.card, action.source)
         return self.events_since(mark)
+
+    def do(self, action: Action) -> None:
+        """Apply an action that :meth:`legal_actions` offered now, without judging it again
+        and without making its events (they stay in the log): the review's search applies
+        only what the engine itself listed, a few hundred thousand times a question."""
+        if type(action) is PlayCard:
+            if self.phase == IN_TRICK:
+                self.play(action.seat, action.card)
+            else:
+                self.lead(action.seat, action.card)
+        elif type(action) is TakeHand:
+            self.take(action.taker, action.target)
+        else:
+            assert isinstance(action, DrawCard)
+            self.draw(action.seat, action.card, action.source)
 
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, BinaryIO, Callable, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 from referee.engine.cards import SUIT_SYMBOLS, card_str
 from referee.notation.reader import Reader, chunks, quote_first_line
 from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Span, Tag, Take, Trick, Trumps, Waste
-from referee.reports.report import Report
+from referee.reports.report import DiagnosticLine, Report, UnreadableLine
 
 RECORD_SCHEMA_VERSION = 2  # 2: counts are a list of {seat, size}, so a seat named twice is kept
 
@@ -290,8 +290,10 @@ def write_export(f: BinaryIO, name: str, write: Callable[[str], object], lines: 
 
 
 def schemas() -> dict[str, dict[str, Any]]:
-    """The JSON Schemas of the record export and the check report."""
+    """The JSON Schemas of the record export, the check report and a line of check's JSON
+    Lines."""
     return {
         "record": RecordFile.model_json_schema(),
         "report": Report.model_json_schema(),
+        "report_line": TypeAdapter(DiagnosticLine | UnreadableLine).json_schema(),
     }

@@ -10,8 +10,9 @@ the line per game and the totals, each line with the name of its style.
        = note: Pagat, Getaway, "Second and subsequent tricks": ...
        = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5
 
-No colour here, and no rich: ``render.py`` and ``console.py`` print these lines in colour
-for a terminal; ``plain.py`` writes them as they are for a pipe or a file.
+No colour here, and no rich: ``console.py`` writes these lines for ``check``, in colour on a
+terminal by their style names; ``render.py`` prints them on rich's consoles for the other
+commands.
 """
 
 from __future__ import annotations
@@ -61,16 +62,23 @@ def _caret_line(source: str, col: int, width: int) -> str:
     return prefix + "^" * max(1, width)
 
 
+def window(length: int, col: int) -> tuple[int, int]:
+    """Which characters of a line ``length`` long are quoted for a span at column ``col``
+    (1-based): ``line[start:end]``, the whole line when it is short. The one definition of
+    the window, for the text (:func:`quote`) and for the JSON reports alike."""
+    if length <= LONG:
+        return 0, length
+    start = max(0, min(max(1, col) - 1 - BEFORE, length - WINDOW))
+    return start, min(length, start + WINDOW)
+
+
 def quote(source: str, col: int, width: int) -> tuple[str, str]:
     """The source line as shown (escaped, and cut to a window around the caret if long) and
     the caret line under it."""
     col = max(1, col)
     width = max(1, min(width, max(1, len(source) - col + 1)))
-    start, end = 0, len(source)
-    if len(source) > LONG:
-        start = max(0, min(col - 1 - BEFORE, len(source) - WINDOW))
-        end = min(len(source), start + WINDOW)
-        width = max(1, min(width, end - (col - 1)))
+    start, end = window(len(source), col)
+    width = max(1, min(width, end - (col - 1)))
     before = source[start:col - 1]
     marked = source[col - 1:col - 1 + width]
     lead = "…" if start > 0 else ""

@@ -1,5 +1,6 @@
-"""Human output on a terminal: the lines of ``layout.py`` (diagnostics in the rustc style)
-printed in colour with rich, and the consoles the commands print on.
+"""The other commands' human output: the lines of ``layout.py`` (diagnostics in the rustc
+style) printed with rich, in the styles ``console.py`` names, on the consoles the commands
+print on (their tables are rich's). ``check``'s text does without rich: ``console.py``.
 
 The layout is re-exported here (``diagnostic_lines``, ``diagnostic_text``, ``quote``,
 ``Line``) for the commands that print it.
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
+from referee.reports.console import STYLES
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, printed_lines, quote
 from referee.reports.text import safe
@@ -19,7 +21,6 @@ from referee.reports.text import safe
 __all__ = ["DiagnosticFacts", "Line", "STYLES", "console", "diagnostic_lines", "diagnostic_text", "print_diagnostic",
            "print_error", "print_lines", "quote"]
 
-STYLES = {"error": "bold red", "warning": "bold yellow", "note": "cyan", "help": "green", "dim": "blue"}
 
 
 def print_lines(console: Console, lines: Sequence[Line], styles: dict[str, str] = STYLES) -> None:
@@ -34,10 +35,18 @@ def print_diagnostic(console: Console, d: Diagnostic, more: int = 0) -> None:
     console.print()
 
 
+class _PipeConsole(Console):
+    """A console whose closed pipe is the command's to end (exit 2, referee/_start.py), where
+    rich would end the process itself with exit 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 def console(stderr: bool = False) -> Console:
     """A console for the commands' human output: no highlighting of numbers or names, no
     wrapping (a line of a record is printed whole)."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return _PipeConsole(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def print_error(message: str, out: Console | None = None) -> None:

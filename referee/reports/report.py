@@ -7,21 +7,22 @@ game's findings become JSON (python-chess keeps its board as ints for the same r
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterable
 from typing import Literal, TextIO, cast, get_args
 
 from pydantic import BaseModel, Field
 
-from referee.reports.diagnostics import ERROR, SEVERITIES, Diagnostic, title
+from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, SEVERITIES, Diagnostic, title
+from referee.reports.layout import window
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import json_safe
 
 Severity = Literal["error", "mistake", "note"]  # diagnostics.SEVERITIES, as a type the schema shows
 assert get_args(Severity) == SEVERITIES
 
-REPORT_SCHEMA_VERSION = 1
+# 2: a long line's source_line is a window of it, from source_column (issue 25).
+REPORT_SCHEMA_VERSION = 2
 
 
 class Location(BaseModel):
@@ -56,7 +57,11 @@ class DiagnosticModel(BaseModel):
     game: int | None = None
     trick: int | None = None
     location: Location | None = None
-    source_line: str = ""
+    source_line: str = Field("", description=(
+        "the line the diagnostic is on; a long line is quoted as a window around the location, as the text "
+        "output quotes it (the location's offsets fetch the whole line from the file)"))
+    source_column: int = Field(1, description="the column of the line at which source_line starts (1: the whole "
+                                              "line, or its beginning)")
     label: str = ""
     notes: list[str] = []
     help: str | None = None
@@ -68,9 +73,13 @@ class DiagnosticModel(BaseModel):
         loc = None
         if d.span is not None and d.span.line:
             loc = Location(path=d.path, line=d.span.line, column=d.span.col, offset=d.span.start, end=d.span.end)
+        # A window of the line, not all of it: each of a long line's diagnostics would
+        # otherwise carry the whole line, and the report grow as the square of its length.
+        start, end = window(len(d.source_line), d.span.col if d.span is not None else 1)
         return cls(
             code=d.code, severity=cast(Severity, d.severity), message=d.message, game=d.game, trick=d.trick,
-            location=loc, source_line=d.source_line, label=d.label, notes=d.notes, help=d.help,
+            location=loc, source_line=d.source_line[start:end], source_column=start + 1, label=d.label,
+            notes=d.notes, help=d.help,
             related=[RelatedModel(location=Location(path=d.path, line=r.span.line, column=r.span.col,
                                                     offset=r.span.start, end=r.span.end), label=r.label)
                      for r in d.related],
@@ -111,11 +120,20 @@ class GameSummary(BaseModel):
 
 
 class FileReport(BaseModel):
+    # The games before what is known only once they are read: the report streams them.
     path: str
-    readable: bool = True
-    problem: str | None = Field(None, description="why the file could not be read")
-    diagnostics: list[DiagnosticModel] = Field([], description="file-level diagnostics (the version line)")
     games: list[GameSummary] = []
+    readable: bool = True
+    problem: str | None = Field(default=None, description="why the file could not be read")
+    diagnostics: list[DiagnosticModel] = Field(default=[], description="file-level diagnostics (the version line)")
+
+
+class Counts(BaseModel):
+    """The run's diagnostics by severity, in the words the text's summary line uses."""
+
+    errors: int = Field(description="record errors (S and R codes)")
+    mistakes: int = Field(description="players' mistakes at the table (M codes)")
+    notes: int = Field(description="notes; they never fail a check")
 
 
 class Report(BaseModel):
@@ -123,15 +141,33 @@ class Report(BaseModel):
     tool: str = "getaway-ref"
     files: list[FileReport]
     games: int
-    plays: int
-    errors: int
-    warnings: int
+    plays: int = Field(description="the plays of the games judged")
+    errors: int = Field(deprecated=True, description="errors and mistakes together: what fails the check "
+                                                     "(deprecated: see counts)")
+    warnings: int = Field(deprecated=True, description="notes (deprecated: see counts.notes)")
+    counts: Counts
+    settings: list[str] = Field(description="the settings files the records were judged under, in the order "
+                                            "first used; empty when none was")
+
+
+def around(model: BaseModel, items: str, exclude_none: bool = False) -> tuple[str, str]:
+    """The JSON of ``model`` in two parts, before and after the items of its list field
+    ``items`` (left empty): a writer streams the items between the two, and the envelope
+    around them is still the model's own serialisation."""
+    text = model.model_dump_json(exclude_none=exclude_none)
+    # A key is never inside a string (the quotes of a string are escaped), so the first
+    # `"items":[]` is the field's.
+    head, found, tail = text.partition(f'"{items}":[]')
+    if not found:
+        raise ValueError(f"{type(model).__name__}.{items} is not an empty list")
+    return f'{head}"{items}":[', "]" + tail
 
 
 class JsonSink:
-    """The :class:`Report`, written as the games are judged, so that memory stays flat on
-    archives of any size: one game's summary at a time, the totals at the end. The text is
-    what dumping the whole Report would give."""
+    """The :class:`Report`, written by its models as the games are judged, so that memory
+    stays flat on archives of any size: each game's :class:`GameSummary` on a line of its
+    own as it comes, the file's and the run's envelopes (their :func:`around` parts) around
+    them, the totals at the end."""
 
     def __init__(self, out: TextIO | None = None) -> None:
         raw = (out or sys.stdout).write
@@ -140,48 +176,72 @@ class JsonSink:
             raw(json_safe(text))
 
         self.w = w
-        self.w('{\n  "schema_version": %d,\n  "tool": "getaway-ref",\n  "files": [' % REPORT_SCHEMA_VERSION)
+        self.w(around(Report(files=[], games=0, plays=0, errors=0, warnings=0, counts=Counts(errors=0, mistakes=0, notes=0),
+                          settings=[]), "files")[0])
         self.files = 0
         self.games = 0
+        self.path = ""
         self.pre: list[Diagnostic] = []
 
     def start_file(self, path: str) -> None:
-        self.w(("," if self.files else "") + '\n    {"path": %s, "games": [' % json.dumps(path, ensure_ascii=False))
+        self.w(("," if self.files else "") + "\n" + around(FileReport(path=path), "games")[0])
         self.files += 1
         self.games = 0
+        self.path = path
         self.pre = []
 
     def prelude(self, diags: list[Diagnostic]) -> None:
         self.pre.extend(diags)
 
     def game(self, g: GameOutcome) -> None:
-        self.w(("," if self.games else "") + "\n      " + GameSummary.of(g).model_dump_json())
+        self.w(("," if self.games else "") + "\n" + GameSummary.of(g).model_dump_json())
         self.games += 1
 
     def end_file(self, problem: str | None) -> None:
-        diags = "[" + ", ".join(DiagnosticModel.of(d).model_dump_json() for d in self.pre) + "]"
-        self.w(("\n    " if self.games else "") + '], "readable": %s, "problem": %s, "diagnostics": %s}'
-               % ("true" if problem is None else "false", json.dumps(problem, ensure_ascii=False), diags))
+        done = FileReport(path=self.path, readable=problem is None, problem=problem,
+                          diagnostics=[DiagnosticModel.of(d) for d in self.pre])
+        self.w(("\n" if self.games else "") + around(done, "games")[1])
 
     def finish(self, t: Totals) -> None:
-        self.w('\n  ],\n  "games": %d,\n  "plays": %d,\n  "errors": %d,\n  "warnings": %d\n}\n'
-               % (t["games"], t["plays"], t["errors"], t["warnings"]))
+        sev = t.get("severities", {})
+        counts = Counts(errors=sev.get(ERROR, 0), mistakes=sev.get(MISTAKE, 0), notes=sev.get(NOTE, 0))
+        report = Report(files=[], games=t["games"], plays=t["plays"], errors=t["errors"], warnings=t["warnings"],
+                        counts=counts, settings=list(t.get("settings", [])))
+        self.w(("\n" if self.files else "") + around(report, "files")[1] + "\n")
+
+
+class DiagnosticLine(DiagnosticModel):
+    """A line of ``check --format jsonl``: a diagnostic, with its file and its code's title."""
+
+    path: str
+    title: str
+
+
+class UnreadableLine(BaseModel):
+    """A line of ``check --format jsonl`` for a file that could not be read."""
+
+    code: None = None
+    severity: Literal["error"] = "error"
+    path: str
+    message: str = Field(description="why the file could not be read")
 
 
 class JsonLinesSink:
-    """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable);
-    a file that cannot be read gives a line with ``"code": null`` and its problem."""
+    """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable):
+    a :class:`DiagnosticLine`, or an :class:`UnreadableLine` (``"code": null``) for a file
+    that cannot be read."""
 
     def __init__(self, out: TextIO | None = None) -> None:
         self.out = out or sys.stdout
         self.path = ""
 
+    def _write(self, line: BaseModel) -> None:
+        self.out.write(json_safe(line.model_dump_json()) + "\n")
+
     def _emit(self, diags: Iterable[Diagnostic]) -> None:
         for d in diags:
-            data = DiagnosticModel.of(d).model_dump(mode="json")
-            data["path"] = d.path or self.path
-            data["title"] = title(d.code)
-            self.out.write(json.dumps(data, ensure_ascii=False) + "\n")
+            model = DiagnosticModel.of(d)
+            self._write(DiagnosticLine(**dict(model), path=d.path or self.path, title=title(d.code)))
 
     def start_file(self, path: str) -> None:
         self.path = path
@@ -194,8 +254,7 @@ class JsonLinesSink:
 
     def end_file(self, problem: str | None) -> None:
         if problem is not None:
-            self.out.write(json.dumps({"code": None, "severity": ERROR, "path": self.path, "message": problem},
-                                      ensure_ascii=False) + "\n")
+            self._write(UnreadableLine(path=self.path, message=problem))
 
     def finish(self, totals: Totals) -> None:
         self.out.flush()

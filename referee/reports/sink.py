@@ -55,6 +55,8 @@ class GameOutcome(Protocol):
     def diagnostics(self) -> Sequence[Diagnostic]: ...
     @property
     def errors(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...  # how long reading and judging it took
 
 
 class Totals(TypedDict):
@@ -68,6 +70,7 @@ class Totals(TypedDict):
     warnings: int
     unreadable: int
     severities: NotRequired[dict[str, int]]
+    settings: NotRequired[list[str]]  # the settings files used, in the order first used
 
 
 class Sink(Protocol):

@@ -24,24 +24,25 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 import io
-import os
 import sys
 from typing import IO, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
+from referee.commands.pipes import closed_pipe, same_terminal
 from referee.engine import state as E
 from referee.engine.cards import (
     ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
 )
-from referee.engine.events import Event, GameOver, GotAway, TrumpsSet
+from referee.engine.events import Action as EngineAction, Event, GameOver, GotAway, PlayCard, TakeHand, TrumpsSet
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine
-from referee.files import replacing
+from referee.files import WriteError, check_distinct, recover, reason_of, replacing
 from referee.notation.format import format_game, format_prelude
 from referee.reports.render import console
+from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.notation.record import (
     Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
 )
@@ -50,7 +51,7 @@ from referee.engine.codes import Code, title
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
-BOTS = ("random", "sensible")
+BOTS = ("random", "sensible", "solver")
 RENEGE, AFTER_TOCHOO, OUT_OF_TURN = Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN
 MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
 
@@ -229,7 +230,54 @@ class SensibleBot(_Bot):
         return self.rng.random() < SENSIBLE_TAKE
 
 
-BOT_CLASSES = {"random": RandomBot, "sensible": SensibleBot}
+class SolverBot(_Bot):
+    """Plays exactly once few cards are held: with at most ``WINDOW`` cards in the hands it
+    asks the review's solver (referee.review.solver) for a play or take that keeps its seat's
+    best class (safe, else open); before that, or when the search runs past its budget, it
+    plays as the sensible bot."""
+
+    name = "solver"
+    WINDOW = 8
+    BUDGET: int | None = 30_000  # positions per question; past it, the sensible bot's choice
+
+    def __init__(self, rng: random.Random):
+        super().__init__(rng)
+        self.solver = Solver(max_nodes=self.BUDGET)
+        self.fallback = SensibleBot(rng)
+
+    def _options(self, e: Engine, seat: int) -> list[tuple[EngineAction, SeatClass]] | None:
+        if not solvable(e) or cards_held(e) > self.WINDOW:
+            return None
+        try:
+            return self.solver.choices(e, seat)
+        except SearchLimit:
+            return None
+
+    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
+        options = self._options(table.e, seat)
+        plays = [(a.card, c.rank) for a, c in options or () if isinstance(a, PlayCard) and a.card in legal]
+        usual = self.fallback.card(table, seat, legal)
+        if not plays:
+            return usual
+        top = max(r for _, r in plays)
+        best = [c for c, r in plays if r == top]
+        return usual if usual in best else best[0]
+
+    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
+        options = self._options(table.e, taker)
+        if options is None:
+            return self.fallback.wants_take(table, taker, target)
+        take = [c.rank for a, c in options if isinstance(a, TakeHand)]
+        rest = [c.rank for a, c in options if not isinstance(a, TakeHand)]
+        if not take:
+            return False
+        if rest:  # the seat leads: take only if it does better than its best lead
+            return take[0] > max(rest)
+        # Another seat leads: take only if the take is safe and waiting is not.
+        return take[0] == SeatClass.SAFE.rank and self.solver.classify(table.e, taker) is not SeatClass.SAFE
+
+
+BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
 
 
 # ---- one game ----------------------------------------------------------------------------------
@@ -601,6 +649,36 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     return SimGame(number, seed, game, format_game(game), table.mistakes, table.stats, loser, legs)
 
 
+def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) -> Engine:
+    """Play a position with every hand known on to its end with the bundled bots (one kind
+    per seat, default sensible), writing no record: the engine at the end (``.loser``).
+    The position is not changed. For the review's chances and the solver bot's tests."""
+    n = e.n
+    table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
+    table.e = t = e.fork()
+    while t.phase == E.IN_TRICK:
+        # The trick on the table first (run() starts from between tricks).
+        s = t.to_act()
+        if s < 0:  # the first trick in any order: the next seat still to play
+            s = next((x for x in t.seq if t.legal_cards(x)), -1)
+        if s < 0 or not t.legal_cards(s):
+            table._fail("nobody may play to the trick on the table (a trick followed as played?)")
+        table._apply(s, table._choose(s), [], lead=False)
+    table.run()
+    return t
+
+
+def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") -> int:
+    """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
+    -1 if it has none. The position is not changed."""
+    legal = cards_of(e.legal_cards(seat))
+    if not legal:
+        return -1
+    table = _Table(e.rules, [[] for _ in range(e.n)], rng, [bot] * e.n, seat_names(e.n))
+    table.e = e.fork()
+    return table.bots[seat].card(table, seat, legal)
+
+
 def _sorted(cards: Iterable[int]) -> list[int]:
     return sort_cards(cards)
 
@@ -737,11 +815,20 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         raise UsageError(str(ex)) from None
     if output is not None and output.exists() and not force:
         raise UsageError(f"{output} exists (use --force to overwrite it)")
+    inputs = [rules_file] if rules_file is not None else []
+    if output is not None:
+        recover([output])  # a rewrite cut short by a kill: put back first
+        try:
+            check_distinct(output, inputs)  # never over the house rules it reads, by any name
+        except WriteError as ex:
+            raise UsageError(str(ex)) from None
     err = console(stderr=True)
     bar = None
+    # rich redirects standard output to the bar's terminal by default: right when the record
+    # is written to that screen, wrong when it was sent to a file or a pipe (issue 24).
     if games > 200 and sys.stderr.isatty():
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=err, transient=True)
+                       console=err, transient=True, redirect_stdout=output is None and same_terminal())
     task: TaskID | None = None
 
     def tick(k: int) -> None:
@@ -757,17 +844,17 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
                                progress=tick)
             sys.stdout.flush()
         else:
-            stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick)
+            stats = _write_output(output, players, games, seed, rs, bots, mistakes, comments, tick, inputs)
     except BrokenPipeError:
-        # The reader of stdout went away (| head): stop quietly, as other tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        # The reader of stdout went away (| head): stop quietly, exit 2 as every command does.
+        return closed_pipe()
     except SimulationError as ex:
         err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
         return 2
-    except OSError as ex:
-        raise UsageError(f"{output}: {ex.strerror or ex}") from None
+    except WriteError as ex:  # its own one line, naming the file
+        raise UsageError(str(ex)) from None
+    except OSError as ex:  # standard output: a full disk, a file size limit
+        raise UsageError(f"{output or 'standard output'}: cannot write: {reason_of(ex)}") from None
     finally:
         if bar is not None:
             bar.stop()
@@ -778,10 +865,12 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
 
 
 def _write_output(path: Path, players: int, games: int, seed: int, rules: RuleSet, bots: Sequence[str],
-                  mistakes: float, comments: bool, tick: Callable[[int], None]) -> SimStats:
+                  mistakes: float, comments: bool, tick: Callable[[int], None],
+                  inputs: Sequence[Path] = ()) -> SimStats:
     """Write through referee.files: nothing is left behind if the run fails or is killed,
-    and an existing file (--force) keeps its links, mode and owner."""
+    an existing file (--force) keeps its links, mode and owner, and a file made or changed
+    by someone else while the games are played is kept."""
 
-    with replacing(path) as f:
+    with replacing(path, inputs=inputs) as f:
         stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
     return stats

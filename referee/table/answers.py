@@ -29,6 +29,7 @@ from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.commands import UsageError, rules_options
 from referee.reports.diagnostics import PENALTY_HELP, Diagnostic
 from referee.reports.render import print_error
+from referee.reports.text import safe, safe_path
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
 
@@ -483,10 +484,12 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
         print_error(e.message)
         return e.code
     g = w.game
-    print(f"{file}, game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
-          + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}")
+    # The file name, the [Event] tag and the seats are the user's text: escaped, as every
+    # other command prints them (reports/text.py), never acted on by the terminal.
+    print(safe_path(file) + safe(f", game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
+                                 + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}"))
     for line in narrate(w):
-        print(line)
+        print(safe(line))
     return 1 if w.result.stopped else 0
 
 
@@ -512,7 +515,7 @@ def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Option
         raise UsageError(f"--trick {trick}: game {w.game.number} has "
                          + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
     print(ask_sentence(w, trick, who))
-    return 0
+    return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
 def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:

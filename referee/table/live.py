@@ -15,10 +15,12 @@ take, a count the replay contradicts: a wrong entry, so it is not recorded). Gam
 small, so replaying from the deal each time costs nothing and can never drift from
 ``check``.
 
-The record is the file. After every accepted action the whole file is written to a
-temporary file beside it, flushed, fsync'd and renamed over it (then the directory is
-fsync'd), so a kill -9 loses nothing that was answered, and the file is always a record
-that ``check`` reads. ``live FILE`` on an existing file continues its last game. Without a
+The record is the file. After every accepted action the whole file is written through
+:mod:`referee.files` (a temporary file beside it, flushed, fsync'd and renamed over it; a
+journal where it must be rewritten in place), so a kill -9 loses nothing that was answered,
+and the file is always a record that ``check`` reads. Before each entry the file is compared
+with what live last read or wrote: a change made by another program is taken in (live goes
+on from the file as it is) and never written over. ``live FILE`` on an existing file continues its last game. Without a
 FILE a new name is made, and an existing file is never written unless it was named.
 """
 
@@ -46,12 +48,13 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.events import Event
 from referee.engine.rules import RuleSet, RulesError, parse_spec
-from referee.files import write_text
+from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import ReadError, Reader, chunks, parse
 from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import diagnostic_lines
+from referee.reports.text import safe, safe_path
 from referee.table import answers
 from referee.table.entry import (
     DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, Pending, Question, Rejection, read_entry, seat_matches, settle, words_of,
@@ -148,11 +151,12 @@ def _is_bare_play(body: str) -> bool:
 # ---- files -------------------------------------------------------------------------------------
 
 
-def atomic_write(path: Path, text: str, mode: Optional[int] = None) -> None:
+def atomic_write(path: Path, text: str, mode: Optional[int] = None, expect: Snapshot | None = None) -> Snapshot:
     """Replace the record through referee.files, the one careful writer: a symlink or a hard
     link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
-    a failure is a one-line OSError and the file as it was."""
-    write_text(path, text)
+    a failure is a one-line OSError and the file as it was; a file that is no longer what
+    ``expect`` saw is not written (``Changed``). Returns what the file is now."""
+    return write_text(path, text, expect=expect)
 
 
 def fresh_name(directory: Path) -> Path:
@@ -164,6 +168,9 @@ def fresh_name(directory: Path) -> Path:
             fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
+        except OSError as ex:
+            raise LiveError(f"cannot make a new record in {safe_path(directory.resolve())}: "
+                            f"{(ex.strerror or str(ex)).lower()} (name a FILE elsewhere)") from None
         os.close(fd)
         return name
     raise LiveError(f"cannot find a free file name in {directory}")
@@ -254,6 +261,8 @@ class Session:
         self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
         self._answered = False
         self.written = False  # the file has been written by this session
+        self.snap: Snapshot | None = None  # the file as last read or written (None: not checked)
+        self.unwritten = 0  # entries answered but not written (the file could not be written)
 
     # ---- text --------------------------------------------------------------------------
 
@@ -273,8 +282,43 @@ class Session:
         return _judge(game, self.default)
 
     def save(self) -> None:
-        atomic_write(self.path, self.file_text(), self.mode)
+        self.snap = atomic_write(self.path, self.file_text(), self.mode, expect=self.snap)
         self.written = True
+
+    def follow_file(self) -> tuple[list[Line], bool]:
+        """If the file changed on disk since live last read or wrote it (an editor's save,
+        an appended line), live takes the file as it is now and continues its last game:
+        (lines to say, whether to go on). A file that can no longer be continued stops live
+        with the file left as it is."""
+        if self.snap is None or not changed(self.path, self.snap):
+            return [], True
+        shown = safe_path(self.path)
+        try:
+            raw, snap = read_snapshot(self.path)
+            text = raw.decode("utf-8")
+            if text.startswith("\ufeff"):
+                text = text[1:]
+            nxt = Session.resume(self.path, text, default=self.default, mode=self.mode)
+            if nxt is None:
+                raise LiveError("it has no game any more")
+        except FileNotFoundError:
+            why = "it was removed"
+        except UnicodeDecodeError:
+            why = "it is not UTF-8 text any more"
+        except (LiveError, ReadError) as ex:
+            why = str(ex)
+        except OSError as ex:
+            why = (ex.strerror or str(ex)).lower()
+        else:
+            self.prefix, self.head, self.units, self.number = nxt.prefix, nxt.head, nxt.units, nxt.number
+            self.game, self.res, self.engine, self.rules = nxt.game, nxt.res, nxt.engine, nxt.rules
+            self.snap, self.pending = snap, None
+            plays = sum(len(u.plays) for u in self.units)
+            return [(f"note: {shown} changed on disk (another program wrote it): live continues from the file as "
+                     f"it is now, game {self.number}, {plays} play{'s' if plays != 1 else ''} recorded", "warning")], True
+        self.unwritten += 1
+        return [(f"stopped: {shown} changed on disk and cannot be continued ({why}); live writes nothing more "
+                 "and leaves the file as it is", "error")], False
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -375,12 +419,17 @@ class Session:
         """Answer one line: (lines to print with a style, whether to go on). An entry that
         is not recorded (rejected, or asked about) counts in ``self.rejected``."""
         self._answered = False
+        if not line.strip():
+            return [], True
+        news, go_on = self.follow_file()  # someone else's change is taken in, never written over
+        if not go_on:
+            return news, False
         out, go_on = self._handle(line)
         if any(text.startswith(("rejected", "question")) for text, _ in out):
             self.rejected += 1
         if self._answered and any(text.startswith("recorded") for text, _ in out):
             self.rejected -= 1  # the question before was answered: that entry is recorded after all
-        return out, go_on
+        return news + out, go_on
 
     def _handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
         raw = line.rstrip("\r\n")
@@ -584,7 +633,8 @@ class Session:
             self.save()
         except OSError as ex:
             self.units, self.head, self.game, self.res, self.engine, self.rules = saved
-            return (f"not recorded: cannot write {self.path}: {ex.strerror or ex}", "error")
+            self.unwritten += 1
+            return (_not_written(self.path, ex), "error")
         return None
 
     def _last_trick(self) -> Optional[int]:
@@ -658,10 +708,13 @@ class Session:
             nxt = Session.start(self.path, self.file_text(), seats, rules, deal, self.default, self.mode)
         except LiveError as ex:
             return [(f"cannot start a new game: {ex}", "error")]
+        nxt.snap = self.snap
         try:
             nxt.save()
         except OSError as ex:
-            return [(f"cannot start a new game: cannot write {self.path}: {ex.strerror or ex}", "error")]
+            self.unwritten += 1
+            return [(_not_written(self.path, ex).replace("not recorded:", "cannot start a new game:", 1), "error")]
+        self.snap = nxt.snap
         self.prefix, self.head, self.units, self.number = nxt.prefix, nxt.head, nxt.units, nxt.number
         self.game, self.res, self.engine, self.rules = nxt.game, nxt.res, nxt.engine, nxt.rules
         return [(f"game {self.number}: {' '.join(seats)}, rules {rules}", "ok"), (self.turn_line(), "turn")]
@@ -688,6 +741,16 @@ class Session:
             if tag is not None and tag.strip() != "*":
                 del self.head[idx]
         self.game = self.read()
+
+
+def _not_written(path: Path, ex: OSError) -> str:
+    """Why an entry was not written, in one line that says 'cannot write' once."""
+    shown = safe_path(path)
+    if isinstance(ex, Changed):
+        return (f"not recorded: {shown} changed on disk since live wrote it (another program wrote it); "
+                "that change is kept: type the entry again")
+    reason = ex.reason.removeprefix("cannot write: ") if isinstance(ex, WriteError) else (ex.strerror or str(ex))
+    return f"not recorded: cannot write {shown}: {reason}"
 
 
 def _canonical(action: Action | None, seats: Sequence[str], typed: str) -> str:
@@ -790,6 +853,9 @@ class Printer:
 
     def lines(self, lines: Iterable[Line]) -> None:
         for text, style in lines:
+            # What was typed comes back in these lines: escape sequences, NUL and bidi
+            # controls are shown escaped, never acted on by the terminal.
+            text = "\n".join(safe(part) for part in text.split("\n"))
             if self.tty:
                 self.console.print(Text(text, style=STYLES.get(style, "")))
             else:
@@ -925,7 +991,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
             break
     if tty and session.written:
         pr.lines([(f"saved: {session.path}", "note")])
-    return 1 if (session.rejected and not tty) else 0
+    # An entry that could not be written is never a success, on a terminal too.
+    return 1 if (session.rejected and not tty) or session.unwritten else 0
 
 
 # ---- the command ---------------------------------------------------------------------------------
@@ -942,17 +1009,20 @@ def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optio
     default = None
     text: Optional[str] = None
     path: Optional[Path] = None
+    snap: Snapshot = ABSENT
     try:
         mode: Optional[int] = None
         if file is None:
             path = fresh_name(Path("."))
+            snap = read_snapshot(path)[1]
         else:
             path = file
+            recover([path])  # a rewrite of it cut short by a kill: put back before it is read
             if path.is_dir():
                 raise LiveError(f"{path} is a directory")
             if path.exists():
                 try:
-                    raw = path.read_bytes()
+                    raw, snap = read_snapshot(path)
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
                     raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
@@ -972,34 +1042,39 @@ def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optio
         if text is not None and text.strip():
             session = Session.resume(path, text, default=default, mode=mode)
             if session is not None:
+                session.snap = snap
                 ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
                 over = session.engine.phase == E.OVER
                 if ignored and not over:
-                    err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {path}\n")
-                err.write(f"live: {path}: continuing game {session.number}"
+                    err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {safe_path(path)}\n")
+                err.write(f"live: {safe_path(path)}: continuing game {session.number}"
                           f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
                 if over:
                     err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
         if session is None:
             session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
                                     default=None, mode=mode)
+            session.snap = snap
             if text is not None:
                 session.save()  # a record with no game yet gets its game now
             # else: a new file is first written with the first entry recorded, so
             # starting and quitting leaves nothing behind
-            err.write(f"live: {path}: game {session.number}, seats {' '.join(session.game.seats)}, "
+            err.write(f"live: {safe_path(path)}: game {session.number}, seats {' '.join(session.game.seats)}, "
                       f"rules {session.rules.spec()}\n")
         session.options = {"seats": seat_list, "rules": rules, "deal": deal}
     except LiveError as ex:
-        sys.stderr.write(f"error: {ex}\n")
+        sys.stderr.write(f"error: {safe(str(ex))}\n")
         if file is None and path is not None and path.exists() and path.stat().st_size == 0:
             path.unlink()
         return 2
     except ReadError as ex:
-        sys.stderr.write(f"error: {ex}\n")
+        sys.stderr.write(f"error: {safe(str(ex))}\n")
         return 2
-    except OSError as ex:  # the first save: referee.files.WriteError, one line
-        sys.stderr.write(f"error: {path}: {ex.strerror or ex}\n")
+    except WriteError as ex:  # the first save: one line, naming the file
+        sys.stderr.write(f"error: {safe(str(ex))}\n")
+        return 2
+    except OSError as ex:
+        sys.stderr.write(f"error: {safe_path(path or file or '.')}: {ex.strerror or ex}\n")
         return 2
     err.flush()
     try:

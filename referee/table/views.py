@@ -1,5 +1,5 @@
-"""At the table: ``show`` (the state at a point), ``legal`` (what may happen next) and
-``tally`` (who lost how often), over records replayed by the referee.
+"""At the table: ``show`` (the state at a point) and ``legal`` (what may happen next), over
+records replayed by the referee (``tally`` is ``referee/commands/tally.py``).
 
 Nothing here decides a rule. The state is the engine the referee keeps after replaying a
 record (``Referee(keep_engine=True, stop_after=N)``), and every "may" is the engine's:
@@ -22,9 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.archive.inputs import problem
-from referee.commands import expand, rules_options
+from referee.commands import rules_options
 from referee.engine.rules import RuleSet
-from referee.notation.reader import ReadError, parse_result, read
+from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
 
 from referee.engine import cards as C
@@ -35,7 +35,7 @@ from referee.engine import events as EV
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostic, print_error, print_lines
 from referee.reports.text import safe
-from referee.judging.referee import GameResult, Referee, resolve_rules
+from referee.judging.referee import GameResult, Referee
 from referee.notation.record import Game, Position, Trick
 from referee.engine.codes import Code
 
@@ -212,41 +212,6 @@ class LegalModel(BaseModel):
 
 
 LegalModel.model_rebuild()
-
-
-class PlayerTally(BaseModel):
-    player: str
-    games: int = Field(description="finished games the player sat in")
-    lost: int
-    rate: float = Field(description="lost / games")
-    donkey_games: int = 0
-    donkey_lost: int = 0
-    legs: int = Field(default=0, description="Donkey: legs over all the games the player lost")
-    most_legs: Optional[int] = None
-
-
-class GameTally(BaseModel):
-    path: str
-    game: int
-    seats: List[str]
-    rules: Optional[str] = None
-    donkey: bool = False
-    loser: Optional[str] = None
-    legs: Optional[int] = None
-    by: Literal["tag", "replay", "none"] = Field(description="where the loser comes from")
-    problem: Optional[str] = None
-
-
-class TallyModel(BaseModel):
-    """``getaway-ref tally --format json``."""
-
-    files: List[str]
-    games: int
-    finished: int
-    unfinished: int
-    players: List[PlayerTally]
-    game_results: List[GameTally]
-    unreadable: List[str] = []
 
 
 # ---- loading a game -----------------------------------------------------------------------------
@@ -876,106 +841,6 @@ def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
         render_legal(out, m.then, header=False)
     if header and m.diagnostics:
         _render_diags(out, m.diagnostics)
-
-
-# ---- tally ----------------------------------------------------------------------------------------
-
-
-def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str, object] | None = None,
-          force: bool = False) -> TallyModel:
-    results: list[GameTally] = []
-    unreadable: list[str] = []
-    for path in paths:
-        why = problem(path)
-        if why is not None:
-            unreadable.append(safe(f"{path}: {why}"))
-            continue
-        try:
-            for g in read(path):
-                results.append(tally_game(g, default, overrides, force, parse_result))
-        except ReadError as e:
-            unreadable.append(safe(f"{e.path}: {e.message}"))
-    players: dict[str, PlayerTally] = {}
-    for gt in results:
-        if gt.loser is None:
-            continue
-        for name in gt.seats:
-            key = name.lower()
-            p = players.setdefault(key, PlayerTally(player=name, games=0, lost=0, rate=0.0))
-            p.games += 1
-            if gt.donkey:
-                p.donkey_games += 1
-            if name.lower() == gt.loser.lower():
-                p.lost += 1
-                if gt.donkey:
-                    p.donkey_lost += 1
-                    if gt.legs is not None:
-                        p.legs += gt.legs
-                        p.most_legs = max(p.most_legs or 0, gt.legs)
-    for p in players.values():
-        p.rate = round(p.lost / p.games, 4) if p.games else 0.0
-    ordered = sorted(players.values(), key=lambda p: (-p.lost, -p.rate, p.player.lower()))
-    finished = sum(1 for g in results if g.loser is not None)
-    return TallyModel(files=[str(p) for p in paths], games=len(results), finished=finished,
-                      unfinished=len(results) - finished, players=ordered, game_results=results,
-                      unreadable=unreadable)
-
-
-def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | None, force: bool,
-                parse_result: Callable[[str, Sequence[str]], tuple[int | None, int | None]]) -> GameTally:
-    seats = list(g.seats)
-    gt = GameTally(path=str(g.path), game=g.number, seats=seats, by="none")
-    try:
-        rules = resolve_rules(g, default, overrides, force)
-        gt.rules = rules.spec()
-        gt.donkey = rules.trumps
-    except ValueError as ex:
-        gt.problem = f"rule set: {ex}"
-        return gt
-    tag = g.tag("Result")
-    if tag is not None and not g.errors:
-        loser, legs = parse_result(tag, seats)
-        if loser is not None:
-            gt.loser, gt.legs, gt.by = seats[loser], legs, "tag"
-            if legs is not None or not gt.donkey:
-                return gt
-        elif tag.strip() == "*":
-            gt.problem = "not finished ([Result \"*\"])"
-            return gt
-    if g.errors:
-        gt.problem = f"{len(g.errors)} syntax error{'s' if len(g.errors) != 1 else ''}"
-        return gt
-    res = Referee(default, overrides, force).judge(g)
-    if res.finished and res.loser is not None:
-        if gt.loser is None:
-            gt.loser, gt.by = seats[res.loser], "replay"
-        if gt.donkey and gt.legs is None and seats[res.loser] == gt.loser:
-            gt.legs = res.legs
-    elif gt.loser is None:
-        gt.problem = f"replay stopped: {res.stopped}" if res.stopped else "not finished"
-    return gt
-
-
-def render_tally(out: Console, m: TallyModel) -> None:
-    donkey = any(p.donkey_games for p in m.players)
-    t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("player", "games", "lost", "rate"):
-        t.add_column(col, justify="left" if col == "player" else "right")
-    if donkey:
-        for col in ("donkey games", "donkey lost", "legs", "most legs"):
-            t.add_column(col, justify="right")
-    for p in m.players:
-        row: list[Text | str] = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
-        if donkey:
-            row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
-        t.add_row(*row)
-    out.print(t)
-    out.print(f"{m.games} game{'s' if m.games != 1 else ''}: {m.finished} finished, {m.unfinished} not", markup=False)
-    for g in m.game_results:
-        if g.problem and g.loser is None:
-            out.print(safe(f"  {g.path} game {g.game}: {g.problem}"), markup=False)
-    for u in m.unreadable:
-        out.print(f"error: {u}", style="bold red", markup=False)
 
 
 # ---- the commands ---------------------------------------------------------------------------------

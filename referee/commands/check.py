@@ -1,0 +1,111 @@
+"""``getaway-ref check``: its command line read (``options.py``'s one parser), its settings
+found, and the run handed to ``archive/check.py``.
+
+``referee/_start.py`` (the light entry point) and ``referee/cli.py`` (typer's ``check``, for
+``getaway-ref --help``'s list) both call :func:`check_main`. A usage problem is a
+:class:`UsageError` with the message the user sees, printed as ``error: ...`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.archive.check import FileSettings, run_check
+from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
+from referee.archive.jobs import choose_jobs
+from referee.config import Config, ConfigError, Settings, where
+from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
+from referee.reports.select import Policy, SelectError, parse_codes
+
+
+def check_command(paths: Sequence[Path], *, output_format: str | None = None, select: Sequence[str] = (),
+                  ignore: Sequence[str] = (), exit_zero: bool = False, statistics: bool = False,
+                  rules: str | None = None, rules_file: Path | None = None, sets: Sequence[str] = (),
+                  force_rules: bool = False, quiet: bool = False, jobs: str = "auto", dask: str | None = None,
+                  show_games: bool = False, verbose: bool = False, config: Path | None = None,
+                  isolated: bool = False) -> int:
+    """``getaway-ref check``: every game judged under the settings nearest its file
+    (``[tool.getaway-ref]`` or ``getaway-ref.toml``; the command line wins), and reported;
+    the exit code."""
+    if config is not None and isolated:
+        raise UsageError("--config and --isolated do not go together: one names the settings, the other refuses them")
+    files = expand(paths)
+    if not files:
+        raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+    try:
+        found = Settings(config, isolated)
+        run = found.for_run()
+        by_file = {p: _file_settings(found.for_file(p), select, ignore, rules, rules_file, sets) for p in files}
+    except (ConfigError, SelectError) as e:
+        raise UsageError(str(e)) from None
+    out_format = output_format or run.output_format or "text"
+    # The line per game only when asked on the command line (which wins over quiet = true in
+    # the settings, now the default anyway); -q keeps a script's output as it was.
+    show = (show_games or verbose) and not quiet
+    try:
+        processes = choose_jobs(sum(_bytes(p) for p in files), jobs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    said: set[Path | None] = set()
+
+    def settings_of(path: Path) -> FileSettings:
+        got = by_file[path]
+        if verbose and got.source not in said:  # each settings file named once, as it is first used
+            said.add(got.source)
+            sys.stdout.flush()
+            sys.stderr.write(f"settings: {got.source}\n" if got.source else "settings: none (defaults)\n")
+        return got
+
+    # Standard input is spooled to a temporary file, so that workers can read their slices.
+    names: dict[Path, str] = {}
+    spooled: list[Path] = []
+    try:
+        for i, p in enumerate(files):
+            if str(p) == STDIN:
+                if dask is not None:
+                    raise UsageError("--dask reads files its workers can open, not standard input")
+                files[i] = spool = spool_stdin()
+                spooled.append(spool)
+                names[spool] = STDIN_NAME
+                by_file[spool] = by_file[p]
+        first = by_file[files[0]]
+        return run_check(files, out_format, first.default, first.overrides, force_rules, not show, processes,
+                         dask, names, policy=first.policy, statistics=statistics or bool(run.statistics),
+                         exit_zero=exit_zero or bool(run.exit_zero), settings=settings_of)
+    finally:
+        for p in spooled:
+            p.unlink(missing_ok=True)
+
+
+def _bytes(path: Path) -> int:
+    """The size of a regular file; 0 for anything the system will not say (it is refused,
+    with its own message, when it is read)."""
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
+def _file_settings(cfg: Config, select: Sequence[str], ignore: Sequence[str], rules: str | None,
+                   rules_file: Path | None, sets: Sequence[str]) -> FileSettings:
+    """What a record is judged under: its settings file's, with the command line winning."""
+    at = where(cfg)
+    policy = Policy(select=parse_codes(list(select) or cfg.select or ["ALL"], "--select" if select else f"{at}: select"),
+                    ignore=parse_codes(list(ignore) or cfg.ignore or [], "--ignore" if ignore else f"{at}: ignore"))
+    from_file = rules is None and rules_file is None and cfg.rules is not None
+    default, overrides = rules_options(cfg.rules if from_file else rules, rules_file,
+                                       [f"{k}={v}" for k, v in cfg.sets.items()] + list(sets),
+                                       rules_from=f"{at}: rules" if from_file else "--rules",
+                                       sets_from=f"{at}: set" if cfg.sets and not sets else "--set")
+    return FileSettings(policy, default, overrides, cfg.path)
+
+
+def check_main(args: Sequence[str]) -> int:
+    """``getaway-ref check ARGS``: the exit code (argparse exits 2 itself on a wrong line)."""
+    try:
+        return check_command(**read_check_line(args))
+    except UsageError as e:
+        say_error(str(e))
+        return EXIT_USAGE

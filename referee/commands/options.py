@@ -1,0 +1,185 @@
+"""The options the commands share, and ``check``'s options, declared once.
+
+``check`` is read by one parser, argparse, built from :data:`CHECK_OPTIONS`: the light entry
+point (``referee/_start.py``) and the typer app's ``check`` (``referee/cli.py``, which hands
+its words over) both call :func:`check_main`, so there is no second reading of the command
+line to keep in step (issue 24, item 6). argparse imports in a few milliseconds where typer
+takes tens, so a plain ``check`` still starts within 0.1 s of bare Python (``bench/``).
+
+Light on purpose: the table and the self-play commands import this module for
+:class:`UsageError` and :func:`rules_options`, and a plain ``check`` imports it first; it
+imports neither typer nor rich nor pydantic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn
+
+from referee.archive.inputs import expand as files_of
+from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, load_file, parse_spec
+from referee.reports.sink import FORMATS
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A command line or a setting that cannot be used: the message says why."""
+
+
+def expand(paths: Sequence[Path]) -> list[Path]:
+    """Files as given (``-`` for standard input); directories give their .gwy files,
+    recursively, in name order."""
+    return files_of(list(paths))
+
+
+def rules_options(rules: str | None, rules_file: Path | None, sets: Sequence[str], *,
+                  rules_from: str = "--rules", sets_from: str = "--set") -> tuple[RuleSet | None, dict[str, object]]:
+    """--rules / --rules-file / --set, read into (default rule set, overrides). ``rules_from``
+    and ``sets_from`` name where the values came from in a message (a settings file's key
+    when the user wrote them there, not a flag they never typed)."""
+    default = None
+    try:
+        if rules_file is not None:
+            default = load_file(rules_file)
+    except (FileNotFoundError, IsADirectoryError):
+        raise UsageError(f"--rules-file {rules_file}: no such rules file") from None
+    except RulesError as e:
+        raise UsageError(f"--rules-file: {e.message}") from None
+    try:
+        if rules is not None:
+            default = parse_spec(rules, base=default)
+    except RulesError as e:
+        raise UsageError(f"{rules_from}: {e.message}") from None
+    overrides: dict[str, object] = {}
+    for s in sets:
+        key, eq, value = s.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not eq or key not in OPTIONS:
+            raise UsageError(f"{sets_from} {s}: expected option=value, with option one of {', '.join(OPTIONS)}")
+        try:
+            overrides[key] = coerce(key, value)
+        except ValueError as e:
+            raise UsageError(f"{sets_from} {s}: {e}") from None
+    return default, overrides
+
+
+# ---- check's options: the one declaration -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of ``check``: its names, the keyword of ``check_command`` it fills, its help
+    (a phrase), what it takes (``metavar``; None for a flag), whether it may be given again
+    (each value kept), the values it allows, its default, and whether its value is a file."""
+
+    names: tuple[str, ...]
+    key: str
+    help: str
+    metavar: str | None = None
+    repeat: bool = False
+    choices: tuple[str, ...] | None = None
+    default: str | None = None
+    path: bool = False  # the value names a file
+
+
+CHECK_OPTIONS: tuple[Option, ...] = (
+    Option(("-f", "--output-format", "--format"), "output_format",
+           "text for people, json or jsonl for programs, github for workflow annotations, sarif for code "
+           "scanning, junit for test reports", "FORMAT", choices=FORMATS),
+    Option(("--select",), "select", "report only these codes or prefixes: --select R1,M201", "CODES", repeat=True),
+    Option(("--ignore",), "ignore", "do not report these codes or prefixes: --ignore M", "CODES", repeat=True),
+    Option(("--exit-zero",), "exit_zero", "exit 0 even when errors or mistakes are found"),
+    Option(("--statistics",), "statistics", "a count per code at the end, most frequent first"),
+    Option(("--rules",), "rules", "the rule set for games without a [Rules] tag, such as denexa or "
+           "'pagat taking=no'", "SPEC"),
+    Option(("--rules-file",), "rules_file", "house rules from a TOML or JSON file", "FILE", path=True),
+    Option(("--set",), "sets", "override one option in every game: --set taking=no", "OPTION=VALUE", repeat=True),
+    Option(("--force-rules",), "force_rules", "the rule set given wins over the games' [Rules] tags"),
+    Option(("--show-games",), "show_games", "a line for every game judged, with its rule set and result"),
+    Option(("-q", "--quiet"), "quiet", "the problems and the summary line only (the default; wins over "
+           "--show-games and --verbose)"),
+    Option(("-v", "--verbose"), "verbose", "the line for every game, and which settings file was used"),
+    Option(("--config",), "config", "take the settings from this file (a pyproject.toml or a getaway-ref.toml) "
+           "for every record, instead of the file nearest each", "FILE", path=True),
+    Option(("--isolated",), "isolated", "ignore every settings file"),
+    Option(("-j", "--jobs"), "jobs", "judge the games in this many processes, or auto: one for a small input, "
+           "one per core for a large one (the report keeps the input order)", "N", default="auto"),
+    Option(("--dask",), "dask", "judge the games on the Dask cluster whose scheduler is at this address "
+           "(tcp://host:8786); its workers must read the files at the same paths", "ADDRESS"),
+)
+
+CHECK_HELP = "Replay every game through the rules engine and report every illegal play and impossible fact."
+CHECK_USAGE = "getaway-ref check [OPTIONS] FILES..."
+
+
+class _Prose(argparse.HelpFormatter):
+    """Help as ruff's and black's read: ``-f, --output-format FORMAT`` (the value named once),
+    a flag without one, nothing of Python's types."""
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[Any], prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "Usage: ")
+
+    def _format_action_invocation(self, action: argparse.Action) -> str:
+        if not action.option_strings or action.nargs == 0:
+            return super()._format_action_invocation(action)
+        return ", ".join(action.option_strings) + " " + self._format_args(action, self._get_default_metavar_for_optional(action))
+
+
+class _Parser(argparse.ArgumentParser):
+    def print_help(self, file: Any = None) -> None:
+        # argparse passes over an error in writing its help; a closed pipe here is every
+        # command's closed pipe (referee/commands/pipes.py), so it is raised.
+        (file or sys.stdout).write(self.format_help())
+
+    def error(self, message: str) -> NoReturn:
+        # As every other message of ours: "error: ..." (argparse would say
+        # "getaway-ref check: error: ..."), after the usage line, exit 2.
+        sys.stderr.write(self.format_usage())
+        say_error(f"{message} (see getaway-ref check --help)")
+        sys.exit(EXIT_USAGE)
+
+
+def check_parser() -> argparse.ArgumentParser:
+    """check's parser, made from :data:`CHECK_OPTIONS`."""
+    p = _Parser(prog="getaway-ref check", usage=CHECK_USAGE, description=CHECK_HELP, formatter_class=_Prose,
+                allow_abbrev=False, add_help=False)
+    p.add_argument_group("Arguments").add_argument(
+        "paths", nargs="+", type=Path, metavar="FILES...",
+        help="records (.gwy files), directories of them, or - for standard input")
+    opts = p.add_argument_group("Options")
+    for o in CHECK_OPTIONS:
+        if o.metavar is None:
+            opts.add_argument(*o.names, dest=o.key, action="store_true", help=o.help)
+        elif o.repeat:
+            opts.add_argument(*o.names, dest=o.key, action="append", default=[], metavar=o.metavar, help=o.help)
+        else:
+            opts.add_argument(*o.names, dest=o.key, metavar=o.metavar, choices=o.choices, default=o.default,
+                              type=Path if o.path else str,
+                              help=o.help + (f" (one of {', '.join(o.choices)})" if o.choices else ""))
+    opts.add_argument("-h", "--help", action="help", help="show this message and exit")
+    return p
+
+
+def read_check_line(args: Sequence[str]) -> dict[str, Any]:
+    """check's words as ``check_command``'s keywords; a wrong line is said by argparse
+    (usage and ``error: ...`` on standard error, exit 2)."""
+    return vars(check_parser().parse_args(list(args)))
+
+
+def say_error(message: str) -> None:
+    """``error: MESSAGE`` on standard error: rich's colours on a terminal, plain text elsewhere
+    (without rich's import)."""
+    if sys.stderr.isatty():
+        from referee.reports.render import print_error  # rich, for a terminal only
+
+        print_error(message)
+        return
+    from referee.reports.text import safe
+
+    sys.stderr.write(f"error: {safe(message)}\n")

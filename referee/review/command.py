@@ -1,0 +1,109 @@
+"""``getaway-ref review``: the body of the command, without the parser (cli.py reads the
+arguments and calls :func:`review_command`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+from referee.commands import UsageError, rules_options
+from referee.engine.rules import RuleSet
+from referee.notation.reader import ReadError, read
+from referee.notation.record import Game
+from referee.review.review import BUDGET, MARKS, SAMPLES, WINDOW, GameReview, PlayReview, review_game
+from referee.review.report import ReviewFile, game_model
+from referee.review.solver import Solver
+from referee.table.views import TableError, read_game
+
+FORMATS = ("text", "json")
+
+
+def _games(file: Path, game: Optional[int]) -> list[Game]:
+    if game is not None:
+        try:
+            return [read_game(file, game)]
+        except TableError as e:
+            raise UsageError(e.message) from None
+    try:
+        return list(read(file))
+    except ReadError as e:
+        raise UsageError(f"{e.path}: {e.message}") from None
+
+
+def _text_play(seats: tuple[str, ...], p: PlayReview) -> list[str]:
+    where = f"trick {p.trick}" if p.trick is not None else "take"
+    head = f"  line {p.line}, {where}: {seats[p.seat]} {p.action}"
+    if p.verdict in ("blunder", "only move"):
+        assert p.before is not None and p.after is not None and p.best is not None
+        if p.verdict == "blunder":
+            out = [f"{head}: blunder (exact, {p.held} cards held): {p.best.value} -> {p.after.value}; "
+                   f"{' or '.join(p.better)} kept it {p.best.value}"]
+        else:
+            out = [f"{head}: only move (exact, {p.held} cards held): the one choice that kept it safe"]
+        if p.solver_line:
+            out.append("      solver: " + ", ".join(p.solver_line))
+        return out
+    assert p.chance_before is not None and p.chance_after is not None
+    return [f"{head}: {p.mark} (chances): {round(100 * p.chance_before)}% -> {round(100 * p.chance_after)}% "
+            f"to lose, {p.samples} samples"]
+
+
+def text_review(r: GameReview) -> str:
+    """A game's review as text: its line, then each play with a verdict or a mark."""
+    n_exact = sum(p.exact for p in r.plays)
+    lines = [f"game {r.number} — rules {r.rules} — "
+             + (f"{r.loser} lost" if r.loser else "no loser recorded")
+             + f" — {len(r.plays)} plays and takes, {n_exact} exact (at most {r.window} cards held)"
+             + (f", chances from {r.samples} samples a play (seed {r.seed})" if r.samples else "")]
+    if r.stopped:
+        lines.append(f"  the replay stops early: {r.stopped}")
+    shown = [p for p in r.plays if p.verdict in ("blunder", "only move") or p.mark]
+    for p in shown:
+        lines.extend(_text_play(r.seats, p))
+    tally = []
+    for s, name in enumerate(r.seats):
+        mine = [p for p in r.plays if p.seat == s]
+        counts = {"blunder": sum(p.verdict == "blunder" or p.mark == "blunder" for p in mine),
+                  "mistake": sum(p.mark == "mistake" for p in mine),
+                  "inaccuracy": sum(p.mark == "inaccuracy" for p in mine),
+                  "only move": sum(p.verdict == "only move" for p in mine)}
+        tally.append(f"{name}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    lines.append("  " + "; ".join(tally))
+    return "\n".join(lines)
+
+
+def review_command(file: Path, game: Optional[int] = None, fmt: str = "text", rules: Optional[str] = None,
+                   window: int = WINDOW, samples: int = SAMPLES, seed: int = 0) -> int:
+    """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
+    if one could not be (syntax errors; the replay stopped early), 2 for a usage problem."""
+    if fmt not in FORMATS:
+        raise UsageError(f"--format is one of {', '.join(FORMATS)}, not '{fmt}'")
+    if window < 0 or samples < 0:
+        raise UsageError("--window and --samples are 0 or more")
+    default, overrides = rules_options(rules, None, [])
+    base: RuleSet | None = default.with_options(**overrides) if default is not None and overrides else default
+    games = _games(file, game)
+    solver = Solver(max_nodes=BUDGET)
+    reviews: list[GameReview] = []
+    skipped: list[str] = []
+    for g in games:
+        if g.errors:
+            skipped.append(f"game {g.number}: syntax errors (run getaway-ref check)")
+            continue
+        r = review_game(g, base, window=window, samples=samples, seed=seed, solver=solver)
+        if r.stopped:
+            skipped.append(f"game {g.number}: the replay stops early: {r.stopped}")
+        reviews.append(r)
+    if fmt == "json":
+        doc = ReviewFile(path=str(file), games=[game_model(r) for r in reviews], not_reviewed=skipped)
+        sys.stdout.write(doc.model_dump_json(indent=2) + "\n")
+    else:
+        for r in reviews:
+            print(text_review(r))
+        for s in skipped:
+            print(f"not reviewed: {s}")
+        marks = ", ".join(f"{p} points {name}" for p, name in MARKS)
+        if any(r.samples for r in reviews):
+            print(f"marks from the rise in the chance of losing: {marks}")
+    return 1 if skipped else 0

@@ -1,0 +1,84 @@
+"""The review as JSON (``review --format json``): pydantic models at the edge, their schema
+committed as schema/review.schema.json (regenerate with
+``python -m referee.review.report > schema/review.schema.json``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from referee.review.review import GameReview
+
+REVIEW_SCHEMA_VERSION = 1
+
+Class = Literal["safe", "open", "lost"]
+
+
+class PlayModel(BaseModel):
+    number: int = Field(description="the play's or take's place among the game's plays and takes, from 1")
+    trick: int | None = Field(description="the record's trick number (plays only)")
+    line: int = Field(description="the record's line")
+    seat: str
+    action: str = Field(description="the card played, or 'takes SEAT'")
+    held: int = Field(description="cards held by the seats in the game before it")
+    exact: bool = Field(description="the solver settled it: every hand known, few cards held")
+    before: Class | None = Field(description="the seat's class before the play (exact only)")
+    after: Class | None = Field(description="the seat's class after the play (exact only)")
+    best: Class | None = Field(description="the best class a choice of the seat's kept (exact only)")
+    verdict: Literal["blunder", "only move", "forced", "good", ""] = Field(
+        description="exact: a worse class than another choice kept (blunder), the one choice that kept the "
+                    "seat safe (only move), one legal choice (forced), else good; '' if not exact")
+    better: list[str] = Field(description="for a blunder: the choices that kept the best class")
+    solver_line: list[str] = Field(description="for a blunder or an only move: the line the solver plays")
+    chance_before: float | None = Field(
+        description="the seat's estimated chance of losing had it played as the sensible bot (not exact only)")
+    chance_after: float | None = Field(description="the seat's estimated chance of losing after the play")
+    samples: int = Field(description="the sampled deals behind the chances")
+    mark: Literal["blunder", "mistake", "inaccuracy", ""] = Field(
+        description="from the rise in the chance of losing: 30, 20, 10 points")
+
+
+class GameReviewModel(BaseModel):
+    number: int
+    seats: list[str]
+    rules: str
+    loser: str | None
+    window: int = Field(description="the most cards held for an exact verdict")
+    samples: int = Field(description="sampled deals per play for the chances (0: none)")
+    seed: int
+    exact_share: float = Field(description="the share of plays and takes with an exact verdict")
+    stopped: str | None = Field(description="why the replay stopped early, if it did")
+    plays: list[PlayModel]
+
+
+class ReviewFile(BaseModel):
+    path: str
+    version: int = REVIEW_SCHEMA_VERSION
+    games: list[GameReviewModel]
+    not_reviewed: list[str] = Field(default_factory=list, description="games that could not be reviewed, and why")
+
+
+def game_model(r: GameReview) -> GameReviewModel:
+    return GameReviewModel(
+        number=r.number, seats=list(r.seats), rules=r.rules, loser=r.loser, window=r.window, samples=r.samples,
+        seed=r.seed, exact_share=round(r.exact_share, 4), stopped=r.stopped,
+        plays=[PlayModel(
+            number=p.number, trick=p.trick, line=p.line, seat=r.seats[p.seat], action=p.action, held=p.held,
+            exact=p.exact, before=p.before.value if p.before else None, after=p.after.value if p.after else None,
+            best=p.best.value if p.best else None, verdict=p.verdict,  # type: ignore[arg-type]
+            better=p.better, solver_line=p.solver_line,
+            chance_before=None if p.chance_before is None else round(p.chance_before, 4),
+            chance_after=None if p.chance_after is None else round(p.chance_after, 4),
+            samples=p.samples, mark=p.mark,  # type: ignore[arg-type]
+        ) for p in r.plays])
+
+
+def review_schema() -> str:
+    """The JSON Schema of ``review --format json``, as committed under schema/."""
+    return json.dumps(ReviewFile.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(review_schema(), end="")

@@ -1,0 +1,348 @@
+"""A game's review: a verdict on every play and take, exact where few cards are held, and
+the mover's estimated chance of losing before that (issue 28).
+
+Built on the one walk (referee.judging.replay): the positions reviewed are the referee's
+own. Two kinds of judgement, one per play:
+
+* **exact** (every hand known and at most ``window`` cards held): the solver's class of the
+  mover before and after, and of every other choice it had. A play that left the seat in
+  a worse class than another choice would have is a **blunder**; the one choice that kept
+  the seat safe is the **only move**; one legal choice is **forced**; otherwise **good**.
+* **chances** (earlier plays): the mover's chance of being the loser, before and after the
+  play, judged from what that seat could know. The record is replayed once more from each
+  seat's view (the other hands dealt face down, so the referee's knowledge of voids is what
+  the seat knows); the unseen hands are sampled consistently with it; each sample is
+  played on by the bundled bots (the solver settles a sample once few cards are held), the
+  same generator for before and after. The rise in the chance of losing marks the play: 10,
+  20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
+  chance with the bots choosing the mover's play, not with the best play: a simpler
+  estimate than the best-play value, stated as such in the report.
+
+Seeded: the same record, seed and sample count give the same review.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from referee.engine.cards import SUIT, card_str
+from referee.engine.events import Action, PlayCard, TakeHand
+from referee.engine.rules import RuleSet
+from referee.engine.state import IN_TRICK, OVER, Engine, IllegalAction
+from referee.judging.referee import Step
+from referee.judging.replay import replay
+from referee.notation.record import Deal, Game, Hand, Play, Position, Take
+from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
+from referee.selfplay.simulate import SimulationError, bot_card, rollout
+
+__all__ = ["GameReview", "PlayReview", "MARKS", "loses", "mark_for", "review_game", "sample_position", "view_steps"]
+
+WINDOW = 10  # cards held at most, for an exact verdict
+LEAF = 8  # cards held at most, for the solver to settle a sample of the chances
+BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
+SAMPLES = 12
+# The rise in the chance of losing (points) that marks a play, largest first (lichess).
+MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
+
+
+def mark_for(rise: float) -> str:
+    """The mark of a rise in the chance of losing (a fraction): '' below 10 points."""
+    for points, name in MARKS:
+        if rise * 100 >= points - 1e-9:
+            return name
+    return ""
+
+
+@dataclass(slots=True)
+class PlayReview:
+    """One play or take of the record, reviewed."""
+
+    number: int  # its place among the game's plays and takes, from 1
+    trick: int | None
+    line: int
+    seat: int
+    action: str  # "Q♠", or "takes East"
+    held: int  # cards held in the game before it
+    exact: bool = False
+    before: SeatClass | None = None
+    after: SeatClass | None = None
+    best: SeatClass | None = None  # the best class any choice of the seat's would have kept
+    verdict: str = ""  # exact: "blunder", "only move", "forced", "good"; else ""
+    better: list[str] = field(default_factory=list)  # for a blunder: the choices that kept ``best``
+    solver_line: list[str] = field(default_factory=list)  # for a blunder or an only move
+    chance_before: float | None = None  # the mover's chance of losing, before and after
+    chance_after: float | None = None
+    samples: int = 0
+    mark: str = ""  # from the chances: "blunder", "mistake", "inaccuracy" or ""
+
+
+@dataclass(slots=True)
+class GameReview:
+    """A game's review: every play and take, and what the review could not do."""
+
+    number: int
+    seats: tuple[str, ...]
+    rules: str
+    loser: str | None
+    window: int
+    samples: int
+    seed: int
+    plays: list[PlayReview] = field(default_factory=list)
+    stopped: str | None = None  # why the replay (and so the review) stopped early
+
+    @property
+    def exact_share(self) -> float:
+        """The share of the plays and takes that got an exact verdict."""
+        return sum(p.exact for p in self.plays) / len(self.plays) if self.plays else 0.0
+
+
+def action_words(a: Action, seats: Sequence[str]) -> str:
+    """An action in the record's words: a card, "takes East", "draws Q♠"."""
+    if isinstance(a, PlayCard):
+        return card_str(a.card)
+    if isinstance(a, TakeHand):
+        return f"takes {seats[a.target]}"
+    return f"draws {card_str(a.card)}"
+
+
+def line_words(e: Engine, line: Sequence[Action], seats: Sequence[str]) -> list[str]:
+    """A line of actions in words, each with its seat: "East 7♦", "North takes East"."""
+    out = []
+    for a in line:
+        who = a.taker if isinstance(a, TakeHand) else a.seat
+        out.append(f"{seats[who]} {action_words(a, seats)}")
+    return out
+
+
+def _action(step: Step) -> Action | None:
+    item = step.item
+    if isinstance(item, Play):
+        return PlayCard(item.seat, item.card)
+    if isinstance(item, Take):
+        return TakeHand(item.taker, item.target)
+    return None
+
+
+def _clean(step: Step) -> bool:
+    """A step the table played by the rules: nothing but notes reported at it."""
+    return not any(d.is_error for d in step.diagnostics)
+
+
+def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDOW, samples: int = SAMPLES,
+                seed: int = 0, chances: bool = True, solver: Solver | None = None) -> GameReview:
+    """Review one game of a record (``rules`` for a game without a [Rules] tag). ``window``:
+    the most cards held for an exact verdict; ``samples``: hands sampled per play for the
+    chances (0: none); ``seed``: the samples' generator."""
+    walk = replay(game, rules, snapshots=True)
+    steps = list(walk)
+    result = walk.result
+    seats = game.seats
+    loser = None
+    review = GameReview(game.number, seats, game.rules, loser, window, samples if chances else 0, seed,
+                        stopped=result.stopped)
+    if steps and steps[-1].after.phase == OVER and steps[-1].after.loser >= 0:
+        review.loser = seats[steps[-1].after.loser]
+    solver = solver or Solver(max_nodes=BUDGET)
+    views: dict[int, list[Step]] = {}
+    for k, step in enumerate(steps):
+        a = _action(step)
+        if a is None:
+            continue
+        seat = a.taker if isinstance(a, TakeHand) else a.seat
+        item = step.item
+        span = item.seat_span if isinstance(item, Play) else item.span
+        before = step.before
+        p = PlayReview(len(review.plays) + 1, step.trick, span.line, seat, action_words(a, seats),
+                       cards_held(before))
+        review.plays.append(p)
+        if not _clean(step) or before.phase == OVER or before.out[seat] or before.lenient:
+            continue  # a mistake or a record error: the referee's report says what it was
+        if solvable(before) and p.held <= window:
+            _exact(p, before, a, seat, seats, solver)
+        if not p.exact and chances and samples > 0 and result.rules is not None:
+            if seat not in views:
+                views[seat] = view_steps(game, seat, rules, len(steps))
+            view = views[seat]
+            if k < len(view):
+                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver)
+    return review
+
+
+def _exact(p: PlayReview, before: Engine, a: Action, seat: int, seats: Sequence[str], solver: Solver) -> None:
+    try:
+        options = solver.choices(before, seat)
+        now = solver.classify(before, seat)
+    except SearchLimit:
+        return
+    # A take while another seat leads: not taking was the other choice, and leaves the
+    # position as it is (the seat's class now).
+    waiting = now if isinstance(a, TakeHand) and before.to_act() != seat else None
+    mine = [c for o, c in options if o == a]
+    if not mine:
+        return
+    after = mine[0]
+    ranks = [c.rank for _, c in options] + ([waiting.rank] if waiting is not None else [])
+    top = max(ranks)
+    p.exact = True
+    p.before, p.after = now, after
+    p.best = next(c for c in SeatClass if c.rank == top)
+    keeping = [o for o, c in options if c.rank == top]
+    if len(ranks) == 1:
+        p.verdict = "forced"
+    elif after.rank < top:
+        p.verdict = "blunder"
+        p.better = [action_words(o, seats) for o in keeping]
+        if waiting is not None and waiting.rank == top:
+            p.better.append("no take")
+        if keeping:
+            p.solver_line = _line(before, keeping[0], seat, seats, solver)
+    elif after is SeatClass.SAFE and ranks.count(SeatClass.SAFE.rank) == 1:
+        p.verdict = "only move"
+        p.solver_line = _line(before, a, seat, seats, solver)
+    else:
+        p.verdict = "good"
+
+
+def _line(before: Engine, first: Action, seat: int, seats: Sequence[str], solver: Solver) -> list[str]:
+    e = before.fork()
+    e.apply(first)
+    try:
+        rest = solver.line(e, seat, 10)
+    except SearchLimit:
+        rest = []
+    return line_words(before, [first, *rest], seats)
+
+
+# ---- chances ---------------------------------------------------------------------------------
+
+
+def _view(game: Game, seat: int) -> Game | None:
+    """The game as ``seat`` saw it: every other hand of the deal (or position) dealt face down."""
+    setup = game.setup
+    if not isinstance(setup, (Deal, Position)):
+        return None
+    items = [replace(h, cards=None, card_spans=()) if isinstance(h, Hand) and h.seat != seat and h.cards is not None
+             else h for h in setup.items]
+    return replace(game, setup=replace(setup, items=items))
+
+
+def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
+    """The walk of the game as ``seat`` saw it (its first ``count`` steps): the referee's
+    knowledge of that seat's view, voids included."""
+    g = _view(game, seat)
+    if g is None:
+        return []
+    return list(replay(g, rules, snapshots=True))[:count]
+
+
+def sample_position(view: Engine, true: Engine, seat: int, a: Action, rng: random.Random) -> Engine | None:
+    """A position with every hand known, consistent with what ``seat`` knows (``view``):
+    the seat's own hand as it truly is, the other unseen cards dealt at random to the hands
+    that hold unseen cards, never into a suit a seat has shown it lacks. None if no such
+    deal was found in a few tries, or the unseen cards include the waste pile's."""
+    if view.waste_unknown:
+        return None
+    for _ in range(20):
+        f = view.fork()
+        if isinstance(a, PlayCard) and f.phase == IN_TRICK and f.led >= 0 and SUIT[a.card] != f.led:
+            # The seat knew its own hand: a card off the suit led says it held none of that
+            # suit (nor, in Donkey, of the trumps when it played neither).
+            f.mark_void(seat, f.led, None)
+            if f.trumps and f.trump >= 0 and SUIT[a.card] != f.trump:
+                f.mark_void(seat, f.trump, None)
+        own = [a.card] if isinstance(a, PlayCard) else []
+        own += true.known(seat)
+        for c in own:
+            if f.unknown[seat] and not f.once[seat] & (1 << c) and f.may_hold(seat, c):
+                f.reveal(seat, c)
+        pool = [c for c in _cards(f.hidden_once) + _cards(f.hidden_twice)]
+        rng.shuffle(pool)
+        # The seats with the most suits shown void first: they have the fewest choices.
+        ok = True
+        for s in sorted(range(f.n), key=lambda s: -bin(f.void[s]).count("1")):
+            need = f.unknown[s]
+            if need == 0:
+                continue
+            lacks = f.void[s]
+            picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
+            if len(picked) < need:
+                ok = False
+                break
+            for c in picked:
+                pool.remove(c)
+                f.reveal(s, c)
+        if ok and solvable(f):
+            return f
+    return None
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(53) if mask >> c & 1]
+
+
+def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
+    """Whether ``seat`` loses from ``e`` (1.0 or 0.0): the solver's answer once at most LEAF
+    cards are held and it settles it (safe 0, lost 1), else the bots' play to the end."""
+    if e.phase == OVER:
+        return float(e.loser == seat)
+    if e.out[seat]:
+        return 0.0
+    if cards_held(e) <= LEAF:
+        try:
+            c = solver.classify(e, seat)
+            if c is not SeatClass.OPEN:
+                return float(c is SeatClass.LOST)
+        except SearchLimit:
+            pass
+    return float(rollout(e, rng).loser == seat)
+
+
+def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, samples: int, seed: int,
+             number: int, solver: Solver) -> None:
+    """The mover's chance of losing after its play, and after the play the sensible bot
+    would have made in its place (the "before"), over the same samples and the same
+    generator: where the bot would have played the same card, the two agree exactly."""
+    if isinstance(a, PlayCard) and true.legal_cards(seat).bit_count() == 1:
+        return  # one legal card: nothing to choose, nothing to mark
+    before = after = 0.0
+    got = 0
+    for k in range(samples):
+        rng = random.Random(f"review/{seed}/{number}/{p.number}/{k}")
+        f = sample_position(view, true, seat, a, rng)
+        if f is None:
+            continue
+        g = f.fork()
+        try:
+            g.apply(a)
+        except IllegalAction:
+            continue
+        usual: Engine | None = None
+        if isinstance(a, PlayCard):
+            c = bot_card(f, seat, rng)
+            if c >= 0 and c != a.card:
+                usual = f.fork()
+                usual.apply(PlayCard(seat, c))
+        state = rng.getstate()
+        try:
+            lost = loses(g, seat, rng, solver)
+            if usual is not None:
+                rng.setstate(state)  # the same generator: only the play differs
+                usual_lost = loses(usual, seat, rng, solver)
+        except SimulationError:
+            continue  # the bots cannot play this position on (a trick the table followed as played)
+        after += lost
+        before += lost if usual is None else usual_lost
+        got += 1
+    if got:
+        p.samples = got
+        p.chance_before, p.chance_after = before / got, after / got
+        p.mark = mark_for(p.chance_after - p.chance_before)
+
+
+def iter_reviews(games: Sequence[Game], rules: RuleSet | None = None, **kw: object) -> Iterator[GameReview]:
+    """Each game's review, in order (``kw`` as for :func:`review_game`)."""
+    solver = Solver(max_nodes=BUDGET)
+    for g in games:
+        yield review_game(g, rules, solver=solver, **kw)  # type: ignore[arg-type]

@@ -1,0 +1,346 @@
+// getaway-ref's table: it shows the positions the referee computed (the JSON above); it
+// knows no rule of the game. In `serve` it also sends what the recorder taps or types, and
+// shows what the server answers.
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var G = Math.max(0, D.games.length - 1), at = 0, view = "", follow = true;
+  var SERVE = document.body.classList.contains("serve");
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = text; return e; }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  // A card comes as its text ("10♥", "A♠*": the double pack's marked ace): its rank, its suit's symbol, its colour.
+  function face(t) {
+    var marked = t.charAt(t.length - 1) === "*", suit = marked ? t.charAt(t.length - 2) : t.charAt(t.length - 1);
+    return { text: t, rank: marked ? t.slice(0, -2) + "*" : t.slice(0, -1), suit: suit, red: suit === "♥" || suit === "♦" };
+  }
+  function big(t, marks) {
+    var c = face(t), d = el("div", "card" + (c.red ? " red" : "") + (marks && marks.length ? " bad" : ""));
+    d.setAttribute("data-card", c.text);
+    d.setAttribute("aria-label", c.text);
+    d.appendChild(el("span", "r", c.rank)); d.appendChild(el("span", "s", c.suit)); d.appendChild(el("span", "r", ""));
+    return d;
+  }
+  function mini(t) { return el("span", "mini" + (face(t).red ? " red" : ""), t); }
+  function game() { return D.games[G]; }
+  function P() { return game() ? game().positions : []; }
+  function plural(n, w) { return n + " " + w + (n === 1 ? "" : "s"); }
+  function notice(text) { var n = $("notice"); n.textContent = text || ""; n.hidden = !text; }
+
+  // ---- the header: the game picker and the view picker ----
+  function pickers() {
+    var sel = $("game"); clear(sel);
+    D.games.forEach(function (g, i) { var o = el("option", "", "game " + g.game + (g.title && g.title !== "Game " + g.game ? ": " + g.title : "")); o.value = String(i); sel.appendChild(o); });
+    sel.value = String(G);
+    $("game-pick").hidden = D.games.length < 2;
+    var v = $("view"), keep = view;
+    while (v.options.length > 1) v.remove(1);
+    (game() ? game().seats : []).forEach(function (s, i) { var o = el("option", "", "what " + s + " knew"); o.value = String(i); v.appendChild(o); });
+    v.value = keep;
+    if (v.value !== keep) view = "";
+  }
+  function header() {
+    var g = game();
+    $("title").textContent = g ? g.title : "getaway-ref";
+    $("sub").textContent = g ? "· game " + g.game + " · rules " + g.rules + " · " + g.seats.join(", ") : "";
+    document.title = (g ? g.title + " — " : "") + D.file;
+  }
+
+  // ---- the seats around the table, in the order written (clockwise), the first at the top ----
+  function side(index, n) {
+    var a = index * 360 / n;
+    if (a <= 45 || a >= 315) return ["top", (a + 180) % 360];
+    if (a < 135) return ["right", a];
+    if (a <= 225) return ["bottom", -a];
+    return ["left", -a];
+  }
+  function handBox(x, p) {
+    var b = el("div", "hand" + (x.turn ? " turn" : "") + (x.out ? " out" : "") + (x.loser ? " loser" : ""));
+    b.setAttribute("data-seat", x.seat);
+    var h = el("h3"); h.appendChild(el("span", "name", x.seat + (x.power ? " ★ power" : "") + (x.leads ? " · leads" : "") + (x.turn ? " · to play" : "")));
+    h.appendChild(el("span", "size", x.out ? "got away (" + x.out + ")" + (x.size ? " · " + plural(x.size, "card") : "") : x.loser ? "lost · " + plural(x.size, "card") : plural(x.size, "card")));
+    b.appendChild(h);
+    var own = view === "" || view === String(x.index);
+    var cards = own ? x.known : x.seen;
+    var cs = el("div", "cards");
+    cards.forEach(function (c) { cs.appendChild(mini(c)); });
+    var hidden = own ? x.unseen : x.size - x.seen.length;
+    if (hidden > 0) cs.appendChild(el("span", "unseen", (cards.length ? " + " : "") + hidden + (own ? " unseen" : " not seen by " + game().seats[Number(view)])));
+    b.appendChild(cs);
+    if (x.void && x.size) b.appendChild(el("div", "void", "shown void: " + x.void));
+    if (x.note) b.appendChild(el("div", "note", x.note));
+    return b;
+  }
+  function seatsAround(p) {
+    var n = game().seats.length, groups = { top: [], right: [], bottom: [], left: [] };
+    p.hands.forEach(function (x) { var s = side(x.index, n); groups[s[0]].push([s[1], x]); });
+    Object.keys(groups).forEach(function (k) {
+      var box = clear($("side-" + k));
+      groups[k].sort(function (a, b) { return a[0] - b[0]; }).forEach(function (g) { box.appendChild(handBox(g[1], p)); });
+    });
+  }
+
+  // ---- one position ----
+  function show(i, quiet) {
+    var ps = P();
+    if (!ps.length) {
+      ["what", "fate", "lead", "label", "out", "trumps"].forEach(function (k) { $(k).textContent = ""; });
+      clear($("trick")); clear($("diags")); clear($("waste"));
+      ["top", "left", "right", "bottom"].forEach(function (k) { clear($("side-" + k)); });
+      $("end").textContent = game() ? game().end : "";
+      return;
+    }
+    at = Math.max(0, Math.min(ps.length - 1, i));
+    follow = at === ps.length - 1;
+    var p = ps[at], slider = $("slider");
+    slider.max = String(ps.length - 1); slider.value = String(at);
+    $("label").textContent = at + " / " + (ps.length - 1) + " · " + (p.trick !== null ? "trick " + p.trick + ": " : "") + p.label;
+    $("what").textContent = p.what;
+    var t = clear($("trick"));
+    p.table.forEach(function (x) {
+      var s = el("div", "slot"); s.setAttribute("data-seat", x.seat);
+      s.appendChild(big(x.card, x.marks));
+      var w = el("div", "who", x.seat + " ");
+      x.marks.forEach(function (m) { w.appendChild(el("span", "badge", m)); });
+      s.appendChild(w); t.appendChild(s);
+    });
+    if (p.table.length) t.setAttribute("aria-label", "trick " + p.number);
+    $("fate").textContent = p.fate;
+    $("lead").textContent = p.lead;
+    var ds = clear($("diags"));
+    p.diagnostics.concat(at === ps.length - 1 ? game().loose : []).forEach(function (d) {
+      var b = el("div", "diag");
+      b.appendChild(el("span", "code", d.code + " ")); b.appendChild(el("span", "msg", d.message));
+      if (d.rule) b.appendChild(el("div", "rule", "Rule: " + d.rule));
+      if (d.penalty) b.appendChild(el("div", "penalty", d.penalty.charAt(0).toUpperCase() + d.penalty.slice(1)));
+      if (d.applied !== null) b.appendChild(el("div", "applied", d.applied ? "The table applied the penalty." : "The table did not apply the penalty; the referee follows the record as played."));
+      ds.appendChild(b);
+    });
+    var wp = clear($("waste"));
+    wp.appendChild(el("span", "", "Waste pile: " + plural(p.waste, "card") + (p.waste_cards.length ? ": " : "")));
+    p.waste_cards.forEach(function (c) { wp.appendChild(mini(c)); });
+    if (p.waste_unseen) wp.appendChild(el("span", "unseen", " + " + p.waste_unseen + " unseen"));
+    $("trumps").textContent = p.trumps ? "Trumps: " + p.trumps : "";
+    $("out").textContent = p.out.length ? "Got away: " + p.out.map(function (s, k) { return (k + 1) + ". " + s; }).join(", ") : "";
+    seatsAround(p);
+    $("end").textContent = at === ps.length - 1 ? game().end : "";
+    document.querySelectorAll("#moves a").forEach(function (a) { a.classList.toggle("here", a.getAttribute("data-at") === String(at)); });
+    var here = document.querySelector("#moves a.here"), ol = $("moves");
+    // the trick list scrolls on its own (never the page) to keep the play shown in sight
+    if (here && !quiet && ol.scrollHeight > ol.clientHeight) ol.scrollTop = Math.max(0, here.offsetTop - ol.offsetTop - ol.clientHeight / 2);
+    $("announce").textContent = p.what + (p.diagnostics.length ? " " + p.diagnostics.map(function (d) { return d.code + ": " + d.message; }).join(" ") : "");
+    var want = "#" + (D.games.length > 1 ? "game-" + game().game + "/" : "") + "step-" + at;
+    if (!SERVE && location.hash !== want) history.replaceState(null, "", want);
+  }
+
+  function movesList() {
+    var ol = clear($("moves")), g = game();
+    if (!g) return;
+    g.moves.forEach(function (m) {
+      var li = el("li");
+      li.appendChild(el("span", "no", m.trick !== null ? m.trick + "." : "·"));
+      m.plays.forEach(function (x) {
+        var a = el("a", (x.card && face(x.card).red ? "red" : "") + (x.bad.length ? " bad" : ""), m.text || (x.seat + " " + x.card));
+        a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "step-" + x.at;
+        a.setAttribute("data-at", String(x.at));
+        if (x.bad.length) a.title = x.bad.join(", ");
+        li.appendChild(a);
+      });
+      ol.appendChild(li);
+    });
+    var ul = clear($("mistakes"));
+    g.mistakes.forEach(function (m, k) {
+      var li = el("li"), a = el("a", "", (m.trick !== null ? "trick " + m.trick + ": " : "") + m.sentence);
+      a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "mistake-" + (k + 1);
+      li.appendChild(a); ul.appendChild(li);
+    });
+    $("mistakes-box").hidden = !g.mistakes.length;
+  }
+
+  function openGame(i) { G = i; pickers(); header(); movesList(); }
+
+  // ---- the address: #trick-N, #step-N, #mistake-N, each after game-G/ when the file has several ----
+  function fromHash() {
+    var h = decodeURIComponent(location.hash.replace(/^#/, "")), gi = G;
+    if (!h) return { at: P().length - 1 >= 0 && SERVE ? P().length - 1 : 0 };
+    var gm = /^game-(\d+)\/(.*)$/.exec(h);
+    if (gm) {
+      gi = -1;
+      D.games.forEach(function (g, i) { if (String(g.game) === gm[1]) gi = i; });
+      if (gi < 0) return { bad: "#" + h + ": this page has no game " + gm[1] + " (it has " + D.games.map(function (g) { return g.game; }).join(", ") + "); showing game " + game().game };
+      h = gm[2];
+    }
+    if (gi !== G) openGame(gi);
+    var g = game(), m;
+    if (!P().length) return { at: 0 };  // a game that cannot be replayed: its end says why
+    if ((m = /^trick-(\d+)$/.exec(h))) {
+      if (g.tricks[m[1]] !== undefined) return { at: g.tricks[m[1]] };
+      var have = Object.keys(g.tricks).map(Number).sort(function (a, b) { return a - b; });
+      return { bad: "#" + h + ": game " + g.game + " has " + (have.length ? "tricks " + have[0] + " to " + have[have.length - 1] : "no tricks") + "; showing the start" };
+    }
+    if ((m = /^step-(\d+)$/.exec(h))) {
+      var n = parseInt(m[1], 10);
+      if (n < P().length) return { at: n };
+      return { bad: "#" + h + ": game " + g.game + " has steps 0 to " + (P().length - 1) + "; showing the start" };
+    }
+    if ((m = /^mistake-(\d+)$/.exec(h))) {
+      var k = parseInt(m[1], 10);
+      if (k >= 1 && k <= g.mistakes.length) return { at: g.mistakes[k - 1].at };
+      return { bad: "#" + h + ": game " + g.game + " has " + (g.mistakes.length ? "findings 1 to " + g.mistakes.length : "no findings") + "; showing the start" };
+    }
+    return { bad: "#" + h + " is not a place in this page (#trick-N, #step-N or #mistake-N); showing the start" };
+  }
+  function goHash() {
+    var r = fromHash();
+    notice(r.bad || "");
+    show(r.bad ? 0 : r.at);
+  }
+
+  function trickJump(dir) {
+    var ps = P(), k = at + dir;
+    var cur = ps[at] ? ps[at].trick : null;
+    while (k >= 0 && k < ps.length && (ps[k].trick === null || ps[k].trick === cur)) k += dir;
+    if (k >= 0 && k < ps.length) {
+      if (dir < 0) { var t = ps[k].trick; while (k > 0 && ps[k - 1].trick === t) k--; }
+      show(k);
+    }
+  }
+
+  $("first").onclick = function () { show(0); };
+  $("prev").onclick = function () { show(at - 1); };
+  $("next").onclick = function () { show(at + 1); };
+  $("last").onclick = function () { show(P().length - 1); };
+  $("slider").oninput = function () { show(parseInt($("slider").value, 10)); };
+  $("game").onchange = function () { openGame(parseInt($("game").value, 10)); notice(""); show(0); };
+  $("view").onchange = function () { view = $("view").value; show(at, true); };
+  document.addEventListener("keydown", function (ev) {
+    var tag = (ev.target && ev.target.tagName) || "";
+    if (tag === "INPUT" && ev.target.type !== "range" || tag === "SELECT" || tag === "TEXTAREA") return;
+    var k = ev.key;
+    if (k === "ArrowRight") show(at + 1);
+    else if (k === "ArrowLeft") show(at - 1);
+    else if (k === "Home") show(0);
+    else if (k === "End") show(P().length - 1);
+    else if (k === "]") trickJump(1);
+    else if (k === "[") trickJump(-1);
+    else return;
+    ev.preventDefault();
+  });
+  window.addEventListener("hashchange", goHash);
+
+  // ---- speaking the ruling (the browser's own speech synthesis; nothing is sent anywhere) ----
+  var synth = window.speechSynthesis;
+  function say(text) {
+    if (!synth || !text) return;
+    synth.cancel();
+    synth.speak(new SpeechSynthesisUtterance(text));
+  }
+  if (synth) {
+    $("speak").hidden = false;
+    $("speak").onclick = function () {
+      var p = P()[at];
+      if (!p) return;
+      say(p.diagnostics.length ? p.diagnostics.map(function (d) { return d.sentence; }).join(" ") : [p.what, p.fate, p.lead].filter(Boolean).join(". "));
+    };
+  }
+
+  openGame(G);
+
+  if (!SERVE) { goHash(); return; }
+
+  // ---- serve: the live table ----
+  var Q = location.search, L = D.live || {}, RECORDER = D.role === "recorder", seat = null, lastAnswer = -1;
+  function post(path, body) {
+    $("status").textContent = "sending…";
+    return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
+      .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || r.statusText); return j; }); })
+      .then(function (j) { $("status").textContent = ""; return j; })
+      .catch(function (e) { $("status").textContent = "not sent: " + e.message; throw e; });
+  }
+  function entry(text) { return post("entry", { text: text }).then(function (j) { if (j.answer) answer(j.answer); }, function () {}); }
+  function answer(a) {
+    if (!a || a.n === lastAnswer) return;
+    lastAnswer = a.n;
+    var box = $("answer");
+    box.textContent = a.text;
+    box.className = "answer" + (a.kind === "rejected" || a.kind === "question" ? " rejected" : "");
+    $("why-text").textContent = a.why || "";
+    $("why-text").hidden = true; $("why").setAttribute("aria-expanded", "false");
+    $("why").hidden = !a.why;
+    $("speak-answer").hidden = !synth;
+  }
+  $("why").onclick = function () { var w = $("why-text"); w.hidden = !w.hidden; $("why").setAttribute("aria-expanded", String(!w.hidden)); };
+  $("speak-answer").onclick = function () { say($("answer").textContent); };
+  function cardButton(t, legal) {
+    var b = el("button", (face(t).red ? "red" : "") + (legal ? " legal" : ""), t);
+    b.setAttribute("data-card", t);
+    b.onclick = function () { entry(game().seats[seat] + " " + t); };
+    return b;
+  }
+  function recorder() {
+    if (!RECORDER) return;
+    $("recorder").hidden = false;
+    $("turn").textContent = L.turn || "";
+    var ps = clear($("pick-seat"));
+    if (seat === null || !L.seats[seat] || (L.to_act !== null && L.to_act !== undefined && L.changed)) seat = (L.to_act !== null && L.to_act !== undefined) ? L.to_act : (L.order.length ? L.order[0] : null);
+    L.order.forEach(function (i) {
+      var s = L.seats[i], b = el("button", "", s.seat + (s.action ? "" : " ·"));
+      b.setAttribute("aria-pressed", String(i === seat));
+      b.setAttribute("data-seat", s.seat);
+      b.onclick = function () { seat = i; L.changed = false; recorder(); };
+      ps.appendChild(b);
+    });
+    var pc = clear($("pick-card"));
+    if (seat !== null && L.seats[seat]) {
+      var s = L.seats[seat];
+      s.legal.forEach(function (c) { pc.appendChild(cardButton(c, true)); });
+      if (s.other.length) {
+        pc.appendChild(el("span", "sep", s.legal.length ? "other cards " + s.seat + " may hold (a mistake if played now):" : "cards " + s.seat + " may hold:"));
+        s.other.forEach(function (c) { pc.appendChild(cardButton(c, false)); });
+      }
+    }
+    var po = clear($("pick-other"));
+    L.takes.forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
+    (L.draws || []).forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
+    $("undo").disabled = !L.undo;
+    $("new").hidden = !L.over;
+  }
+  function asking() {
+    var sq = clear($("seat-questions"));
+    (game() ? game().seats : []).forEach(function (s) {
+      var b = el("button", "", "What may " + s + " play?");
+      b.onclick = function () { post("ask", { q: "legal", seat: s }).then(function (j) { $("reply").textContent = j.answer; }, function () {}); };
+      sq.appendChild(b);
+    });
+  }
+  document.querySelectorAll("#questions button").forEach(function (b) {
+    b.onclick = function () { post("ask", { q: b.getAttribute("data-q") }).then(function (j) { $("reply").textContent = j.answer; }, function () {}); };
+  });
+  $("typed").onsubmit = function (ev) {
+    ev.preventDefault();
+    var v = $("entry").value;
+    if (!v.trim()) return;
+    entry(v).then(function () { $("entry").value = ""; });
+  };
+  $("undo").onclick = function () { $("confirm-text").textContent = "Undo removes '" + L.undo + "' from the record. Remove it?"; $("confirm").hidden = false; $("confirm-no").focus(); };
+  $("confirm-no").onclick = function () { $("confirm").hidden = true; };
+  $("confirm-yes").onclick = function () {
+    $("confirm").hidden = true;
+    post("undo", { expect: L.undo }).then(function (j) { if (j.answer) answer(j.answer); }, function () {});
+  };
+  $("new").onclick = function () { post("new", {}).then(function (j) { if (j.answer) answer(j.answer); }, function () {}); };
+
+  function update(msg) {
+    var was = follow;
+    var sameGame = game() && msg.game.game === game().game;
+    D.games = [msg.game]; L = msg.live; L.changed = true;
+    openGame(0);
+    show(was || !sameGame ? P().length - 1 : at, !was);
+    recorder(); asking(); answer(L.answer);
+    document.body.setAttribute("data-version", String(L.version));
+  }
+  update({ game: D.games[0], live: L });
+  var es = new EventSource("events" + Q);
+  es.onmessage = function (ev) { update(JSON.parse(ev.data)); $("status").textContent = ""; };
+  es.onerror = function () { $("status").textContent = "connection lost; reconnecting…"; };
+})();

@@ -1,0 +1,32 @@
+"""``getaway-ref serve``: the live referee as a web page for the phones at the table.
+
+It needs the optional extra ``serve`` (Starlette, uvicorn, segno):
+``pip install 'getaway-ref[serve]'``. ``app`` holds the table (a ``live`` session shared by
+every phone) and the ASGI app; this module only checks the extra is there, so that a missing
+one is a one-line hint and exit 2, not a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Optional
+
+MISSING_HINT = "serve needs the serve extra: pip install 'getaway-ref[serve]'"
+EXTRA = ("starlette", "uvicorn", "segno")
+
+
+def available() -> bool:
+    """Whether every package of the extra is installed."""
+    return all(find_spec(name) is not None for name in EXTRA)
+
+
+def serve_command(file: Optional[Path], host: Optional[str] = None, port: int = 8765, seats: Optional[str] = None,
+                  rules: Optional[str] = None, deal: Optional[str] = None, recorder_qr: bool = False) -> int:
+    if not available():
+        sys.stderr.write(f"error: {MISSING_HINT}\n")
+        return 2
+    from referee.web.app import serve
+
+    return serve(file, host, port, seats, rules, deal, recorder_qr)

@@ -1,0 +1,119 @@
+"""Random endgame positions with every hand known, and a brute-force solver, for the
+review's tests (issue 28): the brute force is the definition of the classes written as
+plainly as possible (no table, no move order, no pruning), so the solver can be checked
+against it."""
+
+from __future__ import annotations
+
+import random
+
+from referee.engine.events import Action, DrawCard, TakeHand
+from referee.engine.rules import RuleSet, rule_set
+from referee.engine.state import DRAW_DUE, OVER, Engine
+
+# Rule sets the positions are drawn under: the presets and the options that change an
+# ending (the last card, taking, the double pack, the direction, the two-player rule).
+RULE_SPECS = (
+    "pagat", "denexa", "donkey", "pagat taking=no", "pagat last_card=draw_hand",
+    "pagat last_card=draw_hand draw_from=any", "pagat packs=2", "pagat direction=anticlockwise",
+    "donkey last_card=pass_lead", "pagat two_players=denexa",
+)
+
+
+def random_position(rng: random.Random, max_held: int = 8, players: int | None = None,
+                    spec: str | None = None) -> Engine:
+    """A position between tricks (then a few random legal actions on): 2-6 seats, some
+    out, at most ``max_held`` cards held, a few cards in the waste pile."""
+    rules: RuleSet = rule_set(spec or rng.choice(RULE_SPECS))
+    n = players or rng.randint(2, 6)
+    pack = list(range(52)) * (2 if rules.packs == 2 else 1)
+    rng.shuffle(pack)
+    in_game = rng.randint(2, n)
+    seats = rng.sample(range(n), in_game)
+    held = rng.randint(in_game, max(in_game, max_held))
+    sizes = [1] * in_game
+    for _ in range(held - in_game):
+        sizes[rng.randrange(in_game)] += 1
+    hands: list[list[int] | None] = [None] * n
+    for s, k in zip(seats, sizes):
+        hand: list[int] = []
+        while len(hand) < k:
+            c = pack.pop()
+            if rules.packs == 2 and c in hand:
+                continue  # two copies in one hand: allowed, but keep hands plain
+            hand.append(c)
+        hands[s] = hand
+    waste = [pack.pop() for _ in range(rng.choice((0, 1, 2, 3)))]
+    out = [s for s in range(n) if hands[s] is None]
+    trump = rng.randrange(4) if rules.trumps and rng.random() < 0.7 else -1
+    e = Engine.from_position(rules, hands, out, waste, rng.choice(seats), 5, trump)
+    for _ in range(rng.choice((0, 0, 1, 2, 3))):
+        actions = e.legal_actions()
+        if e.phase == OVER or not actions:
+            break
+        e.apply(rng.choice(actions))
+    return e
+
+
+def _actor(a: Action) -> int:
+    return a.taker if isinstance(a, TakeHand) else a.seat
+
+
+class TooBig(Exception):
+    """The brute force met its budget of positions: the example is left out."""
+
+
+def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[object, ...]] = frozenset(),
+               budget: list[int] | None = None) -> bool:
+    """Can ``x`` get away from ``e``: forced (not ``cooperative``) or with everyone's help?
+    A draw's card is always the worst for ``x``; a repetition is no escape. ``budget``
+    ([positions]) raises TooBig when it runs out."""
+    if budget is not None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise TooBig
+    if e.out[x]:
+        return True
+    if e.phase == OVER:
+        return e.loser != x
+    key = (e.phase, tuple(e.once), tuple(e.twice), tuple(e.out), e.waste_once, e.waste_twice, e.power,
+           e.drawer, e.draw_source, tuple(e.trick), tuple(e.pending), e.tochoo, e.trump, e.first,
+           e.drawn_lead, e.active, e.played)
+    if key in path:
+        return False
+    path = path | {key}
+    actions = e.legal_actions()
+
+    def after(a: Action) -> bool:
+        c = e.copy()
+        c.apply(a)
+        return brute_wins(c, x, cooperative, path, budget)
+
+    if not actions:
+        return False
+    if e.phase == DRAW_DUE:
+        sources: dict[int | None, list[Action]] = {}
+        for a in actions:
+            assert isinstance(a, DrawCard)
+            sources.setdefault(a.source, []).append(a)
+        results = [all(after(a) for a in cards) for cards in sources.values()]
+        return any(results) if cooperative or e.drawer == x else all(results)
+    if cooperative:
+        return any(after(a) for a in actions)
+    mine = [a for a in actions if _actor(a) == x]
+    theirs = [a for a in actions if _actor(a) != x]
+    if not all(after(a) for a in theirs):
+        return False
+    if any(not isinstance(a, TakeHand) for a in theirs) or not mine:
+        return True
+    return any(after(a) for a in mine)
+
+
+def brute_class(e: Engine, x: int, budget: int | None = None) -> str:
+    b = None if budget is None else [budget]
+    if not brute_wins(e, x, True, budget=b):
+        return "lost"
+    return "safe" if brute_wins(e, x, False, budget=b) else "open"
+
+
+__all__ = ["RULE_SPECS", "TooBig", "brute_class", "brute_wins", "random_position"]

@@ -1,0 +1,61 @@
+"""The review's chances (issue 28): the deals sampled for a play agree with what the mover
+could know, and the marks follow the rise in the chance of losing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import referee
+from conftest import RECORDS
+from referee.engine.cards import SUIT
+from referee.engine.events import PlayCard
+from referee.notation.record import Play
+from referee.review.review import view_steps, mark_for, review_game, sample_position
+from referee.review.solver import solvable
+
+
+@pytest.mark.parametrize("record", ["review-blunder.gwy", "take-and-draw.gwy", "donkey.gwy", "pagat-example.gwy"])
+def test_sampled_deals_agree_with_what_the_mover_knew(record: str) -> None:
+    game = next(iter(referee.read(RECORDS / record)))
+    steps = list(referee.replay(game, snapshots=True))
+    views: dict[int, list[referee.Step]] = {}
+    rng = random.Random(record)
+    checked = 0
+    for k, step in enumerate(steps):
+        if not isinstance(step.item, Play) or step.diagnostics or k % 3:
+            continue
+        seat, card = step.item.seat, step.item.card
+        view = views.setdefault(seat, view_steps(game, seat, None, len(steps)))[k].before
+        true = step.before
+        f = sample_position(view, true, seat, PlayCard(seat, card), rng)
+        assert f is not None
+        checked += 1
+        assert solvable(f)
+        for s in range(true.n):
+            assert f.size(s) == true.size(s), s
+            # A card the view did not show in the hand is never of a suit the seat showed it lacked.
+            for c in f.known(s):
+                if not view.once[s] >> c & 1:
+                    assert not view.void[s] >> SUIT[c] & 1, (s, c)
+        if true.unknown[seat] == 0:
+            assert f.known(seat) == true.known(seat)  # the mover's own hand, as it was
+        else:
+            assert card in f.known(seat)
+        f.apply(PlayCard(seat, card))  # the play the record holds is legal in the sample
+    assert checked >= 5
+
+
+def test_marks_follow_the_rise_in_the_chance_of_losing() -> None:
+    assert [mark_for(r) for r in (-0.5, 0.0, 0.09, 0.1, 0.19, 0.2, 0.29, 0.3, 1.0)] == [
+        "", "", "", "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+
+
+def test_a_review_is_seeded() -> None:
+    game = next(iter(referee.read(RECORDS / "take-and-draw.gwy")))
+    a = review_game(game, samples=3, seed=5)
+    b = review_game(game, samples=3, seed=5)
+    assert [(p.chance_before, p.chance_after, p.mark) for p in a.plays] == [
+        (p.chance_before, p.chance_after, p.mark) for p in b.plays]
+    assert any(p.samples == 3 for p in a.plays)
