@@ -28,7 +28,7 @@ from referee.engine.cards import (
     ms_add, ms_cards,
 )
 from referee.engine.events import (
-    ANY_SOURCE, Action, DrawCard, Legal, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
+    ANY_SOURCE, Action, DrawCard, EndTrick, Legal, MistakeMade, Penalise, PlayAnyway, TableAction, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
     PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
 )
 from referee.engine.rules import RuleSet
@@ -81,6 +81,10 @@ class View:
     waste_size: int  # how many cards the waste pile holds, seen or not
     loser: int | None  # the seat left holding cards, once the game is over
     legs: int  # the cards left in the loser's hand (Donkey's legs)
+    order: tuple[int, ...]  # every seat, in the order of play from seat 0 (rules.direction)
+    first_trick: bool  # the trick on the table, or the next, is the first (Pagat, First trick)
+    draw_source: int | None  # a draw due comes from: None the waste pile, a seat, ANY_SOURCE any other hand
+    picked_up_by: int | None  # who picked up the trick that ended last (a tochoo, a penalty); None: the waste
 
 
 @dataclass(slots=True)
@@ -1221,9 +1225,15 @@ class Engine:
                 out.append(PlayCard(s, c))
         return out
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action | TableAction) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
-        raises :class:`IllegalAction` with the verdict, and changes nothing."""
+        raises :class:`IllegalAction` with the verdict, and changes nothing.
+
+        What the table does that the rules do not allow is applied too, as typed actions
+        (:meth:`apply_mistake`): ruling 1's penalty (:class:`Penalise`), a mistake played on
+        (:class:`PlayAnyway`) and the end of such a trick (:class:`EndTrick`)."""
+        if isinstance(action, (Penalise, PlayAnyway, EndTrick)):
+            return self.apply_mistake(action)
         mark = self.event_count()
         if isinstance(action, PlayCard):
             v = self.judge_play(action.seat, action.card)
@@ -1291,6 +1301,11 @@ class Engine:
             waste_size=self.waste_size(),
             loser=self.loser if self.phase == OVER and self.loser >= 0 else None,
             legs=self.legs,
+            order=tuple(self.seq),
+            first_trick=self.first,
+            draw_source=(None if self.phase != DRAW_DUE or self.draw_source is None
+                         else ANY_SOURCE if self.draw_source == "any" else int(self.draw_source)),
+            picked_up_by=self.last_picker if self.last_picker >= 0 else None,
         )
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
@@ -1304,6 +1319,86 @@ class Engine:
         if self.void[s] & (1 << suit):
             return self.void_since[s].get(suit)
         return None
+
+    # ---- the table's mistakes, as typed actions ------------------------------------------
+
+    def apply_mistake(self, action: TableAction) -> list[Event]:
+        """Apply what the table did that the rules do not allow; the events it caused, the
+        first a :class:`MistakeMade` with the facts of the mistake (none for ending a trick or
+        penalising a mistake already on the table).
+
+        The card is judged first: a card the seat cannot hold, a seat that has got away, a
+        draw due (an error in the record, ruling 5) raise :class:`IllegalAction` with that
+        verdict; a legal play raises ``ValueError`` (apply it as a :class:`PlayCard`). Either
+        way nothing changes."""
+        mark = self.event_count()
+        if isinstance(action, EndTrick) or action.card is None:
+            if not (self.phase == IN_TRICK and self.lenient):
+                raise ValueError(f"{action}: no trick played on after a mistake is on the table")
+            if isinstance(action, EndTrick):
+                self.close()
+            else:
+                self.penalise(action.seat, None)
+            return self.events_since(mark)
+        s, c, late = action.seat, action.card, action.late
+        v = self.mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
+        if v is None:
+            raise ValueError(f"{action}: a legal play, not a mistake (apply it as a PlayCard)")
+        if not v.code.startswith("M"):
+            raise IllegalAction(PlayCard(s, c), v)
+        self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
+        if isinstance(action, Penalise):
+            self.penalise(s, c, after_end=late)
+        elif late or self.phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
+            self.reopen()
+            self.play(s, c)
+        elif self.phase == BETWEEN:
+            self.accept_lead(s)
+            self.lead(s, c)
+        elif self.phase == BEFORE_FIRST:
+            self.play(s, c)
+            self.lenient = True
+        else:
+            self.lenient = True
+            self.play(s, c)
+        return self.events_since(mark)
+
+    def mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
+        """What ``s`` playing ``c`` now breaks (None: nothing). ``late``: the card is played
+        to the trick that has just ended (after its tochoo, or a second card to it).
+        ``unseen``: a card of another suit from a hand nobody has seen counts as a renege
+        when the unseen cards may hold the suit led (or, in Donkey, a trump): the table that
+        penalised it saw the hand."""
+        if not late:
+            v = self.judge_play(s, c)
+            if v is None and unseen and self.phase == IN_TRICK and self.unknown[s] > 0 and SUIT[c] != self.led:
+                if self.hidden_once & SUIT_MASK[self.led]:
+                    return Verdict(Code.RENEGE, "may hold the suit led", self.led)
+                if self.trumps and self.trump >= 0 and SUIT[c] != self.trump and self.hidden_once & SUIT_MASK[self.trump]:
+                    return Verdict(Code.RENEGE, "may hold a trump", self.trump)
+            return v
+        if self.phase == IN_TRICK or not self.last_trick:
+            raise ValueError(f"a late play of seat {s}: no trick has just ended")
+        if self.out[s] and self.phase != OVER:
+            return Verdict(Code.SEAT_OUT, "the seat has got away")
+        if not self.may_hold(s, c):
+            w = self.where(c)
+            return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
+        if any(t == s for t, _ in self.last_trick):
+            return Verdict(Code.SECOND_CARD, "already played to this trick")
+        return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
+
+    def _mistake_facts(self, s: int, c: int, v: Verdict) -> tuple[Code, int, int, int | None, int | None, int | None]:
+        """The fields of :class:`MistakeMade` for the mistake ``v`` of ``s`` playing ``c``."""
+        code = Code(v.code)
+        suit = proof = turn = None
+        if code == Code.RENEGE and isinstance(v.detail, int):
+            suit = v.detail
+            held = cards_of(self.once[s] & SUIT_MASK[suit])
+            proof = min(held, key=lambda x: RANK[x]) if held else None
+        elif code == Code.OUT_OF_TURN and isinstance(v.detail, int):
+            turn = v.detail
+        return code, s, c, suit, proof, turn
 
     def describe(self, seat_names: Sequence[str]) -> str:
         """One line of state, for debugging and ``repr``."""
