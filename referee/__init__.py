@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from referee.engine.events import (
         Action, DrawCard, DrawDue, Drew, Effect, Event, GameOver, GotAway, LeadReason, Leads, Legal, LegalReason,
         Penalty, PickedUp, PlayCard, Played, TakeHand, Took, TrickToWaste, TrumpsSet,
+        EndTrick, MistakeMade, Penalise, PlayAnyway, TableAction,
     )
     from referee.engine.deal import deal, pack
     from referee.engine.state import Engine, IllegalAction, Phase, Verdict, View
@@ -53,6 +54,9 @@ _HOME = {
         "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason", "Leads",
         "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
         "TrumpsSet",
+        # What the table does that the rules do not allow: ruling 1's penalty, a mistake
+        # played on, the end of such a trick, and the event that says what was broken.
+        "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
     )},
     "format_file": "referee.notation.format", "format_game": "referee.notation.format",
     "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
@@ -73,6 +77,7 @@ __all__ = [
     "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
     "TrumpsSet", "Phase", "Verdict", "View", "PenaltyFacts", "deal", "pack",
     "NotSolvable", "SeatClass", "Solution", "Solver", "solve",
+    "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
 ]
 __version__ = "0.1.0"
 
