@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import referee
 from referee import DrawCard, Engine, Phase, PlayCard, TakeHand
+from referee.engine.events import ANY_SOURCE
 
 PRESET_NAMES = sorted(referee.PRESETS)
 
@@ -76,3 +77,44 @@ def test_a_view_is_frozen_and_keeps_its_position_when_the_game_moves_on(preset: 
     assert before == kept and engine.view() != before
     with pytest.raises(dataclasses.FrozenInstanceError):
         before.trick_no = 9  # type: ignore[misc]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(PRESET_NAMES), players=st.integers(2, 7),
+       last_card=st.sampled_from(["draw_waste", "draw_hand", "pass_lead"]))
+def test_the_view_says_where_a_draw_comes_from_who_picked_up_and_the_order_of_play(
+        seed: int, preset: str, players: int, last_card: str) -> None:
+    rng = random.Random(seed)
+    rules = referee.rule_set(preset).with_options(last_card=last_card)
+    engine = Engine.from_deal(rules, referee.deal(rng, rules, players))
+    order = engine.view().order
+    # Every seat once, seat 0 first, in the direction of play.
+    assert sorted(order) == list(range(players)) and order[0] == 0
+    assert order[1] == (1 if rules.direction == "clockwise" else players - 1)
+    while True:
+        view = engine.view()
+        actions = engine.legal_actions()
+        if not actions:
+            return
+        assert view.first_trick == (view.trick_no == 1)
+        draws = [a for a in actions if isinstance(a, DrawCard)]
+        if view.phase == Phase.DRAW_DUE:
+            sources = {a.source for a in draws}
+            if view.draw_source is None:
+                assert sources <= {None}  # the waste pile (its known cards)
+            elif view.draw_source == ANY_SOURCE:  # any other player's hand
+                assert view.to_act not in sources and None not in sources
+            else:
+                assert sources <= {view.draw_source}
+        else:
+            assert view.draw_source is None
+        plays = [a for a in actions if not isinstance(a, TakeHand)]
+        action = rng.choice(plays or actions)
+        events = engine.apply(action)
+        after = engine.view()
+        picked = [e for e in events if isinstance(e, referee.PickedUp)]
+        if picked:
+            # A tochoo ended the trick: the view names who picked it up.
+            assert after.picked_up_by == picked[-1].seat
+        elif any(isinstance(e, referee.TrickToWaste) for e in events):
+            assert after.picked_up_by is None
