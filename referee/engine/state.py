@@ -85,6 +85,9 @@ class View:
     first_trick: bool  # the trick on the table, or the next, is the first (Pagat, First trick)
     draw_source: int | None  # a draw due comes from: None the waste pile, a seat, ANY_SOURCE any other hand
     picked_up_by: int | None  # who picked up the trick that ended last (a tochoo, a penalty); None: the waste
+    last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
+    ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
+    hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
 
 
 @dataclass(slots=True)
@@ -1306,6 +1309,9 @@ class Engine:
             draw_source=(None if self.phase != DRAW_DUE or self.draw_source is None
                          else ANY_SOURCE if self.draw_source == "any" else int(self.draw_source)),
             picked_up_by=self.last_picker if self.last_picker >= 0 else None,
+            last_trick=tuple(self.last_trick),
+            ended_by=self.ended_by,
+            hidden=tuple(cards_of(self.hidden_once)),
         )
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
