@@ -1288,19 +1288,20 @@ class Engine:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
         n = range(self.n)
+        once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
         return View(
-            phase=Phase(self.phase),
+            phase=_PHASES[self.phase],
             trick_no=self.trick_no,
             trick=tuple(self.trick) if self.phase == IN_TRICK else (),
             to_act=self.to_act(),
             leader=self.leader if self.phase == IN_TRICK else self.power,
             lead_why=self.lead_why,
-            sizes=tuple(self.size(s) for s in n),
-            known=tuple(tuple(self.known(s)) for s in n),
-            voids=tuple(tuple(suit for suit in range(4) if self.void[s] >> suit & 1) for s in n),
+            sizes=tuple(once[s].bit_count() + twice[s].bit_count() + unknown[s] for s in n),
+            known=tuple(_cards_held(once[s], twice[s]) for s in n),
+            voids=tuple(_SUITS_OF[void[s]] for s in n),
             out_order=tuple(self.out_order),
             trumps=self.trump if self.trump >= 0 else None,
-            waste=tuple(ms_cards(self.waste_once, self.waste_twice)),
+            waste=_cards_held(self.waste_once, self.waste_twice),
             waste_size=self.waste_size(),
             loser=self.loser if self.phase == OVER and self.loser >= 0 else None,
             legs=self.legs,
@@ -1311,7 +1312,7 @@ class Engine:
             picked_up_by=self.last_picker if self.last_picker >= 0 else None,
             last_trick=tuple(self.last_trick),
             ended_by=self.ended_by,
-            hidden=tuple(cards_of(self.hidden_once)),
+            hidden=_cards_held(self.hidden_once, 0),
         )
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
@@ -1416,6 +1417,19 @@ class Engine:
         for s in self.seq:
             parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
         return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
+
+
+_PHASES = tuple(Phase)  # Phase by its int, without the enum's call
+
+# The suits of a void mask (bit ``suit`` set), in suit order: View.voids.
+_SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in range(16))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_held(once: int, twice: int) -> tuple[int, ...]:
+    """A hand or a pile as View shows it, canonical order. Cached: from one view to the next,
+    a play changes one or two hands, and the simulator and the pages ask a view per step."""
+    return tuple(ms_cards(once, twice) if twice else cards_of(once))
 
 
 def check_invariant(e: Engine) -> str | None:
