@@ -103,7 +103,7 @@ class Verdict:
 class IllegalAction(ValueError):
     """An action the rules do not allow now: ``verdict`` says which rule and why."""
 
-    def __init__(self, action: Action, verdict: Verdict) -> None:
+    def __init__(self, action: Action | TableAction, verdict: Verdict) -> None:
         super().__init__(f"{action}: {verdict.code} {verdict.reason}")
         self.action = action
         self.verdict = verdict
@@ -1356,7 +1356,7 @@ class Engine:
         if v is None:
             raise ValueError(f"{action}: a legal play, not a mistake (apply it as a PlayCard)")
         if not v.code.startswith("M"):
-            raise IllegalAction(PlayCard(s, c), v)
+            raise IllegalAction(action, v)
         self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
         if isinstance(action, Penalise):
             self.penalise(s, c, after_end=late)
