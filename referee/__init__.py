@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from referee.engine.events import (
         Action, DrawCard, DrawDue, Drew, Effect, Event, GameOver, GotAway, LeadReason, Leads, Legal, LegalReason,
         Penalty, PickedUp, PlayCard, Played, TakeHand, Took, TrickToWaste, TrumpsSet,
+        EndTrick, MistakeMade, Penalise, PlayAnyway, TableAction,
     )
     from referee.engine.deal import deal, pack
-    from referee.engine.state import Engine, IllegalAction, Phase, Verdict
+    from referee.engine.state import Engine, IllegalAction, Phase, Verdict, View
     from referee.judging.referee import GameResult, Referee, Step, judge
     from referee.judging.replay import Replay, replay
     from referee.notation.format import format_file, format_game
@@ -45,7 +46,7 @@ _HOME = {
     "card_str": "referee.engine.cards", "parse_card": "referee.engine.cards",
     "CODES": "referee.reports.diagnostics", "Diagnostic": "referee.reports.diagnostics",
     "Engine": "referee.engine.state", "IllegalAction": "referee.engine.state",
-    "Phase": "referee.engine.state", "Verdict": "referee.engine.state",
+    "Phase": "referee.engine.state", "Verdict": "referee.engine.state", "View": "referee.engine.state",
     "deal": "referee.engine.deal", "pack": "referee.engine.deal", "PenaltyFacts": "referee.reports.diagnostics",
     # The engine's typed boundary: the actions a program may ask for, what it may play and
     # why, and the events an action causes.
@@ -53,6 +54,9 @@ _HOME = {
         "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason", "Leads",
         "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
         "TrumpsSet",
+        # What the table does that the rules do not allow: ruling 1's penalty, a mistake
+        # played on, the end of such a trick, and the event that says what was broken.
+        "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
     )},
     "format_file": "referee.notation.format", "format_game": "referee.notation.format",
     "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
@@ -71,8 +75,9 @@ __all__ = [
     "parse", "parse_card", "parse_spec", "read", "rule_set",
     "IllegalAction", "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason",
     "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
-    "TrumpsSet", "Phase", "Verdict", "PenaltyFacts", "deal", "pack",
+    "TrumpsSet", "Phase", "Verdict", "View", "PenaltyFacts", "deal", "pack",
     "NotSolvable", "SeatClass", "Solution", "Solver", "solve",
+    "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
 ]
 __version__ = "0.1.0"
 
@@ -87,4 +92,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # The public names only: not the helpers this module imports for itself.
+    return sorted([*__all__, "__version__"])

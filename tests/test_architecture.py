@@ -247,3 +247,29 @@ def test_every_module_imports_on_its_own() -> None:
         for k in [k for k in sys.modules if k == "referee" or k.startswith("referee.")]:
             del sys.modules[k]
         sys.modules.update(saved)
+
+
+def test_no_module_writes_a_diagnostic_code_as_a_string() -> None:
+    """A code is named once, in the catalogue (referee/engine/codes.py); every other module
+    names it by its member (Code.RENEGE), so a code cannot drift between places."""
+    import io
+    import re
+    import tokenize
+
+    code = re.compile(r"[SRM]\d{3}")
+    catalogue = PACKAGE / "engine" / "codes.py"
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == catalogue:
+            continue
+        text = path.read_text(encoding="utf-8")
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING and not tok.string[0].isalpha():
+                value = ast.literal_eval(tok.string)
+                if isinstance(value, str) and code.fullmatch(value):
+                    found.append(f"{path.relative_to(PACKAGE.parent)}:{tok.start[0]}: {tok.string}")
+    assert not found, "codes written as strings outside the catalogue:\n" + "\n".join(found)
+    # and the catalogue names every code it gives a title
+    from referee.engine.codes import CODES, Code
+
+    assert set(CODES) == {m.value for m in Code}

@@ -430,3 +430,12 @@ def test_the_phase_says_when_the_game_is_over() -> None:
     game = bot_game("pagat", 3, 4, take_rate=0.0)
     assert game.engine.phase == referee.Phase.OVER
     assert referee.Phase(game.engine.phase).name == "OVER"
+
+
+def test_dir_lists_the_public_names_and_each_one_is_there() -> None:
+    import referee
+
+    names = [n for n in dir(referee) if n != "__version__"]
+    assert names == sorted(referee.__all__)
+    assert all(getattr(referee, n) is not None for n in names)
+    assert "importlib" not in dir(referee) and "TYPE_CHECKING" not in dir(referee)

@@ -11,8 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_package_is_mypy_strict_clean(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "referee"],
+def test_the_package_and_its_examples_are_mypy_strict_clean(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), "referee",
+                        "examples"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     assert "Success: no issues found" in r.stdout

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from referee.engine.codes import Code
+
 
 class Effect(str, Enum):
     """What a card does to the trick it is played to (one rule, :func:`card_effect`)."""
@@ -129,7 +131,26 @@ class GameOver:
     legs: int
 
 
-Event = Played | TrumpsSet | TrickToWaste | PickedUp | Penalty | GotAway | Leads | DrawDue | Drew | Took | GameOver
+@dataclass(frozen=True, slots=True)
+class MistakeMade:
+    """A play the rules do not allow, made at the table (:class:`Penalise`, :class:`PlayAnyway`):
+    what it broke and the facts that show it.
+
+    ``suit``: for a renege, the suit the seat had to play (the suit led, or the trump in
+    Donkey), which its card showed it lacked. ``proof``: a known card of that suit in the
+    seat's hand, which proves the renege; None when the hand is unseen. ``turn``: for a
+    play out of turn, the seat whose turn it was (-1 if nobody's)."""
+
+    code: Code
+    seat: int
+    card: int
+    suit: int | None = None
+    proof: int | None = None
+    turn: int | None = None
+
+
+Event = (Played | TrumpsSet | TrickToWaste | PickedUp | Penalty | GotAway | Leads | DrawDue | Drew | Took | GameOver
+         | MistakeMade)
 
 ANY_SOURCE = -2  # DrawDue.source: from any other player's hand
 
@@ -181,6 +202,45 @@ class DrawCard:
 
 
 Action = PlayCard | TakeHand | DrawCard
+
+
+# ---- what the table did that the rules do not allow ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Penalise:
+    """docs/rulings.md, ruling 1: ``seat`` made a mistake by playing ``card`` (a renege, a
+    play out of turn, a second card, a lead other than the ace of spades; with ``late``, a
+    play to the trick a tochoo had just ended), picks up every card of the trick, its own
+    included, and leads the next one.
+
+    ``card`` None: the penalty for a mistake already on the table, in a trick the table
+    played on (:class:`PlayAnyway`) and penalised when it was over."""
+
+    seat: int
+    card: int | None
+    late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnyway:
+    """A mistake the table did not stop: ``seat`` plays ``card`` where the rules do not allow
+    it, and play goes on with the trick as played (ruling 1's penalty not applied). With
+    ``late``, the card goes to the trick a tochoo had just ended, which is back on the table.
+    The trick ends when the table ends it (:class:`EndTrick`) or penalises it."""
+
+    seat: int
+    card: int
+    late: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EndTrick:
+    """The table ends a trick it played on after a mistake, as it was played: to the player
+    of the highest card of the suit led at a tochoo, else to the waste pile."""
+
+
+TableAction = Penalise | PlayAnyway | EndTrick
 
 
 @dataclass(frozen=True, slots=True)

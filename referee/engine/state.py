@@ -28,10 +28,11 @@ from referee.engine.cards import (
     ms_add, ms_cards,
 )
 from referee.engine.events import (
-    ANY_SOURCE, Action, DrawCard, Legal, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
+    ANY_SOURCE, Action, DrawCard, EndTrick, Legal, MistakeMade, Penalise, PlayAnyway, TableAction, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
     PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
 )
 from referee.engine.rules import RuleSet
+from referee.engine.codes import Code
 
 
 
@@ -55,9 +56,38 @@ PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw
 
 # what a judge says of a play
 OK = None
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN, SECOND_CARD, NOT_ACE_FIRST = "M201", "M202", "M203", "M204", "M205"
-LOWER_CARD_NOTE = "M206"  # a note, never a verdict (docs/rulings.md, ruling 8)
-NOT_IN_HAND, IN_WASTE, AFTER_END, SEAT_OUT, DRAW_MISSING = "R104", "R105", "R110", "R114", "R107"
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game's position as the rest of the package reads it: plain values, frozen, made when
+    asked (:meth:`Engine.view`), so nothing outside the engine reads its ints and masks.
+
+    Seats are indices into the record's seats; cards are card ints (:mod:`referee.engine.cards`).
+    """
+
+    phase: Phase
+    trick_no: int  # the trick being played, or the next one between tricks
+    trick: tuple[tuple[int, int], ...]  # the plays on the table, (seat, card), in order
+    to_act: int  # the seat that must act; -1 when any seat may (the first trick) or none
+    leader: int  # the seat due to lead next (between tricks), or that led this trick; -1 none
+    lead_why: LeadReason  # why ``leader`` leads; only POWER means "has the power"
+    sizes: tuple[int, ...]  # cards held by each seat, seen or not
+    known: tuple[tuple[int, ...], ...]  # the cards known to be in each hand
+    voids: tuple[tuple[int, ...], ...]  # the suits each seat has shown it lacks
+    out_order: tuple[int, ...]  # the seats that got away, first first
+    trumps: int | None  # Donkey: the trump suit once set
+    waste: tuple[int, ...]  # the known cards of the waste pile
+    waste_size: int  # how many cards the waste pile holds, seen or not
+    loser: int | None  # the seat left holding cards, once the game is over
+    legs: int  # the cards left in the loser's hand (Donkey's legs)
+    order: tuple[int, ...]  # every seat, in the order of play from seat 0 (rules.direction)
+    first_trick: bool  # the trick on the table, or the next, is the first (Pagat, First trick)
+    draw_source: int | None  # a draw due comes from: None the waste pile, a seat, ANY_SOURCE any other hand
+    picked_up_by: int | None  # who picked up the trick that ended last (a tochoo, a penalty); None: the waste
+    last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
+    ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
+    hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
 
 
 @dataclass(slots=True)
@@ -73,7 +103,7 @@ class Verdict:
 class IllegalAction(ValueError):
     """An action the rules do not allow now: ``verdict`` says which rule and why."""
 
-    def __init__(self, action: Action, verdict: Verdict) -> None:
+    def __init__(self, action: Action | TableAction, verdict: Verdict) -> None:
         super().__init__(f"{action}: {verdict.code} {verdict.reason}")
         self.action = action
         self.verdict = verdict
@@ -454,18 +484,18 @@ class Engine:
             # The path of nearly every play, the checks of the general path below in the
             # same order (those that test the phase fall away).
             if self.out[s]:
-                return Verdict(SEAT_OUT, "the seat has got away")
+                return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
             hand = self.once[s]
             if not hand & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
                 w = self.where(c)
-                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+                return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
             if self.lenient:
                 return OK
             if self.played & (1 << s):
-                return Verdict(SECOND_CARD, "already played to this trick")
+                return Verdict(Code.SECOND_CARD, "already played to this trick")
             if self.tochoo:
-                return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+                return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
             if not (self.first and self.any_order):
                 # _next_to_play, written out (once a play).
                 active, played = self.active, self.played
@@ -475,7 +505,7 @@ class Engine:
                         turn = t
                         break
                 if s != turn:
-                    return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+                    return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
             if SUIT[c] == self.led:
                 return OK  # _judge_follow's first answer
             return self._judge_follow(s, c)
@@ -483,36 +513,36 @@ class Engine:
             # A lead between tricks (nearly every other play): the general path below,
             # written out, in the same order.
             if self.out[s]:
-                return Verdict(SEAT_OUT, "the seat has got away")
+                return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
             if not self.once[s] & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
                 w = self.where(c)
-                return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+                return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
             if s != self.power:  # _judge_lead: the player with the power leads any card
-                return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
             return OK
         if self.phase == OVER:
-            return Verdict(AFTER_END, "the game is over")
+            return Verdict(Code.AFTER_END, "the game is over")
         if self.out[s]:
-            return Verdict(SEAT_OUT, "the seat has got away")
+            return Verdict(Code.SEAT_OUT, "the seat has got away")
         if self.phase == DRAW_DUE:
-            return Verdict(DRAW_MISSING, "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
         if not self.may_hold(s, c):
             w = self.where(c)
-            return Verdict(IN_WASTE if w == "waste" else NOT_IN_HAND, w)
+            return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
         if self.phase in (BETWEEN, BEFORE_FIRST):
             return self._judge_lead(s, c)
         # in a trick
         if self.lenient:
             return OK
         if self.played & (1 << s):
-            return Verdict(SECOND_CARD, "already played to this trick")
+            return Verdict(Code.SECOND_CARD, "already played to this trick")
         if self.tochoo:
-            return Verdict(AFTER_TOCHOO, "the trick ended at a tochoo")
+            return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
         if not (self.first and self.any_order):
             turn = self._next_to_play()
             if s != turn:
-                return Verdict(OUT_OF_TURN, "not this seat's turn", turn)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
         return self._judge_follow(s, c)
 
     def _judge_lead(self, s: int, c: int) -> Verdict | None:
@@ -522,10 +552,10 @@ class Engine:
             holder = self.ace_holder()
             if c != ace:
                 # Pagat, First trick: the holder of the ace of spades begins with it.
-                return Verdict(NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
+                return Verdict(Code.NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
             return OK
         if s != self.power:
-            return Verdict(OUT_OF_TURN, "not this seat's lead", self.power)
+            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
         return OK
 
     def _judge_follow(self, s: int, c: int) -> Verdict | None:
@@ -539,9 +569,9 @@ class Engine:
             # (docs/rulings.md, ruling 8).
             return OK
         if self.once[s] & SUIT_MASK[led]:
-            return Verdict(RENEGE, "holds the suit led", led)
+            return Verdict(Code.RENEGE, "holds the suit led", led)
         if self.trumps and self.trump >= 0 and suit != self.trump and self.once[s] & SUIT_MASK[self.trump]:
-            return Verdict(RENEGE, "holds a trump", self.trump)
+            return Verdict(Code.RENEGE, "holds a trump", self.trump)
         return OK
 
     def shootout(self) -> bool:
@@ -944,21 +974,21 @@ class Engine:
 
     def judge_take(self, taker: int, target: int) -> Verdict | None:
         if self.phase == OVER:
-            return Verdict("R110", "the game is over")
+            return Verdict(Code.AFTER_END, "the game is over")
         if not self.rules.taking:
-            return Verdict("R108", "taking is not allowed by this rule set")
+            return Verdict(Code.WRONG_TAKE, "taking is not allowed by this rule set")
         if self.phase == IN_TRICK:
-            return Verdict("R109", "a trick is being played")
+            return Verdict(Code.TAKE_IN_TRICK, "a trick is being played")
         if self.phase == DRAW_DUE:
-            return Verdict("R107", "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
         if taker == target:
             # Pagat, Taking cards: the hand of the player to one's left, never one's own.
-            return Verdict("R108", "own hand", self.take_target(taker))
+            return Verdict(Code.WRONG_TAKE, "own hand", self.take_target(taker))
         if self.out[taker] or self.size(taker) == 0:
-            return Verdict("R108", "the taker has no cards")
+            return Verdict(Code.WRONG_TAKE, "the taker has no cards")
         want = self.take_target(taker)
         if target != want:
-            return Verdict("R108", "not the next player holding cards", want)
+            return Verdict(Code.WRONG_TAKE, "not the next player holding cards", want)
         return OK
 
     def can_move_hand(self, taker: int, target: int) -> bool:
@@ -995,27 +1025,27 @@ class Engine:
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
         if self.phase != DRAW_DUE:
             if self.phase == OVER:
-                return Verdict("R110", "the game is over")
-            return Verdict("R107", "no draw is due")
+                return Verdict(Code.AFTER_END, "the game is over")
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "no draw is due")
         if s != self.drawer:
-            return Verdict("R107", "another player must draw", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "another player must draw", self.drawer)
         want = self.draw_source
         if want is None:
             if source is not None:
-                return Verdict("R107", "the draw is from the waste pile", None)
+                return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the waste pile", None)
             if (self.waste_once | self.waste_twice) & BIT[c]:
                 return OK
             if self.waste_unknown > 0 and self.hidden_once & BIT[c]:
                 return OK
-            return Verdict("R106", self.where(c))
+            return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         if source is None:
-            return Verdict("R107", "the draw is from a player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from a player's hand", want)
         if want != "any" and source != want:
-            return Verdict("R107", "the draw is from the next player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the next player's hand", want)
         if source == s or self.out[source]:
-            return Verdict("R107", "the draw is from another player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from another player's hand", want)
         if not self.may_hold(source, c):
-            return Verdict("R106", self.where(c))
+            return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         return OK
 
     def draw(self, s: int, c: int, source: int | None) -> None:
@@ -1205,9 +1235,15 @@ class Engine:
                 out.append(PlayCard(s, c))
         return out
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: Action | TableAction) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
-        raises :class:`IllegalAction` with the verdict, and changes nothing."""
+        raises :class:`IllegalAction` with the verdict, and changes nothing.
+
+        What the table does that the rules do not allow is applied too, as typed actions
+        (:meth:`apply_mistake`): ruling 1's penalty (:class:`Penalise`), a mistake played on
+        (:class:`PlayAnyway`) and the end of such a trick (:class:`EndTrick`)."""
+        if isinstance(action, (Penalise, PlayAnyway, EndTrick)):
+            return self.apply_mistake(action)
         mark = self.event_count()
         if isinstance(action, PlayCard):
             v = self.judge_play(action.seat, action.card)
@@ -1255,6 +1291,37 @@ class Engine:
                 out.append((s, t))
         return out
 
+    def view(self) -> View:
+        """The position as frozen values (:class:`View`): what show, legal, the answers and
+        the pages read, instead of the engine's own fields."""
+        n = range(self.n)
+        once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
+        return View(
+            phase=_PHASES[self.phase],
+            trick_no=self.trick_no,
+            trick=tuple(self.trick) if self.phase == IN_TRICK else (),
+            to_act=self.to_act(),
+            leader=self.leader if self.phase == IN_TRICK else self.power,
+            lead_why=self.lead_why,
+            sizes=tuple(once[s].bit_count() + twice[s].bit_count() + unknown[s] for s in n),
+            known=tuple(_cards_held(once[s], twice[s]) for s in n),
+            voids=tuple(_SUITS_OF[void[s]] for s in n),
+            out_order=tuple(self.out_order),
+            trumps=self.trump if self.trump >= 0 else None,
+            waste=_cards_held(self.waste_once, self.waste_twice),
+            waste_size=self.waste_size(),
+            loser=self.loser if self.phase == OVER and self.loser >= 0 else None,
+            legs=self.legs,
+            order=tuple(self.seq),
+            first_trick=self.first,
+            draw_source=(None if self.phase != DRAW_DUE or self.draw_source is None
+                         else ANY_SOURCE if self.draw_source == "any" else int(self.draw_source)),
+            picked_up_by=self.last_picker if self.last_picker >= 0 else None,
+            last_trick=tuple(self.last_trick),
+            ended_by=self.ended_by,
+            hidden=_cards_held(self.hidden_once, 0),
+        )
+
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self.void[s] & (1 << suit):
@@ -1267,12 +1334,109 @@ class Engine:
             return self.void_since[s].get(suit)
         return None
 
+    # ---- the table's mistakes, as typed actions ------------------------------------------
+
+    def apply_mistake(self, action: TableAction) -> list[Event]:
+        """Apply what the table did that the rules do not allow; the events it caused, the
+        first a :class:`MistakeMade` with the facts of the mistake (none for ending a trick or
+        penalising a mistake already on the table).
+
+        The card is judged first: a card the seat cannot hold, a seat that has got away, a
+        draw due (an error in the record, ruling 5) raise :class:`IllegalAction` with that
+        verdict; a legal play raises ``ValueError`` (apply it as a :class:`PlayCard`). Either
+        way nothing changes."""
+        mark = self.event_count()
+        if isinstance(action, EndTrick) or action.card is None:
+            if not (self.phase == IN_TRICK and self.lenient):
+                raise ValueError(f"{action}: no trick played on after a mistake is on the table")
+            if isinstance(action, EndTrick):
+                # The trick ends as _resolve would end it, told as the same events.
+                w = self.winner()
+                self._log.append((PickedUp if self.tochoo and not self.first else TrickToWaste, w, len(self.trick)))
+                self.lead_why = POWER
+                self.close()
+            else:
+                self.penalise(action.seat, None)
+            return self.events_since(mark)
+        s, c, late = action.seat, action.card, action.late
+        v = self.mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
+        if v is None:
+            raise ValueError(f"{action}: a legal play, not a mistake (apply it as a PlayCard)")
+        if not v.code.startswith("M"):
+            raise IllegalAction(action, v)
+        self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
+        if isinstance(action, Penalise):
+            self.penalise(s, c, after_end=late)
+        elif late or self.phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
+            self.reopen()
+            self.play(s, c)
+        elif self.phase == BETWEEN:
+            self.accept_lead(s)
+            self.lead(s, c)
+        elif self.phase == BEFORE_FIRST:
+            self.play(s, c)
+            self.lenient = True
+        else:
+            self.lenient = True
+            self.play(s, c)
+        return self.events_since(mark)
+
+    def mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
+        """What ``s`` playing ``c`` now breaks (None: nothing). ``late``: the card is played
+        to the trick that has just ended (after its tochoo, or a second card to it).
+        ``unseen``: a card of another suit from a hand nobody has seen counts as a renege
+        when the unseen cards may hold the suit led (or, in Donkey, a trump): the table that
+        penalised it saw the hand."""
+        if not late:
+            v = self.judge_play(s, c)
+            if v is None and unseen and self.phase == IN_TRICK and self.unknown[s] > 0 and SUIT[c] != self.led:
+                if self.hidden_once & SUIT_MASK[self.led]:
+                    return Verdict(Code.RENEGE, "may hold the suit led", self.led)
+                if self.trumps and self.trump >= 0 and SUIT[c] != self.trump and self.hidden_once & SUIT_MASK[self.trump]:
+                    return Verdict(Code.RENEGE, "may hold a trump", self.trump)
+            return v
+        if self.phase == IN_TRICK or not self.last_trick:
+            raise ValueError(f"a late play of seat {s}: no trick has just ended")
+        if self.out[s] and self.phase != OVER:
+            return Verdict(Code.SEAT_OUT, "the seat has got away")
+        if not self.may_hold(s, c):
+            w = self.where(c)
+            return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
+        if any(t == s for t, _ in self.last_trick):
+            return Verdict(Code.SECOND_CARD, "already played to this trick")
+        return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
+
+    def _mistake_facts(self, s: int, c: int, v: Verdict) -> tuple[Code, int, int, int | None, int | None, int | None]:
+        """The fields of :class:`MistakeMade` for the mistake ``v`` of ``s`` playing ``c``."""
+        code = Code(v.code)
+        suit = proof = turn = None
+        if code == Code.RENEGE and isinstance(v.detail, int):
+            suit = v.detail
+            held = cards_of(self.once[s] & SUIT_MASK[suit])
+            proof = min(held, key=lambda x: RANK[x]) if held else None
+        elif code == Code.OUT_OF_TURN and isinstance(v.detail, int):
+            turn = v.detail
+        return code, s, c, suit, proof, turn
+
     def describe(self, seat_names: Sequence[str]) -> str:
         """One line of state, for debugging and ``repr``."""
         parts = []
         for s in self.seq:
             parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
         return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
+
+
+_PHASES = tuple(Phase)  # Phase by its int, without the enum's call
+
+# The suits of a void mask (bit ``suit`` set), in suit order: View.voids.
+_SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in range(16))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_held(once: int, twice: int) -> tuple[int, ...]:
+    """A hand or a pile as View shows it, canonical order. Cached: from one view to the next,
+    a play changes one or two hands, and the simulator and the pages ask a view per step."""
+    return tuple(ms_cards(once, twice) if twice else cards_of(once))
 
 
 def check_invariant(e: Engine) -> str | None:

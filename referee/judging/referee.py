@@ -39,13 +39,14 @@ from referee.notation.record import (
     Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
 )
 from referee.engine.rules import RuleSet, RulesError, rule_set
+from referee.engine.codes import Code
 
-RULE_NOTES = {
-    "M201": R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
-    "M202": R.note("a tochoo ends the trick; nobody plays after it", R.LATER_TRICKS),
-    "M203": R.note("after the lead, the others play in turn", R.LATER_TRICKS),
-    "M204": R.note("each player plays one card to a trick", R.ruling(2)),
-    "M205": R.note("the holder of the ace of spades opens the first trick with it", R.FIRST_TRICK),
+RULE_NOTES: dict[str, str] = {
+    Code.RENEGE: R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
+    Code.AFTER_TOCHOO: R.note("a tochoo ends the trick; nobody plays after it", R.LATER_TRICKS),
+    Code.OUT_OF_TURN: R.note("after the lead, the others play in turn", R.LATER_TRICKS),
+    Code.SECOND_CARD: R.note("each player plays one card to a trick", R.ruling(2)),
+    Code.NOT_ACE_FIRST: R.note("the holder of the ace of spades opens the first trick with it", R.FIRST_TRICK),
 }
 DONKEY_NOTE = R.note("a player who cannot follow suit must play a trump if they have one", R.DONKEY)
 DONKEY_END_NOTE = R.note("a trump never ends a trick; a card that neither follows nor trumps does", R.DONKEY)
@@ -204,7 +205,7 @@ class Referee:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
             res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
-            res.diagnostics.append(_diagnostic(game, "S007", str(ex), game.span, trick=None))
+            res.diagnostics.append(_diagnostic(game, Code.BAD_RULES, str(ex), game.span, trick=None))
             self.result = res
             return
         res = GameResult(game, rules, list(game.findings))
@@ -231,7 +232,7 @@ class Referee:
         speaks of the whole game, is not checked."""
         yield from self._walk(part, snapshots, with_steps)
         res = self.result
-        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"] + list(game.errors)
+        res.diagnostics = [d for d in res.diagnostics if d.code != Code.RESULT_CONTRADICTS] + list(game.errors)
         if res.stopped is None:
             res.stopped = judged_to(cut)
 
@@ -262,7 +263,7 @@ class Referee:
         game.actions = written
         # The lines read well and are replayed as written: only their numbers are wrong, an
         # error of the record (S008) that fails the check but breaks nothing before it.
-        game.findings = [d for d in game.findings if d.code != "R117"] + list(misnumbered)
+        game.findings = [d for d in game.findings if d.code != Code.TRICK_LINES_OUT_OF_ORDER] + list(misnumbered)
 
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
@@ -317,7 +318,7 @@ class _Judging:
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > allowed:
                 what = "twice" if allowed == 1 else "three times"
-                self.report("R101", f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
+                self.report(Code.DEALT_TWICE, f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
                             else f"{C.card_str(card)} is placed {what}", span,
                             label=f"{C.card_str(card)} again, in {where}",
                             notes=[R.note("each card of the pack is in exactly one place", R.ruling(5))],
@@ -371,7 +372,7 @@ class _Judging:
                     gone = [c for c in range(C.CARD_COUNT) for _ in range(
                         (1 if pack_once & C.BIT[c] else 0) + (1 if pack_twice & C.BIT[c] else 0) - seen.get(c, 0))]
                     missing = ": missing " + " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
-                self.report("R102", f"the deal holds {placed} cards, the pack {pack_size}{missing}",
+                self.report(Code.DEAL_DOES_NOT_ADD_UP, f"the deal holds {placed} cards, the pack {pack_size}{missing}",
                             setup.hands[-1].span if setup.hands else setup.span,
                             notes=[R.note("the whole pack is dealt", R.DEAL)],
                             help="check each hand's size" if not missing else "give the missing cards to their hands")
@@ -390,7 +391,7 @@ class _Judging:
         lo, hi = min(sizes.values()), max(sizes.values())
         if hi - lo > 1:
             big = max(hands, key=lambda h: h.size)
-            self.report("R103", f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
+            self.report(Code.UNEVEN_DEAL, f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
                         big.span, label=f"{hi} cards",
                         notes=[R.note("as equally as possible", R.DEAL, R.ruling(7))],
                         help="with piles dealt by eye, play under deal=piles")
@@ -410,7 +411,7 @@ class _Judging:
             wrong = [h for h in hands if (h.size == hi) != (h.seat in should)]
             if wrong:
                 h = wrong[0]
-                self.report("R103", f"with {game.seats[d]} dealing, the extra cards go to "
+                self.report(Code.UNEVEN_DEAL, f"with {game.seats[d]} dealing, the extra cards go to "
                             + ", ".join(game.seats[s] for s in after[:extra]),
                             h.span, label=f"{game.seats[h.seat]} has {h.size}",
                             notes=[R.note("the extra cards go to the players next after the dealer", R.ruling(7))])
@@ -434,12 +435,12 @@ class _Judging:
             raise _Stop("the position cannot be true")
         if waste is None or waste.rest:
             if placed > pack_size:
-                self.report("R113", f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
+                self.report(Code.IMPOSSIBLE_POSITION, f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
                             notes=[str(R.ruling(5))])
                 raise _Stop("the position cannot be true")
             waste_arg = None
         elif placed != pack_size:
-            self.report("R113", f"the position places {placed} cards, the pack has {pack_size}",
+            self.report(Code.IMPOSSIBLE_POSITION, f"the position places {placed} cards, the pack has {pack_size}",
                         waste.span, label="the waste pile", notes=[R.note("every card is in one place", R.ruling(5))],
                         help="give the waste pile's size so that everything adds up, or write 'waste rest'")
             raise _Stop("the position cannot be true")
@@ -450,13 +451,13 @@ class _Judging:
             hands[s] = None
         leads = pos.of(Lead)
         if not leads:
-            self.report("R113", "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
+            self.report(Code.IMPOSSIBLE_POSITION, "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
                         notes=[R.note("the player with the power leads", R.LATER_TRICKS)],
                         help="add 'lead SEAT'")
             raise _Stop("the position cannot be true")
         lead = leads[0].seat
         if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
-            self.report("R113", f"{game.seats[lead]} leads but holds no cards", leads[0].span,
+            self.report(Code.IMPOSSIBLE_POSITION, f"{game.seats[lead]} leads but holds no cards", leads[0].span,
                         notes=[R.note("a player with no cards has got away", R.GETTING_AWAY)])
             raise _Stop("the position cannot be true")
         nt = pos.of(NextTrick)
@@ -466,7 +467,7 @@ class _Judging:
         trump = -1
         if trumps:
             if not rules.trumps:
-                self.report("R113", f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
+                self.report(Code.IMPOSSIBLE_POSITION, f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
                             trumps[0].span, notes=[R.note("trumps belong to the Kerala game", R.DONKEY)],
                             help="judge it as Donkey: [Rules \"donkey\"]")
                 raise _Stop("the position cannot be true")
@@ -679,12 +680,12 @@ class _Walk(_Judging):
         it, so that one bad line does not hide the rest of the game. False: it cannot be
         followed, and the replay stops."""
         e = self.engine
-        if v.code == E.SEAT_OUT:
+        if v.code == Code.SEAT_OUT:
             return True  # the play cannot have happened: passed over
-        if v.code == E.IN_WASTE and e.swap_from_waste(s, c):
+        if v.code == Code.IN_WASTE and e.swap_from_waste(s, c):
             self._play_followed(s, c, play, tno, k)
             return True
-        if v.code == E.DRAW_MISSING and s == e.drawer and e.draw_source is None and e.force_draw(s, c):
+        if v.code == Code.DRAW_OUT_OF_PLACE and s == e.drawer and e.draw_source is None and e.force_draw(s, c):
             # The draw was not written: the card led is the card drawn.
             self._play_followed(s, c, play, tno, k)
             return True
@@ -706,7 +707,7 @@ class _Walk(_Judging):
         missing = [self.seat(t) for t in e.seq if e.active >> t & 1 and not e.played >> t & 1]
         first = e.first
         who = ", ".join(missing) if missing else "nobody"
-        self.report("R115", f"trick {self.open_rec} is not finished: {who} "
+        self.report(Code.TRICK_NOT_FINISHED, f"trick {self.open_rec} is not finished: {who} "
                     f"{'has' if len(missing) == 1 else 'have'} not played to it", play.seat_span,
                     label=f"trick {tno} starts here",
                     notes=[R.note("in the first trick everyone plays one card", R.FIRST_TRICK, R.ruling(2))
@@ -729,19 +730,19 @@ class _Walk(_Judging):
         tochoo."""
         e = self.engine
         if e.out[s] and e.phase != E.OVER:
-            return E.Verdict(E.SEAT_OUT, "out")
+            return E.Verdict(Code.SEAT_OUT, "out")
         if not e.may_hold(s, c):
             w = e.where(c)
-            return E.Verdict(E.IN_WASTE if w == "waste" else E.NOT_IN_HAND, w)
-        code = E.SECOND_CARD if any(t == s for t, _ in e.last_trick) else E.AFTER_TOCHOO
+            return E.Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
+        code = Code.SECOND_CARD if any(t == s for t, _ in e.last_trick) else Code.AFTER_TOCHOO
         return E.Verdict(code, "the trick had ended")
 
     def _record_error(self, v: E.Verdict, play: Play, tno: int) -> None:
         e = self.engine
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
-        if v.code == E.AFTER_END:
-            self.report("R110", f"{name} plays {card} after the end of the game", play.card_span,
+        if v.code == Code.AFTER_END:
+            self.report(Code.AFTER_END, f"{name} plays {card} after the end of the game", play.card_span,
                         label="the game is over",
                         notes=[R.note(f"a tochoo on a drawn lead with two players left ends the game: "
                                       f"{self.seat(e.loser)} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)
@@ -749,16 +750,16 @@ class _Walk(_Judging):
                                R.note(f"the game ends when one player is left holding cards: {self.seat(e.loser)} lost",
                                       R.END)],
                         help="remove the plays after the end, or check the tricks before", trick=tno)
-        elif v.code == E.SEAT_OUT:
-            self.report("R114", f"{name} plays {card} but has got away", play.seat_span,
+        elif v.code == Code.SEAT_OUT:
+            self.report(Code.SEAT_OUT, f"{name} plays {card} but has got away", play.seat_span,
                         label=f"{name} is out", notes=[R.note("a player with no cards takes no more part", R.GETTING_AWAY)],
                         trick=tno)
-        elif v.code == E.DRAW_MISSING:
+        elif v.code == Code.DRAW_OUT_OF_PLACE:
             d = self.seat(e.drawer)
             source = e.draw_source  # a seat, "any" other hand, or None: the waste pile
             src = "the waste pile" if source is None else (
                 f"{self.seat(source)}'s hand" if isinstance(source, int) else "any other player's hand")
-            self.report("R107", f"{d} has the power and no card, and must draw from {src} before anyone plays",
+            self.report(Code.DRAW_OUT_OF_PLACE, f"{d} has the power and no card, and must draw from {src} before anyone plays",
                         play.card_span, label="no draw recorded before this play",
                         notes=[R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))],
                         help=f"add '{d} draws CARD{'' if source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
@@ -776,7 +777,7 @@ class _Walk(_Judging):
                     f"{name}'s unseen cards were shown to lack it"
             else:
                 where = "it has already been played"
-            code = "R105" if v.code == E.IN_WASTE else "R104"
+            code = Code.IN_WASTE if v.code == Code.IN_WASTE else Code.NOT_IN_HAND
             self.report(code, f"{name} cannot hold {card}: {where}", play.card_span,
                         label=f"not in {name}'s hand",
                         notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
@@ -814,10 +815,10 @@ class _Walk(_Judging):
             if self._penalty_shown(k, s):
                 self.engine = e = snapshot
                 d = self.report(
-                    "M201", f"renege: {self.seat(s)} played {C.card_str(c)} on a {C.suit_name(led)} lead, "
+                    Code.RENEGE, f"renege: {self.seat(s)} played {C.card_str(c)} on a {C.suit_name(led)} lead, "
                     "and the table penalised it", self._play_at(k).card_span, label="tochoo penalised as a renege",
                     trick=tno,
-                    notes=[RULE_NOTES["M201"], PENALTY_NOTE,
+                    notes=[RULE_NOTES[Code.RENEGE], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
                 cards = len(e.trick) + 1
@@ -928,7 +929,7 @@ class _Walk(_Judging):
 
     def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
         e = self.engine
-        if late or e.phase != E.IN_TRICK and v.code in (E.AFTER_TOCHOO, E.SECOND_CARD):
+        if late or e.phase != E.IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
             e.reopen()
             e.play(s, c)
         elif e.phase == E.BETWEEN:
@@ -958,7 +959,7 @@ class _Walk(_Judging):
         code = v.code
         span = play.card_span
         label = ""
-        if code == E.RENEGE:
+        if code == Code.RENEGE:
             suit = _seat_or_suit(v)  # the suit the player held
             held = C.suit_name(suit)
             known = [x for x in e.known(s) if C.SUIT[x] == suit]
@@ -974,7 +975,7 @@ class _Walk(_Judging):
                     notes[0] = FIRST_NOTE
             if not label:
                 label = "tochoo while holding the suit led" if not e.first else "a spade was due"
-        elif code == E.AFTER_TOCHOO:
+        elif code == Code.AFTER_TOCHOO:
             last = e.last_trick if e.phase != E.IN_TRICK else e.trick
             # The card that ended the trick: the engine's one rule of what a card does
             # (in Donkey a trump never ends a trick).
@@ -987,7 +988,7 @@ class _Walk(_Judging):
             by = f" {self.seat(tochoo[0])}'s tochoo {C.card_str(tochoo[1])}" if tochoo else " the end of the trick"
             msg = f"{name} played {card} after{by} ended trick {tno}"
             label = "played after the trick ended"
-        elif code == E.OUT_OF_TURN:
+        elif code == Code.OUT_OF_TURN:
             turn = self.seat(_seat_or_suit(v))
             if e.phase in (E.BETWEEN,):
                 msg = f"{name} led {card}, but {turn} {W.leads(e.lead_why)} trick {tno}"
@@ -997,10 +998,10 @@ class _Walk(_Judging):
             if e.first:
                 notes[0] = R.note("under first_trick=in_turn the first trick is played in turn", R.FIRST_TRICK,
                                   R.DENEXA_PLAY)
-        elif code == E.SECOND_CARD:
+        elif code == Code.SECOND_CARD:
             msg = f"{name} played a second card, {card}, to trick {tno}"
             label = "second card in one trick"
-        elif code == E.NOT_ACE_FIRST:
+        elif code == Code.NOT_ACE_FIRST:
             holder_seat = _seat_or_suit(v)
             holder = self.seat(holder_seat) if holder_seat >= 0 else "its holder"
             ace = C.card_str(e.first_card())
@@ -1021,7 +1022,7 @@ class _Walk(_Judging):
         name, card = self.seat(play.seat), C.card_str(play.card)
         lead_seat, lead_card = e.trick[0]
         what = "drawn lead" if e.drawn_lead else "last card"
-        self.report(E.LOWER_CARD_NOTE,
+        self.report(Code.LOWER_CARD,
                     f"{name} answered {self.seat(lead_seat)}'s {what} {C.card_str(lead_card)} with {card} "
                     f"while holding the lower {C.card_str(lower)}: legal, and {name} loses",
                     play.card_span, label="a higher card by choice", trick=tno,
@@ -1045,9 +1046,9 @@ class _Walk(_Judging):
         name = self.seat(s)
         suit_led = C.suit_name(suit)
         self.report(
-            "M201", f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
+            Code.RENEGE, f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
             tplay.card_span, label="a spade was due" if in_first else "tochoo while holding the suit led", trick=ttno,
-            notes=[FIRST_NOTE if in_first else RULE_NOTES["M201"],
+            notes=[FIRST_NOTE if in_first else RULE_NOTES[Code.RENEGE],
                    f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
                    + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
                    "the penalty was not applied at the table; the referee follows the record as played"],
@@ -1073,38 +1074,38 @@ class _Walk(_Judging):
         v = e.judge_take(t.taker, t.target)
         if v is not None and v.reason == "own hand":
             # Nothing moves, and the replay goes on without it.
-            self.report("R108", f"{taker} takes {target}'s own hand", t.target_span,
+            self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s own hand", t.target_span,
                         label="the taker's own seat",
                         notes=[R.note("the hand of the next player who holds cards", R.TAKING, R.ruling(3))],
                         help="name the player whose hand was taken")
             return
-        if v is not None and v.code == "R109":
+        if v is not None and v.code == Code.TAKE_IN_TRICK:
             if not deferred:
-                self.report("R109", f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",
+                self.report(Code.TAKE_IN_TRICK, f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",
                             t.span, notes=[R.note("hands are taken between tricks only", R.ruling(3))],
                             help="move the take after the end of the trick")
             # Followed as if written after the trick: the record cannot mean anything else.
             self.deferred.append(t)
             return
         if v is not None:
-            if v.code == "R110":
-                self.report("R110", f"{taker} takes {target}'s hand after the end of the game", t.span,
+            if v.code == Code.AFTER_END:
+                self.report(Code.AFTER_END, f"{taker} takes {target}'s hand after the end of the game", t.span,
                             notes=[str(R.END)])
                 raise _Stop("the game is over")
-            if v.code == "R107":
-                self.report("R107", f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
+            if v.code == Code.DRAW_OUT_OF_PLACE:
+                self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
                             notes=[str(R.GETTING_AWAY)], help="record the draw first")
             elif v.reason.startswith("taking is not allowed"):
-                self.report("R108", f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
+                self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
                             notes=[R.note("taking is the rule there; this game is judged with "
                                           f"taking=no ({self.rules.spec()})", R.TAKING)],
                             help="judge the game with taking=yes if the table allowed it")
             elif _seat_or_suit(v) >= 0:
-                self.report("R108", f"{taker} may take only {self.seat(_seat_or_suit(v))}'s hand, not {target}'s", t.target_span,
+                self.report(Code.WRONG_TAKE, f"{taker} may take only {self.seat(_seat_or_suit(v))}'s hand, not {target}'s", t.target_span,
                             label="not the next player holding cards",
                             notes=[R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3))])
             else:
-                self.report("R108", f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
+                self.report(Code.WRONG_TAKE, f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
                             else f"{taker} cannot take {target}'s hand", t.span,
                             notes=[R.note("the taker must still hold cards", R.ruling(3))])
         # One rule for every take, allowed or not (docs/notation.md, Takes): the record says
@@ -1128,7 +1129,7 @@ class _Walk(_Judging):
         if v is None:
             e.draw(d.seat, d.card, d.source)
             return
-        if v.code == "R106":
+        if v.code == Code.DRAWN_CARD_NOT_THERE:
             src = "the waste pile" if d.source is None else f"{self.seat(d.source)}'s hand"
             w = v.reason
             where = (f"it is in {self.seat(int(w[5:]))}'s hand" if w.startswith("seat:") else
@@ -1137,19 +1138,19 @@ class _Walk(_Judging):
             notes = [R.note("the drawn card must be where it is drawn from", R.ruling(4))]
             if d.source is None:
                 notes.append(R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY))
-            self.report("R106", f"{name} draws {card} from {src}, but {where}", d.card_span,
+            self.report(Code.DRAWN_CARD_NOT_THERE, f"{name} draws {card} from {src}, but {where}", d.card_span,
                         label=f"not in {src}", notes=notes)
             if d.source is None and e.force_draw(d.seat, d.card):
                 return  # followed as written
         elif v.reason == "no draw is due":
-            self.report("R107", f"{name} draws {card}, but no draw is due", d.span,
+            self.report(Code.DRAW_OUT_OF_PLACE, f"{name} draws {card}, but no draw is due", d.span,
                         notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
             if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and e.move_from_waste(d.seat, d.card):
                 # The card changed places at the table: follow the record.
                 return
             return  # nothing to follow: the draw is passed over
         elif v.reason == "the game is over":
-            self.report("R110", f"{name} draws {card} after the end of the game", d.span,
+            self.report(Code.AFTER_END, f"{name} draws {card} after the end of the game", d.span,
                         notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
         else:
             want = v.detail  # a seat, "any" other hand, or None: the waste pile
@@ -1158,7 +1159,7 @@ class _Walk(_Judging):
             who = self.seat(e.drawer)
             msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
                    else f"{name} must draw from {wants}")
-            self.report("R107", msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
+            self.report(Code.DRAW_OUT_OF_PLACE, msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
                                                     f"rule set: {self.rules.spec()}"])
             # Follow the record as the due draw: the drawer named wrongly, or the source.
             due = e.draw_source if not isinstance(e.draw_source, str) else d.source  # "any": the record's source
@@ -1185,7 +1186,7 @@ class _Walk(_Judging):
             return
         parts = [f"{self.seat(s)} {e.size(s)}, not {size}" for s, size, _ in wrong]
         s0, _, span0 = wrong[0]
-        self.report("R111", "the counts contradict the replay: " + "; ".join(parts), span0,
+        self.report(Code.COUNT_CONTRADICTS, "the counts contradict the replay: " + "; ".join(parts), span0,
                     label=f"the replay gives {e.size(s0)}",
                     notes=[R.note("a count the replay contradicts is an error in the record", R.ruling(5)),
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
@@ -1199,27 +1200,27 @@ class _Walk(_Judging):
         loser, legs = parse_result(tag.value, game.seats)
         if loser is None:
             if e.phase == E.OVER and tag.value.strip() == "*":
-                self.report("R112", f"the result says the game is not finished, but {self.seat(e.loser)} lost",
+                self.report(Code.RESULT_CONTRADICTS, f"the result says the game is not finished, but {self.seat(e.loser)} lost",
                             tag.value_span, notes=[R.note("the last player holding cards loses", R.END)])
             return
         if e.phase != E.OVER:
-            self.report("R112", f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
+            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
                         tag.value_span, notes=[R.note("the last player holding cards loses", R.END)],
                         help="write [Result \"*\"] for a game not finished")
         elif loser != e.loser and e.ended_by == "two_players":
             # Pagat, Two players (outcome 3): the leader of a drawn card loses at once when
             # the other answers with a tochoo, though both may still hold cards.
-            self.report("R112", f"the result names {self.seat(loser)}, but {self.seat(e.loser)} lost: "
+            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)}, but {self.seat(e.loser)} lost: "
                         f"{self.seat(e.loser)}'s drawn lead was answered with a tochoo",
                         tag.value_span, label="not the loser",
                         notes=[R.note("a tochoo on a drawn lead with two players left: the leader loses",
                                       R.TWO_PLAYERS, R.DENEXA_ENDING)],
                         help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif loser != e.loser:
-            self.report("R112", f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
+            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
                         tag.value_span, label="not the loser", notes=[str(R.END)],
                         help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif legs is not None and legs != e.legs:
-            self.report("R112", f"the result gives {legs} leg{'s' if legs != 1 else ''}, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
+            self.report(Code.RESULT_CONTRADICTS, f"the result gives {legs} leg{'s' if legs != 1 else ''}, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
                         tag.value_span, notes=[R.note("a donkey with N legs, N the cards left", R.DONKEY)])
 

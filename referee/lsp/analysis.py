@@ -38,6 +38,7 @@ from referee.reports.diagnostics import MISTAKE, Diagnostic, Edit, judged_to
 from referee.reports.layout import game_line
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
 from referee.table.views import LegalModel, legal_model
+from referee.engine.codes import Code
 
 VERSION_LINE = f"%gwy {VERSION}"
 

@@ -33,6 +33,7 @@ from referee.notation.record import (
 from referee.engine.rules import PRESETS, RuleSet, RulesError, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
+from referee.engine.codes import Code
 
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
@@ -212,7 +213,7 @@ class _Context:
             return i
         if define and not self.seats_from_tag:
             if name.lower() in RESERVED:
-                self.error("S006", f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
+                self.error(Code.BAD_SEATS, f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
                 return -1
             if self.settled is not None and self.offset + self.offset_shift + cast(int, tok.start_pos) > self.settled:
                 self.unsettled = True
@@ -234,11 +235,11 @@ class _Context:
                 hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
             fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.error(
-                "S003", f"unknown seat '{name}' (seats are {seat_list(self.seats)})", where,
+                Code.UNKNOWN_SEAT, f"unknown seat '{name}' (seats are {seat_list(self.seats)})", where,
                 label="not a seat of this game", help=hint, fix=fix,
             )
         else:
-            self.error("S003", f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
+            self.error(Code.UNKNOWN_SEAT, f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
                        help='name the seats in the header: [Seats "North East South West"]')
         return -1
 
@@ -246,13 +247,13 @@ class _Context:
         c = C.parse_card(str(tok))
         if c is None:
             self.error(
-                "S002", f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
+                Code.NOT_A_CARD, f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
                 label="not a card", help=_card_help(str(tok)),
             )
             return -1
         if c == C.MARKED_ACE and self.rules.packs != 2:
             self.error(
-                "S002", f"'{tok}' is the marked ace of a double pack, and this game has one pack",
+                Code.NOT_A_CARD, f"'{tok}' is the marked ace of a double pack, and this game has one pack",
                 self.span(tok), label="no marked ace in a single pack",
                 help="write A♠, or play with [Rules \"... packs=2\"]",
             )
@@ -360,7 +361,7 @@ class _Builder(Transformer[Token, Any]):
         low = tag.name.lower()
         if low in ("seats", "rules", "result", "dealer"):
             if low in ctx.tags_seen:
-                ctx.error("S004", f"the [{tag.name}] tag is given twice", tag.span, help="keep one")
+                ctx.error(Code.BAD_TAG, f"the [{tag.name}] tag is given twice", tag.span, help="keep one")
                 return
             ctx.tags_seen.add(low)
         if low == "seats":
@@ -379,11 +380,11 @@ class _Builder(Transformer[Token, Any]):
                 vs = tag.value_span
                 where = Span(vs.line, vs.col + m.start(), vs.start + m.start(), vs.start + m.end())
                 if name.lower() in ctx.seat_index:
-                    ctx.error("S006", f"seat '{name}' is named twice", where)
+                    ctx.error(Code.BAD_SEATS, f"seat '{name}' is named twice", where)
                     continue
                 if name.lower() in RESERVED or not re.fullmatch(r"[^\W\d][\w'\-]*", name):
                     ctx.error(
-                        "S006", f"'{name}' cannot name a seat"
+                        Code.BAD_SEATS, f"'{name}' cannot name a seat"
                         + (" (it is a word of the notation)" if name.lower() in RESERVED else
                            " (a seat is one word of letters, digits, _ ' or -, starting with a letter)"),
                         where,
@@ -399,7 +400,7 @@ class _Builder(Transformer[Token, Any]):
             except RulesError as e:
                 vs = tag.value_span
                 ctx.error(
-                    "S007", e.message,
+                    Code.BAD_RULES, e.message,
                     Span(vs.line, vs.col + e.offset, vs.start + e.offset, vs.start + e.offset + max(1, e.length)),
                     help="`getaway-ref rules` lists the presets and options",
                 )
@@ -450,17 +451,17 @@ class _Builder(Transformer[Token, Any]):
                     rank = C.rank_from_char(ch)
                     i += 1
                 if rank is None:
-                    self.ctx.error("S002", f"'{ch}' in '{tok}' is not a rank (2-9, T or 10, J, Q, K, A)",
+                    self.ctx.error(Code.NOT_A_CARD, f"'{ch}' in '{tok}' is not a rank (2-9, T or 10, J, Q, K, A)",
                                    self.ctx.span(tok))
                     return None
                 card = suit * 13 + rank
                 if i < len(group) and group[i] == "*":
                     i += 1
                     if card != C.ACE_OF_SPADES:
-                        self.ctx.error("S002", f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
+                        self.ctx.error(Code.NOT_A_CARD, f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
                         return None
                     if self.ctx.rules.packs != 2:
-                        self.ctx.error("S002", f"'{tok}' marks an ace, and only a double pack has a marked ace",
+                        self.ctx.error(Code.NOT_A_CARD, f"'{tok}' marks an ace, and only a double pack has a marked ace",
                                        self.ctx.span(tok), help="write A without *, or play with packs=2")
                         return None
                     card = C.MARKED_ACE
@@ -764,26 +765,26 @@ class Reader:
                 start = offset + (e.pos_in_stream or 0)
                 where = Span(line, col, start, start + width)
                 if src[col - 1:col] == "[":
-                    ctx.error("S004", "a tag belongs to a game: write it after the game's %game line", where)
+                    ctx.error(Code.BAD_TAG, "a tag belongs to a game: write it after the game's %game line", where)
                 else:
-                    ctx.error("S005", "before the first %game line a file holds the version line '%gwy 1' and "
+                    ctx.error(Code.VERSION_LINE, "before the first %game line a file holds the version line '%gwy 1' and "
                               f"comments only, not '{word.group(0) if word else src.strip()}'", where,
                               help="start the file with '%gwy 1'; begin each game with '%game'")
                 items = []
             for it in items:
                 if isinstance(it, _Version):
                     if pre.version is not None:
-                        ctx.error("S005", "a second version line", it.span)
+                        ctx.error(Code.VERSION_LINE, "a second version line", it.span)
                     pre.version = it.number
                     pre.version_comment = it.comment
                     if it.number != VERSION:
-                        ctx.error("S005", f"unsupported notation version {it.number} (this referee reads version {VERSION})",
+                        ctx.error(Code.VERSION_LINE, f"unsupported notation version {it.number} (this referee reads version {VERSION})",
                                   it.span, fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),),
                                                    safe=False))
                 else:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
-            ctx.error("S005", "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
+            ctx.error(Code.VERSION_LINE, "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
                       help="add '%gwy 1' as the first line (check --fix adds it)",
                       fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
@@ -1046,14 +1047,14 @@ class Reader:
             width = len(word.group(0)) if word else 1
             ch = e.char
             if ch == "[":
-                ctx.error("S004", 'a tag is written [Name "value"], one to a line', Span(line, e.column, start, start + width))
+                ctx.error(Code.BAD_TAG, 'a tag is written [Name "value"], one to a line', Span(line, e.column, start, start + width))
                 return
             elif ch == '"':
                 message = "a quoted value belongs in a header tag"
             elif word is None and (ch.isspace() or not ch.isprintable()):
                 # Invisible in a quote: name it (a no-break space pasted from a web page).
                 name = unicodedata.name(ch, "a control character")
-                ctx.error("S001", f"expected {_expected_words(e.allowed or ())}, found U+{ord(ch):04X} ({name})",
+                ctx.error(Code.SYNTAX_ERROR, f"expected {_expected_words(e.allowed or ())}, found U+{ord(ch):04X} ({name})",
                           Span(line, e.column, start, start + 1),
                           help="words are separated by spaces, tabs or commas; remove this character")
                 return
@@ -1063,7 +1064,7 @@ class Reader:
         else:  # the text ended inside a line (Lark's LALR parser reports that as a token)
             message = "the text ends in the middle of a line"
             span = Span(line, e.column, start, start + 1)
-        ctx.error("S001", message, span)
+        ctx.error(Code.SYNTAX_ERROR, message, span)
 
 
 def _said(m: re.Match[str]) -> str | None:
@@ -1164,7 +1165,7 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
             skipping = False
             if state == _HEADER:
-                ctx.error("S009", "a game needs a deal or a position before its first trick", it.span,
+                ctx.error(Code.OUT_OF_PLACE, "a game needs a deal or a position before its first trick", it.span,
                           help="add a 'deal' with every seat's hand or size")
             state = _BODY
             if isinstance(it, Trick):
@@ -1185,15 +1186,15 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             game.open_comment = it.comment
             game.span = it.span
         elif isinstance(it, _Version):
-            ctx.error("S009", "the version line belongs at the top of the file", it.span)
+            ctx.error(Code.OUT_OF_PLACE, "the version line belongs at the top of the file", it.span)
         elif isinstance(it, Tag):
             if state != _HEADER:
-                ctx.error("S009", "a tag belongs in the header, before the deal", it.span)
+                ctx.error(Code.OUT_OF_PLACE, "a tag belongs in the header, before the deal", it.span)
             else:
                 game.header.append(it)
         elif isinstance(it, _DealOpen):
             if setup is not None:
-                ctx.error("S009", "a game has one deal or position", it.span,
+                ctx.error(Code.OUT_OF_PLACE, "a game has one deal or position", it.span,
                           help="start a new game with %game, or merge the two")
                 skipping = True
                 continue
@@ -1210,9 +1211,9 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             if skipping:
                 continue
             if state != _SETUP:
-                ctx.error("S009", "this line belongs in a deal or a position", it.span)
+                ctx.error(Code.OUT_OF_PLACE, "this line belongs in a deal or a position", it.span)
             elif isinstance(setup, Deal) and not isinstance(it, Hand):
-                ctx.error("S009", "only hands belong in a deal (write 'position' to start from a position)", it.span)
+                ctx.error(Code.OUT_OF_PLACE, "only hands belong in a deal (write 'position' to start from a position)", it.span)
             else:
                 assert setup is not None  # state is _SETUP only once a deal or position opened
                 setup.items.append(it)
@@ -1230,17 +1231,17 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         fixed = None if broken or ctx.errors else _in_number_order(game.actions, first_expected)
         if fixed is None:
             for message, span, help in misnumbered:
-                ctx.error("S008", message, span, help=help)
+                ctx.error(Code.TRICK_NUMBER_OUT_OF_ORDER, message, span, help=help)
         else:
             # Whole trick lines stand in another order than their numbers. Which order the
             # tricks were played in, the replay decides (docs/rulings.md, ruling 10): it keeps
             # the number order and R117 only when that order explains the record better.
             written = [a.number for a in game.actions if isinstance(a, Trick)]
-            game.written_order = (game.actions, [ctx.diagnostic("S008", message, span, help=help)
+            game.written_order = (game.actions, [ctx.diagnostic(Code.TRICK_NUMBER_OUT_OF_ORDER, message, span, help=help)
                                                  for message, span, help in misnumbered])
             game.actions, moved = fixed
             game.findings.append(ctx.diagnostic(
-                "R117", f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
+                Code.TRICK_LINES_OUT_OF_ORDER, f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
                 f"trick {moved.number} stands before its place", moved.span,
                 help="write the trick lines in the order of their numbers; the referee judges them so, as they "
                      "explain the record where the order written does not"))
@@ -1267,7 +1268,7 @@ def _check_setup(game: Game, ctx: _Context) -> None:
     where = seats_tag.value_span if seats_tag else (game.setup.span if game.setup is not None and game.setup.span.line
                                                     else game.span)
     if n and not 2 <= n <= limit:
-        ctx.error("S006", f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
+        ctx.error(Code.BAD_SEATS, f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
                   where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
     if game.setup is None:
         return
@@ -1276,31 +1277,31 @@ def _check_setup(game: Game, ctx: _Context) -> None:
         if isinstance(it, (Hand, Out)) and it.seat >= 0:
             name = game.seats[it.seat]
             if it.seat in seen:
-                ctx.error("S011", f"{name}'s hand is given twice", it.span)
+                ctx.error(Code.BAD_DEAL, f"{name}'s hand is given twice", it.span)
             seen[it.seat] = it.span
     missing = [game.seats[i] for i in range(n) if i not in seen]
-    if any(d.code in ("S001", "S003") for d in ctx.errors):
+    if any(d.code in (Code.SYNTAX_ERROR, Code.UNKNOWN_SEAT) for d in ctx.errors):
         missing = []  # a misspelt seat or a broken line was reported already: its hand is the one "missing"
     if not seen:
-        ctx.error("S011", "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
+        ctx.error(Code.BAD_DEAL, "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
                   game.setup.span if game.setup.span.line else game.span,
                   help="give every seat its cards or its number of cards: 'North 13'")
     elif missing:
-        ctx.error("S011", f"no hand for {', '.join(missing)}", game.setup.items[-1].span if game.setup.items else game.span,
+        ctx.error(Code.BAD_DEAL, f"no hand for {', '.join(missing)}", game.setup.items[-1].span if game.setup.items else game.span,
                   help="give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got away")
     if isinstance(game.setup, Position):
         if len(game.setup.of(Waste)) > 1:
-            ctx.error("S011", "the waste pile is given twice", game.setup.of(Waste)[1].span)
+            ctx.error(Code.BAD_DEAL, "the waste pile is given twice", game.setup.of(Waste)[1].span)
         if len(game.setup.of(Lead)) > 1:
-            ctx.error("S011", "the leader is given twice", game.setup.of(Lead)[1].span)
+            ctx.error(Code.BAD_DEAL, "the leader is given twice", game.setup.of(Lead)[1].span)
         if len(game.setup.of(Trumps)) > 1:
-            ctx.error("S011", "the trump suit is given twice", game.setup.of(Trumps)[1].span)
+            ctx.error(Code.BAD_DEAL, "the trump suit is given twice", game.setup.of(Trumps)[1].span)
 
 
 def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
-        ctx.error("S003", f"unknown seat '{tag.value}' in the [Dealer] tag"
+        ctx.error(Code.UNKNOWN_SEAT, f"unknown seat '{tag.value}' in the [Dealer] tag"
                   + (f" (seats are {seat_list(ctx.seats)})" if ctx.seats else ""), tag.value_span)
 
 
@@ -1312,10 +1313,10 @@ def _check_result(game: Game, ctx: _Context) -> None:
     if not words or words == ["*"]:
         return
     if words[0].lower() not in ctx.seat_index:
-        ctx.error("S010", f"unknown seat '{words[0]}' in the [Result] tag (it names the loser)", tag.value_span)
+        ctx.error(Code.BAD_RESULT, f"unknown seat '{words[0]}' in the [Result] tag (it names the loser)", tag.value_span)
         return
     if len(words) > 2 or (len(words) == 2 and not _LEGS.fullmatch(words[1])):
-        ctx.error("S010", "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\"",
+        ctx.error(Code.BAD_RESULT, "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\"",
                   tag.value_span)
 
 

@@ -12,20 +12,27 @@ from :mod:`referee.engine.citations`), help and, for a mistake, the penalty and 
 table applied it. The text renderer, the JSON report and any later output read the same
 data. Severities: ``error`` (the record is broken or cannot be true: S and R codes),
 ``mistake`` (a player's mistake at the table: M codes), ``note`` (a hint that never changes
-the outcome of a check).
-
-Codes never change meaning; new ones get new numbers.
+the outcome of a check). The codes themselves, with their titles and explanations, are the
+catalogue of :mod:`referee.engine.codes`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.engine import citations as R
+# The catalogue of codes lives in the engine (referee/engine/codes.py); these names are
+# re-exported for the reports and commands that import them from here.
+from referee.engine.codes import CODES as CODES
+from referee.engine.codes import ERROR as ERROR
+from referee.engine.codes import MISTAKE as MISTAKE
+from referee.engine.codes import NOTE as NOTE
+from referee.engine.codes import SEVERITIES as SEVERITIES
+from referee.engine.codes import Code as Code
+from referee.engine.codes import CodeInfo as CodeInfo
+from referee.engine.codes import explain as explain
+from referee.engine.codes import title as title
 from referee.notation.record import Span
 
-ERROR, MISTAKE, NOTE = "error", "mistake", "note"
-SEVERITIES = (ERROR, MISTAKE, NOTE)
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
 # A game with a line that cannot be read is judged up to it: how its summary says so.
 JUDGED_TO = "judged to line "
@@ -95,6 +102,11 @@ class Diagnostic:
     penalty: PenaltyFacts | None = None
     fix: Fix | None = None
 
+    def __post_init__(self) -> None:
+        # Callers name a code by its catalogue member; the diagnostic keeps the code itself,
+        # as the report, a repr and a comparison show it.
+        self.code = str(self.code)
+
     @property
     def is_error(self) -> bool:
         """An error or a mistake: something that makes ``check`` fail. Notes never do."""
@@ -107,190 +119,3 @@ class Diagnostic:
         return self.message + (f" ({self.help})" if self.help else "")
 
 
-@dataclass(frozen=True, slots=True)
-class Code:
-    code: str
-    title: str
-    severity: str
-    rule: str
-    explanation: str
-    example: str
-    # Why the code is no longer reported (empty: in use). A retired code keeps its number,
-    # which is never given to another finding, and `explain` still tells what it was.
-    retired: str = ""
-
-
-def _c(code: str, title: str, rule: object, explanation: str, example: str, severity: str | None = None,
-       retired: str = "") -> Code:
-    if severity is None:
-        severity = MISTAKE if code.startswith("M") else ERROR
-    return Code(code, title, severity, str(rule), explanation, example, retired)
-
-
-P = R.PAGAT
-N = R.notation
-
-CODES: dict[str, Code] = {
-    c.code: c
-    for c in [
-        # ---- reading -------------------------------------------------------------------
-        _c("S001", "syntax error", N(),
-           "The line is not written in the .gwy notation: a word stands where the notation "
-           "expects something else. The message names what was expected.",
-           "1. West A♠ North\n   -> expected a card after the seat 'North'"),
-        _c("S002", "not a card", N("Cards"),
-           "A card is a rank (2-10, T, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), in either "
-           "case: QH, q♥, 10H, TH. The marked ace of a double pack is A♠*.",
-           "2. West 5H, North QX\n   -> expected a card such as Q♥ or QH, found 'QX'"),
-        _c("S003", "unknown seat", N("Seats"),
-           "Every seat named in a deal, play, take, draw or count must be one of the seats of "
-           "the [Seats] tag, spelt the same way.",
-           "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'"),
-        _c("S004", "bad tag", N("Header tags"),
-           "A header tag is written [Name \"value\"], one to a line, before the deal; the tags "
-           "Seats, Rules, Dealer and Result are given at most once.",
-           "[Seats North East]\n   -> a tag is written [Name \"value\"]"),
-        _c("S005", "version line", N("Files and games"),
-           "A file starts with the version line '%gwy 1'. Other versions are not understood.",
-           "%gwy 7\n   -> unsupported notation version 7"),
-        _c("S006", "bad seats", R.cites(N("Seats"), R.PLAYERS),
-           "A game names 2 to 8 seats (up to 16 with a double pack), each once, none of them a "
-           "word of the notation, in a [Seats] tag before the deal.",
-           "[Seats \"North North\"]\n   -> seat 'North' is named twice"),
-        _c("S007", "bad rules", N("Rules"),
-           "The [Rules] tag names a preset and may override options: "
-           "[Rules \"pagat taking=no\"]. `getaway-ref rules` lists them.",
-           "[Rules \"pagat taking=maybe\"]\n   -> option 'taking' takes yes or no"),
-        _c("S008", "trick number out of order", N("Tricks"),
-           "Tricks are numbered 1, 2, 3, ... in order. A line with the number of the trick "
-           "before it continues that trick.",
-           "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3"),
-        _c("S009", "out of place", N(),
-           "A game is: %game, header tags, then a deal or a position, then the plays, takes, "
-           "draws and counts in the order they happened.",
-           "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header"),
-        _c("S010", "bad result", N("Result"),
-           "The [Result] tag names the loser, for Donkey followed by the number of legs "
-           "(cards left): [Result \"South\"], [Result \"South 3\"], or [Result \"*\"] for a game "
-           "not finished.",
-           "[Result \"Nobody\"]\n   -> unknown seat 'Nobody'"),
-        _c("S011", "bad deal", N("The deal"),
-           "A deal or a position gives every seat exactly once.",
-           "deal\nNorth 13\nNorth 13\n   -> North's hand is given twice"),
-        # ---- impossible records (ruling 5) ------------------------------------------------
-        _c("R101", "card dealt twice", R.cites(R.ruling(5), R.PLAYERS),
-           "Each card of the pack is in exactly one place: the same card cannot be in two "
-           "hands, or twice in one, or in a hand and the waste pile.",
-           "North A♠ K♠ ...\nEast A♠ ...\n   -> A♠ is dealt twice"),
-        _c("R102", "deal does not add up", R.cites(R.ruling(5), R.ruling(7), R.DEAL),
-           "The hands of a deal hold the whole pack: 52 cards (104 with a double pack).",
-           "North 13, East 13, South 13, West 12\n   -> the deal holds 51 cards, the pack 52"),
-        _c("R103", "uneven deal", R.cites(R.ruling(7), R.DEAL),
-           "Dealt cards differ by at most one between hands; with a named dealer, the extra "
-           "cards go to the players next after the dealer. Under deal=piles any sizes are "
-           "legal.",
-           "North 14, East 12, South 13, West 13\n   -> hand sizes 12 to 14"),
-        _c("R104", "card not in hand", R.ruling(5),
-           "The card played cannot be in the player's hand: the record has it somewhere else "
-           "(another hand, the trick on the table), or the hand has no card left that could "
-           "be it.",
-           "North A♠ ...\n1. East A♠\n   -> East cannot hold A♠: it is in North's hand"),
-        _c("R105", "card already in the waste pile", R.ruling(5),
-           "A card that went to the waste pile stays there until drawn: it cannot be played "
-           "again.",
-           "2. West 5H ...   (to the waste)\n7. West 5H\n   -> 5♥ lies in the waste pile"),
-        _c("R106", "drawn card not there", R.cites(R.ruling(4), R.GETTING_AWAY),
-           "A drawn card must be where it is drawn from: the waste pile (not the trick just "
-           "played) or the named player's hand.",
-           "West draws 7♦\n   -> 7♦ is not in the waste pile"),
-        _c("R107", "draw out of place", R.cites(R.ruling(4), R.GETTING_AWAY),
-           "A draw happens only when the rules make a player draw: the player who has the "
-           "power and no card. And that player must draw before leading.",
-           "North draws 7♦\n   -> no draw is due: North has cards"),
-        _c("R108", "take of the wrong hand", R.cites(R.ruling(3), R.TAKING),
-           "A player takes the hand of the next player in the direction of play who still "
-           "holds cards; the taker must hold cards; the rule set must allow taking.",
-           "North takes South\n   -> North may take only East's hand"),
-        _c("R109", "take inside a trick", R.ruling(3),
-           "Hands are taken between tricks only, never while a trick is being played.",
-           "5. North Q♦ East J♦\nSouth takes West\n   -> trick 5 is not finished"),
-        _c("R110", "play after the end", R.END,
-           "The game ends when one player is left holding cards; nothing is played after.",
-           "... the game is over: South lost\n9. South 4♣\n   -> the game ended after trick 8"),
-        _c("R111", "count contradicts the replay", R.ruling(5),
-           "A count line states hand sizes; the replay of the record gives other sizes.",
-           "counts North 12\n   -> North holds 11 cards here, not 12"),
-        _c("R112", "result contradicts the replay", R.cites(R.END, R.DONKEY),
-           "The [Result] tag names a loser (and legs) other than the replay finds, or a "
-           "loser for a game the record does not finish.",
-           "[Result \"West\"]\n   -> the replay ends with South holding cards"),
-        _c("R113", "impossible position", R.ruling(5),
-           "A position must put every card in one place: hands, the waste pile and the "
-           "seats out add up to the pack, and the leader holds cards.",
-           "position\nNorth 5\nEast 5\nwaste 40\n   -> 50 cards placed, the pack has 52"),
-        _c("R114", "play by a seat that is out", R.GETTING_AWAY,
-           "A player who has got away takes no more part in the play.",
-           "East took West's hand\n8. West 4♣\n   -> West has got away"),
-        _c("R115", "trick not finished", R.LATER_TRICKS,
-           "The record starts a new trick while players who hold cards have not yet played to "
-           "the last one, and no tochoo ended it. The referee ends the trick as the record "
-           "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
-           "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it"),
-        _c("R116", "plays written out of turn order (retired)", R.cites(R.ruling(10), N("Tricks")),
-           "Retired: no check reports it. It once read a whole trick whose plays were legal in "
-           "another order as a slip of the record and judged the plays in turn order. Under "
-           "ruling 10 the order of a trick line is the order of play, so a play written before "
-           "its turn is a play out of turn (M203), with its penalty applied or not as the record "
-           "shows.",
-           "5. North Q♦, South A♦, West K♦, East J♦\n   -> M203: South played A♦ out of turn",
-           retired="the referee never reorders the plays of a trick (docs/rulings.md, ruling 10); "
-                   "a play written before its turn is M203"),
-        _c("R117", "trick lines written out of order", R.cites(R.ruling(10), N("Tricks")),
-           "Whole trick lines stand in another order than their numbers, and read in the order of "
-           "their numbers they explain the record with no mistake or record error where the order "
-           "written needs one: the numbers tell the order of play, and the referee judges the "
-           "tricks in that order. When the order of the numbers explains no more than the order "
-           "written, the written order stands and the numbers are reported (S008).",
-           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place"),
-        # ---- mistakes at the table (ruling 1) ------------------------------------------------
-        _c("M201", "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
-           "A player who holds a card of the suit led must play one. Playing another suit "
-           "while holding the suit led is a renege; the penalty is to pick up every card of "
-           "the trick and lead the next one.",
-           "4. West 2♥, North 6♥, East K♣   (East holds 9♥)\n   -> renege; East picks up 3 "
-           "cards and leads trick 5"),
-        _c("M202", "play after a tochoo", R.cites(R.LATER_TRICKS, R.ruling(1)),
-           "A tochoo (a card of another suit) ends the trick at once: the players after it do "
-           "not play. Whoever plays after it picks up the trick and leads next.",
-           "6. South 5♦, West K♠, North 3♦\n   -> North played after West's tochoo"),
-        _c("M203", "play out of turn", R.cites(R.LATER_TRICKS, R.ruling(1), R.ruling(2)),
-           "From the second trick on, the players play in turn from the leader. Playing out "
-           "of turn is penalised: the offender picks up the trick and leads next. In the first "
-           "trick any order is allowed (unless first_trick=in_turn).",
-           "5. North Q♦, South A♦\n   -> it was East's turn"),
-        _c("M204", "second card in a trick", R.cites(R.ruling(1), R.ruling(2)),
-           "Each player plays at most one card to a trick.",
-           "1. West A♠, North J♠, North 9♠\n   -> North has already played to trick 1"),
-        _c("M205", "first trick not opened with the ace of spades", R.cites(R.FIRST_TRICK, R.ruling(2)),
-           "The holder of the ace of spades (the marked one in a double pack) opens the "
-           "first trick with it.",
-           "1. North J♠ ...\n   -> West holds A♠ and must open with it"),
-        _c("M206", "a lower card would have kept the game going", R.cites(R.ruling(8), R.DENEXA_ENDING, R.TWO_PLAYERS),
-           "A note, not a mistake (ruling 8): with two players left, the player with cards answered the "
-           "other's last card or a drawn lead with a higher card of the suit while holding a lower one. "
-           "The play is legal: the other player gets away and the player with cards loses. A lower "
-           "card would have kept the game going.",
-           "West leads drawn 9♦; East plays K♦ holding 3♦\n   -> note: 3♦ would have kept the game going",
-           severity=NOTE),
-    ]
-}
-
-
-def explain(code: str) -> Code | None:
-    return CODES.get(code.upper())
-
-
-def title(code: str) -> str:
-    """The title of a code (the code itself for one we do not know)."""
-    c = CODES.get(code)
-    return c.title if c else code

@@ -1,15 +1,16 @@
 """Self-play: complete games played through the rules engine and written as ``.gwy`` records.
 
-The engine is the only judge of what is legal: a bot picks among ``Engine.legal_cards``,
-``Engine.takes`` and the cards a due draw may take, and every action is checked with the
-engine's ``judge_*`` before it is applied. Nothing here knows a rule of Getaway beyond how
-to deal the pack.
+The engine is the only judge of what is legal, and the simulator plays through its typed
+API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.legal``
+and ``Engine.legal_actions``, and every action goes through ``Engine.apply``, which judges it
+first (``tests/test_architecture.py`` holds that nothing here reads the engine's fields).
+Nothing here knows a rule of Getaway beyond how to deal the pack.
 
 A game is dealt from a seeded :class:`random.Random`, so a seed gives the same bytes on
 every machine. With ``mistakes`` > 0 a bot sometimes makes a table mistake instead of a
 legal play (a renege, a play after a tochoo, a play out of turn); the record goes on as if
-the table applied the penalty (docs/rulings.md, ruling 1, through
-``Engine.penalise``), and each game keeps the list of mistakes it holds, so that tests can
+the table applied the penalty (docs/rulings.md, ruling 1: the typed action ``Penalise``,
+which the engine judges as the mistake it is), and each game keeps the list of mistakes it holds, so that tests can
 check the referee finds exactly those.
 
 ``getaway-ref simulate`` is :func:`simulate_command`; the command line is read in
@@ -31,14 +32,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from referee.commands import UsageError, rules_options
 from referee.commands.pipes import closed_pipe, same_terminal
-from referee.engine import state as E
-from referee.engine.cards import (
-    ACE_OF_SPADES, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of, sort_cards, sort_key, suit_name,
+from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key, suit_name
+from referee.engine.events import (
+    ANY_SOURCE, Action as EngineAction, DrawCard, Event, GameOver, GotAway, MistakeMade, Penalise, PlayCard,
+    TakeHand, TrumpsSet,
 )
-from referee.engine.events import Action as EngineAction, Event, GameOver, GotAway, PlayCard, TakeHand, TrumpsSet
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.rules import PRESETS, RuleSet
-from referee.engine.state import Engine
+from referee.engine.state import Engine, IllegalAction, Phase, View
 from referee.files import WriteError, check_distinct, recover, reason_of, replacing
 from referee.notation.format import format_game, format_prelude
 from referee.reports.render import console
@@ -46,14 +47,14 @@ from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, so
 from referee.notation.record import (
     Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
 )
+from referee.engine.codes import Code, title
 
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
 BOTS = ("random", "sensible", "solver")
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN = "M201", "M202", "M203"
+RENEGE, AFTER_TOCHOO, OUT_OF_TURN = Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN
 MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
-MISTAKE_NAMES = {RENEGE: "renege", AFTER_TOCHOO: "play after a tochoo", OUT_OF_TURN: "play out of turn"}
 
 # How often a bot takes the next hand when nothing in particular tells it to.
 RANDOM_TAKE = 0.02
@@ -98,7 +99,7 @@ class Mistake:
     seat_name: str = field(default="", compare=False)
 
     def __str__(self) -> str:
-        return f"{self.code} ({MISTAKE_NAMES[self.code]}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
+        return f"{self.code} ({title(self.code)}) in trick {self.trick}: {self.seat_name} {card_str(self.card)}"
 
 
 @dataclass(slots=True)
@@ -192,40 +193,42 @@ class SensibleBot(_Bot):
     name = "sensible"
 
     def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
-        e = table.e
+        v = table.view
         high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
         low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
-        if e.phase in (E.BETWEEN, E.BEFORE_FIRST):
+        if v.phase in (Phase.BETWEEN, Phase.BEFORE_FIRST):
             return self._lead(table, seat, legal)
-        if e.first:
+        if v.first_trick:
             return max(legal, key=high)
-        if all(SUIT[c] == e.led for c in legal):
+        if all(SUIT[c] == _led(v) for c in legal):
             return min(legal, key=low)
-        if e.trumps and e.trump >= 0 and all(SUIT[c] == e.trump for c in legal):
+        if v.trumps is not None and all(SUIT[c] == v.trumps for c in legal):
             return min(legal, key=low)
         return max(legal, key=high)  # a tochoo: shed the highest card
 
     def _lead(self, table: "_Table", seat: int, legal: list[int]) -> int:
-        e = table.e
+        v = table.view
         if len(legal) == 1:
             return legal[0]
-        nxt = e.next_seat(seat)
-        avoid = table.void[nxt] if nxt >= 0 else 0
+        nxt = _next_holding(v, seat)
+        avoid = table.lacks[nxt] if nxt >= 0 else 0
         by_suit: dict[int, list[int]] = {}
         for c in legal:
             by_suit.setdefault(SUIT[c], []).append(c)
         suits = [s for s in by_suit if not avoid & (1 << s)] or list(by_suit)
-        if e.trumps and e.trump >= 0 and len(suits) > 1:
-            suits = [s for s in suits if s != e.trump] or suits
+        if v.trumps is not None and len(suits) > 1:
+            suits = [s for s in suits if s != v.trumps] or suits
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
         return min(by_suit[suit], key=lambda c: (RANK[c], sort_key(c)))
 
     def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
-        e = table.e
-        if len(e.holding()) <= 2:
+        v = table.view
+        if len(_holding(v)) <= 2:
             return False
-        mine = sum(1 << s for s in range(4) if e.once[taker] & SUIT_MASK[s])
-        if mine and mine & ~table.void[target] == 0:
+        mine = 0
+        for c in v.known[taker]:
+            mine |= 1 << SUIT[c]
+        if mine and mine & ~table.lacks[target] == 0:
             return True
         return self.rng.random() < SENSIBLE_TAKE
 
@@ -254,7 +257,7 @@ class SolverBot(_Bot):
             return None
 
     def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
-        options = self._options(table.e, seat)
+        options = self._options(table.engine, seat)
         plays = [(a.card, c.rank) for a, c in options or () if isinstance(a, PlayCard) and a.card in legal]
         usual = self.fallback.card(table, seat, legal)
         if not plays:
@@ -264,7 +267,7 @@ class SolverBot(_Bot):
         return usual if usual in best else best[0]
 
     def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
-        options = self._options(table.e, taker)
+        options = self._options(table.engine, taker)
         if options is None:
             return self.fallback.wants_take(table, taker, target)
         take = [c.rank for a, c in options if isinstance(a, TakeHand)]
@@ -274,7 +277,7 @@ class SolverBot(_Bot):
         if rest:  # the seat leads: take only if it does better than its best lead
             return take[0] > max(rest)
         # Another seat leads: take only if the take is safe and waiting is not.
-        return take[0] == SeatClass.SAFE.rank and self.solver.classify(table.e, taker) is not SeatClass.SAFE
+        return take[0] == SeatClass.SAFE.rank and self.solver.classify(table.engine, taker) is not SeatClass.SAFE
 
 
 BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
@@ -293,7 +296,8 @@ class _Table:
         self.rng = rng
         self.names = tuple(names)
         self.n = len(hands)
-        self.e: Engine = E.Engine.from_deal(rules, [list(h) for h in hands])
+        self.engine = Engine.from_deal(rules, [list(h) for h in hands])
+        self.view: View = self.engine.view()  # the position now: what the bots and the table read
         self.bots = [BOT_CLASSES[b](rng) for b in bots]
         self.rate = mistakes
         self.inject = inject          # (code, play number): force one mistake of that kind from then on
@@ -304,35 +308,42 @@ class _Table:
         self.actions: list[Action] = []
         self.mistakes: list[Mistake] = []
         self.stats = SimStats(games=1)
-        self.void = [0] * self.n      # suits each seat was seen to lack (what a bot can know)
+        self.lacks = [0] * self.n     # suits each seat was seen to lack (what a bot can know)
         self.no_take = False          # no take right after a penalty: the offender leads next
 
     # -- helpers -----------------------------------------------------------------------------
 
     def _notify(self, kind: str, *args: object) -> None:
         if self.observer is not None:
-            self.observer(self.e, kind, args)
+            self.observer(self.engine, kind, args)
 
     def _fail(self, what: str) -> NoReturn:
-        raise SimulationError(f"{what} ({self.e.describe(self.names)})")
+        raise SimulationError(f"{what} ({self.engine.describe(self.names)})")
 
-    def _cards(self, mask: int) -> list[int]:
-        return cards_of(mask)
+    def _do(self, action: EngineAction | Penalise) -> list[Event]:
+        """Apply an action through the engine, which judges it first; the view follows."""
+        events = self.engine.apply(action)
+        self.view = self.engine.view()
+        return events
 
     def _hand(self, s: int) -> list[int]:
-        return self.e.known(s)
+        return list(self.view.known[s])
+
+    def _legal(self, s: int) -> list[int]:
+        """The known cards the engine lets ``s`` play now."""
+        known = set(self.view.known[s])
+        return [c for c in self.engine.legal(s).cards if c in known]
 
     # -- the game --------------------------------------------------------------------------------
 
     def run(self) -> None:
-        e = self.e
-        while e.phase != E.OVER:
+        while self.view.phase != Phase.OVER:
             if self.stats.plays > MAX_PLAYS:
                 self._fail(f"no end after {MAX_PLAYS} plays")
-            if e.phase == E.DRAW_DUE:
+            if self.view.phase == Phase.DRAW_DUE:
                 self._draw()
                 continue
-            if e.phase in (E.BEFORE_FIRST, E.BETWEEN):
+            if self.view.phase in (Phase.BEFORE_FIRST, Phase.BETWEEN):
                 if not self.no_take and self._takes():
                     continue
                 self.no_take = False
@@ -342,12 +353,11 @@ class _Table:
 
     def _takes(self) -> bool:
         """Offer each seat a take in turn from the one to act; True if one was made."""
-        e = self.e
-        options = dict(e.takes())
+        options = {a.taker: a.target for a in self.engine.legal_actions() if isinstance(a, TakeHand)}
         if not options:
             return False
-        start = e.to_act()
-        order = list(e.seq)
+        start = self.view.to_act
+        order = list(self.view.order)
         if start in order:
             i = order.index(start)
             order = order[i:] + order[:i]
@@ -357,47 +367,46 @@ class _Table:
                 continue
             if not self.bots[taker].wants_take(self, taker, target):
                 continue
-            v = e.judge_take(taker, target)
-            if v is not None:
+            try:
+                self._do(TakeHand(taker, target))
+            except IllegalAction as ex:
                 self._fail(f"the engine offered {self.names[taker]} a take of {self.names[target]} "
-                           f"and judged it {v.code}: {v.reason}")
-
-            e.take(taker, target)
-            self.void[taker] &= self.void[target]
+                           f"and judged it {ex.verdict.code}: {ex.verdict.reason}")
+            self.lacks[taker] &= self.lacks[target]
             self.stats.takes += 1
             comment = None
             if self.annotate:
                 comment = f"{self.names[target]} gets away"
-                if e.phase == E.OVER:
-                    comment += f"; {self.names[e.loser]} is left holding cards"
+                if self.view.loser is not None:
+                    comment += f"; {self.names[self.view.loser]} is left holding cards"
             self.actions.append(Take(taker, target, comment))
             self._notify("take", taker, target)
             return True
         return False
 
     def _draw(self) -> None:
-        e = self.e
-        s = e.drawer
-        src = e.draw_source
+        v = self.view
+        s = v.to_act
+        src = v.draw_source
         if src is None:
-            pool = self._cards(e.waste_once) + self._cards(e.waste_twice)
-            if e.waste_unknown:
+            pool = _each_once_first(v.waste)
+            if v.waste_size != len(v.waste):
                 self._fail("the waste pile holds unseen cards in a game dealt face up")
             source = None
         else:
-            if isinstance(src, int):
+            if src != ANY_SOURCE:
                 source = src
-            else:  # "any" other player's hand
-                source = self.rng.choice([t for t in e.holding() if t != s])
-            pool = self._cards(e.once[source]) + self._cards(e.twice[source])
+            else:  # any other player's hand
+                source = self.rng.choice([t for t in _holding(v) if t != s])
+            pool = _each_once_first(v.known[source])
         if not pool:
             self._fail(f"{self.names[s]} must draw from an empty place")
         c = self.rng.choice(pool)
-        v = e.judge_draw(s, c, source)
-        if v is not None:
-            self._fail(f"{self.names[s]} draws {card_str(c)}: judged {v.code}: {v.reason}")
-        e.draw(s, c, source)
-        self.void[s] &= ~(1 << SUIT[c])
+        try:
+            self._do(DrawCard(s, c, source))
+        except IllegalAction as ex:
+            self._fail(f"{self.names[s]} draws {card_str(c)}: judged {ex.verdict.code}: {ex.verdict.reason}")
+        self.lacks[s] &= ~(1 << SUIT[c])
         self.stats.draws += 1
         if source is None:
             self.stats.draws_waste += 1
@@ -412,34 +421,37 @@ class _Table:
     # -- a trick -----------------------------------------------------------------------------------
 
     def _trick(self) -> None:
-        e = self.e
-        number = e.trick_no
+        number = self.view.trick_no
         plays: list[Play] = []
         trick = Trick(number, plays)
-        self._event_mark: int = e.event_count()
+        self._event_mark: int = self.engine.event_count()
         self.trick_end: str | None = None
         self.actions.append(trick)
-        leader = e.to_act()
+        leader = self.view.to_act
         if leader < 0:
             self._fail("nobody to lead")
         c = self._choose(leader)
         self._apply(leader, c, plays, lead=True)
         order = None
-        if e.first and e.any_order:
-            # Ruling 2: in the first trick the others may play in any order.
-            rest = [t for t in e.seq if e.active & (1 << t) and t != leader]
+        v = self.view
+        if v.first_trick and self.rules.first_trick == "any_order":
+            # Ruling 2: in the first trick the others may play in any order (everyone who
+            # held cards when it began: the others, as the leader alone may have played its last).
+            held = [t for t in v.order if v.sizes[t] > 0 and t not in v.out_order]
+            rest = [t for t in held if t != leader]
             if self.rng.random() < SHUFFLED_FIRST_TRICK:
                 self.rng.shuffle(rest)
             else:
-                i = e.seq.index(leader)
-                seq = e.seq[i + 1:] + e.seq[:i]
-                rest = [t for t in seq if e.active & (1 << t)]
+                i = v.order.index(leader)
+                seq = v.order[i + 1:] + v.order[:i]
+                rest = [t for t in seq if t in held]
             order = rest
-        while e.phase == E.IN_TRICK:
+        while self.view.phase == Phase.IN_TRICK:
             if order is not None:
-                s = next((t for t in order if not e.played & (1 << t)), -1)
+                played = {t for t, _ in self.view.trick}
+                s = next((t for t in order if t not in played), -1)
             else:
-                s = e.to_act()
+                s = self.view.to_act
             if s < 0:
                 self._fail("nobody to play in a trick that is not over")
             if self._maybe_mistake(s, plays, number):
@@ -450,45 +462,42 @@ class _Table:
         self._comment_trick(trick)
 
     def _choose(self, s: int) -> int:
-        e = self.e
-        legal = self._cards(e.legal_cards(s))
+        legal = self._legal(s)
         if not legal:
             self._fail(f"{self.names[s]} is to act and has no legal card")
         return self.bots[s].card(self, s, legal)
 
     def _apply(self, s: int, c: int, plays: list[Play], lead: bool) -> None:
-        e = self.e
-        v = e.judge_play(s, c)
-        if v is not None:
-            self._fail(f"{self.names[s]} {card_str(c)} is offered as legal but judged {v.code}: {v.reason}")
-        led, trump = e.led, e.trump
-        if lead:
-            e.lead(s, c)
-        else:
-            e.play(s, c)
+        before = self.view
+        try:
+            self._do(PlayCard(s, c))
+        except IllegalAction as ex:
+            self._fail(f"{self.names[s]} {card_str(c)} is offered as legal but judged "
+                       f"{ex.verdict.code}: {ex.verdict.reason}")
         plays.append(Play(s, c))
         self.stats.plays += 1
+        led, trump = _led(before), before.trumps
         if not lead and SUIT[c] != led:
             # What every player sees: the seat has no card of the suit led (and, in Donkey,
             # no trump either when it played neither).
-            self.void[s] |= 1 << led
-            if e.trumps and trump >= 0 and SUIT[c] != trump:
-                self.void[s] |= 1 << trump
+            self.lacks[s] |= 1 << led
+            if trump is not None and SUIT[c] != trump:
+                self.lacks[s] |= 1 << trump
         self._notify("play", s, c)
 
     def _after_trick(self, plays: list[Play], number: int) -> None:
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
 
-        e = self.e
-        if e.trick_no == number:
+        v = self.view
+        if v.trick_no == number:
             return
         self.stats.tricks += 1
         if self.trick_end == "penalty":
             return
-        if e.last_picker >= 0:
+        if v.picked_up_by is not None:
             self.trick_end = "tochoo"
-            for _, c in e.last_trick:
-                self.void[e.last_picker] &= ~(1 << SUIT[c])
+            for p in plays:  # the cards of the trick, now in the hand of the seat that picked it up
+                self.lacks[v.picked_up_by] &= ~(1 << SUIT[p.card])
             self.stats.tochoos += 1
             self._maybe_late_play(plays, number)
         else:
@@ -515,21 +524,22 @@ class _Table:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
 
-        e = self.e
+        v = self.view
         self._arm()
         if self.pending == RENEGE:
-            led = e.led
-            if e.once[s] & SUIT_MASK[led]:
-                off = [c for c in self._hand(s) if SUIT[c] != led]
+            led = _led(v)
+            hand = self._hand(s)
+            if any(SUIT[c] == led for c in hand):
+                off = [c for c in hand if SUIT[c] != led]
                 if off:
-                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number, expect=E.RENEGE)
-        elif self.pending == OUT_OF_TURN and not (e.first and e.any_order):
-            others = [t for t in e.seq if t != s and e.active & (1 << t) and not e.played & (1 << t)
-                      and not e.out[t] and e.size(t) > 0]
+                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number)
+        elif self.pending == OUT_OF_TURN and not (v.first_trick and self.rules.first_trick == "any_order"):
+            # The seats still to play to this trick (everyone who holds cards and has not played).
+            played = {t for t, _ in v.trick}
+            others = [t for t in v.order if t != s and t not in played and t not in v.out_order and v.sizes[t] > 0]
             if others:
                 t = self.rng.choice(others)
-                return self._penalty(OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number,
-                                     expect=E.OUT_OF_TURN)
+                return self._penalty(OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number)
         if self.lapse and self.pending in (RENEGE, OUT_OF_TURN):
             # A mistake drawn at the rate is made at this play or not at all; a planned one
             # (``inject``) waits for its chance. A play after a tochoo waits for a tochoo.
@@ -538,27 +548,30 @@ class _Table:
 
     def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
-        e = self.e
-        if self.pending != AFTER_TOCHOO or e.phase == E.OVER:
+        if self.pending != AFTER_TOCHOO or self.view.phase == Phase.OVER:
             return
-        played = {t for t, _ in e.last_trick}
-        late = [t for t in e.holding() if t not in played]
+        played = {p.seat for p in plays}  # the trick the tochoo ended
+        late = [t for t in _holding(self.view) if t not in played]
         if late:
             t = self.rng.choice(late)
-            self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number, expect=None)
+            self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number)
 
-    def _penalty(self, code: str, s: int, c: int, plays: list[Play], number: int, expect: str | None) -> bool:
-        e = self.e
-        if expect is not None:
-            v = e.judge_play(s, c)
-            if v is None or v.code != expect:
-                self._fail(f"{self.names[s]} {card_str(c)} should be {expect}, judged "
-                           f"{'legal' if v is None else v.code}")
-        e.penalise(s, c, after_end=code == AFTER_TOCHOO)
+    def _penalty(self, code: Code, s: int, c: int, plays: list[Play], number: int) -> bool:
+        """``s`` makes the mistake ``code`` by playing ``c``, and the table applies ruling 1's
+        penalty; the engine judges the play and must find that very mistake."""
+        try:
+            events = self._do(Penalise(s, c, late=code == AFTER_TOCHOO))
+            found = events[0].code if events and isinstance(events[0], MistakeMade) else None
+        except ValueError as ex:  # a record error (IllegalAction), or a legal play
+            found, why = None, str(ex)
+        else:
+            why = "legal" if found is None else found
+        if found != code:
+            self._fail(f"{self.names[s]} {card_str(c)} should be {code}, judged {why}")
         plays.append(Play(s, c))
         self.pending = None
         self.no_take = True
-        self.void[s] = 0
+        self.lacks[s] = 0
         self.stats.plays += 1
         self.stats.mistakes[code] += 1
         self.mistakes.append(Mistake(code, number, s, c, self.names[s]))
@@ -573,16 +586,16 @@ class _Table:
 
         if not self.annotate:
             return
-        e = self.e
+        v = self.view
         parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None
         if m is not None:
-            parts.append(f"{MISTAKE_NAMES[m.code]} ({m.code}): {m.seat_name} picks up "
+            parts.append(f"{title(m.code)} ({m.code}): {m.seat_name} picks up "
                          f"{len(trick.plays)} card{'s' if len(trick.plays) != 1 else ''} and leads")
         elif trick.number == 1:
             parts.append("to the waste pile")
         elif self.trick_end == "tochoo":
-            parts.append(f"tochoo: {self.names[e.last_picker]} picks up {len(trick.plays)} "
+            parts.append(f"tochoo: {self.names[v.picked_up_by if v.picked_up_by is not None else -1]} picks up {len(trick.plays)} "
                          f"card{'s' if len(trick.plays) != 1 else ''}")
         for ev in self._trick_events():
             if isinstance(ev, TrumpsSet):
@@ -590,17 +603,53 @@ class _Table:
             elif isinstance(ev, GotAway):
                 parts.append(f"{self.names[ev.seat]} gets away")
             elif isinstance(ev, GameOver):
-                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} leg{'s' if ev.legs != 1 else ''}" if e.trumps else ""))
+                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} leg{'s' if ev.legs != 1 else ''}" if self.rules.trumps else ""))
         if parts:
             trick.comment = "; ".join(parts)
-        if self.trick_end in ("tochoo", "penalty") and e.phase != E.OVER:
-            self.actions.append(Counts(tuple((s, e.size(s)) for s in e.in_game())))
+        if self.trick_end in ("tochoo", "penalty") and v.phase != Phase.OVER:
+            self.actions.append(Counts(tuple((s, v.sizes[s]) for s in v.order if s not in v.out_order)))
 
     def _trick_events(self) -> list[Event]:
-        e = self.e
+        e = self.engine
         start = getattr(self, "_event_mark", 0)
         self._event_mark = e.event_count()
         return e.events_since(start)
+
+
+# ---- what the simulator reads of a view ---------------------------------------------------------
+
+
+def _led(v: View) -> int:
+    """The suit led to the trick on the table (-1 between tricks)."""
+    return SUIT[v.trick[0][1]] if v.trick else -1
+
+
+def _holding(v: View) -> list[int]:
+    """The seats still in the game that hold cards, in the order of play."""
+    out = v.out_order
+    return [s for s in v.order if v.sizes[s] > 0 and s not in out]
+
+
+def _next_holding(v: View, s: int) -> int:
+    """The next seat after ``s`` in the order of play that is in the game and holds cards; -1
+    if none but ``s``."""
+    i = v.order.index(s)
+    for t in v.order[i + 1:] + v.order[:i]:
+        if v.sizes[t] > 0 and t not in v.out_order:
+            return t
+    return -1
+
+
+def _each_once_first(cards: Sequence[int]) -> list[int]:
+    """A sorted multiset of cards (a known hand, the waste pile) as one copy of each, then the
+    second copies of a double pack: the order the simulator has always drawn from."""
+    seen: set[int] = set()
+    first: list[int] = []
+    second: list[int] = []
+    for c in cards:
+        (second if c in seen else first).append(c)
+        seen.add(c)
+    return first + second
 
 
 def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Sequence[str] | None = None,
@@ -629,8 +678,9 @@ def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Seque
     table = _Table(rules, hands, rng, bots, names, mistakes=mistakes, inject=inject, annotate=annotate,
                    observer=observer)
     table.run()
-    e = table.e
-    loser, legs = e.loser, e.legs
+    loser, legs = table.view.loser, table.view.legs
+    if loser is None:
+        table._fail("the game ended without a loser")
     table.stats.losers[names[loser]] += 1
     head: list[Tag | Comment] = [Tag("Seats", " ".join(names)), Tag("Rules", rules.spec())]
     if dealer is not None:
@@ -653,15 +703,16 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     """Play a position with every hand known on to its end with the bundled bots (one kind
     per seat, default sensible), writing no record: the engine at the end (``.loser``).
     The position is not changed. For the review's chances and the solver bot's tests."""
-    n = e.n
+    n = len(e.view().sizes)
     table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
-    table.e = t = e.fork()
-    while t.phase == E.IN_TRICK:
+    table.engine = t = e.fork()
+    table.view = t.view()
+    while table.view.phase == Phase.IN_TRICK:
         # The trick on the table first (run() starts from between tricks).
-        s = t.to_act()
+        s = table.view.to_act
         if s < 0:  # the first trick in any order: the next seat still to play
-            s = next((x for x in t.seq if t.legal_cards(x)), -1)
-        if s < 0 or not t.legal_cards(s):
+            s = next((x for x in table.view.order if table._legal(x)), -1)
+        if s < 0 or not table._legal(s):
             table._fail("nobody may play to the trick on the table (a trick followed as played?)")
         table._apply(s, table._choose(s), [], lead=False)
     table.run()
@@ -671,11 +722,13 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
 def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") -> int:
     """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
     -1 if it has none. The position is not changed."""
-    legal = cards_of(e.legal_cards(seat))
+    n = len(e.view().sizes)
+    table = _Table(e.rules, [[] for _ in range(n)], rng, [bot] * n, seat_names(n))
+    table.engine = e.fork()
+    table.view = table.engine.view()
+    legal = table._legal(seat)
     if not legal:
         return -1
-    table = _Table(e.rules, [[] for _ in range(e.n)], rng, [bot] * e.n, seat_names(e.n))
-    table.e = e.fork()
     return table.bots[seat].card(table, seat, legal)
 
 

@@ -60,6 +60,7 @@ from referee.table.entry import (
     DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, Pending, Question, Rejection, read_entry, seat_matches, settle, words_of,
 )
 from referee.table.views import LegalModel, legal_model, render_legal, render_state, state_model
+from referee.engine.codes import Code
 
 # A line for the user: (text, style), the style a key of STYLES.
 Line = tuple[str, str]
@@ -232,7 +233,7 @@ def _read(path: Path, prefix: str, number: int, text: str) -> Game:
 
 def _judge(game: Game, default: RuleSet | None) -> GameResult:
     res = Referee(default, keep_engine=True).judge(game)
-    res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]  # live keeps the result tag
+    res.diagnostics = [d for d in res.diagnostics if d.code != Code.RESULT_CONTRADICTS]  # live keeps the result tag
     return res
 
 
@@ -588,9 +589,9 @@ class Session:
             d = bad[0] if bad else None
             msg = d.message if d else res.stopped
             out = [(f"rejected (not recorded): {msg}" + (f" [{d.code}]" if d else ""), "error")]
-            if d and d.help and d.code != "R111":
+            if d and d.help and d.code != Code.COUNT_CONTRADICTS:
                 out.append((f"  help: {d.help}", "help"))
-            if d and d.code == "R111":
+            if d and d.code == Code.COUNT_CONTRADICTS:
                 out.extend((f"  {n}", "note") for n in d.notes[1:])
             out.append((self.turn_line(), "turn"))
             return out
@@ -615,7 +616,7 @@ class Session:
                 for n in extra:
                     out.append((f"  {d.code} (trick {d.trick}): {n}", "note"))
         for k, d in before.items():
-            if k not in after and not d.code.startswith("R112"):
+            if k not in after and not d.code.startswith(Code.RESULT_CONTRADICTS):
                 out.append((f"withdrawn: {d.code} {d.message}", "note"))
         out.append((self.turn_line(), "turn"))
         return out

@@ -63,17 +63,18 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def _ending_note(e: E.Engine, s: int, seats: tuple[str, ...]) -> str:
+def _ending_note(v: E.View, rules: RuleSet, s: int, seats: tuple[str, ...]) -> str:
     """Why a seat counts as got away while it still holds cards: the engine's own record of
     how the game ended (``ended_by``), put into words with the rule's source."""
-    if not (e.out[s] and e.size(s) > 0):
+    size = v.sizes[s]
+    if not (s in v.out_order and size > 0):
         return ""
-    if e.ended_by == "two_players":
-        cite = R.DENEXA_ENDING if e.rules.two_players == "denexa" else R.TWO_PLAYERS
-        return (f"{seats[s]} holds {e.size(s)} card{'s' if e.size(s) != 1 else ''} yet is out of the game: with two "
+    if v.ended_by == "two_players":
+        cite = R.DENEXA_ENDING if rules.two_players == "denexa" else R.TWO_PLAYERS
+        return (f"{seats[s]} holds {size} card{'s' if size != 1 else ''} yet is out of the game: with two "
                 f"players left, a tochoo on a card drawn and led loses the leader the game at once, and the "
                 f"other player is out, whatever they still hold ({cite})")
-    return f"{seats[s]} is out of the game though its hand holds {e.size(s)} card{'s' if e.size(s) != 1 else ''}"
+    return f"{seats[s]} is out of the game though its hand holds {size} card{'s' if size != 1 else ''}"
 
 
 class _Seen:
@@ -85,13 +86,13 @@ class _Seen:
         self.cards: list[list[int]] = [[] for _ in range(n)]
 
     def follow(self, st: Step) -> None:
-        after = st.after
+        after = st.after.view()
         for ev in st.events:
             if isinstance(ev, EV.Played):
                 if ev.card in self.cards[ev.seat]:
                     self.cards[ev.seat].remove(ev.card)
             elif isinstance(ev, (EV.PickedUp, EV.Penalty)):
-                if after.last_picker == ev.seat or isinstance(ev, EV.Penalty):
+                if after.picked_up_by == ev.seat or isinstance(ev, EV.Penalty):
                     self.cards[ev.seat].extend(c for _, c in after.last_trick)
             elif isinstance(ev, EV.Took):
                 self.cards[ev.taker].extend(self.cards[ev.target])
@@ -100,9 +101,9 @@ class _Seen:
                 if ev.source is not None and ev.source >= 0 and ev.card in self.cards[ev.source]:
                     self.cards[ev.source].remove(ev.card)
 
-    def of(self, e: E.Engine, s: int) -> list[int]:
+    def of(self, v: E.View, s: int) -> list[int]:
         """The seen cards the engine still places in the hand (a multiset for a double pack)."""
-        held = list(e.known(s))
+        held = list(v.known[s])
         out = []
         for c in self.cards[s]:
             if c in held:
@@ -114,18 +115,19 @@ class _Seen:
 def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step], seen: _Seen) -> dict[str, object]:
     """What the page shows after step ``upto`` (0: the start)."""
     seats = w.game.seats
+    v = e.view()
     sub = Walk(w.game, w.result, w.start, w.steps[:upto], w.loose)
     # the trick on the table: the one being played, or the one that just ended
-    if e.trick:
-        on_table = list(e.trick)
+    if v.trick:
+        on_table = list(v.trick)
         fate = ""
-        number = e.trick_no
-    elif st is not None and isinstance(st.item, Play) and e.last_trick:
-        on_table = list(e.last_trick)
-        number = st.trick or e.trick_no - 1
+        number = v.trick_no
+    elif st is not None and isinstance(st.item, Play) and v.last_trick:
+        on_table = list(v.last_trick)
+        number = st.trick or v.trick_no - 1
         fate = events_sentence(st, seats)  # how the trick ended, who got away, the end of the game
     else:
-        on_table, fate, number = [], "", e.trick_no
+        on_table, fate, number = [], "", v.trick_no
     # diagnostics at the plays of the trick shown, up to this step
     marks: dict[int, list[str]] = {}
     diags = []
@@ -143,17 +145,18 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step], seen: _Seen) 
                 if isinstance(s2.item, Play):
                     marks.setdefault(s2.item.seat, []).append(d.code)
     hands = []
-    turn = e.to_act()
-    for s in e.seq:
-        void = "".join(C.SUIT_SYMBOLS[u] for u in range(4) if e.void[s] & (1 << u))
+    turn = v.to_act
+    for s in v.order:
+        void = "".join(C.SUIT_SYMBOLS[u] for u in v.voids[s])
         hands.append({
-            "seat": seats[s], "index": s, "size": e.size(s), "known": [card_data(c) for c in e.known(s)],
-            "unseen": e.unknown[s], "seen": [card_data(c) for c in seen.of(e, s)], "void": void,
-            "out": (e.out_order.index(s) + 1) if e.out[s] and s in e.out_order else 0,
+            "seat": seats[s], "index": s, "size": v.sizes[s], "known": [card_data(c) for c in v.known[s]],
+            "unseen": v.sizes[s] - len(v.known[s]), "seen": [card_data(c) for c in seen.of(v, s)], "void": void,
+            "out": (v.out_order.index(s) + 1) if s in v.out_order else 0,
             # "the power" only for the highest card of the last trick (the engine's lead reason)
-            "power": bool(e.power == s and e.phase in (E.BETWEEN, E.DRAW_DUE) and e.lead_why is EV.LeadReason.POWER),
-            "leads": bool(e.power == s and e.phase == E.BETWEEN), "turn": turn == s,
-            "loser": e.phase == E.OVER and e.loser == s, "note": _ending_note(e, s, seats),
+            "power": bool(v.leader == s and v.phase in (E.Phase.BETWEEN, E.Phase.DRAW_DUE)
+                          and v.lead_why is EV.LeadReason.POWER),
+            "leads": bool(v.leader == s and v.phase == E.Phase.BETWEEN), "turn": turn == s,
+            "loser": v.loser == s, "note": _ending_note(v, e.rules, s, seats),
         })
     if st is None:
         what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"
@@ -167,16 +170,16 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step], seen: _Seen) 
         label = (f"{seats[it.taker]} takes {seats[it.target]}" if isinstance(it, Take)
                  else f"{seats[it.seat]} draws {C.card_str(it.card)}" if isinstance(it, Draw)
                  else "counts" if isinstance(it, Counts) else "item")
-    waste = C.ms_cards(e.waste_once, e.waste_twice)
+    waste = v.waste
     lead = _cap(lead_phrase(sub, e))
     return {
         "label": label, "trick": st.trick if st is not None else None, "number": number,
         "table": [{"seat": seats[s], "card": card_data(c), "marks": marks.get(s, [])} for s, c in on_table],
         "fate": _cap(fate), "what": what, "lead": lead,
-        "hands": hands, "waste": e.waste_size(), "waste_cards": [card_data(c) for c in C.sort_cards(waste)],
-        "waste_unseen": e.waste_unknown, "out": [seats[s] for s in e.out_order],
-        "trumps": C.suit_name(e.trump, True) if e.trumps and e.trump >= 0 else "",
-        "diagnostics": diags, "over": e.phase == E.OVER,
+        "hands": hands, "waste": v.waste_size, "waste_cards": [card_data(c) for c in C.sort_cards(waste)],
+        "waste_unseen": v.waste_size - len(v.waste), "out": [seats[s] for s in v.out_order],
+        "trumps": C.suit_name(v.trumps, True) if v.trumps is not None else "",
+        "diagnostics": diags, "over": v.phase == E.Phase.OVER,
     }
 
 

@@ -38,6 +38,7 @@ from referee.reports.text import safe
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee, resolve_rules
 from referee.notation.record import Game, Position, Trick
+from referee.engine.codes import Code
 
 
 Phase = Literal["before_first", "between", "in_trick", "draw_due", "over"]
@@ -270,7 +271,7 @@ def judge_game(game: Game, after: int | None = None, default: RuleSet | None = N
     res = Referee(default, overrides, force, keep_engine=True, stop_after=after).judge(game)
     if after is not None:
         # The result tag speaks of the whole game, not of the part replayed.
-        res.diagnostics = [d for d in res.diagnostics if d.code != "R112"]
+        res.diagnostics = [d for d in res.diagnostics if d.code != Code.RESULT_CONTRADICTS]
     engine_of(game, res)
     return res
 

@@ -33,6 +33,7 @@ from starlette.routing import Route
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.rules import RulesError, parse_spec
+from referee.engine.events import TakeHand
 from referee.notation.reader import ReadError
 from referee.table import answers
 from referee.table.entry import seat_matches
@@ -70,22 +71,29 @@ class Table:
         seats = s.seats()
         lm = s.state()
         out: list[dict[str, Any]] = []
+        v = e.view()
+        idle = v.phase in (E.Phase.OVER, E.Phase.DRAW_DUE)
+        hidden = set(v.hidden)
         for i in range(len(seats)):
             legal = e.legal(i)
-            legal_cards = C.sort_cards(legal.cards) if e.phase not in (E.OVER, E.DRAW_DUE) and not e.out[i] else []
-            other = [] if e.phase in (E.OVER, E.DRAW_DUE) or e.out[i] else \
-                [c for c in C.sort_cards(range(C.CARD_COUNT)) if e.may_hold(i, c) and c not in legal_cards]
+            out_of_game = i in v.out_order
+            legal_cards = C.sort_cards(legal.cards) if not idle and not out_of_game else []
+            # The cards the seat may hold: its known cards, and the unseen ones if its hand has any.
+            held = set(v.known[i]) | (hidden if v.sizes[i] > len(v.known[i]) else set())
+            other = [] if idle or out_of_game else \
+                [c for c in C.sort_cards(range(C.CARD_COUNT)) if c in held and c not in legal_cards]
             out.append({"seat": seats[i], "legal": [card_data(c) for c in legal_cards],
                         "other": [card_data(c) for c in other], "action": bool(legal_cards)})
         draws: list[str] = []
         if lm.draw is not None and lm.draw.source not in ("any",):
             src = "" if lm.draw.source == "waste" else f" from {lm.draw.source}"
             draws = [f"{lm.draw.seat} draws {c}{src}" for c in lm.draw.cards]
-        turn = e.to_act()
+        turn = v.to_act
+        takes = [a for a in e.legal_actions() if isinstance(a, TakeHand)]
         return {
             "version": self.version, "turn": s.turn_line(), "to_act": turn if turn >= 0 else None,
-            "order": list(e.seq), "seats": out, "takes": [f"{seats[a]} takes {seats[b]}" for a, b in e.takes()],
-            "draws": draws, "undo": s.peek_undo() if s.units else "", "over": e.phase == E.OVER,
+            "order": list(v.order), "seats": out, "takes": [f"{seats[a.taker]} takes {seats[a.target]}" for a in takes],
+            "draws": draws, "undo": s.peek_undo() if s.units else "", "over": v.phase == E.Phase.OVER,
             "answer": self.answer, "game": s.number,
         }
 
@@ -174,18 +182,19 @@ class Table:
         s = self.session
         e = s.engine
         name = s.seats()[i]
-        if e.phase == E.OVER:
+        v = e.view()
+        if v.phase == E.Phase.OVER:
             return f"The game is over; {name} plays nothing."
-        if e.out[i]:
+        if i in v.out_order:
             return f"{name} got away and plays no more."
         whole = answers.live_answer("legal", s.game, s.res)
-        if e.to_act() == i:
+        if v.to_act == i:
             return whole  # the seat to act: the legal answer is about it already
         cards = " ".join(C.card_str(c) for c in C.sort_cards(e.legal(i).cards))
         if not cards:
             return f"{name} may not play now. {whole}"
         return f"{name} may play {cards}" + (" (of the cards known; unseen cards the rules allow too)"
-                                             if e.unknown[i] else "") + f". {whole}"
+                                             if v.sizes[i] > len(v.known[i]) else "") + f". {whole}"
 
 
 # ---- the app -------------------------------------------------------------------------------------

@@ -1,0 +1,189 @@
+"""The engine's typed API is the boundary (issue 23): the packages listed in ``TYPED_API_ONLY``
+read no field of an ``Engine`` and call none of its internal methods; they ask ``view()``,
+``legal()``, ``legal_actions()`` and change a game only through ``apply()``.
+
+Like tests/test_architecture.py, every module is parsed with ``ast`` (nothing is imported).
+A small inference finds the expressions that are engines: a parameter or a variable annotated
+``Engine``, an attribute annotated so in a class of the module, what ``Engine.from_deal``,
+``Engine.from_position``, an engine's ``fork()`` or ``copy()`` or a function of the module
+annotated to return an ``Engine`` gives, and any name or attribute assigned one of these.
+Every attribute of such an expression must be one of ``TYPED_API``. To hold another package
+to the same rule, add it to ``TYPED_API_ONLY``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from referee.engine.state import Engine
+
+PACKAGE = Path(__file__).resolve().parent.parent / "referee"
+
+# The packages that use the engine through its typed API alone.
+TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
+
+# What a caller may use of an Engine: building one, copying it, the typed questions and the one
+# mutator, the events, a line for an error message, and the rule set it was built with.
+TYPED_API = frozenset({
+    "from_deal", "from_position", "fork", "copy", "view", "legal", "legal_actions", "apply", "apply_mistake",
+    "event_count", "events_since", "events", "describe", "rules",
+})
+
+# Everything else an Engine has: its state fields and its internal methods.
+INTERNAL = frozenset(set(Engine.__slots__) | {n for n in vars(Engine) if not n.startswith("__")}) - TYPED_API
+
+MAKERS = frozenset({"from_deal", "from_position"})  # Engine.from_deal(...): an engine
+COPIES = frozenset({"fork", "copy"})  # engine.fork(): an engine
+
+
+def _is_engine_type(node: ast.expr | None) -> bool:
+    if node is None:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id == "Engine"
+    if isinstance(node, ast.Attribute):
+        return node.attr == "Engine"
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace(" ", "") in ("Engine", "Engine|None")
+    if isinstance(node, ast.BinOp):  # Engine | None
+        return _is_engine_type(node.left) or _is_engine_type(node.right)
+    return False
+
+
+def engine_fields(root: Path = PACKAGE) -> frozenset[str]:
+    """The attributes that hold an engine in the package's classes: a field annotated
+    ``Engine`` (``Step.after``, ``Session.engine``) or a property that returns one."""
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for item in node.body:
+                if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                        and _is_engine_type(item.annotation)):
+                    found.add(item.target.id)
+                elif (isinstance(item, ast.FunctionDef) and _is_engine_type(item.returns)
+                      and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list)):
+                    found.add(item.name)
+    return frozenset(found)
+
+
+class _Module:
+    """The engine expressions of one module, and the reads of their internals."""
+
+    def __init__(self, tree: ast.Module, fields: frozenset[str] = frozenset()) -> None:
+        self.tree = tree
+        # attributes that hold an engine (self.engine, table.engine, step.after)
+        self.attrs: set[str] = set(fields)
+        self.makers: set[str] = set()  # functions of the module that return an engine
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_engine_type(node.returns):
+                self.makers.add(node.name)
+            elif isinstance(node, ast.AnnAssign) and _is_engine_type(node.annotation):
+                if isinstance(node.target, ast.Attribute):
+                    self.attrs.add(node.target.attr)
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                            and _is_engine_type(item.annotation)):
+                        self.attrs.add(item.target.id)
+        self.names: dict[ast.AST, set[str]] = {}
+        for _ in range(3):  # assignments feed each other: a few rounds reach the fixpoint
+            for fn in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]:
+                self._function(fn)
+
+    def _function(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        names = self.names.setdefault(fn, set())
+        args = fn.args
+        for a in args.posonlyargs + args.args + args.kwonlyargs:
+            if _is_engine_type(a.annotation):
+                names.add(a.arg)
+        for node in ast.walk(fn):
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and _is_engine_type(node.annotation):
+                names.add(node.target.id)
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
+                    and self.is_engine(node.value, names):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        names.add(t.id)
+                    elif isinstance(t, ast.Attribute):
+                        self.attrs.add(t.attr)
+
+    def is_engine(self, node: ast.expr, names: set[str]) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in names
+        if isinstance(node, ast.Attribute):
+            return node.attr in self.attrs
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Attribute):
+                return f.attr in MAKERS or (f.attr in COPIES and self.is_engine(f.value, names))
+            if isinstance(f, ast.Name):
+                return f.id in self.makers
+        return False
+
+    def reads(self) -> list[tuple[int, str]]:
+        """(line, name) of every internal of an engine the module touches."""
+        found = []
+        for fn, names in self.names.items():
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and node.attr in INTERNAL and self.is_engine(node.value, names):
+                    found.append((node.lineno, node.attr))
+        return sorted(set(found))
+
+
+def internal_reads(source: str, fields: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    return _Module(ast.parse(source), fields).reads()
+
+
+def _modules(package: str) -> list[Path]:
+    root = PACKAGE.parent.joinpath(*package.split("."))
+    return sorted(root.rglob("*.py")) if root.is_dir() else [root.with_suffix(".py")]
+
+
+def test_the_listed_packages_read_no_engine_field_and_call_no_internal_method() -> None:
+    offences = []
+    fields = engine_fields()
+    assert {"after", "before"} <= fields  # judging's Step: the engine around a record's item
+    for package in TYPED_API_ONLY:
+        paths = _modules(package)
+        assert paths, f"{package} has no module where the test looks"
+        for path in paths:
+            for line, name in internal_reads(path.read_text(encoding="utf-8"), fields):
+                offences.append(f"{path.relative_to(PACKAGE.parent)}:{line}: engine.{name}")
+    assert offences == [], "read the position from view() and act through apply():\n" + "\n".join(offences)
+
+
+def test_the_check_finds_a_field_read_a_judging_call_and_an_engine_kept_on_an_object() -> None:
+    source = '''
+class Table:
+    def __init__(self, rules, hands) -> None:
+        self.engine = Engine.from_deal(rules, hands)
+        self.view = self.engine.view()
+
+    def move(self, s: int, c: int) -> None:
+        t = self.engine.fork()
+        if t.judge_play(s, c) is None:
+            t.play(s, c)
+        self.view.trick          # a View's field: allowed
+        self.engine.apply(PlayCard(s, c))
+
+def lead(e: Engine) -> int:
+    return e.power
+
+def rollout(e: "Engine") -> Engine:
+    return e.fork()
+
+def after(x: int) -> int:
+    return rollout(x).phase
+'''
+    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase"]
+
+
+def test_the_typed_api_names_what_an_engine_has() -> None:
+    # A name of TYPED_API that the engine lost would let a read through unnoticed.
+    assert all(hasattr(Engine, name) for name in TYPED_API - {"rules"})
+    assert "rules" in Engine.__slots__
+    assert {"once", "power", "trick", "phase", "judge_play", "penalise", "play"} <= INTERNAL
