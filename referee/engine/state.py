@@ -1350,9 +1350,8 @@ class Engine:
             if not (self.phase == IN_TRICK and self.lenient):
                 raise ValueError(f"{action}: no trick played on after a mistake is on the table")
             if isinstance(action, EndTrick):
-                # The trick ends as _resolve would end it, told as the same events.
-                w = self.winner()
-                self._log.append((PickedUp if self.tochoo and not self.first else TrickToWaste, w, len(self.trick)))
+                # The trick ends as _resolve would end it, told as the same events (close logs
+                # the pickup or the waste pile).
                 self.lead_why = POWER
                 self.close()
             else:
