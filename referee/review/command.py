@@ -70,7 +70,24 @@ def text_review(r: GameReview) -> str:
                   "only move": sum(p.verdict == "only move" for p in mine)}
         tally.append(f"{name}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     lines.append("  " + "; ".join(tally))
+    lines.extend(_text_chances(r))
     return "\n".join(lines)
+
+
+def _text_chances(r: GameReview) -> list[str]:
+    """Every seat's chance of losing after each trick and each take, from its own view."""
+    charted = [p for p in r.plays if p.chances]
+    if not charted:
+        return []
+    out = ["  chances of losing, each seat from what it could know:"]
+    for i, p in enumerate(charted):
+        last_of_trick = i + 1 == len(charted) or p.trick is None or charted[i + 1].trick != p.trick
+        if not last_of_trick:
+            continue
+        where = f"after trick {p.trick}" if p.trick is not None else f"after {r.seats[p.seat]} {p.action}"
+        out.append(f"    {where} (line {p.line}): " + ", ".join(
+            f"{name} {'?' if c is None else f'{round(100 * c)}%'}" for name, c in zip(r.seats, p.chances)))
+    return out
 
 
 def review_command(file: Path, game: Optional[int] = None, fmt: str = "text", rules: Optional[str] = None,
