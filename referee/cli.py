@@ -354,11 +354,12 @@ def html(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: FILE with .html)"),
     game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="only this game of the file (default: every game, with a picker)"),
     rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    review: bool = typer.Option(False, "--review", help="review each game too (seconds a game): the marks on the plays, a chart of each seat's chance of losing"),
 ) -> None:
     """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
     from referee.table.page import html_command
 
-    _run(lambda: html_command(file, output, game, rules))
+    _run(lambda: html_command(file, output, game, rules, review))
 
 
 @app.command("serve")
