@@ -389,11 +389,12 @@ def review(
     window: int = typer.Option(10, "--window", callback=at_least(0), metavar="CARDS", help="the most cards held for an exact verdict"),
     samples: int = typer.Option(12, "--samples", callback=at_least(0), metavar="N", help="sampled deals per play for the chances (0: none)"),
     seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),
+    jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="review the games in this many processes (auto: one a core); the reviews come in input order"),
 ) -> None:
     """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
     from referee.review.command import review_command
 
-    _run(lambda: review_command(file, game, format, rules, window, samples, seed))
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs))
 
 
 def main() -> None:
