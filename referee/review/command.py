@@ -14,6 +14,7 @@ from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
 from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
+from referee.archive.workers import PoolRunner
 from referee.notation.seek import ranges
 from referee.notation.reader import ReadError, Reader, chunks, read
 from referee.notation.record import Game
@@ -139,8 +140,6 @@ def _reviewed(file: Path, game: Optional[int], jobs: int) -> Iterator[GameReview
         for g in _games(file, game):
             yield _one(g)
         return
-    from referee.archive.workers import PoolRunner
-
     runner = PoolRunner(jobs, _init, _settings)
     done = False
     try:
