@@ -355,11 +355,12 @@ def html(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: FILE with .html)"),
     game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="only this game of the file (default: every game, with a picker)"),
     rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    review: bool = typer.Option(False, "--review", help="review each game too (seconds a game): the marks on the plays, a chart of each seat's chance of losing"),
 ) -> None:
     """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
     from referee.table.page import html_command
 
-    _run(lambda: html_command(file, output, game, rules))
+    _run(lambda: html_command(file, output, game, rules, review))
 
 
 @app.command("serve")
@@ -389,11 +390,12 @@ def review(
     window: int = typer.Option(10, "--window", callback=at_least(0), metavar="CARDS", help="the most cards held for an exact verdict"),
     samples: int = typer.Option(12, "--samples", callback=at_least(0), metavar="N", help="sampled deals per play for the chances (0: none)"),
     seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),
+    jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="review the games in this many processes (auto: one a core); the reviews come in input order"),
 ) -> None:
     """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
     from referee.review.command import review_command
 
-    _run(lambda: review_command(file, game, format, rules, window, samples, seed))
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs))
 
 
 def main() -> None:

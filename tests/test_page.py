@@ -391,3 +391,50 @@ def test_a_game_with_syntax_errors_keeps_its_place_in_the_picker(tmp_path, deskt
     assert _shown(desktop)["notice"] == ""
     Select(desktop.find_element("id", "game")).select_by_index(0)
     assert "West leads trick 1 with A♠" in _shown(desktop)["lead"]
+
+
+def test_the_review_marks_the_plays_and_its_chart_opens_them(tmp_path, desktop):
+    """``html --review``: each play the review marks (``review --format json``, the same
+    defaults) carries its mark in the trick list; the chart draws every seat's chance of
+    losing, and a click on it goes to that play. The script and style stay those the
+    policy names (no console error)."""
+    from selenium.webdriver.common.by import By
+
+    browser = desktop
+    record = RECORDS / "review-blunder.gwy"
+    page = _page(tmp_path, record, "--review")
+    r = run_cli("review", str(record), "--format", "json")
+    assert r.returncode == 0, r.stderr
+    plays = json.loads(r.stdout)["games"][0]["plays"]
+    # The page's position of a play: its step, after the start position.
+    want = {p["step"] + 1: (p["verdict"] if p["verdict"] in ("blunder", "only move") else p["mark"])
+            for p in plays if p["verdict"] in ("blunder", "only move") or p["mark"]}
+    assert "blunder" in want.values()
+    _open(browser, page)
+    marked = {int(a.get_attribute("data-at")): a.get_attribute("data-mark")
+              for a in browser.find_elements(By.CSS_SELECTOR, "#moves a[data-mark]")}
+    assert marked == want
+    blunder = min(at for at, m in want.items() if m == "blunder")
+    link = browser.find_element(By.CSS_SELECTOR, f'#moves a[data-at="{blunder}"]')
+    assert link.text.endswith("??") and "blunder" in link.get_attribute("title")
+    # The chart: one line per seat, and a dot on each marked play that has chances.
+    assert browser.find_element(By.ID, "chart-box").is_displayed()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#chart path.series")) == 4
+    legend = browser.find_element(By.ID, "chart-legend").text.split()
+    assert legend == ["North", "East", "South", "West"]
+    bands = browser.find_elements(By.CSS_SELECTOR, "#chart rect.hit")
+    assert len(bands) == len([p for p in plays if p["chances"]])
+    target = next(b for b in bands if b.get_attribute("data-at") == str(blunder))
+    target.click()
+    assert browser.find_element(By.ID, "label").text.startswith(f"{blunder} / ")
+    assert browser.execute_script("return location.hash").endswith(f"step-{blunder}")
+    # the first band goes to the first play
+    bands[0].click()
+    assert browser.find_element(By.ID, "label").text.startswith(f"{bands[0].get_attribute('data-at')} / ")
+    assert _errors(browser) == []
+    # Without --review, neither marks nor chart.
+    plain = _page(tmp_path, record, name="plain.html")
+    _open(browser, plain)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#moves a[data-mark]")
+    assert not browser.find_element(By.ID, "chart-box").is_displayed()
+    assert _errors(browser) == []

@@ -59,3 +59,28 @@ def test_a_review_is_seeded() -> None:
     assert [(p.chance_before, p.chance_after, p.mark) for p in a.plays] == [
         (p.chance_before, p.chance_after, p.mark) for p in b.plays]
     assert any(p.samples == 3 for p in a.plays)
+
+
+def test_every_seat_has_a_chance_at_every_play() -> None:
+    game = next(iter(referee.read(RECORDS / "donkey.gwy")))
+    a = review_game(game, samples=3, seed=2)
+    b = review_game(game, samples=3, seed=2)
+    assert [p.chances for p in a.plays] == [p.chances for p in b.plays]  # seeded
+    steps = list(referee.replay(game, snapshots=True))
+    for p in a.plays:
+        assert len(p.chances) == len(a.seats)
+        # The position after the play: the next step's copy of it, or the end of the walk.
+        after = steps[p.step + 1].before if p.step + 1 < len(steps) else steps[p.step].after
+        for s, c in enumerate(p.chances):
+            if c is None:
+                continue  # no deal consistent with the seat's view was found in a few tries
+            assert any(abs(c * n - round(c * n)) < 1e-9 for n in (1, 2, 3))  # a share of at most 3 samples
+            if after.out[s] and after.loser != s:
+                assert c == 0.0  # a seat that got away cannot lose
+    assert sum(c is None for p in a.plays for c in p.chances) < len(a.plays)
+    last = a.plays[-1]
+    assert a.loser is not None
+    assert last.chances == [float(name == a.loser) for name in a.seats]
+    # Before the end, more than one seat could still lose in some seat's eyes.
+    assert any(sum(c is not None and 0 < c < 1 for c in p.chances) >= 2 for p in a.plays)
+

@@ -129,3 +129,23 @@ def test_the_readme_review_is_what_the_command_prints() -> None:
     shown = readme[start:readme.index("```", start)].split("\n", 1)[1]
     code, out, _ = _review("records/review-blunder.gwy")
     assert code == 0 and out == shown
+
+
+def test_an_archive_reviewed_in_worker_processes_is_the_same_in_input_order(tmp_path) -> None:
+    """``review --jobs 2`` (check's worker pool): the same reviews as in one process, game by
+    game in the file's order, a broken game named in its place."""
+    archive = tmp_path / "archive.gwy"
+    r = run_cli("simulate", "--players", "4", "--games", "5", "--seed", "11", "-o", str(archive))
+    assert r.returncode == 0, r.stderr
+    # A sixth game with a syntax error: named as not reviewed, the others still reviewed.
+    archive.write_text(archive.read_text(encoding="utf-8") + "\n%game\n[Seats \"North East\"]\nthis is not a play\n",
+                       encoding="utf-8")
+    one = _review(str(archive), "--samples", "1", "--format", "json")
+    two = _review(str(archive), "--samples", "1", "--format", "json", "--jobs", "2")
+    assert one[0] == two[0] == 1
+    assert one[1] == two[1]
+    doc = json.loads(two[1])
+    assert [g["number"] for g in doc["games"]] == [1, 2, 3, 4, 5]
+    assert len(doc["not_reviewed"]) == 1 and doc["not_reviewed"][0].startswith("game 6:")
+    code, _, err = _review(str(archive), "--jobs", "none")
+    assert code == 2 and "--jobs" in err

@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
 from referee.notation.reader import ReadError
@@ -44,6 +44,8 @@ from referee.notation.reader import ReadError
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
 # few enough that results waiting for their turn stay small.
 AHEAD = 3
+
+T = TypeVar("T")
 
 
 _CAN_HOLD = hasattr(signal, "pthread_sigmask")  # POSIX; Windows workers are spawned, not forked
@@ -131,7 +133,12 @@ class PoolRunner:
         self.handlers = {}
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
-        pending: deque[Future[Judged]] = deque()
+        return self.map(judge_range, work)
+
+    def map(self, task: Callable[[Slice], T], work: Iterable[Slice]) -> Iterator[T]:
+        """``task`` of each slice, in the workers, the results in input order (``review``
+        runs its own task on the same pool)."""
+        pending: deque[Future[T]] = deque()
         items = iter(work)
         more = True
         while True:
@@ -142,7 +149,7 @@ class PoolRunner:
                     break
                 try:
                     with _sigint_held():
-                        pending.append(self.pool.submit(judge_range, nxt))
+                        pending.append(self.pool.submit(task, nxt))
                 except BrokenProcessPool:
                     raise WorkerFailed("a worker process died (killed by the system, or out of memory?)") from None
             if not pending:

@@ -3,13 +3,20 @@ arguments and calls :func:`review_command`)."""
 
 from __future__ import annotations
 
+import io
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Optional
 
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
-from referee.notation.reader import ReadError, read
+from referee.archive.jobs import parse_jobs
+from referee.archive.slices import Slice, WorkerFailed
+from referee.archive.workers import PoolRunner
+from referee.notation.seek import ranges
+from referee.notation.reader import ReadError, Reader, chunks, read
 from referee.notation.record import Game
 from referee.review.review import BUDGET, MARKS, SAMPLES, WINDOW, GameReview, PlayReview, review_game
 from referee.review.report import ReviewFile, game_model
@@ -70,30 +77,111 @@ def text_review(r: GameReview) -> str:
                   "only move": sum(p.verdict == "only move" for p in mine)}
         tally.append(f"{name}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     lines.append("  " + "; ".join(tally))
+    lines.extend(_text_chances(r))
     return "\n".join(lines)
 
 
+def _text_chances(r: GameReview) -> list[str]:
+    """Every seat's chance of losing after each trick and each take, from its own view."""
+    charted = [p for p in r.plays if p.chances]
+    if not charted:
+        return []
+    out = ["  chances of losing, each seat from what it could know:"]
+    for i, p in enumerate(charted):
+        last_of_trick = i + 1 == len(charted) or p.trick is None or charted[i + 1].trick != p.trick
+        if not last_of_trick:
+            continue
+        where = f"after trick {p.trick}" if p.trick is not None else f"after {r.seats[p.seat]} {p.action}"
+        out.append(f"    {where} (line {p.line}): " + ", ".join(
+            f"{name} {'?' if c is None else f'{round(100 * c)}%'}" for name, c in zip(r.seats, p.chances)))
+    return out
+
+
+# ---- one game, here or in a --jobs worker -----------------------------------------------------
+
+# What every game of the run is reviewed with: rules, window, samples, seed (a worker's
+# initializer sets it in each worker process).
+_settings: tuple[RuleSet | None, int, int, int] = (None, WINDOW, SAMPLES, 0)
+
+
+def _init(base: RuleSet | None, window: int, samples: int, seed: int) -> None:
+    global _settings
+    _settings = (base, window, samples, seed)
+
+
+def _one(g: Game) -> GameReview | str:
+    """A game's review, or why it was not reviewed. A fresh solver each game: its table and
+    budget then depend on the game alone, so --jobs never changes a verdict."""
+    base, window, samples, seed = _settings
+    if g.errors:
+        return f"game {g.number}: syntax errors (run getaway-ref check)"
+    return review_game(g, base, window=window, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET))
+
+
+def review_slice(piece: Slice) -> list[GameReview | str]:
+    """The reviews of one slice of a file (check's slices, check's worker pool)."""
+    path, start, end, games, lines, chars, name = piece
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    reader = Reader(name)
+    out: list[GameReview | str] = []
+    for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
+                                                  offset=chars, byte_offset=start):
+        if number == 0:
+            reader.read_prelude(text, offset)
+            continue
+        out.append(_one(reader.parse_game(text, number, first_line, offset)))
+    return out
+
+
+def _reviewed(file: Path, game: Optional[int], jobs: int) -> Iterator[GameReview | str]:
+    if game is not None or jobs <= 1 or not file.is_file():
+        for g in _games(file, game):
+            yield _one(g)
+        return
+    runner = PoolRunner(jobs, _init, _settings)
+    done = False
+    try:
+        # A game a slice: a review takes seconds, the cut a few microseconds.
+        cut = (Slice(str(file), *r, str(file)) for r in ranges(str(file), 1))
+        for results in runner.map(review_slice, cut):
+            yield from results
+        done = True
+    except ReadError as e:
+        raise UsageError(f"{e.path}: {e.message}") from None
+    except WorkerFailed as e:
+        raise UsageError(f"{file}: {e}") from None
+    finally:
+        runner.close(abort=not done)
+
+
 def review_command(file: Path, game: Optional[int] = None, fmt: str = "text", rules: Optional[str] = None,
-                   window: int = WINDOW, samples: int = SAMPLES, seed: int = 0) -> int:
+                   window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1") -> int:
     """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
-    if one could not be (syntax errors; the replay stopped early), 2 for a usage problem."""
+    if one could not be (syntax errors; the replay stopped early), 2 for a usage problem.
+    ``jobs``: worker processes for a file of many games (check's pool; 'auto': one a core),
+    the reviews in input order."""
     if fmt not in FORMATS:
         raise UsageError(f"--format is one of {', '.join(FORMATS)}, not '{fmt}'")
     if window < 0 or samples < 0:
         raise UsageError("--window and --samples are 0 or more")
+    try:
+        wanted = parse_jobs(jobs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    workers = wanted if wanted is not None else (os.cpu_count() or 1)
     default, overrides = rules_options(rules, None, [])
     base: RuleSet | None = default.with_options(**overrides) if default is not None and overrides else default
-    games = _games(file, game)
-    solver = Solver(max_nodes=BUDGET)
+    _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    for g in games:
-        if g.errors:
-            skipped.append(f"game {g.number}: syntax errors (run getaway-ref check)")
+    for r in _reviewed(file, game, workers):
+        if isinstance(r, str):
+            skipped.append(r)
             continue
-        r = review_game(g, base, window=window, samples=samples, seed=seed, solver=solver)
         if r.stopped:
-            skipped.append(f"game {g.number}: the replay stops early: {r.stopped}")
+            skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
         reviews.append(r)
     if fmt == "json":
         doc = ReviewFile(path=str(file), games=[game_model(r) for r in reviews], not_reviewed=skipped)

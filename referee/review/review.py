@@ -76,6 +76,10 @@ class PlayReview:
     chance_after: float | None = None
     samples: int = 0
     mark: str = ""  # from the chances: "blunder", "mistake", "inaccuracy" or ""
+    step: int = 0  # its index among the replay's steps (the page's position is step + 1)
+    # Every seat's chance of losing after the play, each from that seat's own view (None:
+    # no sample could be dealt); a seat out is 0, the loser of a finished game 1.
+    chances: list[float | None] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -155,16 +159,16 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         span = item.seat_span if isinstance(item, Play) else item.span
         before = step.before
         p = PlayReview(len(review.plays) + 1, step.trick, span.line, seat, action_words(a, seats),
-                       cards_held(before))
+                       cards_held(before), step=k)
         review.plays.append(p)
+        if chances and samples > 0 and result.rules is not None:
+            _every_seat(p, game, rules, _after(steps, k), k, samples, seed, solver, views, len(steps))
         if not _clean(step) or before.phase == OVER or before.out[seat] or before.lenient:
             continue  # a mistake or a record error: the referee's report says what it was
         if solvable(before) and p.held <= window:
             _exact(p, before, a, seat, seats, solver)
         if not p.exact and chances and samples > 0 and result.rules is not None:
-            if seat not in views:
-                views[seat] = view_steps(game, seat, rules, len(steps))
-            view = views[seat]
+            view = _seat_view(views, game, seat, rules, len(steps))
             if k < len(view):
                 _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver)
     return review
@@ -237,8 +241,9 @@ def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list
     return list(replay(g, rules, snapshots=True))[:count]
 
 
-def sample_position(view: Engine, true: Engine, seat: int, a: Action, rng: random.Random) -> Engine | None:
-    """A position with every hand known, consistent with what ``seat`` knows (``view``):
+def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng: random.Random) -> Engine | None:
+    """A position with every hand known, consistent with what ``seat`` knows (``view``;
+    ``a``: the seat's play about to be made from it, None for none):
     the seat's own hand as it truly is, the other unseen cards dealt at random to the hands
     that hold unseen cards, never into a suit a seat has shown it lacks. None if no such
     deal was found in a few tries, or the unseen cards include the waste pile's."""
@@ -276,6 +281,49 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action, rng: rando
         if ok and solvable(f):
             return f
     return None
+
+
+def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
+    if seat not in views:
+        views[seat] = view_steps(game, seat, rules, count)
+    return views[seat]
+
+
+def _after(steps: Sequence[Step], k: int) -> Engine:
+    """The position after step ``k``: the next step's copy of it (a step's ``after`` is
+    the walk's own engine, which moves on), or the walk's end after the last step."""
+    return steps[k + 1].before if k + 1 < len(steps) else steps[k].after
+
+
+def _every_seat(p: PlayReview, game: Game, rules: RuleSet | None, true: Engine, k: int, samples: int, seed: int,
+                solver: Solver, views: dict[int, list[Step]], count: int) -> None:
+    """Each seat's chance of losing after the play, from that seat's view of the game
+    after it: the unseen hands sampled as for the mover, each sample played on."""
+    out: list[float | None] = []
+    for s in range(true.n):
+        if true.phase == OVER:
+            out.append(float(true.loser == s))
+            continue
+        if true.out[s]:
+            out.append(0.0)
+            continue
+        view = _seat_view(views, game, s, rules, count)
+        if k >= len(view):
+            out.append(None)
+            continue
+        lost = got = 0.0
+        for j in range(samples):
+            rng = random.Random(f"review/{seed}/{game.number}/{p.number}/seat {s}/{j}")
+            f = sample_position(_after(view, k), true, s, None, rng)
+            if f is None:
+                continue
+            try:
+                lost += loses(f, s, rng, solver)
+            except SimulationError:
+                continue
+            got += 1
+        out.append(lost / got if got else None)
+    p.chances = out
 
 
 def _cards(mask: int) -> list[int]:

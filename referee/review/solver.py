@@ -119,7 +119,7 @@ class Solver:
     call's search (:class:`SearchLimit` beyond it), None for no bound."""
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
-        self.table: dict[tuple[object, ...], bool] = {}
+        self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
         self.table_size = table_size
         self.max_nodes = max_nodes
         self.history: dict[Action, int] = {}
@@ -201,13 +201,15 @@ class Solver:
         won, _ = self._search(e, seat, mode, 0, {})
         return won
 
-    def _store(self, key: tuple[object, ...], won: bool) -> None:
+    def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool) -> None:
         table = self.table
-        if len(table) >= self.table_size:
+        old = table.get(key)
+        if old is None and len(table) >= self.table_size:
             # Dicts keep insertion order: drop the oldest half (a bound, not the machine's).
             for k in list(table)[: len(table) // 2]:
                 del table[k]
-        table[key] = won
+        bit = 4 * x + 2 * mode
+        table[key] = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
 
     def _search(self, e: Engine, x: int, mode: int, depth: int,
                 path: dict[tuple[object, ...], int]) -> tuple[bool, int]:
@@ -216,15 +218,19 @@ class Solver:
             return True, _NO_REPEAT
         if e.phase == OVER:
             return e.loser != x, _NO_REPEAT
-        sk = state_key(e)
-        key = (mode, x, sk)
-        table = self.table
-        known = table.get(key)
+        # One key a position, hashed once a lookup; each entry packs, for every seat and
+        # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
+        # mode are fixed within one question, so the path needs the position only.
+        key = state_key(e)
+        known = self.table.get(key)
         if known is not None:
-            return known, _NO_REPEAT
-        # Safe implies open: a safe win is an open win, an open loss a safe loss.
-        if table.get((_SAFE if mode == _OPEN else _OPEN, x, sk)) is (mode == _OPEN):
-            return mode == _OPEN, _NO_REPEAT
+            bit = 4 * x + 2 * mode
+            if known >> bit & 1:
+                return bool(known >> (bit + 1) & 1), _NO_REPEAT
+            # Safe implies open: a safe win is an open win, an open loss a safe loss.
+            other = 4 * x + 2 * (_SAFE if mode == _OPEN else _OPEN)
+            if known >> other & 1 and bool(known >> (other + 1) & 1) is (mode == _OPEN):
+                return mode == _OPEN, _NO_REPEAT
         seen = path.get(key)
         if seen is not None:
             return False, seen  # a repetition: not a finite escape on this path
@@ -249,7 +255,7 @@ class Solver:
                 won, rep = self._any(e, x, mode, depth, path, mine)
         del path[key]
         if won or rep >= depth:
-            self._store(key, won)
+            self._store(key, x, mode, won)
         return won, (_NO_REPEAT if won else rep)
 
     def _child(self, e: Engine, a: Action) -> Engine:

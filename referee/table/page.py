@@ -40,6 +40,7 @@ from referee.reports.diagnostics import Diagnostic
 from referee.files import WriteError, check_distinct, recover, write_text
 from referee.reports.render import print_error
 from referee.table.views import TableError, read_clean_game, read_game
+from referee.review.review import GameReview, review_game
 from referee.table.answers import (
     Walk, walk, lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, play_phrase,
 )
@@ -228,15 +229,34 @@ def game_data(w: Walk) -> dict[str, object]:
         "title": g.tag("Event") or f"Game {g.number}", "game": g.number,
         "rules": res.rules.spec() if res.rules else (g.rules or ""),
         "seats": list(g.seats), "positions": positions, "tricks": tricks, "end": end,
-        "loose": [_diag(d) for d in w.loose], "moves": moves, "mistakes": mistakes,
+        "loose": [_diag(d) for d in w.loose], "moves": moves, "mistakes": mistakes, "review": None,
     }
+
+
+def review_data(r: GameReview, offset: int) -> dict[str, object]:
+    """A game's review as the page shows it (``html --review``): each marked play's mark at
+    its position, and every seat's chance of losing after each play, for the chart.
+    ``offset``: the page's position of the replay's first step (1 after a start position)."""
+    marks = []
+    points = []
+    for p in r.plays:
+        at = p.step + offset
+        mark = p.verdict if p.verdict in ("blunder", "only move") else p.mark
+        if mark:
+            detail = (f"exact, {p.held} cards held: {p.best.value if p.best else ''} -> {p.after.value if p.after else ''}"
+                      if p.exact else f"{round(100 * (p.chance_before or 0))}% -> {round(100 * (p.chance_after or 0))}% "
+                      f"to lose, {p.samples} samples")
+            marks.append({"at": at, "seat": r.seats[p.seat], "action": p.action, "mark": mark, "detail": detail})
+        if p.chances:
+            points.append({"at": at, "chances": [None if c is None else round(c, 4) for c in p.chances]})
+    return {"seats": list(r.seats), "samples": r.samples, "seed": r.seed, "marks": marks, "points": points}
 
 
 def _broken(g: Game) -> dict[str, object]:
     """A game that cannot be replayed: only its place in the picker and why."""
     d = g.errors[0]
     return {"title": g.tag("Event") or f"Game {g.number}", "game": g.number, "rules": g.rules or "",
-            "seats": list(g.seats), "positions": [], "tricks": {}, "moves": [], "mistakes": [], "loose": [],
+            "seats": list(g.seats), "positions": [], "tricks": {}, "moves": [], "mistakes": [], "loose": [], "review": None,
             "end": f"Game {g.number} has {len(g.errors)} syntax error(s), the first at line "
                    f"{d.span.line if d.span else '?'}: {d.message} (run getaway-ref check)"}
 
@@ -285,24 +305,37 @@ def _ours(path: Path) -> bool:
     return GENERATOR.encode("utf-8") in head
 
 
-def _all_games(file: Path, default: Optional[RuleSet], overrides: dict[str, object]) -> list[dict[str, object]]:
+def _game_page(g: Game, default: Optional[RuleSet], overrides: dict[str, object], review: bool) -> dict[str, object]:
+    w = walk(g, default, overrides)
+    data = game_data(w)
+    if review and w.start is not None:
+
+        base = default.with_options(**overrides) if default is not None and overrides else default
+        data["review"] = review_data(review_game(g, base), 1)
+    return data
+
+
+def _all_games(file: Path, default: Optional[RuleSet], overrides: dict[str, object],
+               review: bool = False) -> list[dict[str, object]]:
     read_game(file, 1)  # the file's own problems (none, a directory, not a record), as show says them
     out: list[dict[str, object]] = []
     try:
         for g in read(file):
             if len(out) >= MOST_GAMES:
                 raise UsageError(f"{file} holds more than {MOST_GAMES} games: pick one with --game")
-            out.append(_broken(g) if g.errors else game_data(walk(g, default, overrides)))
+            out.append(_broken(g) if g.errors else _game_page(g, default, overrides, review))
     except ReadError as e:
         raise TableError(f"{e.path}: {e.message}") from None
     return out
 
 
 def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] = None,
-                 rules: Optional[str] = None) -> int:
+                 rules: Optional[str] = None, review: bool = False) -> int:
     """``getaway-ref html``: the page of a record's games (or of game ``game``) written
     beside the record (or to ``output``); exit 1 if a replay stops early or a game has
-    syntax errors. A file that is not a page of ours is never replaced unless it was named."""
+    syntax errors. A file that is not a page of ours is never replaced unless it was named.
+    ``review``: each game reviewed too (``getaway-ref review``'s defaults), its marks on the
+    plays and every seat's chance of losing drawn as a chart."""
     default, overrides = rules_options(rules, None, [])
     out = output if output is not None else file.with_suffix(".html")
     if out.resolve() == file.resolve():
@@ -316,9 +349,9 @@ def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] 
     try:
         if game is not None:
             g: Game = read_clean_game(file, game)
-            games = [game_data(walk(g, default, overrides))]
+            games = [_game_page(g, default, overrides, review)]
         else:
-            games = _all_games(file, default, overrides)
+            games = _all_games(file, default, overrides, review)
     except TableError as e:
         print_error(e.message)
         return e.code

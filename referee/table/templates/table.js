@@ -129,12 +129,77 @@
     // the trick list scrolls on its own (never the page) to keep the play shown in sight
     if (here && !quiet && ol.scrollHeight > ol.clientHeight) ol.scrollTop = Math.max(0, here.offsetTop - ol.offsetTop - ol.clientHeight / 2);
     $("announce").textContent = p.what + (p.diagnostics.length ? " " + p.diagnostics.map(function (d) { return d.code + ": " + d.message; }).join(" ") : "");
+    chartNow();
     var want = "#" + (D.games.length > 1 ? "game-" + game().game + "/" : "") + "step-" + at;
     if (!SERVE && location.hash !== want) history.replaceState(null, "", want);
   }
 
+  // ---- html --review: the marks on the plays (as lichess writes them) and the chart ----
+  var MARK_SIGNS = { "blunder": "??", "mistake": "?", "inaccuracy": "?!", "only move": "!" };
+  function reviewMarks(g) {
+    var out = {};
+    if (g && g.review) g.review.marks.forEach(function (m) { out[m.at] = m; });
+    return out;
+  }
+  var SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, cls) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+    if (cls) e.setAttribute("class", cls);
+    return e;
+  }
+  function chart() {
+    var g = game(), box = $("chart-box"), c = clear($("chart")), lg = clear($("chart-legend"));
+    var r = g && g.review, pts = r ? r.points : [];
+    box.hidden = !pts.length;
+    if (!pts.length) return;
+    var W = 320, H = 130, L = 28, T = 6, B = 14, last = P().length - 1 || 1;
+    function x(at) { return L + (W - L - 4) * at / last; }
+    function y(v) { return T + (H - T - B) * (1 - v); }
+    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "each seat's chance of losing after each play; click to go to the play" });
+    [0, 0.5, 1].forEach(function (v) {
+      s.appendChild(svg("line", { x1: L, x2: W - 4, y1: y(v), y2: y(v) }, "grid"));
+      var t = svg("text", { x: 2, y: y(v) + 4, "font-size": 10 }, "axis"); t.textContent = Math.round(v * 100) + "%"; s.appendChild(t);
+    });
+    r.seats.forEach(function (name, k) {
+      var d = "";
+      pts.forEach(function (p) { var v = p.chances[k]; if (v !== null) d += (d ? " L" : "M") + x(p.at).toFixed(1) + " " + y(v).toFixed(1); });
+      if (d) s.appendChild(svg("path", { d: d }, "series s" + (k % 8)));
+      var key = el("span"); key.appendChild(el("span", "key k" + (k % 8))); key.appendChild(document.createTextNode(name)); lg.appendChild(key);
+    });
+    // the marked plays: a dot on the mover's line
+    var marks = reviewMarks(g);
+    pts.forEach(function (p) {
+      var m = marks[p.at];
+      if (!m) return;
+      var k = r.seats.indexOf(m.seat), v = p.chances[k];
+      if (v === null) return;
+      var dot = svg("circle", { cx: x(p.at).toFixed(1), cy: y(v).toFixed(1), r: 4, "data-at": p.at, "data-mark": m.mark }, "dot s" + (k % 8));
+      s.appendChild(dot);
+    });
+    s.appendChild(svg("line", { x1: x(at), x2: x(at), y1: T, y2: H - B, id: "chart-now" }, "now"));
+    // one band per play, to click: it goes to that play
+    pts.forEach(function (p, i) {
+      var lo = i ? (x(pts[i - 1].at) + x(p.at)) / 2 : L, hi = i + 1 < pts.length ? (x(p.at) + x(pts[i + 1].at)) / 2 : W - 4;
+      var band = svg("rect", { x: lo.toFixed(1), y: T, width: Math.max(1, hi - lo).toFixed(1), height: H - T - B, "data-at": p.at }, "hit");
+      var tip = svg("title", {});
+      tip.textContent = P()[p.at].label + ": " + r.seats.map(function (n, k) { var v = p.chances[k]; return n + " " + (v === null ? "?" : Math.round(v * 100) + "%"); }).join(", ");
+      band.appendChild(tip);
+      band.addEventListener("click", function () { show(p.at); });
+      s.appendChild(band);
+    });
+    c.appendChild(s);
+    c.appendChild(el("div", "sub", r.samples + " sampled deals a seat a play (seed " + r.seed + "); each seat judged from what it could know"));
+  }
+  function chartNow() {
+    var n = document.getElementById("chart-now"), ps = P();
+    if (!n || !ps.length) return;
+    var W = 320, L = 28, last = ps.length - 1 || 1, xx = L + (W - L - 4) * at / last;
+    n.setAttribute("x1", xx.toFixed(1)); n.setAttribute("x2", xx.toFixed(1));
+  }
+
   function movesList() {
-    var ol = clear($("moves")), g = game();
+    var ol = clear($("moves")), g = game(), marks = reviewMarks(g);
     if (!g) return;
     g.moves.forEach(function (m) {
       var li = el("li");
@@ -144,6 +209,12 @@
         a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "step-" + x.at;
         a.setAttribute("data-at", String(x.at));
         if (x.bad.length) a.title = x.bad.join(", ");
+        var rm = marks[x.at];
+        if (rm) {
+          a.setAttribute("data-mark", rm.mark);
+          a.appendChild(el("span", "mark mark-" + rm.mark.split(" ")[0], MARK_SIGNS[rm.mark]));
+          a.title = (a.title ? a.title + "; " : "") + rm.mark + " (" + rm.detail + ")";
+        }
         li.appendChild(a);
       });
       ol.appendChild(li);
@@ -157,7 +228,7 @@
     $("mistakes-box").hidden = !g.mistakes.length;
   }
 
-  function openGame(i) { G = i; pickers(); header(); movesList(); }
+  function openGame(i) { G = i; pickers(); header(); movesList(); chart(); }
 
   // ---- the address: #trick-N, #step-N, #mistake-N, each after game-G/ when the file has several ----
   function fromHash() {
