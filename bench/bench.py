@@ -152,8 +152,8 @@ def measure(name: str, path: Path, results: dict) -> None:
     row = {"file": str(path.relative_to(ROOT)), "games": games, "plays": plays, "MB": round(size / 1e6, 2),
            "tokens": tokens, "lex_s": round(lex_s, 3), "parse_s": round(parse_s, 3)}
     for jobs in (1, 2):
-        dt, code, rss = best(lambda: run_child([sys.executable, "-m", "referee", "check", "-q", "--jobs", str(jobs),
-                                                str(path)]))
+        dt, code, rss = best(lambda jobs=jobs: run_child([sys.executable, "-m", "referee", "check", "-q", "--jobs",
+                                                          str(jobs), str(path)]))
         row[f"check_j{jobs}_s"] = round(dt, 3)
         row[f"check_j{jobs}_exit"] = code
         row[f"check_j{jobs}_rss_MiB"] = round(rss / 1024, 1)

@@ -28,12 +28,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Engine  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.review.review import review_game  # noqa: E402
 from referee.review.solver import SearchLimit, Solver, cards_held, solvable  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
-from referee.engine.rules import rule_set  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 BUDGET = 200_000
@@ -127,7 +127,7 @@ def main() -> None:
     if args.quick:
         args.games = 3
     random.seed(args.seed)
-    result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"),
+    result = {"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
               "games": args.games, "seed": args.seed, "budget": BUDGET}
     result["solve"] = solve_times(args)
     result["window"] = window_share(args)

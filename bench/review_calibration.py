@@ -81,7 +81,7 @@ def main() -> None:
                      "observed": round(obs, 4)})
         print(f"  {lo:.1f}-{hi:.1f} {len(xs):7} {100 * pred:9.1f}% {100 * obs:8.1f}%")
     print(f"Brier score {brier:.4f} (always the overall loss rate {base:.3f}: {climatology:.4f})")
-    result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="minutes"), **vars(args),
+    result = {"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"), **vars(args),
               "predictions": len(got), "seconds": round(took), "brier": round(brier, 4),
               "brier_base_rate": round(climatology, 4), "deciles": rows}
     OUT.mkdir(parents=True, exist_ok=True)

@@ -22,18 +22,40 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.engine.cards import card_str, parse_card
-    from referee.engine.rules import PRESETS, RuleSet, RulesError, parse_spec, rule_set
-    from referee.engine.events import (
-        Action, DrawCard, DrawDue, Drew, Effect, Event, GameOver, GotAway, LeadReason, Leads, Legal, LegalReason,
-        Penalty, PickedUp, PlayCard, Played, TakeHand, Took, TrickToWaste, TrumpsSet,
-        EndTrick, MistakeMade, Penalise, PlayAnyway, TableAction,
-    )
     from referee.engine.deal import deal, pack
+    from referee.engine.events import (
+        Action,
+        DrawCard,
+        DrawDue,
+        Drew,
+        Effect,
+        EndTrick,
+        Event,
+        GameOver,
+        GotAway,
+        LeadReason,
+        Leads,
+        Legal,
+        LegalReason,
+        MistakeMade,
+        Penalise,
+        Penalty,
+        PickedUp,
+        PlayAnyway,
+        PlayCard,
+        Played,
+        TableAction,
+        TakeHand,
+        Took,
+        TrickToWaste,
+        TrumpsSet,
+    )
+    from referee.engine.rules import PRESETS, RulesError, RuleSet, parse_spec, rule_set
     from referee.engine.state import Engine, IllegalAction, Phase, Verdict, View
     from referee.judging.referee import GameResult, Referee, Step, judge
     from referee.judging.replay import Replay, replay
     from referee.notation.format import format_file, format_game
-    from referee.notation.reader import ReadError, Reader, parse, read
+    from referee.notation.reader import Reader, ReadError, parse, read
     from referee.notation.record import Game, Span
     from referee.reports.diagnostics import CODES, Diagnostic, PenaltyFacts
     from referee.reports.layout import diagnostic_text
@@ -50,14 +72,7 @@ _HOME = {
     "deal": "referee.engine.deal", "pack": "referee.engine.deal", "PenaltyFacts": "referee.reports.diagnostics",
     # The engine's typed boundary: the actions a program may ask for, what it may play and
     # why, and the events an action causes.
-    **{name: "referee.engine.events" for name in (
-        "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason", "Leads",
-        "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
-        "TrumpsSet",
-        # What the table does that the rules do not allow: ruling 1's penalty, a mistake
-        # played on, the end of such a trick, and the event that says what was broken.
-        "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
-    )},
+    **dict.fromkeys(("Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason", "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste", "TrumpsSet", "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction"), "referee.engine.events"),
     "format_file": "referee.notation.format", "format_game": "referee.notation.format",
     "GameResult": "referee.judging.referee", "Referee": "referee.judging.referee", "judge": "referee.judging.referee",
     "Step": "referee.judging.referee", "Replay": "referee.judging.replay", "replay": "referee.judging.replay",
@@ -66,18 +81,72 @@ _HOME = {
     "PRESETS": "referee.engine.rules", "RuleSet": "referee.engine.rules", "RulesError": "referee.engine.rules",
     "parse_spec": "referee.engine.rules", "rule_set": "referee.engine.rules",
     # The review's exact endgame solver (docs/library.md, "Solving an ending").
-    **{name: "referee.review.solver" for name in ("NotSolvable", "SeatClass", "Solution", "Solver", "solve")},
+    **dict.fromkeys(("NotSolvable", "SeatClass", "Solution", "Solver", "solve"), "referee.review.solver"),
 }
 
 __all__ = [
-    "CODES", "Diagnostic", "Engine", "Game", "GameResult", "PRESETS", "ReadError", "Reader", "Referee", "Replay", "Step", "replay",
-    "RuleSet", "RulesError", "Span", "card_str", "diagnostic_text", "format_file", "format_game", "judge",
-    "parse", "parse_card", "parse_spec", "read", "rule_set",
-    "IllegalAction", "Action", "DrawCard", "DrawDue", "Drew", "Effect", "Event", "GameOver", "GotAway", "LeadReason",
-    "Leads", "Legal", "LegalReason", "Penalty", "PickedUp", "PlayCard", "Played", "TakeHand", "Took", "TrickToWaste",
-    "TrumpsSet", "Phase", "Verdict", "View", "PenaltyFacts", "deal", "pack",
-    "NotSolvable", "SeatClass", "Solution", "Solver", "solve",
-    "EndTrick", "MistakeMade", "Penalise", "PlayAnyway", "TableAction",
+    "CODES",
+    "PRESETS",
+    "Action",
+    "Diagnostic",
+    "DrawCard",
+    "DrawDue",
+    "Drew",
+    "Effect",
+    "EndTrick",
+    "Engine",
+    "Event",
+    "Game",
+    "GameOver",
+    "GameResult",
+    "GotAway",
+    "IllegalAction",
+    "LeadReason",
+    "Leads",
+    "Legal",
+    "LegalReason",
+    "MistakeMade",
+    "NotSolvable",
+    "Penalise",
+    "Penalty",
+    "PenaltyFacts",
+    "Phase",
+    "PickedUp",
+    "PlayAnyway",
+    "PlayCard",
+    "Played",
+    "ReadError",
+    "Reader",
+    "Referee",
+    "Replay",
+    "RuleSet",
+    "RulesError",
+    "SeatClass",
+    "Solution",
+    "Solver",
+    "Span",
+    "Step",
+    "TableAction",
+    "TakeHand",
+    "Took",
+    "TrickToWaste",
+    "TrumpsSet",
+    "Verdict",
+    "View",
+    "card_str",
+    "deal",
+    "diagnostic_text",
+    "format_file",
+    "format_game",
+    "judge",
+    "pack",
+    "parse",
+    "parse_card",
+    "parse_spec",
+    "read",
+    "replay",
+    "rule_set",
+    "solve",
 ]
 __version__ = "0.1.0"
 

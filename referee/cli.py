@@ -21,9 +21,10 @@ its top.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, List, NoReturn, Optional
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -114,10 +115,10 @@ def _root(
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
 
 
-def at_least(low: int) -> Callable[[Optional[int]], Optional[int]]:
+def at_least(low: int) -> Callable[[int | None], int | None]:
     """A check of a number option, said in words (click's ``[x>=1]`` is not prose)."""
 
-    def check(value: Optional[int]) -> Optional[int]:
+    def check(value: int | None) -> int | None:
         if value is not None and value < low:
             raise typer.BadParameter(f"{value} is less than {low}; give {low} or more")
         return value
@@ -176,7 +177,7 @@ def check(ctx: typer.Context) -> None:
 
 @app.command()
 def fmt(
-    files: List[Path] = typer.Argument(..., metavar="FILES...", help="records to format, directories of them, or - for standard input"),
+    files: list[Path] = typer.Argument(..., metavar="FILES...", help="records to format, directories of them, or - for standard input"),
     check_only: bool = typer.Option(False, "--check", help="exit 1 if a file is not in canonical form (2 for syntax or read errors); change nothing"),
     write: bool = typer.Option(False, "--write", "-w", help="rewrite the files in place (atomically)"),
     diff: bool = typer.Option(False, "--diff", help="print what would change, as a unified diff; change nothing"),
@@ -191,7 +192,7 @@ def fmt(
 def export(
     file: Path = typer.Argument(..., metavar="FILE", help="the record to export, or - for standard input"),
     format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
 ) -> None:
     """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
     from referee.tools import export_command
@@ -212,8 +213,8 @@ def schema() -> None:
 
 @app.command()
 def explain(
-    code: Optional[str] = typer.Argument(None, metavar="CODE", help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
-    number: Optional[int] = typer.Argument(None, metavar="N", help="with 'ruling': which of our rulings (1-10)"),
+    code: str | None = typer.Argument(None, metavar="CODE", help="a diagnostic code such as M201, or 'ruling'; none lists them all"),
+    number: int | None = typer.Argument(None, metavar="N", help="with 'ruling': which of our rulings (1-10)"),
 ) -> None:
     """Explain a diagnostic code, with an example, or one of our rulings (`explain ruling 5`);
     with no code, list every code."""
@@ -224,7 +225,7 @@ def explain(
 
 @app.command("rules")
 def rules_cmd(
-    name: Optional[str] = typer.Argument(None, metavar="PRESET", help="a preset to show in full"),
+    name: str | None = typer.Argument(None, metavar="PRESET", help="a preset to show in full"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
     rulings: bool = typer.Option(False, "--rulings", help="print our rulings on the points the rules texts leave open (docs/rulings.md)"),
 ) -> None:
@@ -254,14 +255,14 @@ def simulate(
     players: int = typer.Option(4, "--players", "-n", metavar="N", help="players at the table (2-8; up to 16 with packs=2)"),
     games: int = typer.Option(1, "--games", "-g", callback=at_least(0), metavar="N", help="games to play"),
     seed: int = typer.Option(0, "--seed", "-s", metavar="N", help="the same seed gives the same file, byte for byte"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
-    rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE", help="house rules from a TOML or JSON file"),
-    sets: List[str] = typer.Option([], "--set", metavar="OPTION=VALUE", help="override one option: --set packs=2"),
-    bot: List[str] = typer.Option([], "--bot", metavar="[SEAT=]BOT", help="SEAT=random|sensible (or just random|sensible for every seat)"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
+    rules_file: Path | None = typer.Option(None, "--rules-file", metavar="FILE", help="house rules from a TOML or JSON file"),
+    sets: list[str] = typer.Option([], "--set", metavar="OPTION=VALUE", help="override one option: --set packs=2"),
+    bot: list[str] = typer.Option([], "--bot", metavar="[SEAT=]BOT", help="SEAT=random|sensible (or just random|sensible for every seat)"),
     mistakes: float = typer.Option(0.0, "--mistakes", callback=between(0.0, 1.0), metavar="CHANCE",
                                    help="chance per play of a table mistake (renege, play after a tochoo, out of turn)"),
     comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="write the record here instead of stdout"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="write the record here instead of stdout"),
     force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
 ) -> None:
     """Play games between bots through the rules engine and write them as a .gwy record."""
@@ -278,11 +279,11 @@ def simulate(
 @app.command()
 def show(
     file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
-    after: Optional[int] = typer.Option(None, "--after", "-a", callback=at_least(0), metavar="TRICK",
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    after: int | None = typer.Option(None, "--after", "-a", callback=at_least(0), metavar="TRICK",
                                         help="the state after this trick (default: the end of the record)"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
 ) -> None:
     """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
@@ -298,9 +299,9 @@ def show(
 @app.command()
 def legal(
     file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
 ) -> None:
     """What may happen next at the end of the record: whose turn, which cards, which takes, whether a draw is due."""
     from referee.table.views import legal_command
@@ -310,9 +311,9 @@ def legal(
 
 @app.command("tally")
 def tally(
-    paths: List[Path] = typer.Argument(..., metavar="FILES...", help="records (.gwy files) or directories of them"),
+    paths: list[Path] = typer.Argument(..., metavar="FILES...", help="records (.gwy files) or directories of them"),
     format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for games without a [Rules] tag"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for games without a [Rules] tag"),
 ) -> None:
     """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
     from referee.commands.tally import tally_command
@@ -322,10 +323,10 @@ def tally(
 
 @app.command()
 def live(
-    file: Optional[Path] = typer.Argument(None, metavar="FILE", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
-    seats: Optional[str] = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
-    deal: Optional[str] = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
+    file: Path | None = typer.Argument(None, metavar="FILE", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    seats: str | None = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey', 'pagat taking=no'"),
+    deal: str | None = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal: 'even' (default), sizes '13 13 13 13', "
                                                              "or hands 'AKQ.T92..J43; 13; 13; 13'"),
 ) -> None:
     """Referee a game as it is played: type each action, get the ruling at once; the record is saved after every entry."""
@@ -338,9 +339,9 @@ def live(
 def ask(
     file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
     trick: int = typer.Option(..., "--trick", "-t", callback=at_least(1), metavar="N", help="the trick asked about"),
-    seat: Optional[str] = typer.Option(None, "--seat", "-s", metavar="SEAT", help="the seat asked about (a name or its unique prefix)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    seat: str | None = typer.Option(None, "--seat", "-s", metavar="SEAT", help="the seat asked about (a name or its unique prefix)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
 ) -> None:
     """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
@@ -352,9 +353,9 @@ def ask(
 @app.command("html")
 def html(
     file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: FILE with .html)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="only this game of the file (default: every game, with a picker)"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: FILE with .html)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="only this game of the file (default: every game, with a picker)"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     review: bool = typer.Option(False, "--review", help="review each game too (seconds a game): the marks on the plays, a chart of each seat's chance of losing"),
 ) -> None:
     """A self-contained page that replays a record's games: the seats around the table, the trick list, the waste pile, who leads and why, every ruling at its play."""
@@ -365,13 +366,13 @@ def html(
 
 @app.command("serve")
 def serve(
-    file: Optional[Path] = typer.Argument(None, metavar="[FILE]", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
-    host: Optional[str] = typer.Option(None, "--host", metavar="ADDRESS", help="listen on this address, e.g. 0.0.0.0 for the phones on this network "
+    file: Path | None = typer.Argument(None, metavar="[FILE]", help="the record to write (continued if it exists); default: a new live-DATE-TIME.gwy"),
+    host: str | None = typer.Option(None, "--host", metavar="ADDRESS", help="listen on this address, e.g. 0.0.0.0 for the phones on this network "
                                                             "(default 127.0.0.1 only); the address printed then carries a join token"),
     port: int = typer.Option(8765, "--port", "-p", callback=at_least(0), metavar="PORT", help="the port (0: any free one)"),
-    seats: Optional[str] = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
-    deal: Optional[str] = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal, as for live"),
+    seats: str | None = typer.Option(None, "--seats", metavar="NAMES", help="a new game's seats, clockwise (default \"North East South West\")"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="a new game's rule set, e.g. 'pagat', 'donkey'"),
+    deal: str | None = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal, as for live"),
     recorder_qr: bool = typer.Option(False, "--recorder-qr", help="print a QR code of the recorder's address too "
                                                                    "(anyone who sees it can record)"),
 ) -> None:
@@ -384,9 +385,9 @@ def serve(
 @app.command()
 def review(
     file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
-    game: Optional[int] = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: every game)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: every game)"),
     format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text or json (schema/review.schema.json)"),
-    rules: Optional[str] = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     window: int = typer.Option(10, "--window", callback=at_least(0), metavar="CARDS", help="the most cards held for an exact verdict"),
     samples: int = typer.Option(12, "--samples", callback=at_least(0), metavar="N", help="sampled deals per play for the chances (0: none)"),
     seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),

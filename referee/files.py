@@ -57,8 +57,20 @@ except ImportError:  # Windows: no advisory locks; the journal still restores a 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
-__all__ = ["Beside", "Changed", "Snapshot", "WriteError", "changed", "check_distinct", "read_snapshot", "recover",
-           "replacing", "reason_of", "snapshot", "write_text"]
+__all__ = [
+    "Beside",
+    "Changed",
+    "Snapshot",
+    "WriteError",
+    "changed",
+    "check_distinct",
+    "read_snapshot",
+    "reason_of",
+    "recover",
+    "replacing",
+    "snapshot",
+    "write_text",
+]
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -108,7 +120,7 @@ class Snapshot:
     digest: bytes | None = None
 
     @classmethod
-    def of(cls, st: os.stat_result, data: bytes | None) -> "Snapshot":
+    def of(cls, st: os.stat_result, data: bytes | None) -> Snapshot:
         return cls(True, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, None if data is None else _digest(data))
 
     def same_stat(self, st: os.stat_result) -> bool:
@@ -371,7 +383,7 @@ def _by_rename(real: str, st: os.stat_result | None, expect: Snapshot, done: lis
     tmp_link: str | None = None
     try:
         with guard:
-            f = io.open(fd, "w", encoding="utf-8", newline="", closefd=False)
+            f = open(fd, "w", encoding="utf-8", newline="", closefd=False)
             yield f
             f.flush()
             os.fsync(fd)
@@ -679,7 +691,7 @@ def _restore(journal: str) -> str | None:
                 if not _lock(tfd, wait=False):
                     return None  # a writer of ours is at it now
                 now = _read_fd(tfd)
-                if now == old or now == new:
+                if now in (old, new):
                     os.unlink(journal)  # the copy never began, or it was complete
                     return None
                 if _cut_short(now, old, new):

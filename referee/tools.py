@@ -76,7 +76,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     # Output waits in a temporary file until the whole record has read cleanly: a record
     # with a syntax error in its last game prints nothing, as before, in flat memory.
     shown: TextIO | None = (tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
-                            if not write and not check_only or diff else None)
+                            if (not write and not check_only) or diff else None)
     res: Formatted | None = None
     problem_text = ""
     try:

@@ -14,6 +14,8 @@ import json
 import re
 
 import pytest
+from conftest import RECORDS, run_cli
+from test_live import run_live
 
 from referee import parse
 from referee.engine import events as EV
@@ -22,10 +24,6 @@ from referee.engine.rules import parse_spec
 from referee.notation.record import Play
 from referee.selfplay.simulate import simulate
 from referee.table.answers import narrate, trick_sentence, walk
-
-from conftest import RECORDS, run_cli
-
-from test_live import run_live
 
 
 def _check_json(path) -> dict:

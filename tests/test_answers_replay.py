@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import RECORDS
 
 from referee import parse
 from referee.engine import state as E
 from referee.engine.rules import parse_spec
 from referee.selfplay.simulate import simulate
 from referee.table.answers import Walk, tricks_of, verdict, walk
-
-from conftest import RECORDS
 
 
 def _replay_says(w: Walk, number: int) -> tuple[tuple[int, int] | None, int | None, bool] | None:

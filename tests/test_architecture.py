@@ -188,8 +188,8 @@ def test_the_wording_takes_plain_values_and_is_written_once() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Dict) and any(
                     isinstance(k, ast.Attribute) and (
-                        isinstance(k.value, ast.Attribute) and k.value.attr == "LeadReason"
-                        or isinstance(k.value, ast.Name) and k.value.id == "LeadReason")
+                        (isinstance(k.value, ast.Attribute) and k.value.attr == "LeadReason")
+                        or (isinstance(k.value, ast.Name) and k.value.id == "LeadReason"))
                     for k in node.keys if k is not None):
                 tables.append(f"{module_name(path)}:{node.lineno}")
     assert tables == []

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import RECORDS, ROOT, run_cli
 
 SERIES = RECORDS / "series.gwy"  # 5 finished games

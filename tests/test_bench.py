@@ -7,9 +7,8 @@ import sys
 from conftest import RECORDS, ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))
-import bench  # noqa: E402
-
-import referee  # noqa: E402
+import bench
+import referee
 
 
 def test_repeat_to_writes_exactly_the_games_asked_for(tmp_path):

@@ -15,10 +15,10 @@ import pytest
 from conftest import RECORDS, run_cli
 
 import referee
-from referee.reports.export import RecordFile
-from referee.reports.report import Report
 from referee.engine.rules import OPTIONS
 from referee.notation.reader import parse_file_text as _parse_file_text
+from referee.reports.export import RecordFile
+from referee.reports.report import Report
 
 PAGAT = RECORDS / "pagat-example.gwy"
 
@@ -416,12 +416,12 @@ KNOWN_CRASH = "IndexError: tuple index out of range (in _check_setup)"
 
 def _crash_in_process(data: bytes) -> str | None:
     """Read, judge, format and export in this process; the exception, if any, as one line."""
-    from referee.reports.export import record_file
+    from referee.archive.check import GameOutcome
+    from referee.judging.referee import Referee
     from referee.notation.format import format_file
     from referee.notation.reader import parse_file_text as _parse_file_text
-    from referee.judging.referee import Referee
+    from referee.reports.export import record_file
     from referee.reports.render import diagnostic_text
-    from referee.archive.check import GameOutcome
     from referee.reports.report import GameSummary
 
     try:
@@ -438,7 +438,7 @@ def _crash_in_process(data: bytes) -> str | None:
                 diagnostic_text(d)
         format_file(pre, games)
         record_file("x", pre, games).model_dump_json()
-    except Exception as e:  # noqa: BLE001 - any exception is the finding
+    except Exception as e:
         import traceback
 
         where = traceback.extract_tb(e.__traceback__)[-1].name
@@ -622,8 +622,9 @@ def test_check_progress_bar_only_on_a_terminal(tmp_path):
 def test_parallel_check_reports_exactly_what_the_streaming_reader_finds(tmp_path):
     """check cuts a file into slices for its worker processes: every diagnostic must keep
     its game number, line, column and offset, whatever the slicing and the job count."""
-    import referee
     from conftest import ROOT
+
+    import referee
 
     parts = ["%gwy 1\n# résumé: accents shift characters against bytes\n"]
     sources = ["series.gwy", "simulated-mistakes-illegal.gwy", "dispute-unseen-void.gwy", "donkey.gwy"]

@@ -25,12 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import DATA, RECORDS, run_cli
 
+from referee.judging.referee import Referee
 from referee.notation.reader import Reader
 from referee.reports.diagnostics import CODES
-from referee.judging.referee import Referee
-
-from conftest import DATA, RECORDS, run_cli
 
 VALID = sorted((DATA / "valid").glob("*.gwy"))
 INVALID = sorted((DATA / "invalid").glob("*.gwy"))
@@ -150,7 +149,7 @@ def test_invalid_record_diagnostics(path):
     diags = all_diagnostics(path)
     got = Counter((d.code, d.span.line, d.span.col) if d.span else (d.code, 0, 0) for d in diags)
     assert got == exp.keys, (
-        f"{path.name}: expected\n" + "\n".join(f"  {c} {l}:{k}" for c, l, k, _ in exp.entries)
+        f"{path.name}: expected\n" + "\n".join(f"  {c} {ln}:{k}" for c, ln, k, _ in exp.entries)
         + "\ngot\n" + _show(diags)
     )
     # Each expected text is in the message of its own diagnostic.

@@ -5,6 +5,7 @@ they are must be what the text says, and a byte that is not UTF-8 is named exact
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 import pytest
@@ -49,7 +50,7 @@ def test_games_are_cut_at_their_game_lines_and_placed_exactly(data, step):
     got = cut(data, step)
     assert "".join(t for _, t, _, _ in got) == text
     assert got[0][0] == 0 and [n for n, _, _, _ in got] == list(range(len(got)))
-    for n, t, line, offset in got[1:]:
+    for _n, t, line, offset in got[1:]:
         assert re.match(r"[ \t]*%game", t)  # each game opens with its own game line
         assert offset == text.index(t, offset) and line == text.count("\n", 0, offset) + 1
     body = "".join(t for _, t, _, _ in got[1:])
@@ -81,7 +82,7 @@ def test_slices_start_at_game_lines_and_read_as_the_whole_file_does(tmp_path_fac
     whole = cut(data, 0)
     pieces = list(ranges(str(path), size))
     assert pieces[0][0] == 0 and pieces[-1][1] == len(data)
-    assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:]))  # contiguous, in order
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(pieces))  # contiguous, in order
     from_slices = []
     for start, end, games, lines, chars in pieces:
         head = data[:start]

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 pytest.importorskip("distributed", reason="the dask extra is part of the test extra")

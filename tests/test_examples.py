@@ -9,10 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import RECORDS, ROOT, run_cli
 
 import referee
-
-from conftest import RECORDS, ROOT, run_cli
 
 
 def run_example(name: str, *args: str) -> subprocess.CompletedProcess[str]:

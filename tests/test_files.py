@@ -50,7 +50,7 @@ def _import_stdlib() -> None:
     for name in sorted(sys.stdlib_module_names - _NOT_IMPORTED):
         try:
             importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 (a module of another platform)
+        except BaseException:
             pass
     # Typer (0.29 on, with its own copy of click) and rich import parts of themselves only
     # when a command runs: load them all now, as for the standard library.
@@ -65,7 +65,7 @@ def _import_stdlib() -> None:
                 continue
             try:
                 importlib.import_module(info.name)
-            except BaseException:  # noqa: BLE001 (an optional part, such as typer's own CLI)
+            except BaseException:
                 pass
 
 
@@ -80,7 +80,7 @@ def _import_package(name: str) -> None:
             continue  # importing it runs the program
         try:
             importlib.import_module(info.name)
-        except BaseException:  # noqa: BLE001 (a module for another platform or an extra)
+        except BaseException:
             pass
 
 
@@ -89,13 +89,13 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
     the other user cannot reach (root's home), so the child runs the command without exec,
     with the standard library imported while it is still root."""
     import io
-    import traceback
-
-    import referee.cli  # noqa: F401  (every command and what it imports at the top)
     import pkgutil
+    import traceback
 
     import rich
     import typer
+
+    import referee.cli
 
     # typer and rich import some of their own modules when first used, after the child has
     # given up root: import them all now.
@@ -105,12 +105,12 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
                 continue
             try:
                 __import__(mod.name)
-            except Exception:  # noqa: BLE001 (a part for another shell or platform)
+            except Exception:
                 pass
-    import referee.files  # noqa: F401
-    import referee.selfplay.simulate  # noqa: F401
-    import referee.table.live  # noqa: F401
-    import referee.table.views  # noqa: F401
+    import referee.files
+    import referee.selfplay.simulate
+    import referee.table.live
+    import referee.table.views
 
     for package in ("typer", "rich"):  # each loads parts of itself late (help decorators, emoji codes)
         _import_package(package)
@@ -143,7 +143,7 @@ def _run_as(user: int, args: list[str], cwd: Path, input: str) -> subprocess.Com
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
-                except BaseException:  # noqa: BLE001 (a closed stream: nothing to keep)
+                except BaseException:
                     pass
             os._exit(code)
     _, status = os.waitpid(pid, 0)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import RECORDS, run_cli
+
 import referee
 from referee.fixes import fix_text
-
-from conftest import RECORDS, run_cli
 
 PAGAT = (RECORDS / "pagat-example.gwy").read_text(encoding="utf-8")
 NO_VERSION = PAGAT[len("%gwy 1\n"):]

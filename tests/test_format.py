@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import string
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee
 from referee.engine import cards as C
-from referee.notation.reader import RESERVED, parse_file_text
 from referee.notation.format import format_file, format_game
+from referee.notation.reader import RESERVED, parse_file_text
 
 
 def fmt(text: str) -> str:

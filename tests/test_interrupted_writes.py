@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 STRACE = shutil.which("strace")

@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import DATA, RECORDS, run_cli
 from typer.testing import CliRunner
 
+from referee.cli import app
 from referee.engine import state as E
+from referee.engine.cards import card_str, parse_card
+from referee.engine.rules import rule_set
+from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import Reader, parse
 from referee.notation.record import Game
-from referee.engine.cards import card_str, parse_card
-from referee.cli import app
 from referee.reports.diagnostics import CODES, Diagnostic
-from referee.judging.referee import GameResult, Referee
-from referee.engine.rules import rule_set
-
-from conftest import DATA, RECORDS, run_cli
 
 SEATS4 = ("North", "East", "South", "West")
 N, EAST, S, W = range(4)
@@ -309,14 +308,14 @@ def test_penalty_both_ways(path: Path) -> None:
 def test_renege_proved_later_is_reported_at_the_tochoo() -> None:
     path = DATA / "invalid" / "M201-renege-proved.gwy"
     text = path.read_text(encoding="utf-8")
-    game = list(Reader(str(path)).read_text(text))[0]
+    game = next(iter(Reader(str(path)).read_text(text)))
     res = Referee().judge(game)
     assert len(res.diagnostics) == 1  # and the counts after it still hold: no R111
     d = res.diagnostics[0]
     assert d.code == "M201" and d.trick == 4
     lines = text.split("\n")
-    tochoo_line = next(i for i, l in enumerate(lines, 1) if l.startswith("4. West 2♥"))
-    proof_line = next(i for i, l in enumerate(lines, 1) if l.startswith("7. South 2♣"))
+    tochoo_line = next(i for i, ln in enumerate(lines, 1) if ln.startswith("4. West 2♥"))
+    proof_line = next(i for i, ln in enumerate(lines, 1) if ln.startswith("7. South 2♣"))
     assert at(d) == (tochoo_line, lines[tochoo_line - 1].index("K♣") + 1)
     assert len(d.related) == 1
     r = d.related[0]
@@ -540,7 +539,6 @@ def test_donkey_position_states_the_trumps_already_set() -> None:
     getaway = '%gwy 1\n%game\n[Rules "pagat"]\n[Seats "North East South West"]\n' + body
     assert [d.code for d in judge_text(getaway).diagnostics] == ["R113"]
     from referee.notation.format import format_file
-
     from referee.notation.reader import parse_file_text
 
     pre, games = parse_file_text(donkey)

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 
+from conftest import DATA, RECORDS, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee
 from referee.judging.referee import Referee
 from referee.reports.diagnostics import JUDGED_TO
-
-from conftest import DATA, RECORDS, run_cli
 
 RECORD_TEXTS = {p.name: p.read_text(encoding="utf-8") for p in sorted(RECORDS.glob("*.gwy"))}
 

@@ -21,12 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.engine.rules import PRESETS
 from referee.notation.grammar import grammar_text
 from referee.notation.lane import Lane
 from referee.notation.reader import Reader, parse_file_text
 from referee.notation.record import Play, Trick
 from referee.reports.render import diagnostic_text
-from referee.engine.rules import PRESETS
 from referee.selfplay.simulate import simulate_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,8 +20,23 @@ import pytest
 
 import referee
 from referee import (
-    DrawCard, Drew, Engine, Event, GameOver, IllegalAction, LeadReason, LegalReason, PickedUp, PlayCard, Played,
-    Penalty, RuleSet, TakeHand, Took, card_str, parse_card,
+    DrawCard,
+    Drew,
+    Engine,
+    Event,
+    GameOver,
+    IllegalAction,
+    LeadReason,
+    LegalReason,
+    Penalty,
+    PickedUp,
+    PlayCard,
+    Played,
+    RuleSet,
+    TakeHand,
+    Took,
+    card_str,
+    parse_card,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -416,7 +431,7 @@ def test_from_deal_refuses_a_deal_that_cannot_be() -> None:
         Engine.from_deal(rules, [every[:26], every[25:]])  # the 26th card in both hands
     with pytest.raises(ValueError, match="not a card"):
         Engine.from_deal(rules, [every, [52 + 8]])
-    with pytest.raises(ValueError, match="marked|not in this pack"):
+    with pytest.raises(ValueError, match=r"marked|not in this pack"):
         Engine.from_deal(rules, [every[:-1] + [52], every[-1:]])  # the marked ace, one pack
     # A double pack holds two of each card (the marked ace once, with the other ace of spades).
     double = referee.rule_set("pagat packs=2")

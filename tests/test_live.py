@@ -19,12 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import RECORDS, ROOT, run_cli
 
 from referee import parse
 from referee.engine.cards import card_str
 from referee.notation.record import Comment, Counts, Draw, Take, Trick
-
-from conftest import RECORDS, ROOT, run_cli
 
 PAGAT = RECORDS / "pagat-example.gwy"
 TIMEOUT = 60
@@ -353,9 +352,8 @@ def test_kill9_through_a_pipe_loses_nothing_answered(tmp_path):
 
 def _spawn_pty(args: list[str], data: Path):
     """The child on a pseudo-terminal: stdin, stdout and stderr are the terminal."""
-    import pty  # noqa: F401  (POSIX only)
-
     import fcntl
+    import pty  # noqa: F401  (POSIX only)
     import termios
 
     master, slave = os.openpty()
@@ -447,9 +445,8 @@ def test_pexpect_session(tmp_path):
     ("pagat last_card=draw_hand", 4, 9, 0.0), ("pagat packs=2", 9, 3, 0.0),
 ])
 def test_simulated_games_typed_play_by_play(tmp_path, spec, players, seed, mistakes):
-    from referee.selfplay import simulate as sim
-
     from referee.engine.rules import parse_spec
+    from referee.selfplay import simulate as sim
 
     g = next(sim.simulate(players, 1, seed, parse_spec(spec), mistakes=mistakes))
     src = tmp_path / "sim.gwy"

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from conftest import DATA, RECORDS, ROOT
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
-
-from conftest import DATA, RECORDS, ROOT
 
 PROVED = DATA / "invalid" / "M201-renege-proved.gwy"
 

@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from conftest import DATA, RECORDS, ROOT
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
-
-from conftest import DATA, RECORDS, ROOT
 
 PROVED = DATA / "invalid" / "M201-renege-proved.gwy"
 PAGAT = RECORDS / "pagat-example.gwy"

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import DATA, ROOT, run_cli
 
 NVIM = shutil.which("nvim")

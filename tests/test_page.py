@@ -18,7 +18,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import DATA, RECORDS, ROOT, run_cli
 
 ARTIFACTS = ROOT / "build" / "test-artifacts"

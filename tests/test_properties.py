@@ -22,12 +22,12 @@ import random
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from referee.notation.reader import parse, parse_file_text
-from referee.engine.state import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, check_invariant
-from referee.notation.format import format_file
-from referee.judging.referee import Referee
-from referee.notation.record import Trick
 from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values
+from referee.engine.state import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, check_invariant
+from referee.judging.referee import Referee
+from referee.notation.format import format_file
+from referee.notation.reader import parse, parse_file_text
+from referee.notation.record import Trick
 from referee.selfplay.simulate import BOTS, MISTAKE_KINDS, play_game
 
 PROFILE = os.environ.get("GETAWAY_PROFILE", "default")

@@ -8,12 +8,25 @@ import json
 import tracemalloc
 
 import pytest
+from conftest import run_cli
 
 import referee
-from conftest import run_cli
 from referee.engine import cards as C
-from referee.notation.reader import ReadError, Reader, parse_file_text
-from referee.notation.record import Comment, Counts, Deal, Draw, Hand, Lead, NextTrick, Out, Position, Take, Trick, Waste
+from referee.notation.reader import Reader, ReadError, parse_file_text
+from referee.notation.record import (
+    Comment,
+    Counts,
+    Deal,
+    Draw,
+    Hand,
+    Lead,
+    NextTrick,
+    Out,
+    Position,
+    Take,
+    Trick,
+    Waste,
+)
 
 SEATS4 = '[Seats "North East South West"]\n'
 DEAL13 = "deal\nNorth 13\nEast 13\nSouth 13\nWest 13\n"
@@ -226,9 +239,9 @@ def test_position_with_every_kind_of_line():
 
 
 @pytest.mark.parametrize("line, expect", [
-    ("waste 30", dict(size=30, cards=None, rest=False)),
-    ("waste rest", dict(size=None, cards=None, rest=True)),
-    ("waste REST", dict(size=None, cards=None, rest=True)),
+    ("waste 30", {'size': 30, 'cards': None, 'rest': False}),
+    ("waste rest", {'size': None, 'cards': None, 'rest': True}),
+    ("waste REST", {'size': None, 'cards': None, 'rest': True}),
 ])
 def test_waste_size_and_rest(line, expect):
     g = one("%gwy 1\n%game\n" + SEATS4 + "position\nNorth 5\nEast 5\nSouth 5\nWest 7\n" + line + "\nlead North\n")
@@ -634,7 +647,7 @@ def _peak_reading(path) -> tuple[int, int]:
     tracemalloc.start()
     try:
         n = 0
-        for g in referee.read(path):
+        for _g in referee.read(path):
             n += 1
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -675,9 +688,12 @@ def test_missing_version_quotes_the_first_line_of_the_file(tmp_path):
 
 # ---- cutting a byte stream into games (issue 16: one decode a game) -----------------------------
 
-from hypothesis import given as _given, settings as _settings, strategies as _st  # noqa: E402
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import settings as _settings  # noqa: E402
+from hypothesis import strategies as _st  # noqa: E402
 
-from referee.notation.reader import ReadError as _ReadError, chunks as _chunks  # noqa: E402
+from referee.notation.reader import ReadError as _ReadError  # noqa: E402
+from referee.notation.reader import chunks as _chunks  # noqa: E402
 
 
 def _chunks_line_by_line(stream, path, *, number=0, line=0, offset=0, byte_offset=0):
@@ -729,7 +745,7 @@ def test_games_are_cut_and_bad_bytes_found_as_line_by_line(pieces, a_slice):
     data = b"".join(pieces)
     where = {}
     if a_slice and data.lstrip(b" \t").startswith(b"%game"):
-        where = dict(number=3, line=10, offset=100, byte_offset=120)  # a --jobs slice
+        where = {'number': 3, 'line': 10, 'offset': 100, 'byte_offset': 120}  # a --jobs slice
     assert _cut(_chunks, data, **where) == _cut(_chunks_line_by_line, data, **where)
 
 

@@ -36,7 +36,7 @@ def test_a_trick_changed_through_its_plays_says_so_everywhere():
     extra = Play(0, referee.parse_card("2C"))
     t.plays.append(extra)
     assert t.seats[-1] == 0 and t.cards[-1] == extra.card and len(t.seats) == len(t.plays)
-    games = [g for g in referee.read(str(RECORDS / "pagat-example.gwy"))]
+    games = list(referee.read(str(RECORDS / "pagat-example.gwy")))
     assert games[0].actions[0] != t
 
 

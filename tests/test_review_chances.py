@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import RECORDS
 
 import referee
-from conftest import RECORDS
 from referee.engine.cards import SUIT
 from referee.engine.events import PlayCard
 from referee.notation.record import Play
-from referee.review.review import view_steps, mark_for, review_game, sample_position
+from referee.review.review import mark_for, review_game, sample_position, view_steps
 from referee.review.solver import solvable
 
 

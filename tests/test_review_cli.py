@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-
 from conftest import RECORDS, ROOT, run_cli
 
 SCHEMA = ROOT / "schema" / "review.schema.json"

@@ -12,12 +12,12 @@ import random
 
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from review_positions import TooBig, brute_class, random_position
 
 from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import DRAW_DUE, OVER, Engine
 from referee.review.solver import NotSolvable, SeatClass, Solver, solve
 from referee.selfplay.simulate import SolverBot, rollout
-from review_positions import TooBig, brute_class, random_position
 
 SCALE = 20 if os.environ.get("GETAWAY_PROFILE") == "long" else 1
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -122,7 +122,8 @@ def test_a_seat_with_nothing_else_to_do_than_lose_is_lost_and_the_other_safe() -
     """Two seats, no taking, North to lead with one card, South holding two higher cards of
     the same suit: North's lead is its last card, South must follow and win, and is left
     alone. (With taking, North could take South's hand and let South get away: open.)"""
-    from referee import Engine as E, parse_card, rule_set
+    from referee import Engine as E
+    from referee import parse_card, rule_set
 
     e = E.from_position(rule_set("pagat taking=no"), [[parse_card("2♥")], [parse_card("K♥"), parse_card("A♥")]], [], [], 0, 9)
     sol = solve(e)
@@ -132,7 +133,8 @@ def test_a_seat_with_nothing_else_to_do_than_lose_is_lost_and_the_other_safe() -
 
 
 def test_unseen_cards_are_not_solved() -> None:
-    from referee import Engine as E, rule_set
+    from referee import Engine as E
+    from referee import rule_set
 
     e = E.from_position(rule_set("pagat"), [3, 4], [], [], 0, 9)
     try:

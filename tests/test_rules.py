@@ -6,14 +6,14 @@ Sources: shared/rules/README.md (the rulings), pagat-getaway.txt, denexa-getaway
 from __future__ import annotations
 
 import json
+from dataclasses import FrozenInstanceError
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from dataclasses import FrozenInstanceError
 
 import referee
-from referee.engine.rules import OPTIONS, PRESETS, RuleSet, RulesError, load_file, option_values, parse_spec, rule_set
+from referee.engine.rules import OPTIONS, PRESETS, RulesError, RuleSet, load_file, option_values, parse_spec, rule_set
 
 ALL_OPTIONS = ["direction", "last_card", "draw_from", "taking", "deal", "packs", "trumps", "first_trick", "two_players"]
 
@@ -221,7 +221,7 @@ def test_a_rules_tag_error_points_into_the_file():
 
 
 def _eval(text: str):
-    return eval(text, {"rule_set": rule_set})  # noqa: S307 - the documented contract
+    return eval(text, {"rule_set": rule_set})
 
 
 @pytest.mark.parametrize("spec", ["pagat", "denexa", "donkey", "pagat taking=no direction=anticlockwise",

@@ -4,7 +4,6 @@ the records in records/ and the command, and each wording a player argues about.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from conftest import RECORDS, run_cli

@@ -22,7 +22,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 from test_page import ARTIFACTS, DESKTOP, PHONE, start_chrome
 

@@ -13,19 +13,26 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import RECORDS, run_cli
 
 from referee.engine import cards as C
-from referee.notation.reader import parse, parse_file_text
-from referee.engine.state import BETWEEN, Engine, check_invariant
-from referee.notation.format import format_file
-from referee.judging.referee import Referee
-from referee.notation.record import Comment, Draw, Take, Trick
 from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
+from referee.engine.state import BETWEEN, Engine, check_invariant
+from referee.judging.referee import Referee
+from referee.notation.format import format_file
+from referee.notation.reader import parse, parse_file_text
+from referee.notation.record import Comment, Draw, Take, Trick
 from referee.selfplay.simulate import (
-    MISTAKE_KINDS, SimStats, deal, pack, parse_bots, play_game, seat_names, simulate, simulate_text,
+    MISTAKE_KINDS,
+    SimStats,
+    deal,
+    pack,
+    parse_bots,
+    play_game,
+    seat_names,
+    simulate,
+    simulate_text,
 )
-
-from conftest import RECORDS, run_cli
 
 BUG_LEAD = ("BUG: Engine.penalise treats a lead out of turn (phase BETWEEN) as a play after the previous "
             "trick: the offender gets that trick's cards (copied out of the waste pile, or taken from the tochoo's winner)")

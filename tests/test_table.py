@@ -11,14 +11,13 @@ import random
 import re
 
 import pytest
+from conftest import RECORDS, run_cli
 
 from referee import parse
+from referee.commands.tally import TallyModel, tally
 from referee.engine.cards import card_str
 from referee.notation.record import Draw, Take, Trick
-from referee.commands.tally import TallyModel, tally
 from referee.table.views import LegalModel, StateModel, judge_game, legal_model, state_model
-
-from conftest import RECORDS, run_cli
 
 PAGAT = RECORDS / "pagat-example.gwy"
 DISPUTES = sorted(RECORDS.glob("dispute-*.gwy"))
@@ -441,7 +440,7 @@ def test_show_on_simulated_games_adds_up():
     for g in sim.simulate(4, 3, 11, parse_spec("pagat")):
         game = parse("%gwy 1\n\n" + g.text)[0]
         last = max(a.number for a in game.actions if isinstance(a, Trick))
-        for after in sorted(rng.sample(range(0, last + 1), 4)) + [None]:
+        for after in sorted(rng.sample(range(last + 1), 4)) + [None]:
             res = judge_game(game, after)
             m = state_model(game, res, after)
             held = sum(h.cards for h in m.hands)

@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 
 import referee
 from referee import (
-    EndTrick, Engine, IllegalAction, LeadReason, MistakeMade, Penalise, Penalty, Phase, PlayAnyway, PlayCard,
+    EndTrick,
+    Engine,
+    IllegalAction,
+    LeadReason,
+    MistakeMade,
+    Penalise,
+    Penalty,
+    Phase,
+    PlayAnyway,
+    PlayCard,
     TakeHand,
 )
 from referee.engine.cards import SUIT

@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import RECORDS, ROOT, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import RECORDS, ROOT, run_cli
 from referee.archive.slices import GameOutcome
 from referee.notation.record import Span
 from referee.reports.console import TextSink

@@ -13,11 +13,11 @@ import random
 import pytest
 
 from referee.engine import state as E
+from referee.engine.rules import parse_spec
+from referee.judging.referee import Referee
 from referee.notation.format import format_game
 from referee.notation.reader import parse
-from referee.judging.referee import Referee
 from referee.notation.record import Deal, Hand
-from referee.engine.rules import parse_spec
 from referee.selfplay.simulate import simulate
 
 SPECS = ["pagat", "denexa", "donkey", "pagat direction=anticlockwise", "pagat last_card=draw_hand",

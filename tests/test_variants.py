@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from referee.engine import state as E
-from referee.notation.reader import parse
-from referee.judging.referee import Referee
 from referee.engine.rules import PRESETS, parse_spec
+from referee.judging.referee import Referee
+from referee.notation.reader import parse
 
 
 def judge(text: str, spec: str | None = None, **kw):

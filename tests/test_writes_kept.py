@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import RECORDS, ROOT
 
 PAGAT = RECORDS / "pagat-example.gwy"

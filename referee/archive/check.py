@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.archive.dask import DaskRunner
-from referee.commands.pipes import same_terminal
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
+from referee.commands.pipes import same_terminal
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError
 from referee.reports.diagnostics import NOTE
@@ -110,7 +110,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
                 if progress is not None:
                     bar, task = progress
 
-                    def on_read(pos: int, base: int = done) -> None:
+                    def on_read(pos: int, base: int = done, bar: Progress = bar, task: TaskID = task) -> None:
                         bar.update(task, completed=base + pos)
                 work = slices(str(path), on_read, name)
                 for pre, games in runner(work):

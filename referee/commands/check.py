@@ -15,9 +15,9 @@ from pathlib import Path
 from referee.archive.check import FileSettings, run_check
 from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
 from referee.archive.jobs import choose_jobs
+from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
 from referee.config import Config, ConfigError, Settings, where
 from referee.fixes import fix_paths
-from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
 from referee.reports.select import Policy, SelectError, parse_codes
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from referee.archive.inputs import expand as files_of
-from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, load_file, parse_spec
+from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, load_file, parse_spec
 from referee.reports.sink import FORMATS
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2

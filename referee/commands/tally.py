@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import List, Literal, Optional
+from typing import Literal
 
 from pydantic import BaseModel, Field
 from rich.console import Console
@@ -31,7 +31,6 @@ from referee.notation.record import Game
 from referee.reports.render import console
 from referee.reports.text import json_safe, safe
 
-
 # ---- the models (the JSON of --format json) ------------------------------------------------------
 
 
@@ -43,19 +42,19 @@ class PlayerTally(BaseModel):
     donkey_games: int = 0
     donkey_lost: int = 0
     legs: int = Field(default=0, description="Donkey: legs over all the games the player lost")
-    most_legs: Optional[int] = None
+    most_legs: int | None = None
 
 
 class GameTally(BaseModel):
     path: str
     game: int
-    seats: List[str]
-    rules: Optional[str] = None
+    seats: list[str]
+    rules: str | None = None
     donkey: bool = False
-    loser: Optional[str] = None
-    legs: Optional[int] = None
+    loser: str | None = None
+    legs: int | None = None
     by: Literal["tag", "replay", "none"] = Field(description="where the loser comes from")
-    problem: Optional[str] = None
+    problem: str | None = None
     replayed: bool = Field(default=True, description="false when the record cannot be replayed to its end "
                                                      "(syntax errors, a rule set that does not read, a replay that stopped)")
 
@@ -63,14 +62,14 @@ class GameTally(BaseModel):
 class TallyModel(BaseModel):
     """``getaway-ref tally --format json``."""
 
-    files: List[str]
+    files: list[str]
     games: int
     finished: int
     unfinished: int
-    players: List[PlayerTally]
-    game_results: List[GameTally]
-    unreadable: List[str] = []
-    problems: List[str] = Field(default=[], description="syntax errors of a file outside its games (before the "
+    players: list[PlayerTally]
+    game_results: list[GameTally]
+    unreadable: list[str] = []
+    problems: list[str] = Field(default=[], description="syntax errors of a file outside its games (before the "
                                                         "first %game line): its games cannot all be replayed")
 
 
@@ -214,8 +213,8 @@ def render_tally(out: Console, m: TallyModel) -> None:
     for g in m.game_results:
         if g.problem and g.loser is None:
             out.print(safe(f"  {g.path} game {g.game}: {g.problem}"), markup=False)
-    for problem in m.problems:
-        out.print(f"  {problem}", markup=False)
+    for said in m.problems:
+        out.print(f"  {said}", markup=False)
     for u in m.unreadable:
         out.print(f"error: {u}", style="bold red", markup=False)
 

@@ -12,15 +12,14 @@ pydantic in :func:`load_file`, imported there.
 from __future__ import annotations
 
 import dataclasses
-import json
-from dataclasses import dataclass, field
 import functools
+import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from referee.engine import citations as R
-
 
 
 class OptionInfo(NamedTuple):
@@ -131,7 +130,7 @@ class RuleSet:
     def __repr__(self) -> str:
         return f"rule_set({self.spec()!r})"
 
-    def with_options(self, **options: object) -> "RuleSet":
+    def with_options(self, **options: object) -> RuleSet:
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
 

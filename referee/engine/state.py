@@ -15,25 +15,59 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
-from collections.abc import Sequence
-from typing import Any
 from operator import or_
+from typing import Any
 
 from referee.engine.cards import (
-    ACE_OF_SPADES, BIT, CARD_COUNT, FULL_PACK, MARKED_ACE, RANK, SUIT, SUIT_MASK, card_str, cards_of,
-    ms_add, ms_cards,
+    ACE_OF_SPADES,
+    BIT,
+    CARD_COUNT,
+    FULL_PACK,
+    MARKED_ACE,
+    RANK,
+    SUIT,
+    SUIT_MASK,
+    card_str,
+    cards_of,
+    ms_add,
+    ms_cards,
 )
+from referee.engine.codes import Code
 from referee.engine.events import (
-    ANY_SOURCE, Action, DrawCard, EndTrick, Legal, MistakeMade, Penalise, PlayAnyway, TableAction, PlayCard, TakeHand, DrawDue, Drew, Effect, Event, GameOver, GotAway, Leads, LeadReason, LegalReason, Penalty,
-    PickedUp, Played, Took, TrickToWaste, TrumpsSet, card_effect,
+    ANY_SOURCE,
+    Action,
+    DrawCard,
+    DrawDue,
+    Drew,
+    Effect,
+    EndTrick,
+    Event,
+    GameOver,
+    GotAway,
+    LeadReason,
+    Leads,
+    Legal,
+    LegalReason,
+    MistakeMade,
+    Penalise,
+    Penalty,
+    PickedUp,
+    PlayAnyway,
+    PlayCard,
+    Played,
+    TableAction,
+    TakeHand,
+    Took,
+    TrickToWaste,
+    TrumpsSet,
+    card_effect,
 )
 from referee.engine.rules import RuleSet
-from referee.engine.codes import Code
-
 
 
 class Phase(IntEnum):
@@ -131,11 +165,49 @@ class Engine:
     """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
 
     __slots__ = (
-        "rules", "n", "seq", "after", "once", "twice", "unknown", "void", "void_since", "out", "out_order",
-        "waste_once", "waste_twice", "waste_unknown", "hidden_once", "hidden_twice",
-        "phase", "trick_no", "first", "trick", "played", "active", "leader", "led", "tochoo",
-        "power", "trump", "drawer", "draw_source", "pending", "drawn_lead", "loser", "legs",
-        "last_trick", "last_picker", "lenient", "_log", "_made", "double", "trumps", "any_order", "lead_why", "ended_by",
+        "_log",
+        "_made",
+        "active",
+        "after",
+        "any_order",
+        "double",
+        "draw_source",
+        "drawer",
+        "drawn_lead",
+        "ended_by",
+        "first",
+        "hidden_once",
+        "hidden_twice",
+        "last_picker",
+        "last_trick",
+        "lead_why",
+        "leader",
+        "led",
+        "legs",
+        "lenient",
+        "loser",
+        "n",
+        "once",
+        "out",
+        "out_order",
+        "pending",
+        "phase",
+        "played",
+        "power",
+        "rules",
+        "seq",
+        "tochoo",
+        "trick",
+        "trick_no",
+        "trump",
+        "trumps",
+        "twice",
+        "unknown",
+        "void",
+        "void_since",
+        "waste_once",
+        "waste_twice",
+        "waste_unknown",
     )
 
     def __init__(self, rules: RuleSet, n: int) -> None:
@@ -153,7 +225,7 @@ class Engine:
         self.unknown = [0] * n
         self.void = [0] * n
         # The play that showed a seat void in a suit: the referee's own reference, kept for it.
-        self.void_since: list[dict[int, object]] = [dict() for _ in range(n)]
+        self.void_since: list[dict[int, object]] = [{} for _ in range(n)]
         self.out = [False] * n
         self.out_order: list[int] = []
         self.waste_once = self.waste_twice = 0
@@ -195,7 +267,7 @@ class Engine:
         return pack_masks(self.rules)
 
     @classmethod
-    def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int], *, check: bool = True) -> "Engine":
+    def from_deal(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int], *, check: bool = True) -> Engine:
         """``hands[i]`` is a list of cards, or an int: the size of an unseen hand. Cards
         nobody is dealt stay out of play (a small deal, for a puzzle or a test). A card that
         is not in the pack, or is dealt more often than the pack holds it, or more cards
@@ -214,7 +286,7 @@ class Engine:
     @classmethod
     def from_position(cls, rules: RuleSet, hands: Sequence[Sequence[int] | int | None], out: list[int],
                       waste: Sequence[int] | int | None, lead: int, trick_no: int,
-                      trump: int = -1) -> "Engine":
+                      trump: int = -1) -> Engine:
         """A game in progress: ``hands[i]`` cards, a size, or None for a seat that is out;
         ``waste`` a list of cards, an int size, or None for the rest of the pack."""
         e = cls(rules, len(hands))
@@ -250,7 +322,7 @@ class Engine:
                 total += h
                 continue
             total += len(h)
-            if h and 0 <= min(h) and max(h) < CARD_COUNT:
+            if h and min(h) >= 0 and max(h) < CARD_COUNT:
                 mask = reduce(or_, map(BIT.__getitem__, h), 0)
                 if mask.bit_count() == len(h) and not once & mask and not mask & ~pack_once:
                     once |= mask  # distinct cards of the pack, none dealt before: the usual hand
@@ -291,7 +363,7 @@ class Engine:
                     self._give(s, c)
                     self._unhide(c)
 
-    def copy(self) -> "Engine":
+    def copy(self) -> Engine:
         e = Engine.__new__(Engine)
         for k in Engine.__slots__:
             v = getattr(self, k)
@@ -300,7 +372,7 @@ class Engine:
             setattr(e, k, v)
         return e
 
-    def fork(self) -> "Engine":
+    def fork(self) -> Engine:
         """A copy for search (the review's solver): the state alone, with an empty event log
         and without the referee's void references, so a node of a search tree costs a few
         list copies. Every rule still comes from this engine's methods. Written out field by
@@ -620,7 +692,7 @@ class Engine:
                 self._unhide(c)
                 from_unseen = True
         phase = self.phase
-        if phase == BETWEEN or phase == BEFORE_FIRST:
+        if phase in (BETWEEN, BEFORE_FIRST):
             self._open_trick(s, c)
             return from_unseen
         self.trick.append((s, c))
@@ -1366,7 +1438,7 @@ class Engine:
         self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
         if isinstance(action, Penalise):
             self.penalise(s, c, after_end=late)
-        elif late or self.phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
+        elif late or (self.phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
             self.reopen()
             self.play(s, c)
         elif self.phase == BETWEEN:
@@ -1445,9 +1517,10 @@ def check_invariant(e: Engine) -> str | None:
         for c in cards_of(mask):
             total[c] += k
     for s in range(e.n):
-        add(e.once[s]); add(e.twice[s])
-    add(e.waste_once); add(e.waste_twice)
-    add(e.hidden_once); add(e.hidden_twice)
+        add(e.once[s])
+        add(e.twice[s])
+    for mask in (e.waste_once, e.waste_twice, e.hidden_once, e.hidden_twice):
+        add(mask)
     for _, c in e.trick + e.pending:
         total[c] += 1
     want_once, want_twice = e.pack()

@@ -60,9 +60,8 @@ def _explains(y: Engine, entry: Entry) -> bool:
         if item.seat < 0 or item.card < 0 or y.judge_draw(item.seat, item.card, item.source) is not None:
             return False
         y.draw(item.seat, item.card, item.source)
-    elif isinstance(item, Counts):
-        if any(t >= 0 and y.size(t) != size for t, size in item.sizes):
-            return False
+    elif isinstance(item, Counts) and any(t >= 0 and y.size(t) != size for t, size in item.sizes):
+        return False
     return True
 
 

@@ -23,23 +23,36 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
-from itertools import count, islice, repeat
 from operator import or_
 from typing import NamedTuple
 
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related, judged_to
+from referee.engine.codes import Code
 from referee.engine.events import Effect, Event, card_effect
+from referee.engine.rules import RulesError, RuleSet, rule_set
 from referee.judging import wording as W
 from referee.judging.lookahead import Entry, after, best_trial, play_of
 from referee.notation.reader import parse_result, readable_part
 from referee.notation.record import (
-    Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Play, Position, Span, Take, Trick, Trumps, Waste,
+    Counts,
+    Deal,
+    Draw,
+    Game,
+    Hand,
+    Lead,
+    NextTrick,
+    Out,
+    Play,
+    Position,
+    Span,
+    Take,
+    Trick,
+    Trumps,
+    Waste,
 )
-from referee.engine.rules import RuleSet, RulesError, rule_set
-from referee.engine.codes import Code
+from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related, judged_to
 
 RULE_NOTES: dict[str, str] = {
     Code.RENEGE: R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
@@ -125,7 +138,7 @@ def _entries(game: Game) -> list[Entry]:
     """The record flattened to its plays, takes, draws and counts, in order (see
     lookahead.Entry): a trick line's entries are made by zip, from its seats and cards."""
     events: list[Entry] = []
-    extend, append = events.extend, events.append
+    _extend, append = events.extend, events.append
     for a in game.actions:
         if isinstance(a, Trick):
             seats, cards, number = a.seats, a.cards, a.number
@@ -483,8 +496,17 @@ class _Walk(_Judging):
     true: the engine is whole from the first item to the last (a penalty or the look-ahead
     may replace it with another state of the same game), and so is the bookkeeping below."""
 
-    __slots__ = ("engine", "stop_after", "_events", "closed_rec", "open_rec", "proved",
-                 "count_offset", "deferred", "late_penalty")
+    __slots__ = (
+        "_events",
+        "closed_rec",
+        "count_offset",
+        "deferred",
+        "engine",
+        "late_penalty",
+        "open_rec",
+        "proved",
+        "stop_after",
+    )
 
     def __init__(self, game: Game, res: GameResult, rules: RuleSet, engine: E.Engine,
                  stop_after: int | None) -> None:
@@ -929,7 +951,7 @@ class _Walk(_Judging):
 
     def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
         e = self.engine
-        if late or e.phase != E.IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
+        if late or (e.phase != E.IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
             e.reopen()
             e.play(s, c)
         elif e.phase == E.BETWEEN:

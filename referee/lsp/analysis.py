@@ -22,13 +22,13 @@ from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from referee.archive.slices import GameOutcome
 from referee.config import ConfigError, config_for
 from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
-from referee.engine.rules import OPTIONS, RuleSet, RulesError, coerce, parse_spec
+from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, parse_spec
 from referee.engine.state import Engine
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
-from referee.archive.slices import GameOutcome
 from referee.judging.replay import replay
 from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 from referee.notation.format import format_file
@@ -38,7 +38,6 @@ from referee.reports.diagnostics import MISTAKE, Diagnostic, Edit, judged_to
 from referee.reports.layout import game_line
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
 from referee.table.views import LegalModel, legal_model
-from referee.engine.codes import Code
 
 VERSION_LINE = f"%gwy {VERSION}"
 
@@ -493,9 +492,7 @@ def _line_tokens(lines: list[str], seats: set[str], mistakes: set[tuple[int, int
                 kind = _T["string"]
             elif w.lower() in _KEYWORDS:
                 kind = _T["keyword"]
-            elif first and _TRICK_NO.fullmatch(w):
-                kind = _T["number"]
-            elif w.isdigit():
+            elif (first and _TRICK_NO.fullmatch(w)) or w.isdigit():
                 kind = _T["number"]
             elif parse_card(w) is not None:
                 kind = _T["redCard"] if w.rstrip("*")[-1] in _RED else _T["blackCard"]
@@ -600,7 +597,29 @@ def lenses(doc: Document) -> list[tuple[Place, str]]:
     return [(Place(v.base, 0, 0), verdict(doc, v)) for v in doc.views]
 
 
-__all__ = ["Document", "Finding", "GameView", "Place", "QuickFix", "Settings", "Suggestion", "Symbol",
-           "TOKEN_MODIFIERS", "TOKEN_TYPES", "actions_at", "complete", "findings", "folds",
-           "formatted", "hints", "hover", "lenses", "position_before", "read", "settings_for", "symbols",
-           "tokens", "verdict"]
+__all__ = [
+    "TOKEN_MODIFIERS",
+    "TOKEN_TYPES",
+    "Document",
+    "Finding",
+    "GameView",
+    "Place",
+    "QuickFix",
+    "Settings",
+    "Suggestion",
+    "Symbol",
+    "actions_at",
+    "complete",
+    "findings",
+    "folds",
+    "formatted",
+    "hints",
+    "hover",
+    "lenses",
+    "position_before",
+    "read",
+    "settings_for",
+    "symbols",
+    "tokens",
+    "verdict",
+]

@@ -13,7 +13,23 @@ from typing import BinaryIO, TextIO
 
 from referee.engine.cards import SUIT_SYMBOLS, card_str
 from referee.notation.reader import VERSION, Reader, chunks, quote_first_line
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Tag, Take, Trick, Trumps, Waste
+from referee.notation.record import (
+    Comment,
+    Counts,
+    Deal,
+    Draw,
+    Game,
+    Hand,
+    Lead,
+    NextTrick,
+    Out,
+    Prelude,
+    Tag,
+    Take,
+    Trick,
+    Trumps,
+    Waste,
+)
 from referee.reports.diagnostics import Diagnostic
 
 

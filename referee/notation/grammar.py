@@ -29,13 +29,13 @@ CANDIDATES = (
     _PACKAGE.parent / "grammar" / "gwy.lark",  # editable install or checkout
 )
 
-OPTIONS: dict[str, Any] = dict(
-    parser="lalr",
-    lexer="contextual",
-    start=["game", "line", "prelude"],
-    maybe_placeholders=False,
-    propagate_positions=False,
-)
+OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "lexer": "contextual",
+    "start": ["game", "line", "prelude"],
+    "maybe_placeholders": False,
+    "propagate_positions": False,
+}
 
 
 class GrammarNotFound(RuntimeError):
@@ -69,7 +69,7 @@ def cache_dir() -> Path:
 
 def cache_file(text: str) -> Path:
     """The cache file of the parser built from grammar ``text`` by this lark and Python."""
-    key = "\n".join([text, lark.__version__, "%d.%d" % sys.version_info[:2], repr(sorted(OPTIONS.items()))])
+    key = "\n".join([text, lark.__version__, "{}.{}".format(*sys.version_info[:2]), repr(sorted(OPTIONS.items()))])
     return cache_dir() / f"gwy-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark"
 
 

@@ -120,7 +120,7 @@ class Lane:
         self.card = re.compile(rf"{ign}({card})", flags)
 
     @classmethod
-    def for_parser(cls, lark: Lark) -> "Lane | None":
+    def for_parser(cls, lark: Lark) -> Lane | None:
         """The lane for this parser, or None when it is switched off or the grammar's rules
         are not the shapes the lane mirrors."""
         if os.environ.get("GETAWAY_LARK_ONLY"):

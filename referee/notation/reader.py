@@ -15,25 +15,45 @@ from __future__ import annotations
 
 import difflib
 import io
+import itertools
 import re
 import unicodedata
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, BinaryIO, ClassVar, Iterable, Iterator, Sequence, Union, cast
+from pathlib import Path
+from typing import Any, BinaryIO, ClassVar, Union, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engine import cards as C
-from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
-from referee.notation.record import (
-    Comment, Counts, Deal, Draw, Game, Hand, HandSpans, Lead, NextTrick, Out, Play, Position, Prelude,
-    Action, Span, Tag, Take, Trick, Trumps, Waste,
-)
-from referee.engine.rules import PRESETS, RuleSet, RulesError, rule_set
+from referee.engine.codes import Code
+from referee.engine.rules import PRESETS, RulesError, RuleSet, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
-from referee.engine.codes import Code
+from referee.notation.record import (
+    Action,
+    Comment,
+    Counts,
+    Deal,
+    Draw,
+    Game,
+    Hand,
+    HandSpans,
+    Lead,
+    NextTrick,
+    Out,
+    Play,
+    Position,
+    Prelude,
+    Span,
+    Tag,
+    Take,
+    Trick,
+    Trumps,
+    Waste,
+)
+from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
 
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
@@ -86,7 +106,7 @@ class _BrokenTrick:
 
 
 class _Version:
-    __slots__ = ("number", "span", "comment")
+    __slots__ = ("comment", "number", "span")
 
     def __init__(self, number: int, span: Span) -> None:
         self.number, self.span = number, span
@@ -1146,7 +1166,7 @@ def _in_number_order(actions: list[Action], first: int | None) -> tuple[list[Act
     numbers = [number[id(b)] for b in ordered]
     if first is not None and numbers[0] != first:
         return None
-    if any(n not in (m, m + 1) for m, n in zip(numbers, numbers[1:])):
+    if any(n not in (m, m + 1) for m, n in itertools.pairwise(numbers)):
         return None
     moved = next(cast(Trick, b[0]) for b, o in zip(blocks, ordered) if b is not o)
     return [a for b in ordered for a in b], moved

@@ -72,7 +72,7 @@ class HandSpans(Sequence[Span]):
     ``written`` are the cards in the order of the text, ``order`` the key that sorts them
     as the hand keeps them (a stable sort, as the reader's)."""
 
-    __slots__ = ("_text", "_start", "_end", "_row", "_col", "_base", "_pattern", "_written", "_order", "_spans")
+    __slots__ = ("_base", "_col", "_end", "_order", "_pattern", "_row", "_spans", "_start", "_text", "_written")
 
     def __init__(self, text: str, start: int, end: int, row: int, col: int, base: int, pattern: Any,
                  written: list[int], order: Any) -> None:
@@ -181,7 +181,7 @@ class Play:
     """One card played to a trick: ``seat`` and ``card``, and where each is written.
     Equal plays have the same seat and card, wherever they are written."""
 
-    __slots__ = ("seat", "card", "seat_span", "card_span")
+    __slots__ = ("card", "card_span", "seat", "seat_span")
 
     def __init__(self, seat: int, card: int, seat_span: Span = NOWHERE, card_span: Span = NOWHERE):
         self.seat = seat
@@ -204,7 +204,7 @@ class LanePlay(Play):
     """A play read by the fast lane: it keeps its trick line and its place in it, and finds
     its spans when first asked (Trick.written)."""
 
-    __slots__ = ("_trick", "_i")
+    __slots__ = ("_i", "_trick")
 
     def __init__(self, seat: int, card: int, trick: Trick, i: int):
         self.seat = seat
@@ -237,7 +237,7 @@ class Trick:
     makes no object per play (issue 16).
     """
 
-    __slots__ = ("number", "comment", "_plays", "_seats", "_cards", "_match", "_at", "_span", "_spans")
+    __slots__ = ("_at", "_cards", "_match", "_plays", "_seats", "_span", "_spans", "comment", "number")
 
     def __init__(self, number: int, plays: list[Play] | None = None, comment: str | None = None,
                  span: Span = NOWHERE) -> None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import codecs
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
-from referee.notation.reader import ReadError, Reader, chunks, game_lines
+from referee.notation.reader import Reader, ReadError, chunks, game_lines
 from referee.notation.record import Game, Prelude
 
 BOM = b"\xef\xbb\xbf"

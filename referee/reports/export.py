@@ -6,14 +6,31 @@ The models mirror :mod:`referee.record`; cards are written in their canonical sp
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, BinaryIO, Callable, Literal, Union
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, BinaryIO, Literal, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
 from referee.engine.cards import SUIT_SYMBOLS, card_str
 from referee.notation.reader import Reader, chunks, quote_first_line
-from referee.notation.record import Comment, Counts, Deal, Draw, Game, Hand, Lead, NextTrick, Out, Prelude, Span, Tag, Take, Trick, Trumps, Waste
+from referee.notation.record import (
+    Comment,
+    Counts,
+    Deal,
+    Draw,
+    Game,
+    Hand,
+    Lead,
+    NextTrick,
+    Out,
+    Prelude,
+    Span,
+    Tag,
+    Take,
+    Trick,
+    Trumps,
+    Waste,
+)
 from referee.reports.report import DiagnosticLine, Report, UnreadableLine
 
 RECORD_SCHEMA_VERSION = 2  # 2: counts are a list of {seat, size}, so a seat named twice is kept
@@ -147,7 +164,7 @@ class GameModel(BaseModel):
     seats: list[str]
     rules: str
     open_comment: str | None = None
-    header: list[Union[TagModel, CommentModel]]
+    header: list[TagModel | CommentModel]
     setup: SetupModel | None = None
     actions: list[ActionItem]
     errors: int = Field(0, description="syntax errors found in this game (see check)")

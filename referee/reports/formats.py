@@ -20,6 +20,7 @@ from referee.reports.layout import diagnostic_text
 from referee.reports.select import severity_of
 from referee.reports.sink import GameOutcome, Sink, Totals
 
+
 def end_column(span: Span) -> int:
     """The column just past the diagnostic's text (the span stays on its line)."""
     return span.col + max(1, span.end - span.start)

@@ -18,8 +18,19 @@ from referee.reports.diagnostics import Diagnostic
 from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, printed_lines, quote
 from referee.reports.text import safe
 
-__all__ = ["DiagnosticFacts", "Line", "STYLES", "console", "diagnostic_lines", "diagnostic_text", "print_diagnostic",
-           "print_diagnostics", "print_error", "print_lines", "quote"]
+__all__ = [
+    "STYLES",
+    "DiagnosticFacts",
+    "Line",
+    "console",
+    "diagnostic_lines",
+    "diagnostic_text",
+    "print_diagnostic",
+    "print_diagnostics",
+    "print_error",
+    "print_lines",
+    "quote",
+]
 
 
 

@@ -69,7 +69,7 @@ class DiagnosticModel(BaseModel):
     penalty: PenaltyModel | None = None
 
     @classmethod
-    def of(cls, d: Diagnostic) -> "DiagnosticModel":
+    def of(cls, d: Diagnostic) -> DiagnosticModel:
         loc = None
         if d.span is not None and d.span.line:
             loc = Location(path=d.path, line=d.span.line, column=d.span.col, offset=d.span.start, end=d.span.end)
@@ -106,7 +106,7 @@ class GameSummary(BaseModel):
     diagnostics: list[DiagnosticModel]
 
     @classmethod
-    def of(cls, g: GameOutcome) -> "GameSummary":
+    def of(cls, g: GameOutcome) -> GameSummary:
         """The summary of a check.GameOutcome."""
         seats = list(g.seats)
         return cls(

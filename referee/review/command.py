@@ -8,25 +8,24 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Optional
 
-from referee.commands import UsageError, rules_options
-from referee.engine.rules import RuleSet
 from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
-from referee.notation.seek import ranges
-from referee.notation.reader import ReadError, Reader, chunks, read
+from referee.commands import UsageError, rules_options
+from referee.engine.rules import RuleSet
+from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
-from referee.review.review import BUDGET, MARKS, SAMPLES, WINDOW, GameReview, PlayReview, review_game
+from referee.notation.seek import ranges
 from referee.review.report import ReviewFile, game_model
+from referee.review.review import BUDGET, MARKS, SAMPLES, WINDOW, GameReview, PlayReview, review_game
 from referee.review.solver import Solver
 from referee.table.views import TableError, read_game
 
 FORMATS = ("text", "json")
 
 
-def _games(file: Path, game: Optional[int]) -> list[Game]:
+def _games(file: Path, game: int | None) -> list[Game]:
     if game is not None:
         try:
             return [read_game(file, game)]
@@ -135,7 +134,7 @@ def review_slice(piece: Slice) -> list[GameReview | str]:
     return out
 
 
-def _reviewed(file: Path, game: Optional[int], jobs: int) -> Iterator[GameReview | str]:
+def _reviewed(file: Path, game: int | None, jobs: int) -> Iterator[GameReview | str]:
     if game is not None or jobs <= 1 or not file.is_file():
         for g in _games(file, game):
             yield _one(g)
@@ -156,7 +155,7 @@ def _reviewed(file: Path, game: Optional[int], jobs: int) -> Iterator[GameReview
         runner.close(abort=not done)
 
 
-def review_command(file: Path, game: Optional[int] = None, fmt: str = "text", rules: Optional[str] = None,
+def review_command(file: Path, game: int | None = None, fmt: str = "text", rules: str | None = None,
                    window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1") -> int:
     """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
     if one could not be (syntax errors; the replay stopped early), 2 for a usage problem.

@@ -37,7 +37,7 @@ from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["GameReview", "PlayReview", "MARKS", "loses", "mark_for", "review_game", "sample_position", "view_steps"]
+__all__ = ["MARKS", "GameReview", "PlayReview", "loses", "mark_for", "review_game", "sample_position", "view_steps"]
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a sample of the chances
@@ -262,7 +262,7 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng
         for c in own:
             if f.unknown[seat] and not f.once[seat] & (1 << c) and f.may_hold(seat, c):
                 f.reveal(seat, c)
-        pool = [c for c in _cards(f.hidden_once) + _cards(f.hidden_twice)]
+        pool = list(_cards(f.hidden_once) + _cards(f.hidden_twice))
         rng.shuffle(pool)
         # The seats with the most suits shown void first: they have the fewest choices.
         ok = True

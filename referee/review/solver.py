@@ -38,10 +38,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
+from referee.engine.events import Action, DrawCard, TakeHand
 from referee.engine.state import DRAW_DUE, IN_TRICK, OVER, Engine
 
-__all__ = ["NotSolvable", "SeatClass", "SearchLimit", "Solution", "Solver", "cards_held", "solvable", "solve"]
+__all__ = ["NotSolvable", "SearchLimit", "SeatClass", "Solution", "Solver", "cards_held", "solvable", "solve"]
 
 # A search path is a few frames per action: long endings need more than Python's default.
 if sys.getrecursionlimit() < 20_000:

@@ -19,35 +19,58 @@ check the referee finds exactly those.
 
 from __future__ import annotations
 
+import io
 import random
 import re
+import sys
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-import io
-import sys
-from typing import IO, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
+from typing import IO, NoReturn
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
 from referee.commands.pipes import closed_pipe, same_terminal
 from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key, suit_name
-from referee.engine.events import (
-    ANY_SOURCE, Action as EngineAction, DrawCard, Event, GameOver, GotAway, MistakeMade, Penalise, PlayCard,
-    TakeHand, TrumpsSet,
-)
+from referee.engine.codes import Code, title
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
+from referee.engine.events import (
+    ANY_SOURCE,
+    DrawCard,
+    Event,
+    GameOver,
+    GotAway,
+    MistakeMade,
+    Penalise,
+    PlayCard,
+    TakeHand,
+    TrumpsSet,
+)
+from referee.engine.events import (
+    Action as EngineAction,
+)
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase, View
-from referee.files import WriteError, check_distinct, recover, reason_of, replacing
+from referee.files import WriteError, check_distinct, reason_of, recover, replacing
 from referee.notation.format import format_game, format_prelude
+from referee.notation.record import (
+    Action,
+    Comment,
+    Counts,
+    Deal,
+    Draw,
+    Game,
+    Hand,
+    Play,
+    Prelude,
+    Tag,
+    Take,
+    Trick,
+)
 from referee.reports.render import console
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
-from referee.notation.record import (
-    Action, Comment, Counts, Deal, Draw, Game, Hand, Play, Prelude, Tag, Take, Trick,
-)
-from referee.engine.codes import Code, title
 
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
@@ -117,7 +140,7 @@ class SimStats:
     mistakes: Counter[str] = field(default_factory=Counter)   # code -> how many
     losers: Counter[str] = field(default_factory=Counter)     # seat name -> games lost
 
-    def add(self, other: "SimStats") -> "SimStats":
+    def add(self, other: SimStats) -> SimStats:
         for k in ("games", "plays", "tricks", "takes", "draws", "draws_waste", "draws_hand", "tochoos"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.mistakes.update(other.mistakes)
@@ -146,7 +169,7 @@ class SimGame:
 
     number: int
     seed: str
-    game: "Game"
+    game: Game
     text: str
     mistakes: list[Mistake]
     stats: SimStats
@@ -165,10 +188,10 @@ class _Bot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:  # pragma: no cover
+    def card(self, table: _Table, seat: int, legal: list[int]) -> int:  # pragma: no cover
         raise NotImplementedError
 
-    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:  # pragma: no cover
+    def wants_take(self, table: _Table, taker: int, target: int) -> bool:  # pragma: no cover
         raise NotImplementedError
 
 
@@ -177,10 +200,10 @@ class RandomBot(_Bot):
 
     name = "random"
 
-    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
+    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
-    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
+    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
         return self.rng.random() < RANDOM_TAKE
 
 
@@ -192,7 +215,7 @@ class SensibleBot(_Bot):
 
     name = "sensible"
 
-    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
+    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
         v = table.view
         high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
         low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
@@ -206,7 +229,7 @@ class SensibleBot(_Bot):
             return min(legal, key=low)
         return max(legal, key=high)  # a tochoo: shed the highest card
 
-    def _lead(self, table: "_Table", seat: int, legal: list[int]) -> int:
+    def _lead(self, table: _Table, seat: int, legal: list[int]) -> int:
         v = table.view
         if len(legal) == 1:
             return legal[0]
@@ -221,7 +244,7 @@ class SensibleBot(_Bot):
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
         return min(by_suit[suit], key=lambda c: (RANK[c], sort_key(c)))
 
-    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
+    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
         v = table.view
         if len(_holding(v)) <= 2:
             return False
@@ -256,7 +279,7 @@ class SolverBot(_Bot):
         except SearchLimit:
             return None
 
-    def card(self, table: "_Table", seat: int, legal: list[int]) -> int:
+    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
         options = self._options(table.engine, seat)
         plays = [(a.card, c.rank) for a, c in options or () if isinstance(a, PlayCard) and a.card in legal]
         usual = self.fallback.card(table, seat, legal)
@@ -266,7 +289,7 @@ class SolverBot(_Bot):
         best = [c for c, r in plays if r == top]
         return usual if usual in best else best[0]
 
-    def wants_take(self, table: "_Table", taker: int, target: int) -> bool:
+    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
         options = self._options(table.engine, taker)
         if options is None:
             return self.fallback.wants_take(table, taker, target)
@@ -289,7 +312,7 @@ BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleB
 class _Table:
     """Plays one game through the engine and writes its record as it goes."""
 
-    def __init__(self, rules: "RuleSet", hands: list[list[int]], rng: random.Random, bots: Sequence[str],
+    def __init__(self, rules: RuleSet, hands: list[list[int]], rng: random.Random, bots: Sequence[str],
                  names: Sequence[str], *, mistakes: float = 0.0, inject: tuple[str, int] | None = None,
                  annotate: bool = False, observer: Observer | None = None) -> None:
         self.rules = rules
@@ -652,7 +675,7 @@ def _each_once_first(cards: Sequence[int]) -> list[int]:
     return first + second
 
 
-def play_game(rules: "RuleSet", players: int, rng: random.Random, *, bots: Sequence[str] | None = None,
+def play_game(rules: RuleSet, players: int, rng: random.Random, *, bots: Sequence[str] | None = None,
               mistakes: float = 0.0, inject: tuple[str, int] | None = None, number: int = 1,
               seed: str = "", annotate: bool = False, dealer: int | None = -1,
               observer: Observer | None = None, header: Sequence[str] = ()) -> SimGame:
@@ -736,7 +759,7 @@ def _sorted(cards: Iterable[int]) -> list[int]:
     return sort_cards(cards)
 
 
-def _check_players(rules: "RuleSet", players: int) -> None:
+def _check_players(rules: RuleSet, players: int) -> None:
     limit = 16 if rules.packs == 2 else 8
     if not 2 <= players <= limit:
         more = " (more than 8 need a double pack: packs=2)" if players > 8 and rules.packs == 1 else ""
@@ -749,7 +772,7 @@ def game_seed(seed: int, number: int) -> str:
     return f"getaway-ref/{seed}/{number}"
 
 
-def simulate(players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+def simulate(players: int, games: int, seed: int, rules: RuleSet | None = None,
              bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
              dealer: bool = True, first: int = 1) -> Iterator[SimGame]:
     """Play ``games`` games between ``players`` bots under ``rules`` (default: pagat).
@@ -768,7 +791,7 @@ def simulate(players: int, games: int, seed: int, rules: "RuleSet | None" = None
                         seed=s, annotate=annotate, dealer=-1 if dealer else None)
 
 
-def file_header(players: int, games: int, seed: int, rules: "RuleSet", bots: Sequence[str] | None,
+def file_header(players: int, games: int, seed: int, rules: RuleSet, bots: Sequence[str] | None,
                 mistakes: float, annotate: bool = False) -> list[str]:
     """The comment lines that say how a file was made (to make it again)."""
     args = f"getaway-ref simulate --players {players} --games {games} --seed {seed} --rules '{rules.spec()}'"
@@ -789,7 +812,7 @@ def file_header(players: int, games: int, seed: int, rules: "RuleSet", bots: Seq
     return lines
 
 
-def write_file(out: IO[str] | str | Path, players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+def write_file(out: IO[str] | str | Path, players: int, games: int, seed: int, rules: RuleSet | None = None,
                bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
                comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> SimStats:
     """Write a whole ``.gwy`` file of simulated games to ``out`` (a text stream, or a path,
@@ -814,7 +837,7 @@ def write_file(out: IO[str] | str | Path, players: int, games: int, seed: int, r
     return total
 
 
-def simulate_text(players: int, games: int, seed: int, rules: "RuleSet | None" = None,
+def simulate_text(players: int, games: int, seed: int, rules: RuleSet | None = None,
                   bots: Sequence[str] | None = None, mistakes: float = 0.0, *, annotate: bool = False,
                   comments: Sequence[str] | None = None, progress: Callable[[int], None] | None = None) -> str:
     """The whole file as a string (see :func:`write_file`)."""
@@ -851,9 +874,9 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
     return bots
 
 
-def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: Optional[str] = None,
-                     rules_file: Optional[Path] = None, sets: Sequence[str] = (), bot: Sequence[str] = (),
-                     mistakes: float = 0.0, comments: bool = False, output: Optional[Path] = None,
+def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: str | None = None,
+                     rules_file: Path | None = None, sets: Sequence[str] = (), bot: Sequence[str] = (),
+                     mistakes: float = 0.0, comments: bool = False, output: Path | None = None,
                      force: bool = False) -> int:
     """``getaway-ref simulate``: games between bots written as a .gwy record (standard output
     or ``output``), a summary on standard error; the exit code."""

@@ -20,20 +20,20 @@ who picks up, who leads: :func:`verdict`), and the cited detail behind it
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Union
 
+from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
-from referee.engine import citations as R
+from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
-from referee.engine import events as EV
+from referee.judging import wording as W
 from referee.judging.referee import GameResult, Step
 from referee.judging.replay import replay
 from referee.notation.record import Counts, Draw, Game, Play, Span, Take
-from referee.commands import UsageError, rules_options
-from referee.judging import wording as W
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
@@ -47,7 +47,7 @@ Item = Union[Play, Take, Draw, Counts]
 class Walk:
     game: Game
     result: GameResult  # the whole game judged, as check judges it
-    start: Optional[E.Engine]  # the state before the first item
+    start: E.Engine | None  # the state before the first item
     steps: list[Step]
     loose: list[Diagnostic]  # diagnostics at no item (the deal, the header, the result tag)
 
@@ -63,7 +63,7 @@ def _spans(item: Item) -> list[Span]:
     return spans
 
 
-def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict[str, object]] = None) -> Walk:
+def walk(game: Game, default: RuleSet | None = None, overrides: dict[str, object] | None = None) -> Walk:
     """Every item of a game with the engine before and after it, its events and its
     diagnostics: the referee's one replay (:func:`referee.judging.replay.replay`), as
     ``check`` judges it; each diagnostic placed at the item it points at."""
@@ -102,7 +102,7 @@ def walk(game: Game, default: Optional[RuleSet] = None, overrides: Optional[dict
 _ordinal, _cards, _list, _cap = W.ordinal, W.cards, W.listed, W.cap
 
 
-def penalty_applied(d: Diagnostic) -> Optional[bool]:
+def penalty_applied(d: Diagnostic) -> bool | None:
     """Whether the table applied the penalty for a mistake (the referee's finding), or None
     when there is no penalty."""
     if d.penalty is not None:
@@ -193,14 +193,14 @@ def play_phrase(st: Step, seats: Sequence[str]) -> str:
     return f"{name} played {card}"
 
 
-def _winning_card(trick: list[tuple[int, int]], w: int) -> Optional[int]:
+def _winning_card(trick: list[tuple[int, int]], w: int) -> int | None:
     for s, c in trick:
         if s == w:
             return c
     return None
 
 
-def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: Optional[int] = None) -> str:
+def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = None) -> str:
     """What followed one item, from the engine's events in the order they happened: the end
     of a trick, who picks up, who gets away, who leads and why, a draw due, the end of the
     game. (Per item: the replay page shows it at each step. A trick's story is told from
@@ -258,7 +258,7 @@ def _highest(trick: Sequence[tuple[int, int]], w: int, trumps: bool, trump: int)
 LEAD_WHY = W.LEAD_WHY  # the one table of why a seat leads (judging/wording.py)
 
 
-def item_sentence(st: Step, seats: Sequence[str], *, skip_lead: Optional[int] = None) -> str:
+def item_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = None) -> str:
     """One non-play item (a take, a draw, a count) and what followed it."""
     it = st.item
     errs = [diagnostic_sentence(d) for d in st.diagnostics]
@@ -306,14 +306,14 @@ class Outcome:
     number: int
     plays: list[Step]
     after: list[Step]  # the takes, draws and counts written after the trick
-    pickup: Optional[tuple[int, int]] = None  # (seat, cards) who picked the trick up
+    pickup: tuple[int, int] | None = None  # (seat, cards) who picked the trick up
     penalty: bool = False  # that pickup was ruling 1's penalty
-    waste: Optional[int] = None  # the seat with the power, when the trick went to the waste pile
-    leader: Optional[int] = None
-    why: Optional[EV.LeadReason] = None
-    draw: Optional[EV.DrawDue] = None
+    waste: int | None = None  # the seat with the power, when the trick went to the waste pile
+    leader: int | None = None
+    why: EV.LeadReason | None = None
+    draw: EV.DrawDue | None = None
     got_away: list[int] = dataclasses.field(default_factory=list)
-    over: Optional[EV.GameOver] = None
+    over: EV.GameOver | None = None
     proofs: list[Diagnostic] = dataclasses.field(default_factory=list)  # reneges this trick proved
     trick_cards: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     trumps: bool = False  # Donkey, and the trump suit once made
@@ -421,7 +421,7 @@ def _proof_phrase(o: Outcome, d: Diagnostic, seats: Sequence[str]) -> str:
     return f"{who} proves the renege of trick {d.trick} ({d.code})"
 
 
-def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
+def verdict(w: Walk, number: int, seat: int | None = None) -> str:
     """Trick ``number`` in one short sentence: who did what (the first mistake or error in
     the record at it, else the card that decided the trick), the penalty, who picks up and
     who leads next, all as the replay has them. With ``seat``, that seat's part first."""
@@ -467,7 +467,7 @@ def verdict(w: Walk, number: int, seat: Optional[int] = None) -> str:
                                                        short=True) + "."
 
 
-def trick_sentence(w: Walk, number: int, seat: Optional[int] = None) -> str:
+def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
     """Trick ``number`` told in full, with what the referee cited: its plays and what the
     referee said of each, how it ended and who leads next (its :func:`outcome`), and the
     takes, draws and counts after it; with ``seat``, that seat's part in it first."""
@@ -662,13 +662,13 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
 # ---- the commands ----------------------------------------------------------------------------------
 
 
-def _load(file: Path, game: Optional[int], rules: Optional[str]) -> Walk:
+def _load(file: Path, game: int | None, rules: str | None) -> Walk:
     """The walk of one clean game; TableError if it cannot be had."""
     default, overrides = rules_options(rules, None, [])
     return walk(read_clean_game(file, game), default, overrides)
 
 
-def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> int:
+def narrate_command(file: Path, game: int | None, rules: str | None) -> int:
     """``show FILE --narrate``: the game told trick by trick; exit 1 if the replay stops short."""
     try:
         w = _load(file, game, rules)
@@ -685,8 +685,8 @@ def narrate_command(file: Path, game: Optional[int], rules: Optional[str]) -> in
     return 1 if w.result.stopped else 0
 
 
-def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Optional[int] = None,
-                rules: Optional[str] = None, explain: bool = False) -> int:
+def ask_command(file: Path, trick: int, seat: str | None = None, game: int | None = None,
+                rules: str | None = None, explain: bool = False) -> int:
     """``getaway-ref ask``: what happened in a trick, in one short sentence (about one seat
     if ``seat`` names one); with ``explain``, the cited detail behind it on the next line."""
     try:
@@ -712,6 +712,6 @@ def ask_command(file: Path, trick: int, seat: Optional[str] = None, game: Option
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
-def ask_sentence(w: Walk, trick: int, seat: Optional[int] = None) -> str:
+def ask_sentence(w: Walk, trick: int, seat: int | None = None) -> str:
     """The verdict on a trick: one short sentence."""
     return verdict(w, trick, seat)

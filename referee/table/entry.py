@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence, Union
+from typing import Union
 
 from referee.engine import cards as C
 from referee.engine import state as E
@@ -216,7 +217,7 @@ def _unknown_word(word: str, seats: Sequence[str]) -> str:
     return f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card"
 
 
-def read_acts(text: str, seats: Sequence[str]) -> Union[list[list[Act]], Rejection]:
+def read_acts(text: str, seats: Sequence[str]) -> list[list[Act]] | Rejection:
     """Every reading of the entry as acts (an empty list: none, with why)."""
     raw = words_of(text)
     if not raw:

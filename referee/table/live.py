@@ -31,9 +31,10 @@ import os
 import re
 import sys
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence, TextIO, TypedDict
+from typing import TextIO, TypedDict
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit import prompt as ask
@@ -46,21 +47,30 @@ from rich.text import Text
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.codes import Code
 from referee.engine.events import Event
-from referee.engine.rules import RuleSet, RulesError, parse_spec
+from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
 from referee.judging.referee import GameResult, Referee
-from referee.notation.reader import ReadError, Reader, chunks, parse
+from referee.notation.reader import Reader, ReadError, chunks, parse
 from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import diagnostic_lines
 from referee.reports.text import safe, safe_path
 from referee.table import answers
 from referee.table.entry import (
-    DRAW_WORDS, PLAY_WORDS, TAKE_WORDS, Pending, Question, Rejection, read_entry, seat_matches, settle, words_of,
+    DRAW_WORDS,
+    PLAY_WORDS,
+    TAKE_WORDS,
+    Pending,
+    Question,
+    Rejection,
+    read_entry,
+    seat_matches,
+    settle,
+    words_of,
 )
 from referee.table.views import LegalModel, legal_model, render_legal, render_state, state_model
-from referee.engine.codes import Code
 
 # A line for the user: (text, style), the style a key of STYLES.
 Line = tuple[str, str]
@@ -109,11 +119,11 @@ class Unit:
     undone one by one) or any other line, kept as written."""
 
     kind: str  # "trick" or "line"
-    text: Optional[str] = None  # the line as written; None: rendered from the fields
+    text: str | None = None  # the line as written; None: rendered from the fields
     number: int = 0
     plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, card)
-    comment: Optional[str] = None
-    history: list[tuple[Optional[str], int, Optional[str]]] = field(default_factory=list)  # texts before plays were appended to a written line
+    comment: str | None = None
+    history: list[tuple[str | None, int, str | None]] = field(default_factory=list)  # texts before plays were appended to a written line
 
     def render(self, seats: Sequence[str]) -> str:
         if self.text is not None:
@@ -122,7 +132,7 @@ class Unit:
         return f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
 
 
-def _split_comment(line: str) -> tuple[str, Optional[str]]:
+def _split_comment(line: str) -> tuple[str, str | None]:
     i = line.find("#")
     if i < 0:
         return line.strip(), None
@@ -152,7 +162,7 @@ def _is_bare_play(body: str) -> bool:
 # ---- files -------------------------------------------------------------------------------------
 
 
-def atomic_write(path: Path, text: str, mode: Optional[int] = None, expect: Snapshot | None = None) -> Snapshot:
+def atomic_write(path: Path, text: str, mode: int | None = None, expect: Snapshot | None = None) -> Snapshot:
     """Replace the record through referee.files, the one careful writer: a symlink or a hard
     link is kept, and so are the file's mode, owner and group (``mode`` is the file's own);
     a failure is a one-line OSError and the file as it was; a file that is no longer what
@@ -180,7 +190,7 @@ def fresh_name(directory: Path) -> Path:
 # ---- a new game's text -----------------------------------------------------------------------------
 
 
-def deal_lines(spec: Optional[str], seats: list[str], rules: RuleSet) -> list[str]:
+def deal_lines(spec: str | None, seats: list[str], rules: RuleSet) -> list[str]:
     """The deal of a new game: ``even`` (the default), sizes ``"13 13 13 13"``, or hands
     ``"AKQ.T92..J43; 13; ..."`` (one part a seat, in seat order: cards, a hand written suit
     by suit, or a size)."""
@@ -201,7 +211,7 @@ def deal_lines(spec: Optional[str], seats: list[str], rules: RuleSet) -> list[st
     return [f"{s} {p}" for s, p in zip(seats, parts)]
 
 
-def new_game_text(seats: list[str], rules_spec: str, deal: list[str], event: Optional[str] = None) -> list[str]:
+def new_game_text(seats: list[str], rules_spec: str, deal: list[str], event: str | None = None) -> list[str]:
     lines = ["%game"]
     if event:
         lines.append(f'[Event "{event}"]')
@@ -242,7 +252,7 @@ class Session:
 
     def __init__(self, path: Path, prefix: str, head: list[str], units: list[Unit], number: int,
                  game: Game, res: GameResult, engine: E.Engine, rules: RuleSet, *,
-                 default: RuleSet | None = None, mode: Optional[int] = None) -> None:
+                 default: RuleSet | None = None, mode: int | None = None) -> None:
         """A session on a game already read and replayed (see :meth:`start`, :meth:`resume`):
         ``engine`` is the state at the end of ``game`` and ``rules`` the rule set it was judged
         by (``res.engine`` and ``res.rules``)."""
@@ -258,7 +268,7 @@ class Session:
         self.engine = engine
         self.rules = rules
         self.options: LiveOptions = {}
-        self.pending: Optional[Pending] = None  # a question asked about the last entry
+        self.pending: Pending | None = None  # a question asked about the last entry
         self.rejected = 0  # entries not recorded (rejected, or asked about and not answered)
         self._answered = False
         self.written = False  # the file has been written by this session
@@ -324,8 +334,8 @@ class Session:
     # ---- starting ------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, path: Path, text: Optional[str], seats: list[str], rules_spec: str, deal: Optional[str],
-              default: RuleSet | None = None, mode: Optional[int] = None) -> "Session":
+    def start(cls, path: Path, text: str | None, seats: list[str], rules_spec: str, deal: str | None,
+              default: RuleSet | None = None, mode: int | None = None) -> Session:
         """A new game at the end of ``text`` (None: a new file)."""
         try:
             rules = parse_spec(rules_spec)
@@ -351,7 +361,7 @@ class Session:
 
     @classmethod
     def resume(cls, path: Path, text: str, default: RuleSet | None = None,
-               mode: Optional[int] = None) -> "Session | None":
+               mode: int | None = None) -> Session | None:
         """Continue the last game of a record."""
         last = None
         reader = Reader(str(path))
@@ -477,7 +487,7 @@ class Session:
             return [(f"question (not recorded): {reading.text}", "warning")], True
         return self.record_lines(list(reading.lines), comment), True
 
-    def record_lines(self, lines: list[str], comment: Optional[str]) -> list[Line]:
+    def record_lines(self, lines: list[str], comment: str | None) -> list[Line]:
         """Record the lines of one entry in turn; a card typed alone gets its seat from the
         state after the plays before it. The first line that is not recorded stops the rest."""
         out: list[Line] = []
@@ -638,7 +648,7 @@ class Session:
             return (_not_written(self.path, ex), "error")
         return None
 
-    def _last_trick(self) -> Optional[int]:
+    def _last_trick(self) -> int | None:
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         return nums[-1] if nums else None
 
@@ -693,8 +703,8 @@ class Session:
         seats = list(self.game.seats)
         rules = self.rules.spec()
         deal = self.options.get("deal")
-        if deal is not None and not (deal.strip().lower() == "even" or deal.replace(",", " ").split()
-                                     and all(w.isdigit() for w in deal.replace(",", " ").split())):
+        if deal is not None and not (deal.strip().lower() == "even" or (deal.replace(",", " ").split()
+                                     and all(w.isdigit() for w in deal.replace(",", " ").split()))):
             deal = None  # the hands dealt for one game are not the next game's
         if deal is None and isinstance(self.game.setup, Deal) and all(h.cards is None for h in self.game.setup.hands):
             sizes = {h.seat: h.size for h in self.game.setup.hands}
@@ -918,7 +928,7 @@ def completions(session: Session, before: list[str]) -> list[str]:
     return seats
 
 
-def _prompt_session(session: Session) -> "PromptSession[str]":
+def _prompt_session(session: Session) -> PromptSession[str]:
     """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
     history kept across sessions."""
     class EntryCompleter(Completer):
@@ -999,8 +1009,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optional[str] = None,
-                 deal: Optional[str] = None) -> int:
+def live_command(file: Path | None, seats: str | None = None, rules: str | None = None,
+                 deal: str | None = None) -> int:
     """``getaway-ref live``: open or start the record, then follow the game typed on
     standard input; the exit code of :func:`run` (2 for a record or option that cannot be
     used)."""
@@ -1008,11 +1018,11 @@ def live_command(file: Optional[Path], seats: Optional[str] = None, rules: Optio
     tty = sys.stdin.isatty()
     seat_list = seats.split() if seats else None
     default = None
-    text: Optional[str] = None
-    path: Optional[Path] = None
+    text: str | None = None
+    path: Path | None = None
     snap: Snapshot = ABSENT
     try:
-        mode: Optional[int] = None
+        mode: int | None = None
         if file is None:
             path = fresh_name(Path("."))
             snap = read_snapshot(path)[1]

@@ -22,28 +22,36 @@ import base64
 import hashlib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
+from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.rules import RuleSet
+from referee.files import WriteError, check_distinct, recover, write_text
+from referee.judging.referee import Step
 from referee.notation.reader import ReadError, read
 from referee.notation.record import Counts, Draw, Game, Play, Take
-from referee.judging.referee import Step
-from referee.commands import UsageError, rules_options
-from referee.engine.rules import RuleSet
 from referee.reports.diagnostics import Diagnostic
-from referee.files import WriteError, check_distinct, recover, write_text
 from referee.reports.render import print_error
-from referee.table.views import TableError, read_clean_game, read_game
 from referee.review.review import GameReview, review_game
 from referee.table.answers import (
-    Walk, walk, lead_phrase, diagnostic_sentence, penalty_applied, rule_of, events_sentence, item_sentence, play_phrase,
+    Walk,
+    diagnostic_sentence,
+    events_sentence,
+    item_sentence,
+    lead_phrase,
+    penalty_applied,
+    play_phrase,
+    rule_of,
+    walk,
 )
+from referee.table.views import TableError, read_clean_game, read_game
 
 GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one
@@ -113,7 +121,7 @@ class _Seen:
         return C.sort_cards(out)
 
 
-def _position(w: Walk, upto: int, e: E.Engine, st: Optional[Step], seen: _Seen) -> dict[str, object]:
+def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> dict[str, object]:
     """What the page shows after step ``upto`` (0: the start)."""
     seats = w.game.seats
     v = e.view()
@@ -305,7 +313,7 @@ def _ours(path: Path) -> bool:
     return GENERATOR.encode("utf-8") in head
 
 
-def _game_page(g: Game, default: Optional[RuleSet], overrides: dict[str, object], review: bool) -> dict[str, object]:
+def _game_page(g: Game, default: RuleSet | None, overrides: dict[str, object], review: bool) -> dict[str, object]:
     w = walk(g, default, overrides)
     data = game_data(w)
     if review and w.start is not None:
@@ -315,7 +323,7 @@ def _game_page(g: Game, default: Optional[RuleSet], overrides: dict[str, object]
     return data
 
 
-def _all_games(file: Path, default: Optional[RuleSet], overrides: dict[str, object],
+def _all_games(file: Path, default: RuleSet | None, overrides: dict[str, object],
                review: bool = False) -> list[dict[str, object]]:
     read_game(file, 1)  # the file's own problems (none, a directory, not a record), as show says them
     out: list[dict[str, object]] = []
@@ -329,8 +337,8 @@ def _all_games(file: Path, default: Optional[RuleSet], overrides: dict[str, obje
     return out
 
 
-def html_command(file: Path, output: Optional[Path] = None, game: Optional[int] = None,
-                 rules: Optional[str] = None, review: bool = False) -> int:
+def html_command(file: Path, output: Path | None = None, game: int | None = None,
+                 rules: str | None = None, review: bool = False) -> int:
     """``getaway-ref html``: the page of a record's games (or of game ``game``) written
     beside the record (or to ``output``); exit 1 if a replay stops early or a game has
     syntax errors. A file that is not a page of ours is never replaced unless it was named.

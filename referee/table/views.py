@@ -12,9 +12,10 @@ The rules are cited as their public name and section (referee.engine.citations);
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, List, Literal, Optional, Sequence, TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 from rich.console import Console
@@ -23,23 +24,20 @@ from rich.text import Text
 
 from referee.archive.inputs import problem
 from referee.commands import rules_options
-from referee.engine.rules import RuleSet
-from referee.notation.reader import ReadError, parse_result, readable_part
-from referee.notation.seek import find_game
-
 from referee.engine import cards as C
-from referee.engine import state as E
 from referee.engine import citations as R
-from referee.reports.text import json_safe
 from referee.engine import events as EV
+from referee.engine import state as E
+from referee.engine.codes import Code
+from referee.engine.rules import RuleSet
+from referee.judging import wording as W
+from referee.judging.referee import GameResult, Referee
+from referee.notation.reader import ReadError, readable_part
+from referee.notation.record import Game, Position, Trick
+from referee.notation.seek import find_game
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
-from referee.reports.text import safe
-from referee.judging import wording as W
-from referee.judging.referee import GameResult, Referee, resolve_rules
-from referee.notation.record import Game, Position, Trick
-from referee.engine.codes import Code
-
+from referee.reports.text import json_safe, safe
 
 Phase = Literal["before_first", "between", "in_trick", "draw_due", "over"]
 PHASES: tuple[Phase, ...] = ("before_first", "between", "in_trick", "draw_due", "over")
@@ -62,21 +60,21 @@ _M = TypeVar("_M", bound=BaseModel)
 class VoidModel(BaseModel):
     suit: str = Field(description="the suit's symbol: ♠ ♥ ♦ ♣")
     name: str = Field(description="the suit's name, plural")
-    since_trick: Optional[int] = Field(
+    since_trick: int | None = Field(
         default=None, description="unseen cards: the trick in which the seat showed it; a known hand: the trick after "
                           "which it held none (0: since the deal or the position)")
-    shown_by: Optional[str] = Field(default=None, description="the off-suit card that showed it, for unseen cards")
+    shown_by: str | None = Field(default=None, description="the off-suit card that showed it, for unseen cards")
 
 
 class SeatModel(BaseModel):
     seat: str
     cards: int = Field(description="hand size")
-    known: List[str] = Field(description="cards known to be in the hand (the whole hand when `full`)")
+    known: list[str] = Field(description="cards known to be in the hand (the whole hand when `full`)")
     full: bool = Field(description="the whole hand is known")
     unseen: int = Field(description="cards of the hand nobody has seen")
-    voids: List[VoidModel] = Field(description="suits the hand is known to lack")
+    voids: list[VoidModel] = Field(description="suits the hand is known to lack")
     out: bool = Field(description="has got away")
-    out_position: Optional[int] = Field(default=None, description="1 for the first to get away, 2 for the next, ...")
+    out_position: int | None = Field(default=None, description="1 for the first to get away, 2 for the next, ...")
     power: bool = Field(description="has the power (leads the next trick, or led this one)")
     to_act: bool = Field(description="must act now (may act, in a first trick played in any order)")
 
@@ -90,7 +88,7 @@ class TrickModel(BaseModel):
     number: int
     leader: str
     led: str = Field(description="the suit led")
-    plays: List[PlayModel]
+    plays: list[PlayModel]
     tochoo: bool = Field(description="a card of another suit (not a trump) has been played to it")
     as_played: bool = Field(
         default=False, description="play went on after a mistake the table did not penalise; the referee follows it as played")
@@ -98,10 +96,10 @@ class TrickModel(BaseModel):
 
 class WastePileModel(BaseModel):
     size: int
-    known: List[str] = Field(description="cards known to lie in it (all of them when `full`)")
+    known: list[str] = Field(description="cards known to lie in it (all of them when `full`)")
     full: bool
     unseen: int
-    pending: List[PlayModel] = Field(
+    pending: list[PlayModel] = Field(
         default=[], description="the clean trick just played: it joins the pile after the draw, and is not drawn from")
 
 
@@ -109,13 +107,13 @@ class DiagModel(BaseModel):
     code: str
     severity: str
     message: str
-    trick: Optional[int] = None
-    line: Optional[int] = None
-    notes: List[str] = []
-    help: Optional[str] = None
+    trick: int | None = None
+    line: int | None = None
+    notes: list[str] = []
+    help: str | None = None
 
     @classmethod
-    def of(cls, d: Diagnostic) -> "DiagModel":
+    def of(cls, d: Diagnostic) -> DiagModel:
         return cls(code=d.code, severity=d.severity, message=d.message, trick=d.trick,
                    line=d.span.line if d.span is not None and d.span.line else None, notes=list(d.notes),
                    help=d.help)
@@ -126,47 +124,47 @@ class StateModel(BaseModel):
 
     path: str
     game: int
-    event: Optional[str] = None
-    seats: List[str]
+    event: str | None = None
+    seats: list[str]
     rules: str
-    after: Optional[int] = Field(default=None, description="the state after this trick (null: the end of the record)")
+    after: int | None = Field(default=None, description="the state after this trick (null: the end of the record)")
     trick: int = Field(description="the trick on the table, or the next one")
     phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
     phase_text: str
-    power: Optional[str] = Field(None, description="who has the power: played the highest card of the suit led "
+    power: str | None = Field(None, description="who has the power: played the highest card of the suit led "
                                  "(or trump) to the last trick, and so leads")
-    leads: Optional[str] = Field(None, description="who leads the trick on the table or the next one")
-    lead_reason: Optional[str] = Field(None, description="why: power, ace, take, pass_lead, penalty, draw, position, table")
-    to_act: Optional[str] = Field(None, description="who must act now; null when several may (first trick) or none")
+    leads: str | None = Field(None, description="who leads the trick on the table or the next one")
+    lead_reason: str | None = Field(None, description="why: power, ace, take, pass_lead, penalty, draw, position, table")
+    to_act: str | None = Field(None, description="who must act now; null when several may (first trick) or none")
     any_order: bool = Field(False, description="the first trick, played in any order: everyone still to play may")
     start: Literal["deal", "position"] = Field("deal", description="how the record starts: void since_trick 0 means since then")
     donkey: bool = Field(False, description="the rule set has trumps (Donkey)")
-    trump: Optional[str] = Field(None, description="Donkey: the trump suit, once made")
-    hands: List[SeatModel]
+    trump: str | None = Field(None, description="Donkey: the trump suit, once made")
+    hands: list[SeatModel]
     waste: WastePileModel
-    trick_on_table: Optional[TrickModel] = None
-    out_order: List[str]
+    trick_on_table: TrickModel | None = None
+    out_order: list[str]
     over: bool
-    loser: Optional[str] = None
-    legs: Optional[int] = Field(default=None, description="cards the loser is left with (Donkey's legs)")
-    stopped: Optional[str] = Field(default=None, description="why the replay stopped before the end of the record")
-    diagnostics: List[DiagModel] = []
+    loser: str | None = None
+    legs: int | None = Field(default=None, description="cards the loser is left with (Donkey's legs)")
+    stopped: str | None = Field(default=None, description="why the replay stopped before the end of the record")
+    diagnostics: list[DiagModel] = []
 
 
 class SeatLegalModel(BaseModel):
     seat: str
     action: Literal["lead", "play"]
     exact: bool = Field(description="the whole hand is known, so `cards` is every card the seat may play")
-    cards: List[str] = Field(description="the known cards the seat may play")
+    cards: list[str] = Field(description="the known cards the seat may play")
     any_card: bool = Field(default=False, description="any card of the hand may be played")
-    must_follow: Optional[str] = Field(default=None, description="the suit to follow if the seat holds one")
-    must_trump: Optional[str] = Field(default=None, description="Donkey: the trump to play if the seat cannot follow")
+    must_follow: str | None = Field(default=None, description="the suit to follow if the seat holds one")
+    must_trump: str | None = Field(default=None, description="Donkey: the trump to play if the seat cannot follow")
     unseen: int = 0
-    unseen_may_follow: List[str] = Field(
+    unseen_may_follow: list[str] = Field(
         default=[], description="cards of the suit to follow that the seat's unseen cards may hold")
-    shown_void: Optional[VoidModel] = Field(default=None, description="the seat has shown it holds none of the suit led")
-    may_not: Optional[str] = Field(default=None, description="what the seat may not play, in words")
-    ends_trick: Optional[str] = Field(default=None, description="what a card of another suit does, in words")
+    shown_void: VoidModel | None = Field(default=None, description="the seat has shown it holds none of the suit led")
+    may_not: str | None = Field(default=None, description="what the seat may not play, in words")
+    ends_trick: str | None = Field(default=None, description="what a card of another suit does, in words")
     rule: str = Field(description="the rule, in words")
     cite: str
 
@@ -179,9 +177,9 @@ class TakeModel(BaseModel):
 class DrawModel(BaseModel):
     seat: str
     source: str = Field(description="'waste' or a seat's name, or 'any' (any other player's hand)")
-    cards: List[str] = Field(description="the cards the draw may be, where known")
+    cards: list[str] = Field(description="the cards the draw may be, where known")
     unseen: int = Field(description="cards of the source nobody has seen")
-    not_from: List[str] = Field(default=[], description="the trick just played: not drawn from")
+    not_from: list[str] = Field(default=[], description="the trick just played: not drawn from")
     cite: str
 
 
@@ -190,25 +188,25 @@ class LegalModel(BaseModel):
 
     path: str
     game: int
-    seats: List[str]
+    seats: list[str]
     rules: str
     trick: int
     phase: Literal["before_first", "between", "in_trick", "draw_due", "over"]
     summary: str = Field(description="whose turn, in one line")
-    to_act: Optional[str] = None
+    to_act: str | None = None
     any_order: bool = False
-    trick_on_table: Optional[TrickModel] = None
-    plays: List[SeatLegalModel] = []
-    takes: List[TakeModel] = []
-    takes_cite: Optional[str] = None
-    draw: Optional[DrawModel] = None
+    trick_on_table: TrickModel | None = None
+    plays: list[SeatLegalModel] = []
+    takes: list[TakeModel] = []
+    takes_cite: str | None = None
+    draw: DrawModel | None = None
     over: bool = False
-    loser: Optional[str] = None
-    legs: Optional[int] = None
-    notes: List[str] = []
-    stopped: Optional[str] = None
-    diagnostics: List[DiagModel] = Field(default=[], description="the referee's findings in the record")
-    then: Optional["LegalModel"] = Field(
+    loser: str | None = None
+    legs: int | None = None
+    notes: list[str] = []
+    stopped: str | None = None
+    diagnostics: list[DiagModel] = Field(default=[], description="the referee's findings in the record")
+    then: LegalModel | None = Field(
         default=None, description="for a trick followed as played after an unpenalised mistake: what may happen once it ends")
 
 
@@ -305,7 +303,7 @@ def suit_symbol(suit: int) -> str:
     return C.SUIT_SYMBOLS[suit]
 
 
-def cards_str(cards: Iterable[int]) -> List[str]:
+def cards_str(cards: Iterable[int]) -> list[str]:
     return [C.card_str(c) for c in cards]
 
 
@@ -394,7 +392,7 @@ def _hand_voids(game: Game, res: GameResult, after: int | None, default: RuleSet
     return out
 
 
-def _plays(e: E.Engine, seats: Sequence[str], trick: Iterable[tuple[int, int]]) -> List[PlayModel]:
+def _plays(e: E.Engine, seats: Sequence[str], trick: Iterable[tuple[int, int]]) -> list[PlayModel]:
     return [PlayModel(seat=seats[s], card=C.card_str(c)) for s, c in trick]
 
 

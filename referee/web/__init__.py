@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Optional
 
 MISSING_HINT = "serve needs the serve extra: pip install 'getaway-ref[serve]'"
 EXTRA = ("starlette", "uvicorn", "segno")
@@ -22,8 +21,8 @@ def available() -> bool:
     return all(find_spec(name) is not None for name in EXTRA)
 
 
-def serve_command(file: Optional[Path], host: Optional[str] = None, port: int = 8765, seats: Optional[str] = None,
-                  rules: Optional[str] = None, deal: Optional[str] = None, recorder_qr: bool = False) -> int:
+def serve_command(file: Path | None, host: str | None = None, port: int = 8765, seats: str | None = None,
+                  rules: str | None = None, deal: str | None = None, recorder_qr: bool = False) -> int:
     if not available():
         sys.stderr.write(f"error: {MISSING_HINT}\n")
         return 2

@@ -21,7 +21,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import segno
 import uvicorn
@@ -32,8 +32,8 @@ from starlette.routing import Route
 
 from referee.engine import cards as C
 from referee.engine import state as E
-from referee.engine.rules import RulesError, parse_spec
 from referee.engine.events import TakeHand
+from referee.engine.rules import RulesError, parse_spec
 from referee.notation.reader import ReadError
 from referee.table import answers
 from referee.table.entry import seat_matches
@@ -51,7 +51,7 @@ _NOT_HERE = {"quit": "the server stops with Ctrl-C where it was started", "exit"
 class Table:
     """The live session every phone shares, its version, and the last ruling."""
 
-    def __init__(self, session: Session, join: Optional[str], recorder: str) -> None:
+    def __init__(self, session: Session, join: str | None, recorder: str) -> None:
         self.session = session
         self.join = join
         self.recorder = recorder
@@ -166,7 +166,7 @@ class Table:
 
     # ---- asking (anyone) --------------------------------------------------------------------
 
-    def ask(self, question: str, seat: Optional[str]) -> str:
+    def ask(self, question: str, seat: str | None) -> str:
         s = self.session
         if seat:
             hits = seat_matches(seat, s.seats())
@@ -204,7 +204,7 @@ def _refused(why: str) -> PlainTextResponse:
     return PlainTextResponse(f"refused: {why}\n", status_code=403)
 
 
-def _token_ok(given: Optional[str], want: Optional[str]) -> bool:
+def _token_ok(given: str | None, want: str | None) -> bool:
     return want is None or (given is not None and secrets.compare_digest(given.encode(), want.encode()))
 
 
@@ -246,7 +246,7 @@ def make_app(table: Table) -> Starlette:
                 while not changed.is_set():
                     try:
                         await asyncio.wait_for(changed.wait(), KEEPALIVE)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         yield ": still here\n\n"
 
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -292,7 +292,7 @@ def make_app(table: Table) -> Starlette:
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def open_session(file: Optional[Path], seats: Optional[str], rules: Optional[str], deal: Optional[str]) -> Session:
+def open_session(file: Path | None, seats: str | None, rules: str | None, deal: str | None) -> Session:
     """The record's last game continued, or a new game, as ``live`` opens it."""
     path = file if file is not None else fresh_name(Path("."))
     default = None
@@ -301,8 +301,8 @@ def open_session(file: Optional[Path], seats: Optional[str], rules: Optional[str
             default = parse_spec(rules)
         except RulesError as ex:
             raise LiveError(f"--rules: {ex.message}") from None
-    text: Optional[str] = None
-    mode: Optional[int] = None
+    text: str | None = None
+    mode: int | None = None
     if path.is_dir():
         raise LiveError(f"{path} is a directory")
     if path.exists() and path.stat().st_size:
@@ -334,8 +334,8 @@ def _lan_address() -> str:
             return LOCAL
 
 
-def serve(file: Optional[Path], host: Optional[str], port: int, seats: Optional[str], rules: Optional[str],
-          deal: Optional[str], recorder_qr: bool = False) -> int:
+def serve(file: Path | None, host: str | None, port: int, seats: str | None, rules: str | None,
+          deal: str | None, recorder_qr: bool = False) -> int:
     out = sys.stdout
     bind = host or LOCAL
     # The port first: a server that cannot listen leaves no new file behind.
