@@ -452,6 +452,9 @@ def verdict(w: Walk, number: int, seat: int | None = None) -> str:
     head = ""
     if o.proofs:
         head = _proof_phrase(o, o.proofs[0], seats) + "; "
+    if not o.ended and seat is None:
+        # A trick still on the table (a live game): its plays so far, then that it goes on.
+        head += _list([play_phrase(st, seats) for st in o.plays if isinstance(st.item, Play)]) + "; "
     if seat is not None and not any(isinstance(st.item, Play) and st.item.seat == seat for st in o.plays):
         head += f"{seats[seat]} did not play to it; "
     elif seat is not None:
