@@ -87,6 +87,19 @@ def _open(drv, page: Path, fragment: str = "") -> None:
     drv.get(page.as_uri() + fragment)
 
 
+def _settled(drv, ready, wait: float = 10.0) -> dict:
+    """What the page shows once ``ready(shown)`` holds (a click redraws the table in the
+    browser's next frame), or as it is after ``wait`` seconds."""
+    import time
+
+    end = time.monotonic() + wait
+    while True:
+        shown = _shown(drv)
+        if ready(shown) or time.monotonic() > end:
+            return shown
+        time.sleep(0.05)
+
+
 def _shown(drv) -> dict:
     """What the page shows now, read from the browser."""
     from selenium.webdriver.common.by import By
@@ -203,7 +216,7 @@ def test_the_trick_list_and_the_mistakes_open_their_play(tmp_path, desktop):
     bad = browser.find_elements(By.CSS_SELECTOR, "#moves a.bad")
     assert [a.text for a in bad] == ["East 10♣"] and bad[0].get_attribute("title") == "M201"
     browser.find_element(By.LINK_TEXT, "North A♦").click()
-    s = _shown(browser)
+    s = _settled(browser, lambda s: "trick 2: North A♦" in s["label"] and len(s["table"]) == 2)
     assert "trick 2: North A♦" in s["label"] and s["table"] == [("West", "5♦", False), ("North", "A♦", False)]
     # the mistake's link opens at it, with its ruling
     link = browser.find_element(By.CSS_SELECTOR, "#mistakes a")
