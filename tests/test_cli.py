@@ -184,7 +184,7 @@ def test_check_json_report_validates(tmp_path):
     assert d.code == "S002" and d.severity == "error"
     assert d.location.line == 7
     assert bad.read_text(encoding="utf-8")[d.location.offset:d.location.end] == "QX"
-    assert report.errors == 1
+    assert report.counts.errors == 1 and report.counts.mistakes == 0
     assert report.games == 2
     assert_no_traceback(r)
 
