@@ -504,3 +504,26 @@ def test_the_page_names_one_leader_a_trick_the_one_the_replay_keeps(record):
         texts = [p["fate"] + " " + p["lead"] for p in game_data(w)["positions"]]
         said = [t for t in texts if "trick 5" in t]
         assert said and all("South" in t and "North" not in t for t in said), said
+
+
+def test_a_play_after_a_tochoo_shows_one_pickup_and_one_leader_in_a_real_browser(tmp_path, desktop):
+    # records/dispute-after-tochoo-illegal.gwy, trick 4: West 2♥, North 6♥, East K♣ (a
+    # tochoo: North's 6♥ would pick up), then South 4♥ after it (M202, penalised): the
+    # replay keeps South's penalty pickup of the 4 cards and South's lead of trick 5.
+    from selenium.webdriver.common.keys import Keys
+
+    browser = desktop
+    page = _page(tmp_path, RECORDS / "dispute-after-tochoo-illegal.gwy")
+    _open(browser, page, "#trick-4")
+    s = _settled(browser, lambda s: "South 4♥" in s["label"])
+    assert "South picks up 4 cards as the penalty and leads trick 5" in s["fate"]
+    assert "South leads trick 5" in s["lead"]
+    assert "North" not in s["fate"] + s["lead"]
+    assert "leads" in s["heads"]["South"] and "leads" not in s["heads"]["North"]
+    # one step back, at East's tochoo: the record plays on to the trick, so the page names
+    # neither North's pickup nor a leader it would take back at the next step
+    browser.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
+    s = _settled(browser, lambda s: "East K♣" in s["label"])
+    assert "The record plays on to trick 4" in s["fate"]
+    assert "leads trick 5" not in s["fate"] + s["lead"] + s["what"]
+    assert not any("leads" in h for h in s["heads"].values())
