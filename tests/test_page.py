@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from conftest import DATA, RECORDS, ROOT, run_cli
 
+from referee.notation.record import Play
+
 ARTIFACTS = ROOT / "build" / "test-artifacts"
 RENEGE = DATA / "invalid" / "M201-renege.gwy"  # game 1: East throws 10♣ on a diamond lead holding ♦QJT9
 DESKTOP = (1280, 900)
@@ -450,3 +452,78 @@ def test_the_review_marks_the_plays_and_its_chart_opens_them(tmp_path, desktop):
     assert not browser.find_elements(By.CSS_SELECTOR, "#moves a[data-mark]")
     assert not browser.find_element(By.ID, "chart-box").is_displayed()
     assert _errors(browser) == []
+
+
+def _leaders_named(text: str, seats: list[str]) -> list[tuple[str, int]]:
+    """Each ``... X ... leads trick N`` clause of a page text: (the seat it names first, N)."""
+    out = []
+    for clause in re.split(r"[;:]", text):
+        m = re.search(r"leads trick (\d+)", clause)
+        if not m:
+            continue
+        at = {s: clause.find(s) for s in seats if s in clause[:m.start()]}
+        if at:
+            out.append((min(at, key=lambda s: at[s]), int(m.group(1))))
+    return out
+
+
+@pytest.mark.parametrize("record", sorted(RECORDS.glob("*.gwy")), ids=lambda p: p.name)
+def test_the_page_names_one_leader_a_trick_the_one_the_replay_keeps(record):
+    # Issue 21 (items 6-8): after a penalised play after a tochoo, the page told both the
+    # normal pickup and the penalty pickup. Every step of a trick must name at most one
+    # leader for the next trick, and that leader is the seat the engine has leading then.
+    from referee.notation.reader import read
+    from referee.table.answers import walk
+    from referee.table.page import game_data
+
+    named_somewhere = 0
+    for g in read(record):
+        if g.errors:
+            continue
+        w = walk(g)
+        data = game_data(w)
+        positions = data["positions"]
+        offset = 1 if w.start is not None else 0
+        per_trick: dict[int, set[str]] = {}
+        for k, st in enumerate(w.steps):
+            p = positions[k + offset]
+            v = st.after.view()
+            for field in ("what", "fate", "lead"):
+                for seat, nxt in _leaders_named(p[field], list(g.seats)):
+                    named_somewhere += 1
+                    assert nxt == v.trick_no, (record.name, k, field, p[field])
+                    assert g.seats.index(seat) == v.leader, (record.name, k, field, p[field])
+                    if st.trick is not None and isinstance(st.item, Play):
+                        per_trick.setdefault(st.trick, set()).add(seat)
+        for trick, leaders in per_trick.items():
+            assert len(leaders) == 1, (record.name, g.number, trick, leaders)
+    if record.name == "dispute-after-tochoo-illegal.gwy":
+        # South's 4♥ after East's tochoo: the penalty stands, South picks up and leads trick 5
+        assert named_somewhere
+        w = walk(next(iter(read(record))))
+        texts = [p["fate"] + " " + p["lead"] for p in game_data(w)["positions"]]
+        said = [t for t in texts if "trick 5" in t]
+        assert said and all("South" in t and "North" not in t for t in said), said
+
+
+def test_a_play_after_a_tochoo_shows_one_pickup_and_one_leader_in_a_real_browser(tmp_path, desktop):
+    # records/dispute-after-tochoo-illegal.gwy, trick 4: West 2♥, North 6♥, East K♣ (a
+    # tochoo: North's 6♥ would pick up), then South 4♥ after it (M202, penalised): the
+    # replay keeps South's penalty pickup of the 4 cards and South's lead of trick 5.
+    from selenium.webdriver.common.keys import Keys
+
+    browser = desktop
+    page = _page(tmp_path, RECORDS / "dispute-after-tochoo-illegal.gwy")
+    _open(browser, page, "#trick-4")
+    s = _settled(browser, lambda s: "South 4♥" in s["label"])
+    assert "South picks up 4 cards as the penalty and leads trick 5" in s["fate"]
+    assert "South leads trick 5" in s["lead"]
+    assert "North" not in s["fate"] + s["lead"]
+    assert "leads" in s["heads"]["South"] and "leads" not in s["heads"]["North"]
+    # one step back, at East's tochoo: the record plays on to the trick, so the page names
+    # neither North's pickup nor a leader it would take back at the next step
+    browser.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
+    s = _settled(browser, lambda s: "East K♣" in s["label"])
+    assert "The record plays on to trick 4" in s["fate"]
+    assert "leads trick 5" not in s["fate"] + s["lead"] + s["what"]
+    assert not any("leads" in h for h in s["heads"].values())

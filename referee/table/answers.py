@@ -378,11 +378,14 @@ def outcome(w: Walk, number: int) -> Outcome:
 
 
 def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False,
-                   short: bool = False) -> str:
+                   short: bool = False, next_trick: int | None = None) -> str:
     """How the trick ended and who leads next, from its outcome: ``North picks up 3 cards
     and leads trick 5``; ``the trick goes to the waste pile and East leads trick 3``. With
-    ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``)."""
-    nxt = o.number + 1
+    ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``).
+    ``next_trick``: the number to give the next trick (the replay page passes the engine's
+    count, which its lead line uses, where the record's trick numbers are out of order);
+    by default this trick's number + 1."""
+    nxt = o.number + 1 if next_trick is None else next_trick
     parts: list[str] = []
     if o.pickup is not None:
         seat, n = o.pickup

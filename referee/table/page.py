@@ -46,6 +46,8 @@ from referee.table.answers import (
     events_sentence,
     item_sentence,
     lead_phrase,
+    outcome,
+    outcome_clause,
     penalty_applied,
     play_phrase,
     rule_of,
@@ -121,11 +123,32 @@ class _Seen:
         return C.sort_cards(out)
 
 
+def _trick_ending(w: Walk, upto: int, st: Step, next_trick: int) -> str:
+    """How the trick of the play at step ``upto`` ended and who leads next, from its
+    :func:`outcome` as the replay has it up to this step: one pickup (after a penalty, the
+    penalty's) and one leader, the ones the engine keeps. The next trick is numbered as the
+    lead line numbers it (the engine's count: written trick numbers may be out of order)."""
+    seats = w.game.seats
+    assert st.trick is not None
+    o = outcome(Walk(w.game, w.result, w.start, w.steps[:upto], w.loose), st.trick)
+    end = outcome_clause(o, seats, highest=True, next_trick=next_trick)
+    return ("the trick ends; " + end) if o.pickup is not None and not o.penalty else end
+
+
+def _played_on(w: Walk, upto: int, st: Step) -> bool:
+    """Whether the record has more plays of this step's trick after it: the engine may end
+    the trick here (a tochoo), but a later play of it (a play after the tochoo) can change
+    who picks up and who leads, so neither is told until the trick's last play."""
+    return st.trick is not None and any(s2.trick == st.trick for s2 in w.steps[upto:])
+
+
 def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> dict[str, object]:
     """What the page shows after step ``upto`` (0: the start)."""
     seats = w.game.seats
     v = e.view()
     sub = Walk(w.game, w.result, w.start, w.steps[:upto], w.loose)
+    # a trick the engine ended while the record still plays on to it: no pickup, no leader yet
+    pending = st is not None and isinstance(st.item, Play) and not v.trick and _played_on(w, upto, st)
     # the trick on the table: the one being played, or the one that just ended
     if v.trick:
         on_table = list(v.trick)
@@ -134,7 +157,13 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
     elif st is not None and isinstance(st.item, Play) and v.last_trick:
         on_table = list(v.last_trick)
         number = st.trick or v.trick_no - 1
-        fate = events_sentence(st, seats)  # how the trick ended, who got away, the end of the game
+        if pending:
+            fate = (f"the record plays on to trick {number}: who picks it up and who leads is told at its "
+                    "last play")
+        elif st.trick is not None:
+            fate = _trick_ending(w, upto, st, v.trick_no)  # the trick's outcome: one pickup, one leader
+        else:
+            fate = events_sentence(st, seats)
     else:
         on_table, fate, number = [], "", v.trick_no
     # diagnostics at the plays of the trick shown, up to this step
@@ -163,8 +192,9 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
             "out": (v.out_order.index(s) + 1) if s in v.out_order else 0,
             # "the power" only for the highest card of the last trick (the engine's lead reason)
             "power": bool(v.leader == s and v.phase in (E.Phase.BETWEEN, E.Phase.DRAW_DUE)
-                          and v.lead_why is EV.LeadReason.POWER),
-            "leads": bool(v.leader == s and v.phase == E.Phase.BETWEEN), "turn": turn == s,
+                          and v.lead_why is EV.LeadReason.POWER and not pending),
+            "leads": bool(v.leader == s and v.phase == E.Phase.BETWEEN and not pending),
+            "turn": turn == s and not pending,
             "loser": v.loser == s, "note": _ending_note(v, e.rules, s, seats),
         })
     if st is None:
@@ -180,7 +210,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
                  else f"{seats[it.seat]} draws {C.card_str(it.card)}" if isinstance(it, Draw)
                  else "counts" if isinstance(it, Counts) else "item")
     waste = v.waste
-    lead = _cap(lead_phrase(sub, e))
+    lead = "" if pending else _cap(lead_phrase(sub, e))
     return {
         "label": label, "trick": st.trick if st is not None else None, "number": number,
         "table": [{"seat": seats[s], "card": card_data(c), "marks": marks.get(s, [])} for s, c in on_table],
