@@ -1307,9 +1307,17 @@ class Engine:
                 out.append(PlayCard(s, c))
         return out
 
-    def apply(self, action: Action | TableAction) -> list[Event]:
+    def legal_takes(self) -> list[TakeHand]:
+        """The takes of :meth:`legal_actions` alone: what a player deciding whether to take
+        asks, without every play of the position listed as well."""
+        return [TakeHand(taker, target) for taker, target in self.takes()]
+
+    def apply(self, action: Action | TableAction, *, events: bool = True) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
-        raises :class:`IllegalAction` with the verdict, and changes nothing.
+        raises :class:`IllegalAction` with the verdict, and changes nothing. With
+        ``events=False`` the action is judged and applied alike but no event is made (an
+        empty list; the log keeps them for :meth:`events_since`): self-play plays tens of
+        thousands of actions a second and reads few of their events.
 
         What the table does that the rules do not allow is applied too, as typed actions
         (:meth:`apply_mistake`): ruling 1's penalty (:class:`Penalise`), a mistake played on
@@ -1335,7 +1343,7 @@ class Engine:
             if v is not None:
                 raise IllegalAction(action, v)
             self.draw(action.seat, action.card, action.source)
-        return self.events_since(mark)
+        return self.events_since(mark) if events else []
 
     def do(self, action: Action) -> None:
         """Apply an action that :meth:`legal_actions` offered now, without judging it again
@@ -1366,7 +1374,6 @@ class Engine:
     def view(self) -> View:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
-        n = range(self.n)
         once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
         return View(
             phase=_PHASES[self.phase],
@@ -1375,9 +1382,10 @@ class Engine:
             to_act=self.to_act(),
             leader=self.leader if self.phase == IN_TRICK else self.power,
             lead_why=self.lead_why,
-            sizes=tuple(once[s].bit_count() + twice[s].bit_count() + unknown[s] for s in n),
-            known=tuple(_cards_held(once[s], twice[s]) for s in n),
-            voids=tuple(_SUITS_OF[void[s]] for s in n),
+            # map and a list over zip, not a generator per seat: a view is asked per action.
+            sizes=tuple([o.bit_count() + t.bit_count() + u for o, t, u in zip(once, twice, unknown)]),
+            known=tuple(map(_cards_held, once, twice)),
+            voids=tuple(map(_SUITS_OF.__getitem__, void)),
             out_order=tuple(self.out_order),
             trumps=self.trump if self.trump >= 0 else None,
             waste=_cards_held(self.waste_once, self.waste_twice),

@@ -2,7 +2,7 @@
 
 The engine is the only judge of what is legal, and the simulator plays through its typed
 API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.legal``
-and ``Engine.legal_actions``, and every action goes through ``Engine.apply``, which judges it
+and ``Engine.legal_takes``, and every action goes through ``Engine.apply``, which judges it
 first (``tests/test_architecture.py`` holds that nothing here reads the engine's fields).
 Nothing here knows a rule of Getaway beyond how to deal the pack.
 
@@ -344,8 +344,10 @@ class _Table:
         raise SimulationError(f"{what} ({self.engine.describe(self.names)})")
 
     def _do(self, action: EngineAction | Penalise) -> list[Event]:
-        """Apply an action through the engine, which judges it first; the view follows."""
-        events = self.engine.apply(action)
+        """Apply an action through the engine, which judges it first; the view follows. The
+        events of a plain action are not made (the simulator reads only a penalty's, and the
+        comments read the log later through ``events_since``)."""
+        events = self.engine.apply(action, events=isinstance(action, Penalise))
         self.view = self.engine.view()
         return events
 
@@ -376,7 +378,7 @@ class _Table:
 
     def _takes(self) -> bool:
         """Offer each seat a take in turn from the one to act; True if one was made."""
-        options = {a.taker: a.target for a in self.engine.legal_actions() if isinstance(a, TakeHand)}
+        options = {a.taker: a.target for a in self.engine.legal_takes()}
         if not options:
             return False
         start = self.view.to_act
