@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -122,6 +122,20 @@ class View:
     last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
     ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
     hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+
+
+class Turn(NamedTuple):
+    """The few values of :class:`View` a player reads at each play (:meth:`Engine.turn`):
+    no hand is listed, so it costs a fraction of a view. Self-play asks it per action and a
+    whole view only when a bot or a mistake needs the hands."""
+
+    phase: Phase
+    trick_no: int  # as View.trick_no
+    trick: tuple[tuple[int, int], ...]  # as View.trick
+    to_act: int  # as View.to_act
+    first_trick: bool  # as View.first_trick
+    trumps: int | None  # as View.trumps
+    unseen: tuple[int, ...]  # how many cards of each hand nobody has seen (0: View.known is the whole hand)
 
 
 @dataclass(slots=True)
@@ -1401,6 +1415,12 @@ class Engine:
             ended_by=self.ended_by,
             hidden=_cards_held(self.hidden_once, 0),
         )
+
+    def turn(self) -> Turn:
+        """The position's few values a player reads at each play (:class:`Turn`), each the
+        same as in :meth:`view`."""
+        return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
+                    self.to_act(), self.first, self.trump if self.trump >= 0 else None, tuple(self.unknown))
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
