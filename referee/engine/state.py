@@ -135,7 +135,6 @@ class Turn(NamedTuple):
     to_act: int  # as View.to_act
     first_trick: bool  # as View.first_trick
     trumps: int | None  # as View.trumps
-    unseen: tuple[int, ...]  # how many cards of each hand nobody has seen (0: View.known is the whole hand)
 
 
 @dataclass(slots=True)
@@ -1272,6 +1271,12 @@ class Engine:
             mask |= self.hidden_once & allowed & ~self._void_mask(s)
         return Legal(s, tuple(cards_of(mask)), reason)
 
+    def playable(self, s: int) -> tuple[int, ...]:
+        """The cards of :meth:`legal` that ``s`` is known to hold: what a player with the
+        hand in front of it chooses among, without the rule's name or an unseen hand's
+        possible cards (self-play asks it at every play)."""
+        return tuple(cards_of(self.legal_cards(s)))
+
     def _void_mask(self, s: int) -> int:
         m = 0
         for suit in range(4):
@@ -1420,7 +1425,7 @@ class Engine:
         """The position's few values a player reads at each play (:class:`Turn`), each the
         same as in :meth:`view`."""
         return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
-                    self.to_act(), self.first, self.trump if self.trump >= 0 else None, tuple(self.unknown))
+                    self.to_act(), self.first, self.trump if self.trump >= 0 else None)
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""

@@ -1,7 +1,7 @@
 """Self-play: complete games played through the rules engine and written as ``.gwy`` records.
 
 The engine is the only judge of what is legal, and the simulator plays through its typed
-API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.legal``
+API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.playable``
 and ``Engine.legal_takes``, and every action goes through ``Engine.apply``, which judges it
 first (``tests/test_architecture.py`` holds that nothing here reads the engine's fields).
 Nothing here knows a rule of Getaway beyond how to deal the pack.
@@ -370,11 +370,7 @@ class _Table:
 
     def _legal(self, s: int) -> list[int]:
         """The known cards the engine lets ``s`` play now."""
-        cards = self.engine.legal(s).cards
-        if not self.turn.unseen[s]:  # the whole hand is known: so is every legal card
-            return list(cards)
-        known = set(self.view.known[s])
-        return [c for c in cards if c in known]
+        return list(self.engine.playable(s))
 
     # -- the game --------------------------------------------------------------------------------
 
