@@ -26,7 +26,7 @@ TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.
 TYPED_API = frozenset({
-    "from_deal", "from_position", "fork", "copy", "view", "legal", "legal_actions", "apply", "apply_mistake",
+    "from_deal", "from_position", "fork", "copy", "view", "turn", "legal", "playable", "legal_actions", "legal_takes", "apply", "apply_mistake",
     "event_count", "events_since", "events", "describe", "rules",
 })
 

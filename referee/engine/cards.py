@@ -59,12 +59,17 @@ def suit_name(suit: int, plural: bool = False) -> str:
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask, ♠ first and high to low within a suit (the canonical order)."""
+    # Suit by suit, each from its highest bit down: already in order, with no sort (the
+    # engine lists a hand at every legal question and view).
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    out.sort(key=_ORDER.__getitem__)
+    if mask >> MARKED_ACE & 1:  # the marked ace comes before the other ace of spades
+        out.append(MARKED_ACE)
+    for bits in _SUIT_BITS:
+        m = mask & bits
+        while m:
+            c = m.bit_length() - 1
+            out.append(c)
+            m ^= 1 << c
     return out
 
 
@@ -105,6 +110,7 @@ def ms_cards(once: int, twice: int) -> list[int]:
 
 # ---- tables ------------------------------------------------------------------------------
 
+_SUIT_BITS = tuple(0x1FFF << (13 * s) for s in range(4))  # the 13 faces of each suit, ♠ first
 _ORDER = tuple(SUIT[c] * 16 + (15 - RANK[c]) - (1 if c == MARKED_ACE else 0) for c in range(CARD_COUNT))
 _CANON = tuple(RANK_NAMES[RANK[c]] + SUIT_SYMBOLS[SUIT[c]] for c in range(52)) + ("A♠*",)
 _ASCII = tuple(RANK_NAMES[RANK[c]] + SUIT_LETTERS[SUIT[c]] for c in range(52)) + ("AS*",)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -122,6 +122,19 @@ class View:
     last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
     ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
     hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+
+
+class Turn(NamedTuple):
+    """The few values of :class:`View` a player reads at each play (:meth:`Engine.turn`):
+    no hand is listed, so it costs a fraction of a view. Self-play asks it per action and a
+    whole view only when a bot or a mistake needs the hands."""
+
+    phase: Phase
+    trick_no: int  # as View.trick_no
+    trick: tuple[tuple[int, int], ...]  # as View.trick
+    to_act: int  # as View.to_act
+    first_trick: bool  # as View.first_trick
+    trumps: int | None  # as View.trumps
 
 
 @dataclass(slots=True)
@@ -1258,6 +1271,12 @@ class Engine:
             mask |= self.hidden_once & allowed & ~self._void_mask(s)
         return Legal(s, tuple(cards_of(mask)), reason)
 
+    def playable(self, s: int) -> tuple[int, ...]:
+        """The cards of :meth:`legal` that ``s`` is known to hold: what a player with the
+        hand in front of it chooses among, without the rule's name or an unseen hand's
+        possible cards (self-play asks it at every play)."""
+        return tuple(cards_of(self.legal_cards(s)))
+
     def _void_mask(self, s: int) -> int:
         m = 0
         for suit in range(4):
@@ -1307,9 +1326,17 @@ class Engine:
                 out.append(PlayCard(s, c))
         return out
 
-    def apply(self, action: Action | TableAction) -> list[Event]:
+    def legal_takes(self) -> list[TakeHand]:
+        """The takes of :meth:`legal_actions` alone: what a player deciding whether to take
+        asks, without every play of the position listed as well."""
+        return [TakeHand(taker, target) for taker, target in self.takes()]
+
+    def apply(self, action: Action | TableAction, *, events: bool = True) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
-        raises :class:`IllegalAction` with the verdict, and changes nothing.
+        raises :class:`IllegalAction` with the verdict, and changes nothing. With
+        ``events=False`` the action is judged and applied alike but no event is made (an
+        empty list; the log keeps them for :meth:`events_since`): self-play plays tens of
+        thousands of actions a second and reads few of their events.
 
         What the table does that the rules do not allow is applied too, as typed actions
         (:meth:`apply_mistake`): ruling 1's penalty (:class:`Penalise`), a mistake played on
@@ -1335,7 +1362,7 @@ class Engine:
             if v is not None:
                 raise IllegalAction(action, v)
             self.draw(action.seat, action.card, action.source)
-        return self.events_since(mark)
+        return self.events_since(mark) if events else []
 
     def do(self, action: Action) -> None:
         """Apply an action that :meth:`legal_actions` offered now, without judging it again
@@ -1366,7 +1393,6 @@ class Engine:
     def view(self) -> View:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
-        n = range(self.n)
         once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
         return View(
             phase=_PHASES[self.phase],
@@ -1375,9 +1401,10 @@ class Engine:
             to_act=self.to_act(),
             leader=self.leader if self.phase == IN_TRICK else self.power,
             lead_why=self.lead_why,
-            sizes=tuple(once[s].bit_count() + twice[s].bit_count() + unknown[s] for s in n),
-            known=tuple(_cards_held(once[s], twice[s]) for s in n),
-            voids=tuple(_SUITS_OF[void[s]] for s in n),
+            # map and a list over zip, not a generator per seat: a view is asked per action.
+            sizes=tuple([o.bit_count() + t.bit_count() + u for o, t, u in zip(once, twice, unknown)]),
+            known=tuple(map(_cards_held, once, twice)),
+            voids=tuple(map(_SUITS_OF.__getitem__, void)),
             out_order=tuple(self.out_order),
             trumps=self.trump if self.trump >= 0 else None,
             waste=_cards_held(self.waste_once, self.waste_twice),
@@ -1393,6 +1420,12 @@ class Engine:
             ended_by=self.ended_by,
             hidden=_cards_held(self.hidden_once, 0),
         )
+
+    def turn(self) -> Turn:
+        """The position's few values a player reads at each play (:class:`Turn`), each the
+        same as in :meth:`view`."""
+        return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
+                    self.to_act(), self.first, self.trump if self.trump >= 0 else None)
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""

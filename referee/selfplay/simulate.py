@@ -1,8 +1,8 @@
 """Self-play: complete games played through the rules engine and written as ``.gwy`` records.
 
 The engine is the only judge of what is legal, and the simulator plays through its typed
-API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.legal``
-and ``Engine.legal_actions``, and every action goes through ``Engine.apply``, which judges it
+API alone: a bot reads the position from ``Engine.view()`` and picks among ``Engine.playable``
+and ``Engine.legal_takes``, and every action goes through ``Engine.apply``, which judges it
 first (``tests/test_architecture.py`` holds that nothing here reads the engine's fields).
 Nothing here knows a rule of Getaway beyond how to deal the pack.
 
@@ -52,7 +52,7 @@ from referee.engine.events import (
     Action as EngineAction,
 )
 from referee.engine.rules import PRESETS, RuleSet
-from referee.engine.state import Engine, IllegalAction, Phase, View
+from referee.engine.state import Engine, IllegalAction, Phase, Turn, View
 from referee.files import WriteError, check_distinct, reason_of, recover, replacing
 from referee.notation.format import format_game, format_prelude
 from referee.notation.record import (
@@ -216,7 +216,7 @@ class SensibleBot(_Bot):
     name = "sensible"
 
     def card(self, table: _Table, seat: int, legal: list[int]) -> int:
-        v = table.view
+        v = table.turn
         high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
         low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
         if v.phase in (Phase.BETWEEN, Phase.BEFORE_FIRST):
@@ -320,7 +320,8 @@ class _Table:
         self.names = tuple(names)
         self.n = len(hands)
         self.engine = Engine.from_deal(rules, [list(h) for h in hands])
-        self.view: View = self.engine.view()  # the position now: what the bots and the table read
+        self.turn: Turn = self.engine.turn()  # the position now, as read at each play
+        self._view: View | None = None  # the whole position, made when first read after an action
         self.bots = [BOT_CLASSES[b](rng) for b in bots]
         self.rate = mistakes
         self.inject = inject          # (code, play number): force one mistake of that kind from then on
@@ -343,10 +344,25 @@ class _Table:
     def _fail(self, what: str) -> NoReturn:
         raise SimulationError(f"{what} ({self.engine.describe(self.names)})")
 
+    @property
+    def view(self) -> View:
+        """The whole position (the hands too): made only when read, as most plays need just
+        the turn, and a view per action cost self-play half its time."""
+        v = self._view
+        if v is None:
+            v = self._view = self.engine.view()
+        return v
+
+    def _refresh(self) -> None:
+        self.turn = self.engine.turn()
+        self._view = None
+
     def _do(self, action: EngineAction | Penalise) -> list[Event]:
-        """Apply an action through the engine, which judges it first; the view follows."""
-        events = self.engine.apply(action)
-        self.view = self.engine.view()
+        """Apply an action through the engine, which judges it first; the turn follows. The
+        events of a plain action are not made (the simulator reads only a penalty's, and the
+        comments read the log later through ``events_since``)."""
+        events = self.engine.apply(action, events=isinstance(action, Penalise))
+        self._refresh()
         return events
 
     def _hand(self, s: int) -> list[int]:
@@ -354,19 +370,18 @@ class _Table:
 
     def _legal(self, s: int) -> list[int]:
         """The known cards the engine lets ``s`` play now."""
-        known = set(self.view.known[s])
-        return [c for c in self.engine.legal(s).cards if c in known]
+        return list(self.engine.playable(s))
 
     # -- the game --------------------------------------------------------------------------------
 
     def run(self) -> None:
-        while self.view.phase != Phase.OVER:
+        while self.turn.phase != Phase.OVER:
             if self.stats.plays > MAX_PLAYS:
                 self._fail(f"no end after {MAX_PLAYS} plays")
-            if self.view.phase == Phase.DRAW_DUE:
+            if self.turn.phase == Phase.DRAW_DUE:
                 self._draw()
                 continue
-            if self.view.phase in (Phase.BEFORE_FIRST, Phase.BETWEEN):
+            if self.turn.phase in (Phase.BEFORE_FIRST, Phase.BETWEEN):
                 if not self.no_take and self._takes():
                     continue
                 self.no_take = False
@@ -376,10 +391,10 @@ class _Table:
 
     def _takes(self) -> bool:
         """Offer each seat a take in turn from the one to act; True if one was made."""
-        options = {a.taker: a.target for a in self.engine.legal_actions() if isinstance(a, TakeHand)}
+        options = {a.taker: a.target for a in self.engine.legal_takes()}
         if not options:
             return False
-        start = self.view.to_act
+        start = self.turn.to_act
         order = list(self.view.order)
         if start in order:
             i = order.index(start)
@@ -444,20 +459,20 @@ class _Table:
     # -- a trick -----------------------------------------------------------------------------------
 
     def _trick(self) -> None:
-        number = self.view.trick_no
+        number = self.turn.trick_no
         plays: list[Play] = []
         trick = Trick(number, plays)
         self._event_mark: int = self.engine.event_count()
         self.trick_end: str | None = None
         self.actions.append(trick)
-        leader = self.view.to_act
+        leader = self.turn.to_act
         if leader < 0:
             self._fail("nobody to lead")
         c = self._choose(leader)
         self._apply(leader, c, plays, lead=True)
         order = None
-        v = self.view
-        if v.first_trick and self.rules.first_trick == "any_order":
+        if self.turn.first_trick and self.rules.first_trick == "any_order":
+            v = self.view
             # Ruling 2: in the first trick the others may play in any order (everyone who
             # held cards when it began: the others, as the leader alone may have played its last).
             held = [t for t in v.order if v.sizes[t] > 0 and t not in v.out_order]
@@ -469,12 +484,12 @@ class _Table:
                 seq = v.order[i + 1:] + v.order[:i]
                 rest = [t for t in seq if t in held]
             order = rest
-        while self.view.phase == Phase.IN_TRICK:
+        while self.turn.phase == Phase.IN_TRICK:
             if order is not None:
-                played = {t for t, _ in self.view.trick}
+                played = {t for t, _ in self.turn.trick}
                 s = next((t for t in order if t not in played), -1)
             else:
-                s = self.view.to_act
+                s = self.turn.to_act
             if s < 0:
                 self._fail("nobody to play in a trick that is not over")
             if self._maybe_mistake(s, plays, number):
@@ -491,7 +506,7 @@ class _Table:
         return self.bots[s].card(self, s, legal)
 
     def _apply(self, s: int, c: int, plays: list[Play], lead: bool) -> None:
-        before = self.view
+        before = self.turn
         try:
             self._do(PlayCard(s, c))
         except IllegalAction as ex:
@@ -511,9 +526,9 @@ class _Table:
     def _after_trick(self, plays: list[Play], number: int) -> None:
         """A trick is over: who picked up what, and perhaps a play after the tochoo."""
 
-        v = self.view
-        if v.trick_no == number:
+        if self.turn.trick_no == number:
             return
+        v = self.view
         self.stats.tricks += 1
         if self.trick_end == "penalty":
             return
@@ -547,8 +562,10 @@ class _Table:
         """Instead of ``s``'s legal play, a renege by ``s`` or a play out of turn by another
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
 
-        v = self.view
         self._arm()
+        if self.pending not in (RENEGE, OUT_OF_TURN):
+            return False  # nothing to make here: no view needed
+        v = self.view
         if self.pending == RENEGE:
             led = _led(v)
             hand = self._hand(s)
@@ -571,7 +588,7 @@ class _Table:
 
     def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
-        if self.pending != AFTER_TOCHOO or self.view.phase == Phase.OVER:
+        if self.pending != AFTER_TOCHOO or self.turn.phase == Phase.OVER:
             return
         played = {p.seat for p in plays}  # the trick the tochoo ended
         late = [t for t in _holding(self.view) if t not in played]
@@ -642,7 +659,7 @@ class _Table:
 # ---- what the simulator reads of a view ---------------------------------------------------------
 
 
-def _led(v: View) -> int:
+def _led(v: View | Turn) -> int:
     """The suit led to the trick on the table (-1 between tricks)."""
     return SUIT[v.trick[0][1]] if v.trick else -1
 
@@ -729,7 +746,7 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     n = len(e.view().sizes)
     table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
     table.engine = t = e.fork()
-    table.view = t.view()
+    table._refresh()
     while table.view.phase == Phase.IN_TRICK:
         # The trick on the table first (run() starts from between tricks).
         s = table.view.to_act
@@ -748,7 +765,7 @@ def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") ->
     n = len(e.view().sizes)
     table = _Table(e.rules, [[] for _ in range(n)], rng, [bot] * n, seat_names(n))
     table.engine = e.fork()
-    table.view = table.engine.view()
+    table._refresh()
     legal = table._legal(seat)
     if not legal:
         return -1
