@@ -18,7 +18,7 @@ from referee.notation.record import Span
 from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, Diagnostic, title
 from referee.reports.layout import diagnostic_text
 from referee.reports.select import severity_of
-from referee.reports.sink import GameOutcome, Sink, Totals
+from referee.reports.sink import EachDiagnostic, GameOutcome, Sink, Totals
 
 
 def end_column(span: Span) -> int:
@@ -49,7 +49,7 @@ def _gh_prop(s: str) -> str:
 GH_LEVEL = {ERROR: "error", MISTAKE: "error", NOTE: "notice"}
 
 
-class GithubSink:
+class GithubSink(EachDiagnostic):
     """GitHub Actions workflow commands: one ``::error file=...,line=...::`` annotation per
     diagnostic, shown on the pull request's lines; mistakes fail the check as errors do.
 
@@ -77,15 +77,6 @@ class GithubSink:
             line, col = (span.line, span.col) if span is not None else (0, 0)
             self.notes.append((path, line, col,
                                f"::{GH_LEVEL[sev]} {','.join(props)}::{_gh_data(f'{d.code} {d.message_with_help}')}\n"))
-
-    def start_file(self, path: str) -> None:
-        self.path = path
-
-    def prelude(self, diags: list[Diagnostic]) -> None:
-        self._emit(diags)
-
-    def game(self, g: GameOutcome) -> None:
-        self._emit(g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
         if problem is not None:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, SEVERITIES, Diagnostic, title
 from referee.reports.layout import window
-from referee.reports.sink import GameOutcome, Totals
+from referee.reports.sink import EachDiagnostic, GameOutcome, Totals
 from referee.reports.text import json_safe
 
 Severity = Literal["error", "mistake", "note"]  # diagnostics.SEVERITIES, as a type the schema shows
@@ -226,7 +226,7 @@ class UnreadableLine(BaseModel):
     message: str = Field(description="why the file could not be read")
 
 
-class JsonLinesSink:
+class JsonLinesSink(EachDiagnostic):
     """One JSON object per line per diagnostic, as it is found (``jq``-friendly, streamable):
     a :class:`DiagnosticLine`, or an :class:`UnreadableLine` (``"code": null``) for a file
     that cannot be read."""
@@ -242,15 +242,6 @@ class JsonLinesSink:
         for d in diags:
             model = DiagnosticModel.of(d)
             self._write(DiagnosticLine(**dict(model), path=d.path or self.path, title=title(d.code)))
-
-    def start_file(self, path: str) -> None:
-        self.path = path
-
-    def prelude(self, diags: list[Diagnostic]) -> None:
-        self._emit(diags)
-
-    def game(self, g: GameOutcome) -> None:
-        self._emit(g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
         if problem is not None:

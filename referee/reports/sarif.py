@@ -28,7 +28,7 @@ from referee.reports.diagnostics import CODES, ERROR, MISTAKE, NOTE, Diagnostic
 from referee.reports.formats import end_column
 from referee.reports.report import around
 from referee.reports.select import code_severity, severity_of
-from referee.reports.sink import GameOutcome, Totals
+from referee.reports.sink import EachDiagnostic, Totals
 from referee.reports.text import json_safe
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -177,7 +177,7 @@ def _region(span: Span) -> Region:
                   char_offset=span.start, char_length=max(0, span.end - span.start))
 
 
-class SarifSink:
+class SarifSink(EachDiagnostic):
     """One SARIF 2.1.0 log for the run: the rules (every code, with its help text and the
     rule it cites) and a result per diagnostic with its region, streamed as found."""
 
@@ -214,15 +214,6 @@ class SarifSink:
                             properties=ResultProperties(severity=sev, game=d.game, trick=d.trick))
             self.out.write(("," if self.results else "") + "\n" + json_safe(result.model_dump_json(exclude_none=True)))
             self.results += 1
-
-    def start_file(self, path: str) -> None:
-        self.path = path
-
-    def prelude(self, diags: list[Diagnostic]) -> None:
-        self._emit(diags)
-
-    def game(self, g: GameOutcome) -> None:
-        self._emit(g.diagnostics)
 
     def end_file(self, problem: str | None) -> None:
         if problem is not None:

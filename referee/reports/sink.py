@@ -11,7 +11,7 @@ it writes, so it must not pull in pydantic, rich or xml.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NotRequired, Protocol, TypedDict
 
 from referee.reports.diagnostics import Diagnostic
@@ -79,3 +79,22 @@ class Sink(Protocol):
     def game(self, g: GameOutcome) -> None: ...
     def end_file(self, problem: str | None) -> None: ...
     def finish(self, totals: Totals) -> None: ...
+
+
+class EachDiagnostic:
+    """What the sinks that write each diagnostic as it comes (jsonl, github, sarif) share: the
+    file being read, and a file's own diagnostics and a game's handed alike to ``_emit``."""
+
+    path = ""
+
+    def _emit(self, diags: Iterable[Diagnostic]) -> None:
+        raise NotImplementedError
+
+    def start_file(self, path: str) -> None:
+        self.path = path
+
+    def prelude(self, diags: list[Diagnostic]) -> None:
+        self._emit(diags)
+
+    def game(self, g: GameOutcome) -> None:
+        self._emit(g.diagnostics)
