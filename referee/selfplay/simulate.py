@@ -76,8 +76,7 @@ from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, so
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
 BOTS = ("random", "sensible", "solver")
-RENEGE, AFTER_TOCHOO, OUT_OF_TURN = Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN
-MISTAKE_KINDS = (RENEGE, AFTER_TOCHOO, OUT_OF_TURN)
+MISTAKE_KINDS = (Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN)  # the mistakes --mistakes injects
 
 # How often a bot takes the next hand when nothing in particular tells it to.
 RANDOM_TAKE = 0.02
@@ -563,24 +562,24 @@ class _Table:
         seat, if one is pending and possible now. True if the trick ended in a penalty."""
 
         self._arm()
-        if self.pending not in (RENEGE, OUT_OF_TURN):
+        if self.pending not in (Code.RENEGE, Code.OUT_OF_TURN):
             return False  # nothing to make here: no view needed
         v = self.view
-        if self.pending == RENEGE:
+        if self.pending == Code.RENEGE:
             led = _led(v)
             hand = self._hand(s)
             if any(SUIT[c] == led for c in hand):
                 off = [c for c in hand if SUIT[c] != led]
                 if off:
-                    return self._penalty(RENEGE, s, self.rng.choice(off), plays, number)
-        elif self.pending == OUT_OF_TURN and not (v.first_trick and self.rules.first_trick == "any_order"):
+                    return self._penalty(Code.RENEGE, s, self.rng.choice(off), plays, number)
+        elif self.pending == Code.OUT_OF_TURN and not (v.first_trick and self.rules.first_trick == "any_order"):
             # The seats still to play to this trick (everyone who holds cards and has not played).
             played = {t for t, _ in v.trick}
             others = [t for t in v.order if t != s and t not in played and t not in v.out_order and v.sizes[t] > 0]
             if others:
                 t = self.rng.choice(others)
-                return self._penalty(OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number)
-        if self.lapse and self.pending in (RENEGE, OUT_OF_TURN):
+                return self._penalty(Code.OUT_OF_TURN, t, self.rng.choice(self._hand(t)), plays, number)
+        if self.lapse and self.pending in (Code.RENEGE, Code.OUT_OF_TURN):
             # A mistake drawn at the rate is made at this play or not at all; a planned one
             # (``inject``) waits for its chance. A play after a tochoo waits for a tochoo.
             self.pending = None
@@ -588,19 +587,19 @@ class _Table:
 
     def _maybe_late_play(self, plays: list[Play], number: int) -> None:
         """Just after a tochoo: a seat that did not play to the trick plays to it anyway."""
-        if self.pending != AFTER_TOCHOO or self.turn.phase == Phase.OVER:
+        if self.pending != Code.AFTER_TOCHOO or self.turn.phase == Phase.OVER:
             return
         played = {p.seat for p in plays}  # the trick the tochoo ended
         late = [t for t in _holding(self.view) if t not in played]
         if late:
             t = self.rng.choice(late)
-            self._penalty(AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number)
+            self._penalty(Code.AFTER_TOCHOO, t, self.rng.choice(self._hand(t)), plays, number)
 
     def _penalty(self, code: Code, s: int, c: int, plays: list[Play], number: int) -> bool:
         """``s`` makes the mistake ``code`` by playing ``c``, and the table applies ruling 1's
         penalty; the engine judges the play and must find that very mistake."""
         try:
-            events = self._do(Penalise(s, c, late=code == AFTER_TOCHOO))
+            events = self._do(Penalise(s, c, late=code == Code.AFTER_TOCHOO))
             found = events[0].code if events and isinstance(events[0], MistakeMade) else None
         except ValueError as ex:  # a record error (IllegalAction), or a legal play
             found, why = None, str(ex)
