@@ -51,6 +51,7 @@ from referee.engine.codes import Code
 from referee.engine.events import Event
 from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
+from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import Reader, ReadError, chunks, parse
 from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
@@ -815,23 +816,21 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             if leads:
                 events = events[:j] + events[j + 1:]
             if isinstance(ev, EV.PickedUp):
-                parts.append(f"tochoo: {name(w)} picks up {n} card{'s' if n != 1 else ''}" + (" and leads" if leads else ""))
+                parts.append(f"tochoo: {W.pickup(name(w), n)}" + (" and leads" if leads else ""))
             else:
                 parts.append(f"the trick goes to the waste pile; {name(w)} has the power" + (" and leads" if leads else ""))
             i += 1
             continue
         if isinstance(ev, EV.Penalty):
             if not skip_penalty:
-                parts.append(f"penalty: {name(ev.seat)} picks up {ev.cards} card{'s' if ev.cards != 1 else ''} and leads")
+                parts.append(f"penalty: {W.pickup(name(ev.seat), ev.cards)} and leads")
         elif isinstance(ev, EV.Leads):
             if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
                 parts.append(f"{name(ev.seat)} leads")
         elif isinstance(ev, EV.GotAway):
             parts.append(f"{name(ev.seat)} has got away")
         elif isinstance(ev, EV.DrawDue):
-            src = ev.source
-            where = ("the waste pile" if src is None else "any other player's hand" if src == EV.ANY_SOURCE
-                     else f"{name(src)}'s hand")
+            where = W.source_words(ev.source, seats)
             parts.append(f"{name(ev.seat)} has the power and no card: draws from {where} and leads the card")
         elif isinstance(ev, EV.GameOver):
             if e.trumps:
