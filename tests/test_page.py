@@ -103,24 +103,31 @@ def _settled(drv, ready, wait: float = 10.0) -> dict:
 
 
 def _shown(drv) -> dict:
-    """What the page shows now, read from the browser."""
-    from selenium.webdriver.common.by import By
+    """What the page shows now, read from the browser in one script: the page redraws in its
+    next frame after a click, and reading element by element could straddle that redraw."""
+    shown = drv.execute_script(_READ_PAGE)
+    shown["table"] = [tuple(t) for t in shown["table"]]
+    return shown
 
-    def text(id_: str) -> str:
-        return drv.find_element(By.ID, id_).text
 
-    table = [(s.get_attribute("data-seat"), s.find_element(By.CLASS_NAME, "card").get_attribute("data-card"),
-              "bad" in s.find_element(By.CLASS_NAME, "card").get_attribute("class"))
-             for s in drv.find_elements(By.CSS_SELECTOR, "#trick .slot")]
-    boxes = drv.find_elements(By.CSS_SELECTOR, "#felt .hand")
-    return {"label": text("label"), "what": text("what"), "table": table, "fate": text("fate"), "lead": text("lead"),
-            "diags": text("diags"), "waste": text("waste"), "out": text("out"), "notice": text("notice"),
-            "hands": {h.get_attribute("data-seat"): h.find_element(By.CLASS_NAME, "size").text for h in boxes},
-            "heads": {h.get_attribute("data-seat"): h.find_element(By.TAG_NAME, "h3").text for h in boxes},
-            "cards": {h.get_attribute("data-seat"): " ".join(m.text for m in h.find_elements(By.CSS_SELECTOR, ".cards .mini"))
-                      + " | " + " ".join(u.text for u in h.find_elements(By.CSS_SELECTOR, ".cards .unseen")) for h in boxes},
-            "notes": {h.get_attribute("data-seat"): " ".join(n.text for n in h.find_elements(By.CLASS_NAME, "note"))
-                      for h in boxes}}
+# One read of everything the tests look at, run inside the page so no redraw falls in between.
+_READ_PAGE = """
+const text = (id) => document.getElementById(id).innerText.trim();
+const all = (root, sel) => Array.from(root.querySelectorAll(sel));
+const table = all(document, '#trick .slot').map((s) => {
+  const card = s.querySelector('.card');
+  return [s.dataset.seat, card.dataset.card, card.classList.contains('bad')];
+});
+const boxes = all(document, '#felt .hand');
+const per = (f) => Object.fromEntries(boxes.map((h) => [h.dataset.seat, f(h)]));
+const words = (h, sel) => all(h, sel).map((m) => m.innerText.trim()).join(' ');
+return {label: text('label'), what: text('what'), table, fate: text('fate'), lead: text('lead'),
+        diags: text('diags'), waste: text('waste'), out: text('out'), notice: text('notice'),
+        hands: per((h) => h.querySelector('.size').innerText.trim()),
+        heads: per((h) => h.querySelector('h3').innerText.trim()),
+        cards: per((h) => words(h, '.cards .mini') + ' | ' + words(h, '.cards .unseen')),
+        notes: per((h) => words(h, '.note'))};
+"""
 
 
 def _errors(drv) -> list[str]:

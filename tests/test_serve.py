@@ -121,9 +121,13 @@ def phones():
 
 
 def _wait(drv, check, what: str):
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(drv, WAIT).until(lambda d: check(d), message=what)
+    # the server redraws the table whenever a play arrives: an element read mid-redraw is
+    # stale, and the wait looks again rather than failing
+    return WebDriverWait(drv, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: check(d), message=what)
 
 
 def _moves(drv) -> list[str]:
