@@ -28,6 +28,9 @@ TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
 TYPED_API = frozenset({
     "from_deal", "from_position", "fork", "copy", "view", "turn", "legal", "playable", "legal_actions", "legal_takes", "apply", "apply_mistake",
     "event_count", "events_since", "events", "describe", "rules",
+    # questions that change nothing and answer in plain values (seats, cards, counts, words)
+    "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
+    "to_act", "ace_holder", "first_card", "takes", "where",
 })
 
 # Everything else an Engine has: its state fields and its internal methods.
