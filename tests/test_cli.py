@@ -288,6 +288,20 @@ def test_export_validates_against_the_record_model():
     assert first.comment == "East has no spades"
 
 
+def test_export_keeps_trick_lines_where_they_are_written():
+    # Trick 3 is written before trick 2 (docs/rulings.md, ruling 10): the export is the record
+    # as written, each line at its place in the text, not the number order the replay weighs.
+    record = RECORDS / "trick-lines-swapped-written-order-stands-illegal.gwy"
+    lines = record.read_text(encoding="utf-8").splitlines()
+    r = run_cli("export", str(record))
+    doc = RecordFile.model_validate_json(r.stdout)
+    tricks = [a for a in doc.games[0].actions if a.kind == "trick"]
+    assert [t.number for t in tricks] == [1, 3, 2, 4]
+    assert [t.at.line for t in tricks] == sorted(t.at.line for t in tricks)
+    for t in tricks:
+        assert lines[t.at.line - 1].startswith(f"{t.number}. ")
+
+
 def test_export_of_a_broken_record_exits_1(tmp_path):
     p = write(tmp_path / "typo.gwy", CLEAN.replace("B 2♠", "B QX"))
     r = run_cli("export", str(p))

@@ -249,7 +249,11 @@ def game_model(g: Game) -> GameModel:
         # the line it starts at.
         number=g.number, at=_at(g.span) or At(line=g.first_line, column=1), seats=list(seats), rules=g.rules,
         open_comment=g.open_comment, header=[_header_item(i) for i in g.header], setup=setup,
-        actions=[_action_item(a, seats) for a in g.actions], errors=len(g.errors),
+        # The record as written: trick lines out of number order are exported where they
+        # stand in the text (docs/rulings.md, ruling 10: the record is the timeline), not in
+        # the number order the reader also offers the replay.
+        actions=[_action_item(a, seats) for a in (g.written_order[0] if g.written_order is not None else g.actions)],
+        errors=len(g.errors),
     )
 
 
