@@ -258,6 +258,29 @@ def test_a_writable_file_in_a_read_only_directory_is_rewritten_in_place(shared: 
     assert [p.name for p in d.iterdir()] == ["mine.gwy"]
 
 
+@needs_root
+def test_with_nowhere_to_keep_a_journal_the_file_is_left_as_it_was(shared: Path, monkeypatch) -> None:
+    # A writable file in a read-only directory is rewritten through a journal kept elsewhere
+    # (the user's state directory, else a private one under the temporary directory). With
+    # neither writable there is no safe way to rewrite it: one line, exit 2, the text intact.
+    d = shared / "ro"
+    d.mkdir()
+    f = d / "mine.gwy"
+    f.write_text("old\n", encoding="utf-8")
+    for p in (d, f):
+        os.chown(p, NOBODY, NOBODY)
+    d.chmod(0o555)
+    closed = shared / "closed"  # root's, and shut to everyone else
+    closed.mkdir(mode=0o555)
+    monkeypatch.setenv("XDG_STATE_HOME", str(closed))
+    monkeypatch.setattr(tempfile, "tempdir", str(closed))
+    r = run(*SIM, "--games", "1", "-o", "ro/mine.gwy", "--force", cwd=shared, user=NOBODY)
+    line = one_line_error(r)
+    assert "ro/mine.gwy" in line and "nowhere to keep its text" in line and "not written" in line
+    assert f.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in d.iterdir()] == ["mine.gwy"] and list(closed.iterdir()) == []
+
+
 def test_a_file_size_limit_is_a_one_line_error_and_the_original_is_untouched(shared: Path) -> None:
     f = shared / "out.gwy"
     f.write_text("the old record\n", encoding="utf-8")
