@@ -57,6 +57,28 @@ class ProseCommand(TyperCommand):
                     formatter.write_dl(rows)
 
 
+class CheckCommand(ProseCommand):
+    """``check`` as typer lists it: its words are read by argparse from the one table of its
+    options (referee/commands/options.py), and the shell's completion offers that table too,
+    since click sees no option of its own here."""
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        from referee.commands.options import CHECK_OPTIONS
+
+        before = ctx.args[-1] if ctx.args else ""
+        wanting = next((o for o in CHECK_OPTIONS if before in o.names and o.metavar is not None), None)
+        if wanting is not None:  # the word after --format, --rules-file, ...
+            if wanting.choices:
+                return [CompletionItem(c) for c in wanting.choices if c.startswith(incomplete)]
+            return []  # a file, or a value of the user's: the shell's own completion (typer's -o default)
+        if incomplete.startswith("-"):
+            return [CompletionItem(name, help=o.help) for o in CHECK_OPTIONS for name in o.names
+                    if name.startswith("--") and name.startswith(incomplete)]
+        return []  # a record or a folder of them: the shell completes file names itself
+
+
 class ProseGroup(TyperGroup):
     """The command list with each command's summary whole (wrapped, never cut with "..."),
     and every command's help in prose (:class:`ProseCommand`)."""
@@ -162,8 +184,8 @@ def _run(command: Callable[[], int]) -> NoReturn:
 # ---- check ------------------------------------------------------------------------------------
 
 
-@app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                                "help_option_names": []}, help=CHECK_HELP, add_help_option=False)
+@app.command(cls=CheckCommand, context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                                                 "help_option_names": []}, help=CHECK_HELP, add_help_option=False)
 def check(ctx: typer.Context) -> None:
     # check's words are read by its one parser (referee/commands/options.py), not typer's: this
     # entry only lists it in `getaway-ref --help` (the entry point runs check without typer).

@@ -321,6 +321,34 @@ def test_shell_completion_is_offered() -> None:
     assert "complete" in r.stdout and "_COMPLETE" in r.stdout
 
 
+def _complete_in_bash(tmp_path: Path, *words: str) -> list[str]:
+    """What bash offers after ``getaway-ref WORDS`` with our completion script loaded (the
+    last word is the one being completed)."""
+    prog = tmp_path / "getaway-ref"
+    prog.write_text(f"#!/bin/sh\nexec {sys.executable} -m referee \"$@\"\n", encoding="utf-8")
+    prog.chmod(0o755)
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "SHELL": "/bin/bash", "PYTHONPATH": str(ROOT)}
+    script = subprocess.run(["getaway-ref", "--show-completion", "bash"], capture_output=True, text=True, env=env,
+                            cwd=ROOT).stdout
+    (tmp_path / "complete.bash").write_text(script, encoding="utf-8")
+    line = " ".join(["getaway-ref", *words])
+    r = subprocess.run(["bash", "-c", f'. {tmp_path}/complete.bash; COMP_WORDS=({line}); COMP_CWORD={len(words)}; '
+                        '_getaway_ref_completion getaway-ref; printf "%s\\n" "${COMPREPLY[@]}"'],
+                       capture_output=True, text=True, env=env, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    return [w for w in r.stdout.splitlines() if w]
+
+
+def test_bash_completes_checks_options_and_their_values_from_its_one_table(tmp_path: Path) -> None:
+    from referee.commands.options import CHECK_OPTIONS
+    from referee.reports.sink import FORMATS
+
+    assert set(_complete_in_bash(tmp_path, "check", "--f")) == {
+        n for o in CHECK_OPTIONS for n in o.names if n.startswith("--f")}
+    assert _complete_in_bash(tmp_path, "check", "--format", "j") == [f for f in FORMATS if f.startswith("j")]
+    assert "show" in _complete_in_bash(tmp_path, "sh")
+
+
 def test_explain_without_a_code_lists_every_code_with_title_and_severity() -> None:
     r = run_cli("explain")
     assert r.returncode == 0
