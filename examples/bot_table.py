@@ -34,10 +34,11 @@ def play(seed: int, players: int) -> str:
         choices = [a for a in actions if not isinstance(a, TakeHand)] or actions
         action = rng.choice(choices)
         if isinstance(action, PlayCard):
-            if engine.trick_no != trick_no:  # a new trick: write out the one before
+            now = engine.turn().trick_no  # the position's few values a player reads each play
+            if now != trick_no:  # a new trick: write out the one before
                 if plays:
                     lines.append(f"{trick_no}. {', '.join(plays)}")
-                trick_no, plays = engine.trick_no, []
+                trick_no, plays = now, []
             plays.append(f"{seats[action.seat]} {referee.card_str(action.card)}")
         elif isinstance(action, DrawCard):
             if plays:

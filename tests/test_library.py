@@ -90,7 +90,7 @@ def bot_game(spec: str, seats: int, seed: int, take_rate: float = 0.15) -> Playe
         takes = [a for a in actions if isinstance(a, TakeHand)]
         others = [a for a in actions if not isinstance(a, TakeHand)]
         action = rng.choice(takes) if takes and (not others or rng.random() < take_rate) else rng.choice(others)
-        number = engine.trick_no
+        number = engine.view().trick_no
         events = engine.apply(action)
         history += events
         for ev in events:
@@ -164,8 +164,7 @@ def test_a_result_tag_the_engine_wrote_is_confirmed_and_a_wrong_one_is_not() -> 
 
 def snapshot(e: Engine) -> tuple[object, ...]:
     """What a program can read of a position."""
-    return (e.phase, e.trick_no, list(e.trick), e.power, e.to_act(), [e.known(s) for s in range(e.n)],
-            [e.size(s) for s in range(e.n)], e.waste_size(), list(e.out_order), e.legal_actions())
+    return (e.view(), e.legal_actions())
 
 
 def deal(spec: str, text: str) -> Engine:
@@ -264,7 +263,7 @@ def test_a_game_ends_with_one_loser_and_no_more_actions() -> None:
     game = bot_game("pagat", 3, 7)
     assert game.over is not None
     assert game.engine.legal_actions() == []
-    assert sorted(game.engine.out_order + [game.over.loser]) == [0, 1, 2]
+    assert sorted(game.engine.view().out_order + (game.over.loser,)) == [0, 1, 2]
     assert game.engine.size(game.over.loser) == game.over.legs
     with pytest.raises(IllegalAction) as info:
         game.engine.apply(PlayCard(game.over.loser, game.engine.known(game.over.loser)[0]))
@@ -276,7 +275,7 @@ def test_a_game_ends_with_one_loser_and_no_more_actions() -> None:
 
 def size_change(events: list[Event], before: Engine) -> list[int]:
     """How each seat's hand size changes by these events."""
-    delta = [0] * before.n
+    delta = [0] * len(before.view().sizes)
     for ev in events:
         if isinstance(ev, Played):
             delta[ev.seat] -= 1
@@ -392,7 +391,8 @@ def test_legal_reasons_agree_with_the_hand_in_every_position_of_a_game(spec: str
             legal = e.legal(seat)
             hand = e.known(seat)
             seen[legal.reason] += 1
-            led = [c for c in hand if e.trick and suit(c) == suit(e.trick[0][1])]
+            trick = e.view().trick
+            led = [c for c in hand if trick and suit(c) == suit(trick[0][1])]
             if legal.reason == LegalReason.FOLLOW:
                 assert led and sorted(legal.cards) == sorted(led)
             elif legal.reason == LegalReason.TRUMP:
@@ -419,7 +419,7 @@ def test_deal_gives_every_card_of_the_pack_once_and_starts_a_game(spec: str, sea
     if rules.deal != "piles":
         assert sizes[-1] - sizes[0] <= 1  # as equal as can be (ruling 7)
     engine = Engine.from_deal(rules, hands)
-    assert engine.phase == referee.Phase.BEFORE_FIRST
+    assert engine.view().phase == referee.Phase.BEFORE_FIRST
     holder = engine.to_act()
     assert card_str(engine.legal(holder).cards[0]).startswith("A♠")
 
@@ -443,8 +443,8 @@ def test_from_deal_refuses_a_deal_that_cannot_be() -> None:
 
 def test_the_phase_says_when_the_game_is_over() -> None:
     game = bot_game("pagat", 3, 4, take_rate=0.0)
-    assert game.engine.phase == referee.Phase.OVER
-    assert referee.Phase(game.engine.phase).name == "OVER"
+    assert game.engine.view().phase == referee.Phase.OVER
+    assert game.engine.view().phase.name == "OVER"
 
 
 def test_dir_lists_the_public_names_and_each_one_is_there() -> None:

@@ -10,6 +10,7 @@ from conftest import RECORDS, run_cli
 
 from referee.engine import citations
 from referee.engine.rules import parse_spec
+from referee.engine.state import Phase
 from referee.judging.referee import Referee
 from referee.notation.reader import parse
 from referee.reports.diagnostics import CODES
@@ -98,7 +99,8 @@ def test_pass_lead_with_two_players_in_the_trick_still_draws():
             "12. North Q♦, South 5♦\n")
     res = judge_text(text)
     assert res.errors == 0 and not res.finished
-    assert res.engine.phase == 3 and res.engine.drawer == 0  # a draw is due, North's
+    v = res.engine.view()
+    assert v.phase == Phase.DRAW_DUE and v.to_act == 0  # a draw is due, North's
 
 
 # ---- 4. Donkey names the card that ended the trick, and cites Donkey ---------------------

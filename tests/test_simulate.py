@@ -17,7 +17,9 @@ from conftest import RECORDS, run_cli
 
 from referee.engine import cards as C
 from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
-from referee.engine.state import BETWEEN, Engine, check_invariant
+from referee.engine.codes import Code
+from referee.engine.events import MistakeMade, Penalise
+from referee.engine.state import Engine, Phase, check_invariant
 from referee.judging.referee import Referee
 from referee.notation.format import format_file
 from referee.notation.reader import parse, parse_file_text
@@ -325,8 +327,9 @@ def _moment(rules, seed, tochoo: bool) -> Engine | None:
     found = []
 
     def watch(e, kind, args):
-        if (not found and kind == "play" and e.phase == BETWEEN and e.trick_no > 3 and e.power >= 0
-                and (e.last_picker >= 0) == tochoo and len(e.holding()) >= 3):
+        v = e.view() if not found and kind == "play" else None
+        if (v is not None and v.phase == Phase.BETWEEN and v.trick_no > 3 and v.leader >= 0
+                and (v.picked_up_by is not None) == tochoo and len(e.holding()) >= 3):
             found.append(e.copy())
 
     play_game(rules, 4, random.Random(seed), bots=["random"] * 4, observer=watch)
@@ -342,16 +345,16 @@ def test_penalty_for_a_lead_out_of_turn_keeps_the_previous_trick(after):
         e = _moment(rules, seed, tochoo=(after == "tochoo"))
         if e is None:
             continue
-        offender = next(s for s in e.holding() if s != e.power)
-        card = C.cards_of(e.once[offender])[0]
-        assert e.judge_play(offender, card).code == "M203"
-        sizes = [e.size(s) for s in range(4)]
-        waste = e.waste_size() + len(e.pending)
-        e.penalise(offender, card)
+        before = e.view()
+        offender = next(s for s in e.holding() if s != before.leader)
+        card = e.known(offender)[0]
+        events = e.apply_mistake(Penalise(offender, card))
+        assert isinstance(events[0], MistakeMade) and events[0].code == Code.OUT_OF_TURN
+        after = e.view()
         assert check_invariant(e) is None
-        assert [e.size(s) for s in range(4)] == sizes
-        assert e.waste_size() + len(e.pending) == waste
-        assert e.power == offender
+        assert after.sizes == before.sizes
+        assert after.waste_size == before.waste_size  # the trick before stays where it went
+        assert after.leader == offender and after.phase == Phase.BETWEEN
         return
     pytest.skip("no game reached the moment")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine import state as E
+from referee.engine.state import Phase
 from referee.engine.rules import PRESETS, parse_spec
 from referee.judging.referee import Referee
 from referee.notation.reader import parse
@@ -42,7 +42,7 @@ trick 5
 def test_direction_clockwise_east_follows_north():
     res = judge(THREE + "5. North 5♥, East 6♥, South 7♥\n", "pagat")
     assert codes(res) == []
-    assert res.engine.power == 2  # South's 7♥ is the highest heart
+    assert res.engine.view().leader == 2  # South's 7♥ is the highest heart
 
 
 def test_direction_anticlockwise_south_follows_north():
@@ -98,7 +98,7 @@ def test_last_card_pass_lead_gets_away():
     # Version 3 (and Denexa): with more than two players North gets away; East leads.
     res = judge(LAST + "10. East 3♣, South 4♣\n", "pagat last_card=pass_lead")
     assert codes(res) == []
-    assert res.engine.out[0]
+    assert 0 in res.engine.view().out_order
     drew = judge(LAST + "North draws 3♠\n", "pagat last_card=pass_lead")
     assert codes(drew) == ["R107"]
 
@@ -109,7 +109,8 @@ def test_last_card_draw_from_the_next_hand():
     # East's last card was drawn: East has got away. South beats North's drawn club, so
     # North is out too and South, the last one holding cards, loses.
     assert codes(res) == []
-    assert res.engine.out[1] and res.engine.phase == E.OVER and res.engine.loser == 2
+    v = res.engine.view()
+    assert 1 in v.out_order and v.phase == Phase.OVER and v.loser == 2
     waste = judge(LAST + "North draws 3♠\n", "pagat last_card=draw_hand")
     assert codes(waste) == ["R107"]
     other = judge(LAST + "North draws 4♣ from South\n", "pagat last_card=draw_hand")
@@ -190,7 +191,7 @@ trick 5
 """
     res = judge(text, "pagat packs=2")
     assert codes(res) == []
-    assert res.engine.power == 0  # North's K♥ was played first
+    assert res.engine.view().leader == 0  # North's K♥ was played first
     single = parse("%gwy 1\n" + text.replace("position", "position"))[0]
     one = Referee(default=parse_spec("pagat"), force=True).judge(single)
     assert codes(one) == ["R101"]  # one pack has one K♥
@@ -222,8 +223,8 @@ def test_donkey_first_void_sets_trumps_and_wins():
     res = judge(DONKEY, "donkey")
     assert codes(res) == []
     e = res.engine
-    assert e.trump == 3  # clubs
-    assert e.power == 1  # East's 3♣ is the only trump: East wins the trick
+    assert e.view().trumps == 3  # clubs
+    assert e.view().leader == 1  # East's 3♣ is the only trump: East wins the trick
     assert e.waste_size() > 0 and e.size(0) == 1  # the trick went to the waste pile
 
 
@@ -282,7 +283,7 @@ def test_two_players_tochoo_on_a_drawn_lead_loses_at_once():
     # Pagat, Two players, outcome 3: East cannot follow the drawn 2♠: North loses at once.
     res = judge(TWO, "pagat")
     assert codes(res) == []
-    assert res.engine.phase == E.OVER and res.engine.loser == 0
+    assert res.engine.view().phase == Phase.OVER and res.engine.view().loser == 0
 
 
 def test_two_player_ending_higher_card_by_choice_is_legal():
