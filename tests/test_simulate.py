@@ -16,9 +16,9 @@ import pytest
 from conftest import RECORDS, run_cli
 
 from referee.engine import cards as C
-from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
 from referee.engine.codes import Code
 from referee.engine.events import MistakeMade, Penalise
+from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
 from referee.engine.state import Engine, Phase, check_invariant
 from referee.judging.referee import Referee
 from referee.notation.format import format_file

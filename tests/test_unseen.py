@@ -48,7 +48,7 @@ def test_hiding_hands_never_makes_a_legal_game_wrong(spec):
             assert not g.errors
             res = Referee(keep_engine=True).judge(g)
             assert res.diagnostics == [], (spec, sorted(hide), [(d.code, d.message) for d in res.diagnostics])
-            assert res.finished and res.engine.loser == sim.loser
+            assert res.finished and res.engine.view().loser == sim.loser
             assert E.check_invariant(res.engine) is None
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.engine.state import Phase
 from referee.engine.rules import PRESETS, parse_spec
+from referee.engine.state import Phase
 from referee.judging.referee import Referee
 from referee.notation.reader import parse
 
