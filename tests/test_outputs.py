@@ -132,6 +132,26 @@ def test_junit_cases_and_suites_say_how_long_they_took(tmp_path: Path) -> None:
     assert float(root.get("time", "-1")) == pytest.approx(sum(float(s.get("time", "0")) for s in suites), abs=0.002)
 
 
+def test_junit_written_as_it_goes_is_the_document_elementtree_would_lay_out(tmp_path: Path) -> None:
+    # The report is written piece by piece (a case at a time, through spool files) so that an
+    # archive of any size fits in memory; what a CI reads must still be one well-formed
+    # document, laid out as ElementTree lays out the same tree, with the counts that hold.
+    empty = tmp_path / "empty.gwy"
+    empty.write_text("%gwy 1\n", encoding="utf-8")
+    r = run_cli("check", "--format", "junit", str(SERIES), str(RENEGE), str(empty), str(tmp_path / "missing.gwy"))
+    assert r.stdout.startswith('<?xml version="1.0" encoding="UTF-8"?>\n')
+    root = ET.fromstring(r.stdout)
+    again = ET.fromstring(r.stdout)
+    ET.indent(again)
+    assert r.stdout.split("\n", 1)[1] == ET.tostring(again, encoding="unicode") + "\n"
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [str(SERIES), str(RENEGE), str(empty), str(tmp_path / "missing.gwy")]
+    for key, child in (("tests", "testcase"), ("failures", "testcase/failure"), ("errors", "testcase/error")):
+        assert [int(s.get(key, "-1")) for s in suites] == [len(s.findall(child)) for s in suites]
+        assert int(root.get(key, "-1")) == len(root.findall("testsuite/" + child))
+    assert suites[2].findall("testcase") == [] and int(root.get("failures", "0")) > 0
+
+
 def test_github_annotations_come_in_order_of_file_and_line(tmp_path: Path) -> None:
     mixed = RECORDS / "simulated-mistakes-illegal.gwy"
     files = [str(mixed), str(tmp_path / "missing.gwy"), str(RENEGE), str(RECORDS / "pagat-example.gwy"), str(mixed)]

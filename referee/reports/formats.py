@@ -8,7 +8,9 @@ The other formats have their own modules, each imported only by the runs that wr
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
@@ -100,34 +102,51 @@ class JunitSink:
     ``time`` (seconds) on each case is how long reading and judging its game took (in
     whichever process judged it), on each suite how long the check spent on its file, on the
     whole the sum of the suites: so a CI's report of slow tests points at slow games and
-    files."""
+    files.
+
+    The counts stand on the opening tags, before what they count, so each case is written
+    as it comes to a spool file (this file's cases), and each finished suite to another:
+    memory holds one case at a time however large the archive. The document is the one
+    ``ET.indent`` would lay out, written piece by piece."""
 
     def __init__(self, out: TextIO | None = None) -> None:
         self.out = out or sys.stdout
-        self.root = ET.Element("testsuites", name="getaway-ref check")
-        self.suite: ET.Element | None = None
+        self.suites: TextIO = tempfile.TemporaryFile("w+", encoding="utf-8")  # the finished suites
+        self.cases: TextIO | None = None  # this file's cases
         self.path = ""
         self.began = time.perf_counter()
+        self.counts = [0, 0, 0]  # this file's tests, failures, errors
+        self.totals = [0, 0, 0]  # every file's
+        self.seconds = 0.0  # the suites' times, as written (the whole's is their sum)
+        self.files = 0
 
     def start_file(self, path: str) -> None:
         self.path = path
-        self.suite = ET.SubElement(self.root, "testsuite", name=path)
+        self.cases = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.counts = [0, 0, 0]
         self.began = time.perf_counter()
 
+    def _put(self, case: ET.Element) -> None:
+        assert self.cases is not None, "start_file comes first"
+        ET.indent(case, space="  ", level=2)
+        self.cases.write("    " + ET.tostring(case, encoding="unicode") + "\n")
+        self.counts[0] += 1
+
     def _case(self, name: str, line: int, diags: Sequence[Diagnostic], seconds: float = 0.0) -> None:
-        assert self.suite is not None, "start_file comes first"
-        case = ET.SubElement(self.suite, "testcase", name=name, classname=self.path, file=self.path,
-                             line=str(line), time=f"{seconds:.6f}")
+        case = ET.Element("testcase", name=name, classname=self.path, file=self.path, line=str(line),
+                          time=f"{seconds:.6f}")
         failing = [d for d in diags if severity_of(d) != NOTE]
         if failing:
             first = failing[0]
             message = f"{first.code} {first.message}" + (f" (+{len(failing) - 1} more)" if len(failing) > 1 else "")
             f = ET.SubElement(case, "failure", message=message, type=first.code)
             f.text = "\n".join(diagnostic_text(d) for d in failing)
+            self.counts[1] += 1
         notes = [d for d in diags if severity_of(d) == NOTE]
         if notes:
             out = ET.SubElement(case, "system-out")
             out.text = "\n".join(diagnostic_text(d) for d in notes)
+        self._put(case)
 
     def prelude(self, diags: list[Diagnostic]) -> None:
         if diags:
@@ -137,26 +156,49 @@ class JunitSink:
         self._case(f"game {g.number}", g.line, g.diagnostics, g.seconds)
 
     def end_file(self, problem: str | None) -> None:
-        assert self.suite is not None, "start_file comes first"
+        assert self.cases is not None, "start_file comes first"
         if problem is not None:
-            case = ET.SubElement(self.suite, "testcase", name="read", classname=self.path, file=self.path,
-                                 time="0.000")
+            case = ET.Element("testcase", name="read", classname=self.path, file=self.path, time="0.000")
             ET.SubElement(case, "error", message=problem, type="unreadable")
-        cases = self.suite.findall("testcase")
-        self.suite.set("tests", str(len(cases)))
-        self.suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
-        self.suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
-        self.suite.set("time", f"{time.perf_counter() - self.began:.3f}")
+            self.counts[2] += 1
+            self._put(case)
+        took = f"{time.perf_counter() - self.began:.3f}"
+        self.seconds += float(took)
+        self.files += 1
+        for k in range(3):
+            self.totals[k] += self.counts[k]
+        suite = _tag("testsuite", name=self.path, tests=str(self.counts[0]), failures=str(self.counts[1]),
+                     errors=str(self.counts[2]), time=took)
+        self.cases.seek(0)
+        if self.counts[0]:
+            self.suites.write(f"  {suite}>\n")
+            shutil.copyfileobj(self.cases, self.suites)
+            self.suites.write("  </testsuite>\n")
+        else:
+            self.suites.write(f"  {suite} />\n")
+        self.cases.close()
+        self.cases = None
 
     def finish(self, totals: Totals) -> None:
-        suites = self.root.findall("testsuite")
-        for k in ("tests", "failures", "errors"):
-            self.root.set(k, str(sum(int(s.get(k, "0")) for s in suites)))
-        self.root.set("time", f"{sum(float(s.get('time', '0')) for s in suites):.3f}")
-        ET.indent(self.root)
+        tests, failures, errors = self.totals
+        root = _tag("testsuites", name="getaway-ref check", tests=str(tests), failures=str(failures),
+                    errors=str(errors), time=f"{self.seconds:.3f}")
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        self.out.write(ET.tostring(self.root, encoding="unicode") + "\n")
+        if self.files:
+            self.out.write(f"{root}>\n")
+            self.suites.seek(0)
+            shutil.copyfileobj(self.suites, self.out)
+            self.out.write("</testsuites>\n")
+        else:
+            self.out.write(f"{root} />\n")
+        self.suites.close()
         self.out.flush()
+
+
+def _tag(element: str, **attrs: str) -> str:
+    """An element's opening tag without its closing ``>``, its attributes escaped by
+    ElementTree as in a whole document."""
+    return ET.tostring(ET.Element(element, attrs), encoding="unicode")[:-3]
 
 
 SINKS: dict[str, Callable[[], Sink]] = {
