@@ -2,9 +2,11 @@
 records replayed by the referee (``tally`` is ``referee/commands/tally.py``).
 
 Nothing here decides a rule. The state is the engine the referee keeps after replaying a
-record (``Referee(keep_engine=True, stop_after=N)``), and every "may" is the engine's:
-``to_act()``, ``legal_cards()``, ``takes()``, ``draw_source``. This module only reads that
-state and says it in words, as rich tables for people and as pydantic models for programs.
+record once (``Referee(keep_engine=True, stop_after=N)``; ``show`` reads the hands at each
+trick's end from the same walk's steps, :func:`walk_game`), read through the engine's typed
+API alone: the position from ``view()``, every "may" from ``legal()``, ``playable()``,
+``duty()`` and ``takes()``. This module says it in words (the rule's words are
+judging/wording.py's), as rich tables for people and as pydantic models for programs.
 
 The rules are cited as their public name and section (referee.engine.citations); "ruling N" is one of docs/rulings.md.
 """
@@ -369,14 +371,16 @@ def _record_tricks(game: Game, after: int | None) -> list[int]:
     return [n for n in nums if after is None or n <= after]
 
 
-def _hand_voids(game: Game, v: E.View, after: int | None, suits_after: dict[int, tuple[int | None, ...]],
+def _hand_voids(game: Game, v: E.View, after: int | None, walked: Callable[[], dict[int, tuple[int | None, ...]]],
                 seats: list[int]) -> dict[tuple[int, int], int]:
     """For seats whose whole hand is known: since which trick each suit it lacks has been
-    lacking, from the suits held after each trick of the walk. 0: since the deal (or position)."""
+    lacking, from the suits held after each trick of the walk (``walked()``, asked only when
+    such a hand lacks a suit). 0: since the deal (or position)."""
     now = _suits_held(v)
     missing = {s: [u for u in range(4) if not (now[s] or 0) >> u & 1] for s in seats}
     if not any(missing.values()):
         return {}
+    suits_after = walked()
     nums = _record_tricks(game, after)
     in_trick = v.phase == IN_TRICK and bool(nums)
     completed = nums[:-1] if in_trick else nums
@@ -439,12 +443,11 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
     out = set(v.out_order)
     any_order = v.phase == IN_TRICK and v.first_trick and e.rules.first_trick == "any_order"
     full_seats = [s for s in range(len(seats)) if xv.unseen[s] == 0 and v.sizes[s] > 0 and s not in out]
-    whole = [s for s in full_seats if v.unseen[s] == 0]
-    since: dict[tuple[int, int], int] = {}
-    if whole:
-        if suits_after is None and any(not all((_suits_held(v)[s] or 0) >> u & 1 for u in range(4)) for s in whole):
-            suits_after = walk_game(game, after, default, overrides, force).suits_after
-        since = _hand_voids(game, v, after, suits_after or {}, whole)
+
+    def walked() -> dict[int, tuple[int | None, ...]]:
+        return suits_after if suits_after is not None else walk_game(game, after, default, overrides, force).suits_after
+
+    since = _hand_voids(game, v, after, walked, [s for s in full_seats if v.unseen[s] == 0])
     hands: list[SeatModel] = []
     for s in range(len(seats)):
         full = xv.unseen[s] == 0
