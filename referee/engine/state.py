@@ -130,8 +130,6 @@ class View:
     still_to_play: tuple[int, ...]  # the seats that held cards when the trick on the table began and have not played to it
     pending: tuple[tuple[int, int], ...]  # the clean trick just played, (seat, card): it joins the waste pile after the draw
     drawn_lead: bool  # the lead is a card just drawn (Pagat, Two players)
-    unseen: tuple[int, ...]  # per seat, the cards of its hand nobody has seen
-    waste_unseen: int  # the cards of the waste pile nobody has seen
     hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
 
 
@@ -1424,6 +1422,7 @@ class Engine:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
         once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
+        in_trick = self.phase == IN_TRICK
         return View(
             phase=_PHASES[self.phase],
             trick_no=self.trick_no,
@@ -1451,14 +1450,12 @@ class Engine:
             hidden=_cards_held(self.hidden_once, 0),
             # seamviews (issue 23)
             power=self.power if self.power >= 0 else None,
-            led=self.led if self.phase == IN_TRICK and self.led >= 0 else None,
-            tochoo=self.tochoo and self.phase == IN_TRICK,
-            as_played=self.lenient and self.phase == IN_TRICK,
-            still_to_play=self._still_to_play(),
+            led=self.led if in_trick and self.led >= 0 else None,
+            tochoo=in_trick and self.tochoo,
+            as_played=in_trick and self.lenient,
+            still_to_play=self._still_to_play() if in_trick else (),
             pending=tuple(self.pending),
             drawn_lead=self.drawn_lead,
-            unseen=tuple(unknown),
-            waste_unseen=self.waste_unknown,
             hidden_cards=_cards_held(self.hidden_once, self.hidden_twice),
         )
 
@@ -1471,10 +1468,8 @@ class Engine:
     # seamviews (issue 23): read-only questions of show and legal ---------------------------
 
     def _still_to_play(self) -> tuple[int, ...]:
-        if self.phase != IN_TRICK:
-            return ()
         active, played = self.active, self.played
-        return tuple(s for s in self.seq if active >> s & 1 and not played >> s & 1)
+        return tuple([s for s in self.seq if active >> s & 1 and not played >> s & 1])
 
     def resolved(self) -> Engine:
         """A copy in which the cards known by elimination are placed: when the cards nobody

@@ -299,13 +299,22 @@ class Walked:
     suits_after: dict[int, tuple[int | None, ...]]
 
 
+def _unseen(v: E.View, s: int) -> int:
+    """The cards of seat ``s``'s hand nobody has seen."""
+    return v.sizes[s] - len(v.known[s])
+
+
+def _waste_unseen(v: E.View) -> int:
+    return v.waste_size - len(v.waste)
+
+
 def _suits_held(v: E.View) -> tuple[int | None, ...]:
     held: list[int | None] = []
-    for cards, unseen in zip(v.known, v.unseen):
+    for size, cards in zip(v.sizes, v.known):
         mask = 0
         for c in cards:
             mask |= 1 << C.SUIT[c]
-        held.append(None if unseen else mask)
+        held.append(None if size > len(cards) else mask)
     return tuple(held)
 
 
@@ -442,15 +451,15 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
     seats = list(game.seats)
     out = set(v.out_order)
     any_order = v.phase == IN_TRICK and v.first_trick and e.rules.first_trick == "any_order"
-    full_seats = [s for s in range(len(seats)) if xv.unseen[s] == 0 and v.sizes[s] > 0 and s not in out]
+    full_seats = [s for s in range(len(seats)) if _unseen(xv, s) == 0 and v.sizes[s] > 0 and s not in out]
 
     def walked() -> dict[int, tuple[int | None, ...]]:
         return suits_after if suits_after is not None else walk_game(game, after, default, overrides, force).suits_after
 
-    since = _hand_voids(game, v, after, walked, [s for s in full_seats if v.unseen[s] == 0])
+    since = _hand_voids(game, v, after, walked, [s for s in full_seats if _unseen(v, s) == 0])
     hands: list[SeatModel] = []
     for s in range(len(seats)):
-        full = xv.unseen[s] == 0
+        full = _unseen(xv, s) == 0
         known = xv.known[s]
         voids: list[VoidModel] = []
         if v.sizes[s] > 0 and s not in out:
@@ -466,13 +475,13 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
         to = v.to_act == s or (any_order and s in v.still_to_play and not v.tochoo)
         hands.append(SeatModel(
             seat=seats[s], cards=v.sizes[s], known=cards_str(known), full=full,
-            unseen=0 if full else v.unseen[s], voids=voids, out=s in out,
+            unseen=0 if full else _unseen(v, s), voids=voids, out=s in out,
             out_position=v.out_order.index(s) + 1 if s in out else None,
             power=v.power == s and v.lead_why is EV.LeadReason.POWER,
             to_act=to and v.phase != OVER,
         ))
     waste = WastePileModel(
-        size=v.waste_size, known=cards_str(xv.waste), full=xv.waste_unseen == 0, unseen=xv.waste_unseen,
+        size=v.waste_size, known=cards_str(xv.waste), full=_waste_unseen(xv) == 0, unseen=_waste_unseen(xv),
         pending=_plays(seats, v.pending),
     )
     return StateModel(
@@ -498,7 +507,7 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
     """What seat ``s`` may play now: ``v`` is the position, ``x`` the engine with the cards
     known by elimination placed (:meth:`Engine.resolved`) and ``xv`` its view."""
     name = seats[s]
-    exact = xv.unseen[s] == 0
+    exact = _unseen(xv, s) == 0
     playable = set(x.playable(s))
     cards = [c for c in xv.known[s] if c in playable]  # a card held twice is listed twice
     if action == "lead":
@@ -510,7 +519,7 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
         if v.drawn_lead:
             rule, cite = "leads the card it has just drawn", CITE_DRAW
         return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(xv.known[s]),
-                              any_card=True, unseen=0 if exact else xv.unseen[s], rule=rule, cite=cite)
+                              any_card=True, unseen=0 if exact else _unseen(xv, s), rule=rule, cite=cite)
     rules = x.rules
     led = _led(v)
     first = v.first_trick
@@ -539,7 +548,7 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
                            shown_in=shown.since_trick if shown is not None else None)
     return SeatLegalModel(seat=name, action="play", exact=False, cards=cards_str(cards), must_follow=led_sym,
                           must_trump=suit_symbol(trump) if trump is not None and EV.LegalReason.TRUMP in duty else None,
-                          unseen=xv.unseen[s], unseen_may_follow=cards_str(may_follow),
+                          unseen=_unseen(xv, s), unseen_may_follow=cards_str(may_follow),
                           shown_void=shown, may_not=may_not, ends_trick=other,
                           rule=rule, cite=cite)
 
@@ -550,12 +559,12 @@ def _draw_model(v: E.View, xv: E.View, seats: Sequence[str]) -> DrawModel:
     pending = cards_str(c for _, c in v.pending)
     if src is None:
         return DrawModel(seat=seats[s], source="waste", cards=cards_str(xv.waste),
-                         unseen=xv.waste_unseen, not_from=pending, cite=CITE_DRAW + f"; {R.LAST_CARD}")
+                         unseen=_waste_unseen(xv), not_from=pending, cite=CITE_DRAW + f"; {R.LAST_CARD}")
     if src == EV.ANY_SOURCE:  # from any other player's hand
         return DrawModel(seat=seats[s], source="any", cards=[], unseen=0, not_from=pending,
                          cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
     return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(xv.known[src]),
-                     unseen=xv.unseen[src], not_from=pending, cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
+                     unseen=_unseen(xv, src), not_from=pending, cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
 
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
@@ -632,7 +641,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
             else:
                 out = set(v.out_order)
                 maybe = [s for s in range(len(seats)) if s not in out and e.may_hold(s, first)]
-                model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=v.unseen[s],
+                model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=_unseen(v, s),
                                               rule=f"opens the first trick with {ace} if it holds it",
                                               cite=str(R.FIRST_TRICK)) for s in maybe]
                 model.summary = (f"whoever holds {ace} opens trick {v.trick_no} with it ("
