@@ -21,7 +21,9 @@ from referee.engine.state import Engine
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The packages that use the engine through its typed API alone.
-TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
+TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web",
+                  "referee.table.views",  # seamviews (issue 23)
+                  )
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.
@@ -31,6 +33,9 @@ TYPED_API = frozenset({
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
+    # seamviews (issue 23): the two-player shootout, a copy with the cards known by elimination placed,
+    # the play that showed an unseen hand's void, and the rule's duty for a seat in order
+    "shootout", "resolved", "void_shown", "duty",
 })
 
 # Everything else an Engine has: its state fields and its internal methods.

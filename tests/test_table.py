@@ -11,7 +11,7 @@ import random
 import re
 
 import pytest
-from conftest import RECORDS, run_cli
+from conftest import DATA, RECORDS, run_cli
 
 from referee import parse
 from referee.commands.tally import TallyModel, tally
@@ -203,6 +203,16 @@ def test_dispute_unnoticed_trick_goes_on():
     assert m.phase == "in_trick" and [p.seat for p in m.plays] == ["West"]
     assert any("penalty was not applied" in n for n in m.diagnostics[0].notes)
     assert m.then is not None and m.then.to_act == "South" and m.then.trick == 6
+
+
+def test_a_first_trick_played_on_after_a_wrong_opening_is_led_from_by_its_winner():
+    # North opened with J♠ although West held A♠ (M205) and nobody noticed: the trick ends as
+    # played, and West's A♠, the highest spade, takes the power for trick 2 (Pagat, Getaway:
+    # First trick). West leads it because it won trick 1, not because it held the opening ace.
+    m = legal_json(DATA / "invalid" / "M205-first-not-ace.gwy", "--game", "2")
+    assert [d.code for d in m.diagnostics] == ["M205"] and m.then is not None
+    assert m.then.to_act == "West" and m.then.trick == 2
+    assert m.then.summary.startswith("West has the power and leads trick 2")
 
 
 def test_dispute_take_past_a_seat_that_is_out():

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -122,6 +122,34 @@ class View:
     last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
     ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
     hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+    # seamviews (issue 23): what show and legal read of the position
+    power: int | None  # the seat with the power, or that had it when the trick on the table was led; None: nobody
+    led: int | None  # the suit led to the trick on the table
+    tochoo: bool  # a card of another suit (not a trump) has ended the trick on the table
+    as_played: bool  # the trick on the table went on after a mistake the table did not penalise: followed as played
+    still_to_play: tuple[int, ...]  # the seats that held cards when the trick on the table began and have not played to it
+    pending: tuple[tuple[int, int], ...]  # the clean trick just played, (seat, card): it joins the waste pile after the draw
+    drawn_lead: bool  # the lead is a card just drawn (Pagat, Two players)
+    hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
+
+
+class VoidShown(NamedTuple):
+    """The play that showed a seat's unseen cards lack a suit (:meth:`Engine.void_shown`)."""
+
+    trick: int  # the record's number of the trick it was played to
+    card: int  # the off-suit card
+
+
+@runtime_checkable
+class VoidRef(Protocol):
+    """What the judge notes of such a play (:meth:`Engine.mark_void`): the engine reads its
+    trick and card, whatever else the judge keeps with them."""
+
+    @property
+    def trick(self) -> int: ...
+
+    @property
+    def card(self) -> int: ...
 
 
 class Turn(NamedTuple):
@@ -1394,6 +1422,7 @@ class Engine:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
         once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
+        in_trick = self.phase == IN_TRICK
         return View(
             phase=_PHASES[self.phase],
             trick_no=self.trick_no,
@@ -1419,6 +1448,15 @@ class Engine:
             last_trick=tuple(self.last_trick),
             ended_by=self.ended_by,
             hidden=_cards_held(self.hidden_once, 0),
+            # seamviews (issue 23)
+            power=self.power if self.power >= 0 else None,
+            led=self.led if in_trick and self.led >= 0 else None,
+            tochoo=in_trick and self.tochoo,
+            as_played=in_trick and self.lenient,
+            still_to_play=self._still_to_play() if in_trick else (),
+            pending=tuple(self.pending),
+            drawn_lead=self.drawn_lead,
+            hidden_cards=_cards_held(self.hidden_once, self.hidden_twice),
         )
 
     def turn(self) -> Turn:
@@ -1426,6 +1464,70 @@ class Engine:
         same as in :meth:`view`."""
         return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
                     self.to_act(), self.first, self.trump if self.trump >= 0 else None)
+
+    # seamviews (issue 23): read-only questions of show and legal ---------------------------
+
+    def _still_to_play(self) -> tuple[int, ...]:
+        active, played = self.active, self.played
+        return tuple([s for s in self.seq if active >> s & 1 and not played >> s & 1])
+
+    def resolved(self) -> Engine:
+        """A copy in which the cards known by elimination are placed: when the cards nobody
+        has seen can lie in one place only (one seat's unseen cards, or the waste pile's),
+        they lie there, and that hand or pile is known whole. Nothing of this engine changes."""
+        x = self.copy()
+        places = [s for s in range(self.n) if self.unknown[s] > 0] + (["waste"] if self.waste_unknown > 0 else [])
+        if len(places) != 1:
+            return x
+        hidden = ms_cards(self.hidden_once, self.hidden_twice)
+        where = places[0]
+        if isinstance(where, int):
+            for c in hidden:
+                x._give(where, c)
+            x.unknown[where] = 0
+        else:
+            for c in hidden:
+                x.waste_once, x.waste_twice = ms_add(x.waste_once, x.waste_twice, c)
+            x.waste_unknown = 0
+        x.hidden_once = x.hidden_twice = 0
+        return x
+
+    def void_shown(self, s: int, suit: int) -> VoidShown | None:
+        """The play that showed that the unseen cards of ``s`` lack ``suit`` (the record's
+        trick and the off-suit card), as the judge noted it with :meth:`mark_void`; None when
+        no such void is known or nothing says which play showed it."""
+        ref = self.unseen_void(s, suit)
+        if isinstance(ref, VoidRef):
+            return VoidShown(ref.trick, ref.card)
+        return None
+
+    def duty(self, s: int) -> tuple[LegalReason, ...]:
+        """What the rule asks of ``s`` in the trick on the table, as the reasons of
+        :meth:`legal` in the order the rule tries them: the first the hand meets is its
+        duty. A hand known whole has one (``legal(s).reason``); a hand with unseen cards may
+        have several: follow if it holds the suit led, else (Donkey) trump if it holds a
+        trump, else any card. Empty when ``s`` is not to play (Pagat, Getaway: Second and
+        subsequent tricks; Donkey)."""
+        reason = self._legal_reason(s)[0]
+        if reason in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN, LegalReason.ANY, LegalReason.ACE_FIRST):
+            return ()
+        if not self.unknown[s]:
+            return (reason,)
+        led, hand = self.led, self.once[s]
+        follow = LegalReason.FIRST_TRICK_SPADE if self.first else LegalReason.FOLLOW
+        if hand & SUIT_MASK[led]:
+            return (follow,)
+        out: list[LegalReason] = []
+        if not self.void[s] >> led & 1 and (self.hidden_once & SUIT_MASK[led]):
+            out.append(follow)
+        trump = self.trump if self.trumps else -1
+        if trump >= 0 and trump != led:
+            if not out and hand & SUIT_MASK[trump]:
+                return (LegalReason.TRUMP,)
+            if out or not self.void[s] >> trump & 1:
+                out.append(LegalReason.TRUMP)
+        out.append(LegalReason.OFF_SUIT)
+        return tuple(out)
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""

@@ -129,6 +129,33 @@ def another_suit(led: int, *, first: bool, donkey: bool, trump: int | None) -> s
     return "a card of another suit is a tochoo: it ends the trick"
 
 
+def duty(reasons: Sequence[EV.LegalReason], led: int, trump: int | None, *, exact: bool,
+         holds: Sequence[int] = (), shown_in: int | None = None) -> tuple[str, str | None]:
+    """What a seat must play to a trick led in ``led``, from the engine's answer
+    (``Engine.duty``: the reasons in the order the rule tries them), as ``legal`` tells it:
+    the rule in words and what the seat may not play (None: nothing). ``exact``: the whole
+    hand is known; ``holds``: the cards of the suit led it is known to hold; ``shown_in``:
+    the trick in which its unseen cards showed they lack the suit led."""
+    led_sym = C.SUIT_SYMBOLS[led]
+    t = C.SUIT_SYMBOLS[trump] if trump is not None else ""
+    first = reasons[0] if reasons else EV.LegalReason.OFF_SUIT
+    follow = first in (EV.LegalReason.FOLLOW, EV.LegalReason.FIRST_TRICK_SPADE)
+    if follow and len(reasons) == 1:
+        held = ", ".join(C.card_str(c) for c in holds)
+        return (must_follow(led) if exact or not holds else f"{must_follow(led)}: it holds {held}"), "another suit"
+    if follow:  # unseen cards that may hold the suit led
+        rule = f"{must_follow(led)} if it holds one"
+        if EV.LegalReason.TRUMP in reasons:
+            rule += f", else a trump {t} if it holds one"
+        return rule + ", else any card", f"another suit while holding a {C.suit_name(led)}"
+    if first == EV.LegalReason.TRUMP and len(reasons) == 1:
+        return (f"holds no {led_sym}: must play a trump {t}",
+                f"anything but a trump {t}" if exact else f"a suit other than the trump {t}")
+    if first == EV.LegalReason.TRUMP:
+        return f"holds no {led_sym}: must play a trump {t} if it holds one, else any card", None
+    return f"holds no {led_sym}" + (f" (shown in trick {shown_in})" if shown_in else "") + ": any card", None
+
+
 # ---- events told in words ------------------------------------------------------------------------
 
 

@@ -2,9 +2,11 @@
 records replayed by the referee (``tally`` is ``referee/commands/tally.py``).
 
 Nothing here decides a rule. The state is the engine the referee keeps after replaying a
-record (``Referee(keep_engine=True, stop_after=N)``), and every "may" is the engine's:
-``to_act()``, ``legal_cards()``, ``takes()``, ``draw_source``. This module only reads that
-state and says it in words, as rich tables for people and as pydantic models for programs.
+record once (``Referee(keep_engine=True, stop_after=N)``; ``show`` reads the hands at each
+trick's end from the same walk's steps, :func:`walk_game`), read through the engine's typed
+API alone: the position from ``view()``, every "may" from ``legal()``, ``playable()``,
+``duty()`` and ``takes()``. This module says it in words (the rule's words are
+judging/wording.py's), as rich tables for people and as pydantic models for programs.
 
 The rules are cited as their public name and section (referee.engine.citations); "ruling N" is one of docs/rulings.md.
 """
@@ -33,7 +35,7 @@ from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import ReadError, readable_part
-from referee.notation.record import Game, Position, Trick
+from referee.notation.record import Game, Play, Position, Trick
 from referee.notation.seek import find_game
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
@@ -267,11 +269,15 @@ def judge_game(game: Game, after: int | None = None, default: RuleSet | None = N
                force: bool = False) -> GameResult:
     """Replay a game (up to and including trick ``after``) and keep the engine."""
     res = Referee(default, overrides, force, keep_engine=True, stop_after=after).judge(game)
+    _replayed(game, res, after)
+    return res
+
+
+def _replayed(game: Game, res: GameResult, after: int | None) -> E.Engine:
     if after is not None:
         # The result tag speaks of the whole game, not of the part replayed.
         res.diagnostics = [d for d in res.diagnostics if d.code != Code.RESULT_CONTRADICTS]
-    engine_of(game, res)
-    return res
+    return engine_of(game, res)
 
 
 def engine_of(game: Game, res: GameResult) -> E.Engine:
@@ -280,6 +286,61 @@ def engine_of(game: Game, res: GameResult) -> E.Engine:
     if res.engine is None:
         raise TableError(f"{game.path}: game {game.number} cannot be replayed: {res.stopped}", 1, res.diagnostics)
     return res.engine
+
+
+@dataclass(frozen=True, slots=True)
+class Walked:
+    """What ``show`` takes from one walk of a game (:func:`walk_game`): the referee's result,
+    with its engine at the point asked for, and the suits each hand known whole held after
+    every trick of the record up to that point (``suits_after[k]``: per seat a mask of suits,
+    bit ``suit``, or None for a hand with unseen cards), for the voids' "since"."""
+
+    result: GameResult
+    suits_after: dict[int, tuple[int | None, ...]]
+
+
+def _unseen(v: E.View, s: int) -> int:
+    """The cards of seat ``s``'s hand nobody has seen."""
+    return v.sizes[s] - len(v.known[s])
+
+
+def _waste_unseen(v: E.View) -> int:
+    return v.waste_size - len(v.waste)
+
+
+def _suits_held(v: E.View) -> tuple[int | None, ...]:
+    held: list[int | None] = []
+    for size, cards in zip(v.sizes, v.known):
+        mask = 0
+        for c in cards:
+            mask |= 1 << C.SUIT[c]
+        held.append(None if size > len(cards) else mask)
+    return tuple(held)
+
+
+def walk_game(game: Game, after: int | None = None, default: RuleSet | None = None,
+              overrides: dict[str, object] | None = None, force: bool = False) -> Walked:
+    """One replay of a game, up to and including trick ``after``: the referee's walk, its
+    steps read as they come. The state at each end of a trick is the state before the first
+    play of a later trick (the state the referee stops at when told ``stop_after``), so
+    everything ``show`` says comes from this one walk, not a replay per trick."""
+    referee = Referee(default, overrides, force, keep_engine=True, stop_after=after)
+    nums = _record_tricks(game, after)
+    due = [nums[0] - 1, *nums] if nums else []  # the start, then every trick of the record
+    suits: dict[int, tuple[int | None, ...]] = {}
+    for step in referee.steps(game, snapshots=bool(due)):
+        tno = step.trick
+        if due and tno is not None and tno > due[0] and isinstance(step.item, Play):
+            held = _suits_held(step.before.view())
+            while due and due[0] < tno:
+                suits[due.pop(0)] = held
+    res = referee.result
+    e = _replayed(game, res, after)
+    if due:
+        held = _suits_held(e.view())
+        for k in due:
+            suits[k] = held
+    return Walked(res, suits)
 
 
 def check_after(game: Game, after: int | None) -> None:
@@ -297,6 +358,13 @@ def check_after(game: Game, after: int | None) -> None:
 
 
 # ---- reading the engine ---------------------------------------------------------------------------
+# Everything below reads the engine through its typed API (tests/test_engine_boundary.py): the
+# position as a View, and a copy of it with the cards known by elimination placed
+# (Engine.resolved), so that a hand known so is told as a whole; the rules' answers from
+# legal(), playable(), duty() and takes().
+
+IN_TRICK, BEFORE_FIRST, BETWEEN, DRAW_DUE, OVER = (E.Phase.IN_TRICK, E.Phase.BEFORE_FIRST, E.Phase.BETWEEN,
+                                                   E.Phase.DRAW_DUE, E.Phase.OVER)
 
 
 def suit_symbol(suit: int) -> str:
@@ -307,164 +375,127 @@ def cards_str(cards: Iterable[int]) -> list[str]:
     return [C.card_str(c) for c in cards]
 
 
-@dataclass
-class Resolved:
-    """Where the unseen cards are, when only one place holds them all (by elimination)."""
-
-    hands: list[list[int] | None]  # per seat: the full list of cards, or None when not known
-    waste: list[int] | None
-
-
-def resolve(e: E.Engine) -> Resolved:
-    hidden = C.ms_cards(e.hidden_once, e.hidden_twice)
-    places: list[int | str] = [s for s in range(e.n) if e.unknown[s] > 0]
-    if e.waste_unknown > 0:
-        places.append("waste")
-    hands: list[list[int] | None] = []
-    for s in range(e.n):
-        if e.unknown[s] == 0:
-            hands.append(e.known(s))
-        elif places == [s]:
-            hands.append(C.sort_cards(e.known(s) + hidden))
-        else:
-            hands.append(None)
-    waste_known = C.ms_cards(e.waste_once, e.waste_twice)
-    if e.waste_unknown == 0:
-        waste = waste_known
-    elif places == ["waste"]:
-        waste = C.sort_cards(waste_known + hidden)
-    else:
-        waste = None
-    return Resolved(hands, waste)
-
-
-def full_engine(e: E.Engine, r: Resolved) -> E.Engine:
-    """A copy of the engine in which hands known by elimination are known."""
-    x = e.copy()
-    for s in range(e.n):
-        if e.unknown[s] and r.hands[s] is not None:
-            x.once[s] |= x.hidden_once
-            x.twice[s] |= x.hidden_twice
-            x.unknown[s] = 0
-            x.hidden_once = x.hidden_twice = 0
-    return x
-
-
 def _record_tricks(game: Game, after: int | None) -> list[int]:
     nums = sorted({a.number for a in game.actions if isinstance(a, Trick)})
     return [n for n in nums if after is None or n <= after]
 
 
-def _hand_voids(game: Game, res: GameResult, after: int | None, default: RuleSet | None,
-                overrides: dict[str, object] | None, force: bool, seats: list[int]) -> dict[tuple[int, int], int]:
+def _hand_voids(game: Game, v: E.View, after: int | None, walked: Callable[[], dict[int, tuple[int | None, ...]]],
+                seats: list[int]) -> dict[tuple[int, int], int]:
     """For seats whose whole hand is known: since which trick each suit it lacks has been
-    lacking, found by replaying the record trick by trick. 0: since the deal (or position)."""
-    e = engine_of(game, res)
-    now = {s: e.once[s] | e.twice[s] for s in seats}
-    missing = {s: [u for u in range(4) if not now[s] & C.SUIT_MASK[u]] for s in seats}
+    lacking, from the suits held after each trick of the walk (``walked()``, asked only when
+    such a hand lacks a suit). 0: since the deal (or position)."""
+    now = _suits_held(v)
+    missing = {s: [u for u in range(4) if not (now[s] or 0) >> u & 1] for s in seats}
     if not any(missing.values()):
         return {}
+    suits_after = walked()
     nums = _record_tricks(game, after)
-    in_trick = e.phase == E.IN_TRICK and bool(nums)
+    in_trick = v.phase == IN_TRICK and bool(nums)
     completed = nums[:-1] if in_trick else nums
     first = nums[0] - 1 if nums else 0
-    # snapshots of the known hands after trick k (-1: not known in full then)
-    snaps: list[tuple[int, list[int]]] = []
-    for k in [first] + completed:
-        r = Referee(default, overrides, force, keep_engine=True, stop_after=k).judge(game)
-        if r.engine is None:
-            continue
-        x = r.engine
-        snaps.append((k, [x.once[s] | x.twice[s] if x.unknown[s] == 0 else -1 for s in range(e.n)]))
+    snaps = [(k, suits_after[k]) for k in [first] + completed if k in suits_after]
     if in_trick or not snaps:
-        snaps.append((nums[-1] if nums else first, [e.once[s] | e.twice[s] if e.unknown[s] == 0 else -1
-                                                   for s in range(e.n)]))
+        snaps.append((nums[-1] if nums else first, now))
     out: dict[tuple[int, int], int] = {}
     for s in seats:
         for u in missing[s]:
             since = 0
             for i in range(len(snaps) - 1, -1, -1):
                 hand = snaps[i][1][s]
-                if hand == -1 or hand & C.SUIT_MASK[u]:
+                if hand is None or hand >> u & 1:
                     since = snaps[i + 1][0] if i + 1 < len(snaps) else snaps[-1][0]
                     break
             out[(s, u)] = since
     return out
 
 
-def _plays(e: E.Engine, seats: Sequence[str], trick: Iterable[tuple[int, int]]) -> list[PlayModel]:
+def _plays(seats: Sequence[str], trick: Iterable[tuple[int, int]]) -> list[PlayModel]:
     return [PlayModel(seat=seats[s], card=C.card_str(c)) for s, c in trick]
 
 
-def trick_model(e: E.Engine, seats: Sequence[str]) -> TrickModel | None:
-    if e.phase != E.IN_TRICK or not e.trick:
+def _led(v: E.View) -> int:
+    assert v.led is not None, "a trick is on the table"
+    return v.led
+
+
+def trick_model(v: E.View, seats: Sequence[str]) -> TrickModel | None:
+    if v.phase != IN_TRICK or not v.trick:
         return None
-    return TrickModel(number=e.trick_no, leader=seats[e.leader], led=suit_symbol(e.led),
-                      plays=_plays(e, seats, e.trick), tochoo=e.tochoo, as_played=e.lenient)
+    return TrickModel(number=v.trick_no, leader=seats[v.leader], led=suit_symbol(_led(v)),
+                      plays=_plays(seats, v.trick), tochoo=v.tochoo, as_played=v.as_played)
 
 
 def _seat(seats: Sequence[str], s: int | None) -> str | None:
     return seats[s] if s is not None and s >= 0 else None
 
 
+def _void_model(e: E.Engine, s: int, suit: int) -> VoidModel:
+    """A void of unseen cards, with the play that showed it when the engine knows it."""
+    shown = e.void_shown(s, suit)
+    tno = shown.trick if shown is not None else None
+    card = C.card_str(shown.card) if shown is not None else None
+    return VoidModel(suit=suit_symbol(suit), name=C.suit_name(suit, True), since_trick=tno,
+                     shown_by=f"{card} in trick {tno}" if card and tno else None)
+
+
 def state_model(game: Game, res: GameResult, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
-                force: bool = False) -> StateModel:
+                force: bool = False, *, suits_after: dict[int, tuple[int | None, ...]] | None = None) -> StateModel:
+    """The state at the end of the replay ``res``. ``suits_after``: the hands' suits after each
+    trick, from the same walk (:func:`walk_game`); without it, a hand known whole that lacks a
+    suit has the game walked once more to say since when."""
     e = engine_of(game, res)
+    v = e.view()
+    x: E.Engine = e.resolved()
+    xv = x.view()
     seats = list(game.seats)
-    r = resolve(e)
-    to_act = e.to_act()
-    any_order = e.phase == E.IN_TRICK and e.first and e.any_order
-    full_seats = [s for s in range(e.n) if r.hands[s] is not None and e.size(s) > 0 and not e.out[s]]
-    since = _hand_voids(game, res, after, default, overrides, force,
-                        [s for s in full_seats if e.unknown[s] == 0])
+    out = set(v.out_order)
+    any_order = v.phase == IN_TRICK and v.first_trick and e.rules.first_trick == "any_order"
+    full_seats = [s for s in range(len(seats)) if _unseen(xv, s) == 0 and v.sizes[s] > 0 and s not in out]
+
+    def walked() -> dict[int, tuple[int | None, ...]]:
+        return suits_after if suits_after is not None else walk_game(game, after, default, overrides, force).suits_after
+
+    since = _hand_voids(game, v, after, walked, [s for s in full_seats if _unseen(v, s) == 0])
     hands: list[SeatModel] = []
-    for s in range(e.n):
-        whole = r.hands[s]
-        full = whole is not None
-        known = whole if whole is not None else e.known(s)
+    for s in range(len(seats)):
+        full = _unseen(xv, s) == 0
+        known = xv.known[s]
         voids: list[VoidModel] = []
-        if e.size(s) > 0 and not e.out[s]:
-            held = 0
-            for c in known:
-                held |= C.BIT[c]
+        if v.sizes[s] > 0 and s not in out:
+            held = {C.SUIT[c] for c in known}
             for u in range(4):
-                if held & C.SUIT_MASK[u]:
+                if u in held:
                     continue
                 if full:
                     voids.append(VoidModel(suit=suit_symbol(u), name=C.suit_name(u, True),
                                            since_trick=since.get((s, u))))
-                elif e.void[s] & (1 << u):
-                    ref = e.void_since[s].get(u)
-                    tno = ref[1] if isinstance(ref, tuple) and len(ref) > 1 else None
-                    card = C.card_str(ref[3]) if isinstance(ref, tuple) and len(ref) > 3 else None
-                    voids.append(VoidModel(suit=suit_symbol(u), name=C.suit_name(u, True), since_trick=tno,
-                                           shown_by=f"{card} in trick {tno}" if card and tno else None))
-        to = (to_act == s) or (any_order and not e.played & (1 << s) and e.active & (1 << s)
-                               and not e.tochoo)
+                elif u in v.voids[s]:
+                    voids.append(_void_model(e, s, u))
+        to = v.to_act == s or (any_order and s in v.still_to_play and not v.tochoo)
         hands.append(SeatModel(
-            seat=seats[s], cards=e.size(s), known=cards_str(known), full=full,
-            unseen=0 if full else e.unknown[s], voids=voids, out=e.out[s],
-            out_position=e.out_order.index(s) + 1 if s in e.out_order else None,
-            power=e.power == s and e.lead_why is EV.LeadReason.POWER,
-            to_act=bool(to) and e.phase != E.OVER,
+            seat=seats[s], cards=v.sizes[s], known=cards_str(known), full=full,
+            unseen=0 if full else _unseen(v, s), voids=voids, out=s in out,
+            out_position=v.out_order.index(s) + 1 if s in out else None,
+            power=v.power == s and v.lead_why is EV.LeadReason.POWER,
+            to_act=to and v.phase != OVER,
         ))
     waste = WastePileModel(
-        size=e.waste_size(), known=cards_str(r.waste if r.waste is not None else C.ms_cards(e.waste_once, e.waste_twice)),
-        full=r.waste is not None, unseen=0 if r.waste is not None else e.waste_unknown,
-        pending=_plays(e, seats, e.pending),
+        size=v.waste_size, known=cards_str(xv.waste), full=_waste_unseen(xv) == 0, unseen=_waste_unseen(xv),
+        pending=_plays(seats, v.pending),
     )
-    phase = PHASES[e.phase]
     return StateModel(
         path=str(game.path), game=game.number, event=game.tag("Event"), seats=seats,
-        rules=res.rules.spec() if res.rules else "?", after=after, trick=e.trick_no, phase=phase,
-        phase_text=E.PHASE_NAMES[e.phase], power=_seat(seats, e.power) if e.lead_why is EV.LeadReason.POWER else None,
-        leads=_seat(seats, e.power) if e.phase != E.IN_TRICK else _seat(seats, e.leader),
-        lead_reason=e.lead_why.value if e.phase != E.OVER else None, to_act=_seat(seats, to_act),
-        any_order=any_order, start="position" if isinstance(game.setup, Position) else "deal", donkey=e.trumps, trump=suit_symbol(e.trump) if e.trumps and e.trump >= 0 else None,
-        hands=hands, waste=waste, trick_on_table=trick_model(e, seats),
-        out_order=[seats[s] for s in e.out_order], over=e.phase == E.OVER,
-        loser=_seat(seats, e.loser) if e.phase == E.OVER else None,
-        legs=e.legs if e.phase == E.OVER else None, stopped=res.stopped,
+        rules=res.rules.spec() if res.rules else "?", after=after, trick=v.trick_no, phase=PHASES[v.phase],
+        phase_text=E.PHASE_NAMES[v.phase], power=_seat(seats, v.power) if v.lead_why is EV.LeadReason.POWER else None,
+        leads=_seat(seats, v.leader), lead_reason=v.lead_why.value if v.phase != OVER else None,
+        to_act=_seat(seats, v.to_act), any_order=any_order,
+        start="position" if isinstance(game.setup, Position) else "deal", donkey=e.rules.trumps,
+        trump=suit_symbol(v.trumps) if e.rules.trumps and v.trumps is not None else None,
+        hands=hands, waste=waste, trick_on_table=trick_model(v, seats),
+        out_order=[seats[s] for s in v.out_order], over=v.phase == OVER,
+        loser=_seat(seats, v.loser) if v.phase == OVER else None,
+        legs=v.legs if v.phase == OVER else None, stopped=res.stopped,
         diagnostics=[DiagModel.of(d) for d in res.diagnostics],
     )
 
@@ -472,184 +503,153 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
 # ---- what may happen next -------------------------------------------------------------------------
 
 
-def _seat_legal(e: E.Engine, x: E.Engine, s: int, seats: Sequence[str], action: str) -> SeatLegalModel:
-    """What seat ``s`` may play now. ``x`` is the engine with hands known by elimination."""
+def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str], action: str) -> SeatLegalModel:
+    """What seat ``s`` may play now: ``v`` is the position, ``x`` the engine with the cards
+    known by elimination placed (:meth:`Engine.resolved`) and ``xv`` its view."""
     name = seats[s]
-    exact = x.unknown[s] == 0
-    mask = x.legal_cards(s)
-    cards = C.ms_cards(mask & x.once[s], mask & x.twice[s])
+    exact = _unseen(xv, s) == 0
+    playable = set(x.playable(s))
+    cards = [c for c in xv.known[s] if c in playable]  # a card held twice is listed twice
     if action == "lead":
-        if e.phase == E.BEFORE_FIRST:
-            ace = C.card_str(e.first_card())
+        if v.phase == BEFORE_FIRST:
+            ace = C.card_str(x.first_card())
             return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
                                   rule=f"the first trick opens with {ace}", cite=str(R.FIRST_TRICK))
         rule, cite = "leads any card", CITE_FOLLOW
-        if e.drawn_lead:
+        if v.drawn_lead:
             rule, cite = "leads the card it has just drawn", CITE_DRAW
-        return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(x.known(s)),
-                              any_card=True, unseen=0 if exact else x.unknown[s], rule=rule, cite=cite)
-    led = e.led
-    first = e.first
-    trump = e.trump if e.trumps and e.trump >= 0 else None
-    other = W.another_suit(led, first=first, donkey=e.trumps, trump=trump)
+        return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(xv.known[s]),
+                              any_card=True, unseen=0 if exact else _unseen(xv, s), rule=rule, cite=cite)
+    rules = x.rules
+    led = _led(v)
+    first = v.first_trick
+    trump = v.trumps if rules.trumps else None
+    other = W.another_suit(led, first=first, donkey=rules.trumps, trump=trump)
     cite = CITE_FIRST if first else CITE_FOLLOW
-    if e.trumps:
+    if rules.trumps:
         cite += f"; {CITE_DONKEY}"
-    if e.rules.two_players == "denexa" and e.shootout():
+    if rules.two_players == "denexa" and x.shootout():
         cite += f"; {CITE_SHOOTOUT}"
     led_sym = suit_symbol(led)
-    holds_led = bool(x.once[s] & C.SUIT_MASK[led])
+    # The rule is the engine's (Engine.duty: the reasons of legal() in the order the rule
+    # tries them); only its words are said here, by judging/wording.py.
+    duty = x.duty(s) or (EV.LegalReason.OFF_SUIT,)
+    follows = duty[0] in (EV.LegalReason.FOLLOW, EV.LegalReason.FIRST_TRICK_SPADE) and len(duty) == 1
     if exact:
-        if holds_led:
-            rule = W.must_follow(led)
-            may_not = "another suit"
-        elif trump is not None and x.once[s] & C.SUIT_MASK[trump]:
-            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
-            may_not = f"anything but a trump {suit_symbol(trump)}"
-        else:
-            rule = f"holds no {led_sym}: any card"
-            may_not = None
+        rule, may_not = W.duty(duty, led, trump, exact=True)
         return SeatLegalModel(seat=name, action="play", exact=True, cards=cards_str(cards), must_follow=led_sym,
-                              must_trump=suit_symbol(trump) if trump is not None and not holds_led else None,
+                              must_trump=suit_symbol(trump) if trump is not None and not follows else None,
                               may_not=may_not, ends_trick=other, rule=rule, cite=cite)
     # Unseen cards: what can be said is the duty to follow and what the seat has shown.
-    unseen = x.unknown[s]
-    void_led = bool(x.void[s] & (1 << led))
-    may_follow = [] if void_led else C.ms_cards(x.hidden_once & C.SUIT_MASK[led], x.hidden_twice & C.SUIT_MASK[led])
-    shown = None
-    if void_led:
-        ref = x.void_since[s].get(led)
-        tno = ref[1] if isinstance(ref, tuple) and len(ref) > 1 else None
-        card = C.card_str(ref[3]) if isinstance(ref, tuple) and len(ref) > 3 else None
-        shown = VoidModel(suit=led_sym, name=C.suit_name(led, True), since_trick=tno,
-                          shown_by=f"{card} in trick {tno}" if card and tno else None)
-    must_trump = None
-    if holds_led:
-        rule = f"{W.must_follow(led)}: it holds {', '.join(cards_str(cards))}"
-        may_not = "another suit"
-    elif void_led or not may_follow:
-        if trump is not None and x.once[s] & C.SUIT_MASK[trump]:
-            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)}"
-            may_not = f"a suit other than the trump {suit_symbol(trump)}"
-            must_trump = suit_symbol(trump)
-        elif trump is not None and not x.void[s] & (1 << trump):
-            rule = f"holds no {led_sym}: must play a trump {suit_symbol(trump)} if it holds one, else any card"
-            may_not = None
-            must_trump = suit_symbol(trump)
-        else:
-            rule = f"holds no {led_sym}" + (f" (shown in trick {shown.since_trick})" if shown and shown.since_trick else "") + ": any card"
-            may_not = None
-    else:
-        rule = f"{W.must_follow(led)} if it holds one"
-        if trump is not None:
-            rule += f", else a trump {suit_symbol(trump)} if it holds one"
-        rule += ", else any card"
-        may_not = f"another suit while holding a {C.suit_name(led)}"
-        if trump is not None:
-            must_trump = suit_symbol(trump)
+    void_led = led in xv.voids[s]
+    may_follow = [] if void_led else [c for c in xv.hidden_cards if C.SUIT[c] == led]
+    shown = _void_model(x, s, led) if void_led else None
+    rule, may_not = W.duty(duty, led, trump, exact=False, holds=cards,
+                           shown_in=shown.since_trick if shown is not None else None)
     return SeatLegalModel(seat=name, action="play", exact=False, cards=cards_str(cards), must_follow=led_sym,
-                          must_trump=must_trump, unseen=unseen, unseen_may_follow=cards_str(may_follow),
+                          must_trump=suit_symbol(trump) if trump is not None and EV.LegalReason.TRUMP in duty else None,
+                          unseen=_unseen(xv, s), unseen_may_follow=cards_str(may_follow),
                           shown_void=shown, may_not=may_not, ends_trick=other,
                           rule=rule, cite=cite)
 
 
-def _draw_model(e: E.Engine, x: E.Engine, r: Resolved, seats: Sequence[str]) -> DrawModel:
-    s = e.drawer
-    src = e.draw_source
-    pending = cards_str(c for _, c in e.pending)
+def _draw_model(v: E.View, xv: E.View, seats: Sequence[str]) -> DrawModel:
+    s = v.to_act  # the drawer
+    src = v.draw_source
+    pending = cards_str(c for _, c in v.pending)
     if src is None:
-        known = r.waste if r.waste is not None else C.ms_cards(e.waste_once, e.waste_twice)
-        return DrawModel(seat=seats[s], source="waste", cards=cards_str(known),
-                         unseen=0 if r.waste is not None else e.waste_unknown, not_from=pending, cite=CITE_DRAW
-                         + f"; {R.LAST_CARD}")
-    if not isinstance(src, int):  # "any": from any other player's hand
+        return DrawModel(seat=seats[s], source="waste", cards=cards_str(xv.waste),
+                         unseen=_waste_unseen(xv), not_from=pending, cite=CITE_DRAW + f"; {R.LAST_CARD}")
+    if src == EV.ANY_SOURCE:  # from any other player's hand
         return DrawModel(seat=seats[s], source="any", cards=[], unseen=0, not_from=pending,
                          cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
-    seen = r.hands[src]
-    return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(seen if seen is not None else e.known(src)),
-                     unseen=0 if r.hands[src] is not None else e.unknown[src], not_from=pending,
-                     cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
+    return DrawModel(seat=seats[s], source=seats[src], cards=cards_str(xv.known[src]),
+                     unseen=_unseen(xv, src), not_from=pending, cite=R.cites(R.DRAW_FROM_HAND, R.ruling(4)))
 
 
 def legal_model(game: Game, res: GameResult) -> LegalModel:
     """What may happen next at the end of the replay."""
     e = engine_of(game, res)
+    v = e.view()
     seats = list(game.seats)
-    if not (e.phase == E.IN_TRICK and e.lenient):
+    if not (v.phase == IN_TRICK and v.as_played):
         return _legal(game, res, e)
     # Play went on after a mistake nobody penalised: the referee follows the table, and the
     # rest of the trick is played by the ordinary rules (follow suit if able; a tochoo ends
     # it). The engine says who may play what; it ends at the next lead, take or draw.
-    still = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and not e.out[s]]
+    out = set(v.out_order)
+    still = [s for s in v.still_to_play if s not in out]
     closed = e.copy()
-    close: Callable[[], None] = closed.close  # typed here until Engine.close is annotated
-    close()
+    closed.apply(EV.EndTrick())  # as the table would end it
     then = _legal(game, res, closed)
     then.trick_on_table = None
-    x = full_engine(e, resolve(e))
+    x: E.Engine = e.resolved()
+    xv = x.view()
     due = [s for s in still if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
-    plays = [_seat_legal(e, x, s, seats, "play") for s in due]
-    if e.tochoo:
+    plays = [_seat_legal(v, x, xv, s, seats, "play") for s in due]
+    if v.tochoo:
         still = []  # a tochoo ended it, mistake or not: nobody plays to it any more
     who = ", ".join(seats[s] for s in still)
-    summary = (f"trick {e.trick_no} went on after a mistake the table did not penalise"
-               + ("; a tochoo in it has ended it" if e.tochoo else
+    summary = (f"trick {v.trick_no} went on after a mistake the table did not penalise"
+               + ("; a tochoo in it has ended it" if v.tochoo else
                   f"; the rest of it follows the ordinary rules: {who} may still play to it, "
-                  f"{W.follow_if_able(e.led)}" if still else "")
-               + f"; {'next' if e.tochoo else 'when it ends'}: {then.summary}")
-    notes = [f"the referee follows trick {e.trick_no} as played: it ends at the next lead, take or draw"
-             + ("; by the tochoo in it, its winner picks it up" if e.tochoo else "; it goes to the waste pile")]
+                  f"{W.follow_if_able(_led(v))}" if still else "")
+               + f"; {'next' if v.tochoo else 'when it ends'}: {then.summary}")
+    notes = [f"the referee follows trick {v.trick_no} as played: it ends at the next lead, take or draw"
+             + ("; by the tochoo in it, its winner picks it up" if v.tochoo else "; it goes to the waste pile")]
     return LegalModel(path=str(game.path), game=game.number, seats=seats,
-                      rules=res.rules.spec() if res.rules else "?", trick=e.trick_no, phase="in_trick",
-                      summary=summary, trick_on_table=trick_model(e, seats), plays=plays, notes=notes,
+                      rules=res.rules.spec() if res.rules else "?", trick=v.trick_no, phase="in_trick",
+                      summary=summary, trick_on_table=trick_model(v, seats), plays=plays, notes=notes,
                       stopped=res.stopped, diagnostics=[DiagModel.of(d) for d in res.diagnostics], then=then)
 
 
 def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     seats = list(game.seats)
+    v = e.view()
+    x: E.Engine = e.resolved()
+    xv = x.view()
     notes: list[str] = []
-    on_table = trick_model(e, seats)
-    r = resolve(e)
-    x = full_engine(e, r)
     model = LegalModel(path=str(game.path), game=game.number, seats=seats,
-                       rules=res.rules.spec() if res.rules else "?", trick=e.trick_no, phase=PHASES[e.phase],
-                       summary="", trick_on_table=on_table, notes=notes, stopped=res.stopped,
+                       rules=res.rules.spec() if res.rules else "?", trick=v.trick_no, phase=PHASES[v.phase],
+                       summary="", trick_on_table=trick_model(v, seats), notes=notes, stopped=res.stopped,
                        diagnostics=[DiagModel.of(d) for d in res.diagnostics])
     if res.stopped:
         model.notes.append(f"the replay stopped before the end of the record: {res.stopped}; this is the state where it stopped")
-    if e.phase == E.OVER:
+    if v.phase == OVER:
         model.over = True
-        model.loser = seats[e.loser] if e.loser >= 0 else None
-        model.legs = e.legs
-        model.summary = _over_text(e, seats)
+        model.loser = _seat(seats, v.loser)
+        model.legs = v.legs
+        model.summary = _over_text(v, seats, donkey=e.rules.trumps)
         model.notes.append(f"{CITE_END}: nothing more is played")
         return model
-    if e.phase == E.DRAW_DUE:
-        model.to_act = seats[e.drawer]
-        model.draw = _draw_model(e, x, r, seats)
+    if v.phase == DRAW_DUE:
+        model.to_act = seats[v.to_act]
+        model.draw = _draw_model(v, xv, seats)
         model.summary = draw_text(model.draw, seats)
         return model
-    if e.phase in (E.BETWEEN, E.BEFORE_FIRST):
-        if e.phase == E.BEFORE_FIRST:
+    if v.phase in (BETWEEN, BEFORE_FIRST):
+        if v.phase == BEFORE_FIRST:
             holder = e.ace_holder()
-            if holder < 0 and x is not e:
+            if holder < 0:
                 holder = x.ace_holder()
-            ace = C.card_str(e.first_card())
+            first = e.first_card()
+            ace = C.card_str(first)
             if holder >= 0:
                 model.to_act = seats[holder]
-                model.plays = [_seat_legal(e, x, holder, seats, "lead")]
-                model.summary = f"{seats[holder]} opens trick {e.trick_no} with {ace}"
+                model.plays = [_seat_legal(v, x, xv, holder, seats, "lead")]
+                model.summary = f"{seats[holder]} opens trick {v.trick_no} with {ace}"
             else:
-                maybe = [s for s in range(e.n) if not e.out[s] and e.may_hold(s, e.first_card())]
-                model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=e.unknown[s],
+                out = set(v.out_order)
+                maybe = [s for s in range(len(seats)) if s not in out and e.may_hold(s, first)]
+                model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=_unseen(v, s),
                                               rule=f"opens the first trick with {ace} if it holds it",
                                               cite=str(R.FIRST_TRICK)) for s in maybe]
-                model.summary = (f"whoever holds {ace} opens trick {e.trick_no} with it ("
+                model.summary = (f"whoever holds {ace} opens trick {v.trick_no} with it ("
                                  + " or ".join(seats[s] for s in maybe) + ")")
         else:
-            model.to_act = seats[e.power]
-            model.plays = [_seat_legal(e, x, e.power, seats, "lead")]
-            model.summary = f"{seats[e.power]} {W.leads(e.lead_why)} trick {e.trick_no}"
+            model.to_act = seats[v.leader]
+            model.plays = [_seat_legal(v, x, xv, v.leader, seats, "lead")]
+            model.summary = f"{seats[v.leader]} {W.leads(v.lead_why)} trick {v.trick_no}"
         model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
         if model.takes:
             model.takes_cite = CITE_TAKE
@@ -658,30 +658,30 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
             model.notes.append("taking is not allowed by this rule set (taking=no)")
         return model
     # in a trick
-    turn = e.to_act()
-    if e.first and e.any_order:
-        who = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s)]
+    turn = v.to_act
+    if v.first_trick and e.rules.first_trick == "any_order":
+        who = list(v.still_to_play)
         model.any_order = True
-        model.plays = [_seat_legal(e, x, s, seats, "play") for s in who]
-        model.summary = (f"trick {e.trick_no} (the first, in any order): " + ", ".join(seats[s] for s in who)
+        model.plays = [_seat_legal(v, x, xv, s, seats, "play") for s in who]
+        model.summary = (f"trick {v.trick_no} (the first, in any order): " + ", ".join(seats[s] for s in who)
                          + " still to play, a spade if they hold one")
         model.notes.append(f"{CITE_FIRST}: in the first trick the others may play in any order")
         return model
     if turn >= 0:
         model.to_act = seats[turn]
-        model.plays = [_seat_legal(e, x, turn, seats, "play")]
-        model.summary = f"{seats[turn]} to play to trick {e.trick_no}, {W.following(e.led)}"
+        model.plays = [_seat_legal(v, x, xv, turn, seats, "play")]
+        model.summary = f"{seats[turn]} to play to trick {v.trick_no}, {W.following(_led(v))}"
     else:
-        model.summary = f"trick {e.trick_no}: nobody is to play"
+        model.summary = f"trick {v.trick_no}: nobody is to play"
     return model
 
 
-def _over_text(e: E.Engine, seats: Sequence[str]) -> str:
-    if e.loser < 0:
+def _over_text(v: E.View, seats: Sequence[str], *, donkey: bool) -> str:
+    if v.loser is None:
         return "game over"
-    legs = f" (a donkey with {e.legs} leg{'s' if e.legs != 1 else ''})" if e.trumps else \
-        f" holding {e.legs} card{'s' if e.legs != 1 else ''}"
-    return f"game over: {seats[e.loser]} lost{legs}"
+    legs = f" (a donkey with {v.legs} leg{'s' if v.legs != 1 else ''})" if donkey else \
+        f" holding {v.legs} card{'s' if v.legs != 1 else ''}"
+    return f"game over: {seats[v.loser]} lost{legs}"
 
 
 def draw_text(d: DrawModel, seats: Sequence[str]) -> str:
@@ -870,8 +870,8 @@ def show_command(file: Path, game: int | None = None, after: int | None = None, 
 
     def build(g: Game, default: RuleSet | None, overrides: dict[str, object]) -> tuple[GameResult, StateModel]:
         check_after(g, after)
-        res = judge_game(g, after, default, overrides)
-        return res, state_model(g, res, after, default, overrides)
+        walked = walk_game(g, after, default, overrides)  # the one replay show reads
+        return walked.result, state_model(g, walked.result, after, default, overrides, suits_after=walked.suits_after)
 
     return _answer(file, game, as_json, rules, build, render_state)
 
