@@ -21,7 +21,13 @@ from referee.engine.state import Engine
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The packages that use the engine through its typed API alone.
-TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
+TYPED_API_ONLY = (
+    "referee.selfplay", "referee.table.page", "referee.web",
+    "referee.table.answers",  # seamanswers
+    "referee.table.live",  # seamanswers
+    "referee.table.entry",  # seamanswers
+    "referee.lsp.analysis",  # seamanswers
+)
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.

@@ -122,6 +122,10 @@ class View:
     last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
     ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
     hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+    # seamanswers: the trick on the table as the table plays it (live, ask, the editor server)
+    played_on: bool  # the trick on the table goes on after a mistake the table did not penalise (ruling 1)
+    tochoo_played: bool  # a tochoo is among the plays of the trick on the table (it has ended a trick played on)
+    still_to_play: tuple[int, ...]  # the seats, in order of play, that have yet to play to the trick on the table
 
 
 class Turn(NamedTuple):
@@ -1394,6 +1398,7 @@ class Engine:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
         once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
+        in_trick = self.phase == IN_TRICK
         return View(
             phase=_PHASES[self.phase],
             trick_no=self.trick_no,
@@ -1419,6 +1424,10 @@ class Engine:
             last_trick=tuple(self.last_trick),
             ended_by=self.ended_by,
             hidden=_cards_held(self.hidden_once, 0),
+            played_on=in_trick and self.lenient,
+            tochoo_played=in_trick and self.tochoo,
+            still_to_play=tuple([t for t in self.seq if self.active >> t & 1 and not self.played >> t & 1])
+            if in_trick else (),
         )
 
     def turn(self) -> Turn:

@@ -562,8 +562,9 @@ def hand_sizes(doc: Document, v: GameView) -> dict[int, str]:
         item = step.item
         if isinstance(item, Play) and item.card_span.line:
             e = step.after
+            playing = e.in_game()
             sizes[v.base + item.card_span.line - 1] = " · ".join(
-                f"{seats[s]} {'out' if e.out[s] else e.size(s)}" for s in range(len(seats)))
+                f"{seats[s]} {e.size(s) if s in playing else 'out'}" for s in range(len(seats)))
     v._sizes = {line - v.base: text for line, text in sizes.items()}
     return v._sizes
 

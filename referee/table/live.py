@@ -524,15 +524,15 @@ class Session:
 
     def trick_for(self, seat: int) -> int:
         """The record's number for a play typed without one."""
-        e = self.engine
+        v = self.engine.view()
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         last = nums[-1] if nums else None
         if last is None:
-            return e.trick_no
-        if e.phase == E.IN_TRICK:
+            return v.trick_no
+        if v.phase is E.Phase.IN_TRICK:
             return last
-        if seat >= 0 and self._just_ended_by_tochoo() and seat != e.power and \
-                all(t != seat for t, _ in e.last_trick) and not e.out[seat]:
+        if seat >= 0 and self._just_ended_by_tochoo() and seat != v.leader and \
+                all(t != seat for t, _ in v.last_trick) and seat not in v.out_order:
             # A play right after a tochoo by a seat that had not played: a play to that
             # trick (M202), not a lead of the next. Type the next number to lead instead.
             return last
@@ -559,8 +559,7 @@ class Session:
         if _is_bare_play(body):
             first_seat = self._seat_index(body.split(",")[0].split()[0])
             number = self.trick_for(first_seat)
-            e = self.engine
-            if e.phase != E.IN_TRICK and self.game.actions and number == self._last_trick():
+            if self.engine.turn().phase is not E.Phase.IN_TRICK and self.game.actions and number == self._last_trick():
                 note = (f"read as a play to trick {number} after its tochoo; "
                         f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
             body = f"{number}. {body}"
@@ -697,8 +696,7 @@ class Session:
         return out
 
     def new_game(self) -> list[Line]:
-        e = self.engine
-        if e.phase != E.OVER:
+        if self.engine.turn().phase is not E.Phase.OVER:
             return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
                     (self.turn_line(), "turn")]
         seats = list(self.game.seats)
@@ -736,10 +734,10 @@ class Session:
     def _sync_result(self) -> None:
         """Keep the [Result] tag true to the game: the loser once it is over (and Donkey's
         legs), none while it goes on."""
-        e = self.engine
+        v = self.engine.view()
         want = None
-        if e.phase == E.OVER and e.loser >= 0:
-            want = self.game.seats[e.loser] + (f" {e.legs}" if self.rules.trumps else "")
+        if v.loser is not None:
+            want = self.game.seats[v.loser] + (f" {v.legs}" if self.rules.trumps else "")
         setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
         idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
         if want is not None:
@@ -833,7 +831,7 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             where = W.source_words(ev.source, seats)
             parts.append(f"{name(ev.seat)} has the power and no card: draws from {where} and leads the card")
         elif isinstance(ev, EV.GameOver):
-            if e.trumps:
+            if e.rules.trumps:
                 parts.append(f"game over: {name(ev.loser)} is the donkey with {ev.legs} leg{'s' if ev.legs != 1 else ''}")
             else:
                 parts.append(f"game over: {name(ev.loser)} lost")
@@ -901,9 +899,16 @@ def completions(session: Session, before: list[str]) -> list[str]:
 
     def cards(s: int) -> list[str]:
         # The engine's verdict on every card the seat may hold (known, or unseen and not
-        # ruled out): for a hand nobody has seen, every card it may legally play.
-        pack = C.CARD_COUNT if e.double else 52
-        ok = [c for c in range(pack) if e.may_hold(s, c) and e.judge_play(s, c) is None]
+        # ruled out), each played on a copy of the game: for a hand nobody has seen, every
+        # card it may play that the referee would accept (no renege can be proved of it).
+        ok = []
+        for c in range(C.CARD_COUNT if e.rules.packs == 2 else 52):
+            if e.may_hold(s, c):
+                try:
+                    e.fork().apply(EV.PlayCard(s, c), events=False)
+                except E.IllegalAction:
+                    continue
+                ok.append(c)
         return [C.card_str(c) for c in C.sort_cards(ok)]
 
     if not before:
@@ -921,8 +926,9 @@ def completions(session: Session, before: list[str]) -> list[str]:
     hit = seat_matches(before[-1], seats)
     if len(hit) == 1 and C.parse_card(before[-1]) is None:
         s = hit[0]
+        turn = e.turn()
         extra = ["plays"] + (["takes"] if any(a == s for a, _ in e.takes()) else []) + \
-            (["draws"] if e.phase == E.DRAW_DUE and e.drawer == s else [])
+            (["draws"] if turn.phase is E.Phase.DRAW_DUE and turn.to_act == s else [])
         return cards(s) + extra
     return seats
 
@@ -1054,7 +1060,7 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
             if session is not None:
                 session.snap = snap
                 ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
-                over = session.engine.phase == E.OVER
+                over = session.engine.turn().phase is E.Phase.OVER
                 if ignored and not over:
                     err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {safe_path(path)}\n")
                 err.write(f"live: {safe_path(path)}: continuing game {session.number}"
