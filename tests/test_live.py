@@ -23,6 +23,7 @@ from conftest import RECORDS, ROOT, run_cli
 
 from referee import parse
 from referee.engine.cards import card_str
+from referee.judging import wording as W
 from referee.notation.record import Comment, Counts, Draw, Take, Trick
 
 PAGAT = RECORDS / "pagat-example.gwy"
@@ -98,8 +99,17 @@ def test_pipe_pagat_example(tmp_path):
     assert len(answers(r.stdout)) == len(PAGAT_LINES)
     assert all(line.startswith("recorded: ") for line in answers(r.stdout))
     assert sum(1 for line in out if line.startswith("turn: ")) == len(PAGAT_LINES) + 1
-    assert "recorded: 4. East K♣ — tochoo: North picks up 3 cards and leads" in out
-    assert "recorded: 1. South 10♠ — the trick goes to the waste pile; West has the power and leads" in out
+    # How a trick ended, in the answers' words: East's K♣ ends trick 4 (West 2♥, North 6♥),
+    # North's 6♥ is the highest heart; West's A♠ is the highest spade of trick 1.
+    tochoo = "the trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5"
+    waste = "the trick goes to the waste pile; West, with the highest spade (A♠), has the power and leads trick 2"
+    assert f"recorded: 4. East K♣ — {tochoo}" in out
+    assert f"recorded: 1. South 10♠ — {waste}" in out
+    # ... the same sentences as ask tells those tricks (one wording, judging/wording.py)
+    for trick, said in ((4, tochoo), (1, waste)):
+        told = run_cli("ask", str(f), "--trick", str(trick), "--explain")
+        assert told.returncode == 0, told.stderr
+        assert W.cap(said) in told.stdout
     assert out[-1] == "turn: South has the power and leads trick 7; before it, a player may take the next player's hand"
     # the file holds the game as Pagat gives it, and check accepts it
     assert facts(f) == facts(PAGAT)
@@ -425,7 +435,7 @@ def test_pexpect_session(tmp_path):
             child.sendline(line)
             child.expect("recorded: ")
             child.expect(PROMPT)
-        assert "tochoo: North picks up 3 cards and leads" in child.before
+        assert "the trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5" in child.before
         child.sendline("legal")
         child.expect("takes allowed now")
         child.expect(PROMPT)

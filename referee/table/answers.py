@@ -227,16 +227,12 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
             leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
             if leads:
                 said_lead.add(w)
-            high = _highest(a.last_trick or trick, w, a.trumps)
-            if isinstance(ev, EV.PickedUp):
-                parts.append(f"the trick ends; {seats[w]}{high} picks up {_cards(ev.cards)}"
-                             + (f" and leads trick {a.trick_no}" if leads else ""))
-            else:
-                parts.append(f"the trick goes to the waste pile; {seats[w]}{high} has the power"
-                             + (f" and leads trick {a.trick_no}" if leads else ""))
+            parts.append(W.trick_end(seats[w], ev.cards, waste=isinstance(ev, EV.TrickToWaste),
+                                     high=highest_clause(a.last_trick or trick, w, a.trumps),
+                                     leads=a.trick_no if leads else None, ends=True))
         elif isinstance(ev, EV.Penalty):
             said_lead.add(ev.seat)
-            parts.append(W.pickup(seats[ev.seat], ev.cards, penalty=True) + f" and leads trick {a.trick_no}")
+            parts.append(W.trick_end(seats[ev.seat], ev.cards, penalty=True, leads=a.trick_no))
         elif isinstance(ev, EV.GotAway):
             parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
         elif isinstance(ev, EV.Leads):
@@ -255,15 +251,14 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
     return "; ".join(parts)
 
 
-def _highest(trick: Sequence[tuple[int, int]], w: int, trump: int | None) -> str:
+def highest_clause(trick: Sequence[tuple[int, int]], w: int, trump: int | None) -> str:
     """``, with the highest heart (6♥),``: the winner's card of a trick, when it is in it
     (``trump``: Donkey's trump suit once made)."""
     card = _winning_card(list(trick), w)
     if card is None or not trick:
         return ""
     led = C.SUIT[trick[0][1]]
-    kind = "trump" if C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led)
-    return f", with the highest {kind} ({C.card_str(card)}),"
+    return W.highest("trump" if C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led), card)
 
 
 LEAD_WHY = W.LEAD_WHY  # the one table of why a seat leads (judging/wording.py)
@@ -389,28 +384,29 @@ def outcome(w: Walk, number: int) -> Outcome:
 
 
 def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False,
-                   short: bool = False, next_trick: int | None = None) -> str:
+                   short: bool = False, next_trick: int | None = None, ends: bool = False) -> str:
     """How the trick ended and who leads next, from its outcome: ``North picks up 3 cards
     and leads trick 5``; ``the trick goes to the waste pile and East leads trick 3``. With
     ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``).
     ``next_trick``: the number to give the next trick (the replay page passes the engine's
     count, which its lead line uses, where the record's trick numbers are out of order);
-    by default this trick's number + 1."""
+    by default this trick's number + 1. ``ends``: told after the trick's plays, a pickup at
+    a tochoo opens with ``the trick ends;`` (:func:`referee.judging.wording.trick_end`)."""
     nxt = o.number + 1 if next_trick is None else next_trick
     parts: list[str] = []
     if o.pickup is not None:
         seat, n = o.pickup
-        who = seats[seat] + (_highest(o.trick_cards, seat, o.trump) if highest and not o.penalty else "")
-        head = W.pickup(who, n, penalty=o.penalty and not penalty_said)
-        if o.leader == seat:
-            head += f" and leads trick {nxt}"
-        elif o.leader is not None:
+        head = W.trick_end(seats[seat], n, penalty=o.penalty and not penalty_said,
+                           high=highest_clause(o.trick_cards, seat, o.trump) if highest and not o.penalty else "",
+                           leads=nxt if o.leader == seat else None, ends=ends)
+        if o.leader is not None and o.leader != seat:
             head += f"; {seats[o.leader]} leads trick {nxt}"
         parts.append(head)
+    elif o.waste is not None and o.leader == o.waste and highest:
+        parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=highest_clause(o.trick_cards, o.waste, o.trump),
+                                 leads=nxt))
     elif o.waste is not None:
-        who = seats[o.waste] + (_highest(o.trick_cards, o.waste, o.trump) if highest else "")
         parts.append("the trick goes to the waste pile" + (
-            f"; {who} has the power and leads trick {nxt}" if o.leader == o.waste and highest else
             f" and {seats[o.leader]} leads trick {nxt}" if o.leader is not None else ""))
     elif not o.ended:
         parts.append("the trick is not over where the record stops")
@@ -525,9 +521,7 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
                 sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
     for d in o.proofs:
         sentence += f" {_cap(_proof_phrase(o, d, seats))}: {d.message}."
-    end = outcome_clause(o, seats, highest=True)
-    if o.pickup is not None and not o.penalty:
-        end = "the trick ends; " + end
+    end = outcome_clause(o, seats, highest=True, ends=True)
     if end:
         sentence += " " + _cap(end) + "."
     for st in after:

@@ -790,8 +790,11 @@ def _new_events(old: list[Event], new: list[Event]) -> list[Event]:
 
 
 def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], skip_penalty: bool = False) -> str:
-    """What followed an action, in words: 'tochoo: North picks up 3 cards and leads'."""
+    """What followed an action, in words: 'the trick ends; North, with the highest heart
+    (6♥), picks up 3 cards and leads trick 5' (how a trick ended, in the answers' words:
+    judging/wording.py's trick_end)."""
     parts: list[str] = []
+    v = e.view()
     # A take sends its target out before the take is logged: say the take first.
     takes: list[Event] = [ev for ev in events if isinstance(ev, EV.Took)]
     events = takes + [ev for ev in events if not isinstance(ev, (EV.Took, EV.Played))]
@@ -813,15 +816,14 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             leads = isinstance(after, EV.Leads) and after.seat == w
             if leads:
                 events = events[:j] + events[j + 1:]
-            if isinstance(ev, EV.PickedUp):
-                parts.append(f"tochoo: {W.pickup(name(w), n)}" + (" and leads" if leads else ""))
-            else:
-                parts.append(f"the trick goes to the waste pile; {name(w)} has the power" + (" and leads" if leads else ""))
+            parts.append(W.trick_end(name(w), n, waste=isinstance(ev, EV.TrickToWaste), ends=True,
+                                     high=answers.highest_clause(v.last_trick, w, v.trumps),
+                                     leads=v.trick_no if leads else None))
             i += 1
             continue
         if isinstance(ev, EV.Penalty):
             if not skip_penalty:
-                parts.append(f"penalty: {W.pickup(name(ev.seat), ev.cards)} and leads")
+                parts.append(W.trick_end(name(ev.seat), ev.cards, penalty=True, leads=v.trick_no))
         elif isinstance(ev, EV.Leads):
             if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
                 parts.append(f"{name(ev.seat)} leads")
