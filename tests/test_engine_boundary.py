@@ -37,6 +37,7 @@ TYPED_API = frozenset({
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
+    "lower_card_instead",  # seamanswers: ruling 8's lower card, a question live asks before a play
 })
 
 # Everything else an Engine has: its state fields and its internal methods.

@@ -32,7 +32,7 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO, TypedDict
 
@@ -125,12 +125,19 @@ class Unit:
     plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, card)
     comment: str | None = None
     history: list[tuple[str | None, int, str | None]] = field(default_factory=list)  # texts before plays were appended to a written line
+    # The line as last rendered, for those seats: the whole record is written after every
+    # entry, and a unit does not change once made (an entry makes new units).
+    shown: tuple[Sequence[str], str] | None = field(default=None, compare=False, repr=False)
 
     def render(self, seats: Sequence[str]) -> str:
         if self.text is not None:
             return self.text
+        if self.shown is not None and self.shown[0] == seats:
+            return self.shown[1]
         plays = ", ".join(f"{seats[s]} {C.card_str(c)}" for s, c in self.plays)
-        return f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
+        text = f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
+        self.shown = (seats, text)
+        return text
 
 
 def _split_comment(line: str) -> tuple[str, str | None]:
@@ -564,6 +571,9 @@ class Session:
                         f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
             body = f"{number}. {body}"
         typed = body + (f"  # {comment}" if comment else "")
+        stepped = self._one_step(typed, note)
+        if stepped is not None:
+            return stepped
         # Read the line in its place: the reader finds every syntax error.
         game = self.read(self.units + [Unit("line", text=typed)])
         if game.errors:  # the game had none before: the line is not written in the notation
@@ -571,22 +581,7 @@ class Session:
             return [(f"rejected (not recorded): {d.message}" + (f" — {d.help}" if d.help else ""), "error")]
         actions = [a for a in game.actions if not isinstance(a, Comment)]
         action = actions[-1] if actions else None
-        units = list(self.units)
-        if isinstance(action, Trick):
-            last = units[-1] if units else None
-            if last is not None and last.kind == "trick" and last.number == action.number and not last.comment:
-                merged = Unit("trick", text=None, number=last.number, plays=last.plays + [(p.seat, p.card) for p in action.plays],
-                              comment=action.comment, history=last.history + [(last.text, len(last.plays), last.comment)])
-                if last.text is not None:
-                    merged.text = last.text.rstrip() + ", " + ", ".join(
-                        f"{game.seats[p.seat]} {C.card_str(p.card)}" for p in action.plays) + (
-                        f"  # {action.comment}" if action.comment else "")
-                units[-1] = merged
-            else:
-                units.append(Unit("trick", number=action.number, plays=[(p.seat, p.card) for p in action.plays],
-                                  comment=action.comment))
-        else:
-            units.append(Unit("line", text=_canonical(action, game.seats, typed)))
+        units = self._units_with(action, typed)
         game = self.read(units)
         if game.errors:
             return [(f"rejected (not recorded): {game.errors[0].message}", "error")]
@@ -630,6 +625,111 @@ class Session:
                 out.append((f"withdrawn: {d.code} {d.message}", "note"))
         out.append((self.turn_line(), "turn"))
         return out
+
+    def _units_with(self, action: Action | None, typed: str) -> list[Unit]:
+        """The record's lines with an entry's action: the plays of a trick line join the last
+        line when it is the same trick's (and has no comment), else the action is a new line."""
+        units = list(self.units)
+        seats = self.seats()
+        if isinstance(action, Trick):
+            last = units[-1] if units else None
+            if last is not None and last.kind == "trick" and last.number == action.number and not last.comment:
+                merged = Unit("trick", text=None, number=last.number, plays=last.plays + [(p.seat, p.card) for p in action.plays],
+                              comment=action.comment, history=last.history + [(last.text, len(last.plays), last.comment)])
+                if last.text is not None:
+                    merged.text = last.text.rstrip() + ", " + ", ".join(
+                        f"{seats[p.seat]} {C.card_str(p.card)}" for p in action.plays) + (
+                        f"  # {action.comment}" if action.comment else "")
+                units[-1] = merged
+            else:
+                units.append(Unit("trick", number=action.number, plays=[(p.seat, p.card) for p in action.plays],
+                                  comment=action.comment))
+        else:
+            units.append(Unit("line", text=_canonical(action, seats, typed)))
+        return units
+
+    def _read_last(self, units: list[Unit]) -> Game:
+        """The game's head and the last of ``units`` alone, read where that line stands in
+        the file (its line number and offset), so that its items have the spans a read of
+        the whole game gives them: one line read, not the game again."""
+        seats = self.seats()
+        line = units[-1].render(seats)
+        before = _text(self.head, units[:-1], seats)  # the game's text up to that line
+        at_line = self.prefix.count("\n") + 1 + len(self.head) + len(units) - 1
+        at = len(self.prefix) + len(before)
+        head = "\n".join(self.head) + "\n"
+        return Reader(str(self.path)).parse_game(head + line + "\n", self.number, at_line - len(self.head),
+                                                 at - len(head))
+
+    def _one_step(self, typed: str, note: str | None) -> list[Line] | None:
+        """Record a play by one step of the replay: the line read alone and the play applied
+        to the replay's state (the engine's ``apply``), when that is all the referee would do
+        with it. None: the entry is not such a play, and the game is read and judged again.
+
+        The referee judges a play with nothing more than the engine when the play is legal,
+        to the trick on the table (or a lead of the next), by a seat whose card is known or
+        that follows suit (or leads) from unseen cards it was not shown to lack: it reports
+        nothing and decides nothing about what came before. Everything else is judged
+        with the whole game: a table mistake and everything after one (ruling 1: whether
+        the table applied the penalty is read from the rest of the record, so a later entry
+        can change it), an off-suit card from unseen cards (it shows a void, or a renege the
+        next lead may prove), a higher card by choice in the two-player ending (ruling 8's
+        note), a take, a draw, a count, the end."""
+        res, e = self.res, self.engine
+        if res.stopped is not None or any(d.is_error or d.code.startswith("M") for d in res.diagnostics):
+            return None
+        v = e.view()
+        last_no = self._last_trick()
+        if last_no is None or v.played_on:
+            return None
+        if v.phase is E.Phase.IN_TRICK:
+            number = last_no
+        elif v.phase is E.Phase.BETWEEN:
+            number = last_no + 1
+        else:
+            return None
+        alone = self._read_last(self.units + [Unit("line", text=typed)])
+        action = alone.actions[-1] if alone.actions else None
+        # Read alone, the line is the game's first trick line, and the reader expects trick
+        # 1 there: its number is checked here instead, by the reader's rule (the trick on
+        # the table, or the next).
+        problems = [d for d in alone.errors + alone.findings if d.code != Code.TRICK_NUMBER_OUT_OF_ORDER]
+        if problems or not isinstance(action, Trick) or action.number != number or len(action.plays) != 1:
+            return None
+        s, c = action.plays[0].seat, action.plays[0].card
+        if e.lower_card_instead(s, c) >= 0:
+            return None  # ruling 8: the referee notes the lower card that would have kept the game going
+        unseen = v.sizes[s] > len(v.known[s])
+        if unseen and (c not in v.known[s] and C.SUIT[c] in v.voids[s]
+                       or v.trick and C.SUIT[c] != C.SUIT[v.trick[0][1]]):
+            return None
+        after = e.copy()
+        try:
+            events = after.apply(EV.PlayCard(s, c))
+        except E.IllegalAction:
+            return None  # judged with the whole game: the referee says what is wrong
+        now = after.view()
+        if now.phase is E.Phase.OVER:
+            return None
+        units = self._units_with(action, typed)
+        line = self._read_last(units).actions[-1]
+        g = self.game
+        merged = units[-1].kind == "trick" and len(units[-1].plays) > 1
+        if merged and not (g.actions and isinstance(g.actions[-1], Trick) and g.actions[-1].number == number):
+            return None
+        game = replace(g, actions=(g.actions[:-1] if merged else g.actions) + [line], text=self.game_text(units))
+        # The referee's findings stand as they were; its facts are those of the new state.
+        judged = replace(res, game=game, diagnostics=list(res.diagnostics), engine=after,
+                         tricks=now.trick_no - (0 if now.phase is E.Phase.IN_TRICK else 1),
+                         out_order=list(now.out_order), sizes=list(now.sizes))
+        failed = self._commit(units, game, judged)
+        if failed:
+            return [failed, (self.turn_line(), "turn")]
+        follow = _describe_events(events, after, game.seats)
+        out = [(f"recorded: {_describe_action(action, game.seats)}" + (f" — {follow}" if follow else ""), "ok")]
+        if note:
+            out.append((f"  note: {note}", "note"))
+        return out + [(self.turn_line(), "turn")]
 
     def _commit(self, units: list[Unit], game: Game, res: GameResult) -> Line | None:
         """Make the new record the session's and write it; if it cannot be written, keep
@@ -740,6 +840,7 @@ class Session:
             want = self.game.seats[v.loser] + (f" {v.legs}" if self.rules.trumps else "")
         setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
         idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
+        head = list(self.head)
         if want is not None:
             line = f'[Result "{want}"]'
             if idx is None:
@@ -750,7 +851,8 @@ class Session:
             tag = self.game.tag("Result")
             if tag is not None and tag.strip() != "*":
                 del self.head[idx]
-        self.game = self.read()
+        if self.head != head:  # the game as the file now has it (else it is read already)
+            self.game = self.read()
 
 
 def _not_written(path: Path, ex: OSError) -> str:
