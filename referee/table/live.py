@@ -7,13 +7,17 @@ are: a play (``West A♠``, the trick number is supplied), a trick line (``3. Ea
 East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count line, or a
 comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
 
-Nothing here judges. The action is appended to the record's text, the whole game is read
-and replayed by the referee (:class:`referee.judging.referee.Referee`), and what is new is reported:
-a table mistake with its rule and penalty (the action is recorded: it happened), or an
-action that cannot be true (a card the player cannot hold, a draw that is not due, a wrong
-take, a count the replay contradicts: a wrong entry, so it is not recorded). Games are
-small, so replaying from the deal each time costs nothing and can never drift from
-``check``.
+Nothing here judges. Live keeps the replay of the game (the referee's result and its
+engine) and feeds it each new entry: a play that the referee takes as it stands (legal, and
+nothing in it that the rest of the record decides) is read alone and applied to the kept
+state by the engine's ``apply``, one step (:meth:`Session._one_step` says which plays). Any
+other entry is appended to the record's text and the whole game read and judged again by
+the referee (:class:`referee.judging.referee.Referee`), as ``undo`` does: a table mistake is
+reported with its rule and penalty (the action is recorded: it happened), and whether the
+table applied the penalty is read from the entries after it, so every entry after one
+rebuilds; an action that cannot be true (a card the player cannot hold, a draw that is not
+due, a wrong take, a count the replay contradicts) is a wrong entry and is not recorded.
+Either way what live says is what ``check`` says of the file.
 
 The record is the file. After every accepted action the whole file is written through
 :mod:`referee.files` (a temporary file beside it, flushed, fsync'd and renamed over it; a
@@ -699,10 +703,11 @@ class Session:
         s, c = action.plays[0].seat, action.plays[0].card
         if e.lower_card_instead(s, c) >= 0:
             return None  # ruling 8: the referee notes the lower card that would have kept the game going
-        unseen = v.sizes[s] > len(v.known[s])
-        if unseen and (c not in v.known[s] and C.SUIT[c] in v.voids[s]
-                       or v.trick and C.SUIT[c] != C.SUIT[v.trick[0][1]]):
-            return None
+        if v.sizes[s] > len(v.known[s]):  # the seat holds unseen cards
+            proves = c not in v.known[s] and C.SUIT[c] in v.voids[s]  # a renege, of a void shown before
+            shows = bool(v.trick) and C.SUIT[c] != C.SUIT[v.trick[0][1]]  # a void (or a renege the next lead shows)
+            if proves or shows:
+                return None
         after = e.copy()
         try:
             events = after.apply(EV.PlayCard(s, c))
