@@ -61,6 +61,19 @@ def _is_engine_type(node: ast.expr | None) -> bool:
     return False
 
 
+def _engine_places(node: ast.expr | None) -> set[int]:
+    """``tuple[Engine | None, GameResult]``: the places of a tuple annotation that hold an engine."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return set()
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "tuple"
+            and isinstance(node.slice, ast.Tuple)):
+        return set()
+    return {i for i, elt in enumerate(node.slice.elts) if _is_engine_type(elt)}
+
+
 def engine_fields(root: Path = PACKAGE) -> frozenset[str]:
     """The attributes that hold an engine in the package's classes: a field annotated
     ``Engine`` (``Step.after``, ``Session.engine``) or a property that returns one."""
@@ -87,9 +100,13 @@ class _Module:
         # attributes that hold an engine (self.engine, table.engine, step.after)
         self.attrs: set[str] = set(fields)
         self.makers: set[str] = set()  # functions of the module that return an engine
+        # functions of the module that return a tuple with engines in it: the places of those
+        self.tuple_makers: dict[str, set[int]] = {}
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_engine_type(node.returns):
                 self.makers.add(node.name)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (places := _engine_places(node.returns)):
+                self.tuple_makers[node.name] = places
             elif isinstance(node, ast.AnnAssign) and _is_engine_type(node.annotation):
                 if isinstance(node.target, ast.Attribute):
                     self.attrs.add(node.target.attr)
@@ -112,6 +129,13 @@ class _Module:
         for node in ast.walk(fn):
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and _is_engine_type(node.annotation):
                 names.add(node.target.id)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id in self.tuple_makers:
+                # e, result = position_before(...): the names at the engines' places
+                places = self.tuple_makers[node.value.func.id]
+                for t in node.targets:
+                    if isinstance(t, ast.Tuple):
+                        names.update(x.id for i, x in enumerate(t.elts) if i in places and isinstance(x, ast.Name))
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
                     and self.is_engine(node.value, names):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -188,8 +212,15 @@ def rollout(e: "Engine") -> Engine:
 
 def after(x: int) -> int:
     return rollout(x).phase
+
+def before(x: int) -> tuple[Engine | None, int]:
+    return None, x
+
+def hover(x: int) -> bool:
+    e, n = before(x)
+    return e.lenient
 '''
-    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase"]
+    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase", "lenient"]
 
 
 def test_the_typed_api_names_what_an_engine_has() -> None:
