@@ -21,9 +21,14 @@ from referee.engine.state import Engine
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The packages that use the engine through its typed API alone.
-TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web",
-                  "referee.table.views",  # seamviews (issue 23)
-                  )
+TYPED_API_ONLY = (
+    "referee.selfplay", "referee.table.page", "referee.web",
+    "referee.table.views",  # seamviews (issue 23)
+    "referee.table.answers",  # seamanswers
+    "referee.table.live",  # seamanswers
+    "referee.table.entry",  # seamanswers
+    "referee.lsp.analysis",  # seamanswers
+)
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.
@@ -36,6 +41,7 @@ TYPED_API = frozenset({
     # seamviews (issue 23): the two-player shootout, a copy with the cards known by elimination placed,
     # the play that showed an unseen hand's void, and the rule's duty for a seat in order
     "shootout", "resolved", "void_shown", "duty",
+    "lower_card_instead",  # seamanswers: ruling 8's lower card, a question live asks before a play
 })
 
 # Everything else an Engine has: its state fields and its internal methods.
@@ -57,6 +63,19 @@ def _is_engine_type(node: ast.expr | None) -> bool:
     if isinstance(node, ast.BinOp):  # Engine | None
         return _is_engine_type(node.left) or _is_engine_type(node.right)
     return False
+
+
+def _engine_places(node: ast.expr | None) -> set[int]:
+    """``tuple[Engine | None, GameResult]``: the places of a tuple annotation that hold an engine."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return set()
+    if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "tuple"
+            and isinstance(node.slice, ast.Tuple)):
+        return set()
+    return {i for i, elt in enumerate(node.slice.elts) if _is_engine_type(elt)}
 
 
 def engine_fields(root: Path = PACKAGE) -> frozenset[str]:
@@ -85,9 +104,13 @@ class _Module:
         # attributes that hold an engine (self.engine, table.engine, step.after)
         self.attrs: set[str] = set(fields)
         self.makers: set[str] = set()  # functions of the module that return an engine
+        # functions of the module that return a tuple with engines in it: the places of those
+        self.tuple_makers: dict[str, set[int]] = {}
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_engine_type(node.returns):
                 self.makers.add(node.name)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (places := _engine_places(node.returns)):
+                self.tuple_makers[node.name] = places
             elif isinstance(node, ast.AnnAssign) and _is_engine_type(node.annotation):
                 if isinstance(node.target, ast.Attribute):
                     self.attrs.add(node.target.attr)
@@ -110,6 +133,13 @@ class _Module:
         for node in ast.walk(fn):
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and _is_engine_type(node.annotation):
                 names.add(node.target.id)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id in self.tuple_makers:
+                # e, result = position_before(...): the names at the engines' places
+                places = self.tuple_makers[node.value.func.id]
+                for t in node.targets:
+                    if isinstance(t, ast.Tuple):
+                        names.update(x.id for i, x in enumerate(t.elts) if i in places and isinstance(x, ast.Name))
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None \
                     and self.is_engine(node.value, names):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -186,8 +216,15 @@ def rollout(e: "Engine") -> Engine:
 
 def after(x: int) -> int:
     return rollout(x).phase
+
+def before(x: int) -> tuple[Engine | None, int]:
+    return None, x
+
+def hover(x: int) -> bool:
+    e, n = before(x)
+    return e.lenient
 '''
-    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase"]
+    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase", "lenient"]
 
 
 def test_the_typed_api_names_what_an_engine_has() -> None:

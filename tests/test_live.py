@@ -23,6 +23,7 @@ from conftest import RECORDS, ROOT, run_cli
 
 from referee import parse
 from referee.engine.cards import card_str
+from referee.judging import wording as W
 from referee.notation.record import Comment, Counts, Draw, Take, Trick
 
 PAGAT = RECORDS / "pagat-example.gwy"
@@ -57,7 +58,10 @@ def run_live(*args: str, input: str, cwd: Path | None = None) -> subprocess.Comp
 def facts(path: Path, game: int = -1) -> list[tuple]:
     """What a game's record says happened, one fact a play: independent of how the plays
     are grouped into lines and of comments."""
-    g = parse(path.read_text(encoding="utf-8"), str(path))[game]
+    return facts_of(parse(path.read_text(encoding="utf-8"), str(path))[game])
+
+
+def facts_of(g) -> list[tuple]:
     assert not g.errors, [d.message for d in g.errors]
     out = []
     for a in g.actions:
@@ -98,8 +102,17 @@ def test_pipe_pagat_example(tmp_path):
     assert len(answers(r.stdout)) == len(PAGAT_LINES)
     assert all(line.startswith("recorded: ") for line in answers(r.stdout))
     assert sum(1 for line in out if line.startswith("turn: ")) == len(PAGAT_LINES) + 1
-    assert "recorded: 4. East K♣ — tochoo: North picks up 3 cards and leads" in out
-    assert "recorded: 1. South 10♠ — the trick goes to the waste pile; West has the power and leads" in out
+    # How a trick ended, in the answers' words: East's K♣ ends trick 4 (West 2♥, North 6♥),
+    # North's 6♥ is the highest heart; West's A♠ is the highest spade of trick 1.
+    tochoo = "the trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5"
+    waste = "the trick goes to the waste pile; West, with the highest spade (A♠), has the power and leads trick 2"
+    assert f"recorded: 4. East K♣ — {tochoo}" in out
+    assert f"recorded: 1. South 10♠ — {waste}" in out
+    # ... the same sentences as ask tells those tricks (one wording, judging/wording.py)
+    for trick, said in ((4, tochoo), (1, waste)):
+        told = run_cli("ask", str(f), "--trick", str(trick), "--explain")
+        assert told.returncode == 0, told.stderr
+        assert W.cap(said) in told.stdout
     assert out[-1] == "turn: South has the power and leads trick 7; before it, a player may take the next player's hand"
     # the file holds the game as Pagat gives it, and check accepts it
     assert facts(f) == facts(PAGAT)
@@ -425,7 +438,7 @@ def test_pexpect_session(tmp_path):
             child.sendline(line)
             child.expect("recorded: ")
             child.expect(PROMPT)
-        assert "tochoo: North picks up 3 cards and leads" in child.before
+        assert "the trick ends; North, with the highest heart (6♥), picks up 3 cards and leads trick 5" in child.before
         child.sendline("legal")
         child.expect("takes allowed now")
         child.expect(PROMPT)
@@ -681,3 +694,94 @@ def test_starting_and_quitting_leaves_no_file(tmp_path):
     assert not list(tmp_path.glob("*.gwy"))
     r = run_live(input="show\nquit\n", cwd=tmp_path)
     assert r.returncode == 0 and not list(tmp_path.glob("*.gwy"))
+
+
+# ---- one replay, fed each entry ----------------------------------------------------------------------
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _styled(text: str, code: str) -> list[str]:
+    """The lines a terminal shows in one rich style (``1``: bold, the turn; ``1;36``: bold
+    cyan, an answer), without their escape sequences."""
+    return [ANSI.sub("", m) for m in re.findall(r"\x1b\[" + re.escape(code) + r"m(.*?)\x1b\[0m", text)]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_game_typed_at_a_terminal_is_told_as_a_fresh_session_reads_its_file(tmp_path):
+    """Issue 23: live keeps its replay and feeds it each new entry, reading and judging the
+    whole game again only where the referee needs the rest of the record. Whichever way an
+    entry was taken, what live says after it (whose turn, who leads, the hands, the last
+    trick's verdict and its detail) is what a new live session says of the file as written
+    then, which reads and judges the whole game. The game has unseen hands (a deal of sizes),
+    out-of-turn plays, and a renege from an unseen hand that the table penalised (the lead
+    after the tochoo shows it)."""
+    from referee.engine.rules import parse_spec
+    from referee.selfplay import simulate as sim
+
+    g = next(sim.simulate(4, 1, 7, parse_spec("pagat"), mistakes=0.05))
+    game = parse("%gwy 1\n\n" + g.text)[0]
+    typed = []
+    for a in game.actions:
+        if isinstance(a, Trick):
+            typed.extend(f"{game.seats[p.seat]} {card_str(p.card)}" for p in a.plays)
+        elif isinstance(a, (Take, Draw)):
+            typed.append(f"{game.seats[a.taker]} takes {game.seats[a.target]}" if isinstance(a, Take) else
+                         f"{game.seats[a.seat]} draws {card_str(a.card)}"
+                         + (f" from {game.seats[a.source]}" if a.source is not None else ""))
+    assert {m.code for m in g.mistakes} >= {"M201", "M203"}
+    questions = ["who leads", "hands", "why", "more"]
+    checkpoints = set(range(5, len(typed), len(typed) // 8)) | {len(typed) - 1}
+    f = tmp_path / "typed.gwy"
+    said: dict[int, tuple[str, list[str]]] = {}
+    child = _pexpect_live(tmp_path, str(f), "--seats", " ".join(game.seats), "--rules", "pagat")
+    try:
+        child.expect(PROMPT)
+        for k, line in enumerate(typed):
+            child.sendline(line)
+            child.expect(r"\x1b\[1mturn: .*?\x1b\[0m")
+            turn = _styled(child.after, "1")[-1]
+            child.expect(PROMPT)
+            assert "rejected" not in child.before and "question" not in child.before, (line, child.before)
+            if k in checkpoints:
+                (tmp_path / f"at-{k}.gwy").write_bytes(f.read_bytes())
+                answers_now = []
+                for q in questions:
+                    child.sendline(q)
+                    child.expect(r"\x1b\[1;36m.*?\x1b\[0m")
+                    answers_now += _styled(child.after, "1;36")
+                    child.expect(PROMPT)
+                said[k] = (turn, answers_now)
+        child.sendline("quit")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    for k, (turn, answers_now) in sorted(said.items()):
+        fresh = run_live(str(tmp_path / f"at-{k}.gwy"), input="\n".join(questions + ["quit"]) + "\n")
+        assert fresh.returncode == 0, fresh.stderr
+        lines = fresh.stdout.splitlines()
+        assert lines[0] == turn, (k, typed[k])
+        assert lines[1:] == answers_now, (k, typed[k])
+    # and the whole record is the game played, judged as it was played
+    assert facts(f) == [x for x in facts_of(game) if x[0] != "counts"]
+    assert sorted(check_codes(f)) == sorted(m.code for m in g.mistakes)
+
+
+def test_a_tochoo_from_an_unseen_hand_is_judged_again_when_the_next_lead_shows_the_penalty(tmp_path):
+    """A card of another suit from a hand nobody has seen ends the trick as a tochoo; if the
+    next lead is that player's, the table penalised it as a renege (ruling 1), and live says
+    so at that lead: an entry that changes what an earlier one meant is judged with the whole
+    game, not added to it."""
+    f = tmp_path / "u.gwy"
+    r = run_live(str(f), input="\n".join(PAGAT_LINES[:15] + ["5. East 4♦", "South 5♦"]) + "\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    i = out.index("recorded: 4. East K♣ — the trick ends; North, with the highest heart (6♥), picks up 3 cards "
+                  "and leads trick 5")
+    assert out[i + 1].startswith("turn: North has the power and leads trick 5")
+    assert out[i + 2] == "recorded: 5. East 4♦"
+    assert out[i + 3] == "mistake[M201]: renege: East played K♣ on a heart lead, and the table penalised it (trick 4)"
+    assert "  = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5" in out
+    assert out[-1] == "turn: West to play to trick 5, following ♦ if able"
+    assert check_codes(f) == ["M201"]

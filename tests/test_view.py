@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import referee
 from referee import DrawCard, Engine, Phase, PlayCard, TakeHand
-from referee.engine.events import ANY_SOURCE
+from referee.engine.codes import Code
+from referee.engine.events import ANY_SOURCE, Effect, LegalReason, MistakeMade, PlayAnyway, Played
 
 PRESET_NAMES = sorted(referee.PRESETS)
 
@@ -118,3 +119,40 @@ def test_the_view_says_where_a_draw_comes_from_who_picked_up_and_the_order_of_pl
             assert after.picked_up_by == picked[-1].seat
         elif any(isinstance(e, referee.TrickToWaste) for e in events):
             assert after.picked_up_by is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), preset=st.sampled_from(PRESET_NAMES), players=st.integers(3, 7))
+def test_the_view_names_the_seats_still_to_play_and_a_trick_the_table_played_on(
+        seed: int, preset: str, players: int) -> None:
+    """``still_to_play`` are the seats the engine still lets play to the trick on the table
+    (in turn or not); after a play out of turn that the table let stand (ruling 1, not
+    penalised) the trick is ``as_played``: nobody's turn, the ordinary rules for the rest,
+    and once a tochoo is in it (``tochoo``) nobody plays to it any more."""
+    played_on_seen = 0
+    for engine in games(seed, preset, players):
+        view = engine.view()
+        if view.phase != Phase.IN_TRICK:
+            assert view.still_to_play == () and not view.as_played and not view.tochoo
+            continue
+        assert not view.as_played  # a game of legal plays only
+        may = tuple(s for s in view.order if engine.legal(s).reason is not LegalReason.NONE)
+        assert view.still_to_play == may and (view.to_act < 0 or view.to_act in may)
+        later = [s for s in view.still_to_play if s != view.to_act and view.known[s]]
+        if view.to_act < 0 or not later:
+            continue
+        # someone after the seat whose turn it is plays now, and the table plays on
+        table = engine.fork()
+        out_of_turn = later[-1]
+        events = table.apply(PlayAnyway(out_of_turn, view.known[out_of_turn][0]))
+        assert isinstance(events[0], MistakeMade) and events[0].code == Code.OUT_OF_TURN
+        on = table.view()
+        if on.phase != Phase.IN_TRICK:
+            continue  # the play ended the trick (or the game)
+        played_on_seen += 1
+        assert on.as_played and on.to_act == -1 and out_of_turn not in on.still_to_play
+        assert on.tochoo == any(isinstance(e, Played) and e.effect is Effect.TOCHOO for e in events)
+        if on.tochoo:
+            assert all(table.legal(s).reason is LegalReason.NONE for s in on.order)
+    if players > 3 and preset != "donkey":
+        assert played_on_seen  # the game had a trick in which a later seat could play early

@@ -197,3 +197,27 @@ def took(taker: str, target: str) -> str:
 
 def drew(seat: str, card: int, source: str | None) -> str:
     return f"{seat} draws {C.card_str(card)}" + (f" from {source}" if source else "") + " and leads it"
+
+
+# ---- how a trick ended (ask, show --narrate, the replay page and live tell it alike) -----------
+
+
+def highest(kind: str, card: int) -> str:
+    """``, with the highest heart (6♥),``: the card that won a trick (``kind``: the name of
+    the suit led, or ``trump``)."""
+    return f", with the highest {kind} ({C.card_str(card)}),"
+
+
+def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, high: str = "",
+              leads: int | None = None, ends: bool = False) -> str:
+    """How a trick ended, one sentence wherever it is told: ``North, with the highest heart
+    (6♥), picks up 3 cards and leads trick 5``; ``the trick goes to the waste pile; West has
+    the power and leads trick 2``; ``South picks up 4 cards as the penalty and leads trick
+    5``. ``high``: the winner's card (:func:`highest`); ``leads``: the trick the same seat
+    leads next, if it does; ``ends``: told after the plays, a pickup at a tochoo opens with
+    ``the trick ends;``."""
+    if waste:
+        head = f"the trick goes to the waste pile; {seat}{high} has the power"
+    else:
+        head = ("the trick ends; " if ends and not penalty else "") + pickup(seat + high, n, penalty=penalty)
+    return head + (f" and leads trick {leads}" if leads is not None else "")

@@ -26,7 +26,7 @@ from referee.archive.slices import GameOutcome
 from referee.config import ConfigError, config_for
 from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, parse_spec
-from referee.engine.state import Engine
+from referee.engine.state import Engine, Phase
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
@@ -298,11 +298,14 @@ def hover(doc: Document, line: int, col: int) -> str | None:
         return f"{head}\n\nthe game cannot be replayed to this play: {_stopped(v) or result.stopped}"
     m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
-    if e.power >= 0:
-        out.append(f"{seats[e.power]} {'led' if e.trick else 'leads'} trick {e.trick_no}: {W.lead_why(e.lead_why)}")
-    out.append("hands: " + ", ".join(f"{seats[s]} {e.size(s)}" + (" (out)" if e.out[s] else "")
+    pos = e.view()
+    # who has the power: nobody before the first trick is over (the ace's holder opens it)
+    if pos.leader >= 0 and not (pos.phase is Phase.IN_TRICK and pos.first_trick):
+        out.append(f"{seats[pos.leader]} {'led' if pos.trick else 'leads'} trick {pos.trick_no}: "
+                   f"{W.lead_why(pos.lead_why)}")
+    out.append("hands: " + ", ".join(f"{seats[s]} {pos.sizes[s]}" + (" (out)" if s in pos.out_order else "")
                                      for s in range(len(seats))))
-    out.append(f"waste pile: {e.waste_size()} card{'s' if e.waste_size() != 1 else ''}")
+    out.append(f"waste pile: {pos.waste_size} card{'s' if pos.waste_size != 1 else ''}")
     if m.trick_on_table is not None and m.trick_on_table.plays:
         out.append("on the table: " + ", ".join(f"{p.seat} {p.card}" for p in m.trick_on_table.plays))
     mine = [p for p in m.plays if p.seat == seats[play.seat]]
@@ -562,8 +565,9 @@ def hand_sizes(doc: Document, v: GameView) -> dict[int, str]:
         item = step.item
         if isinstance(item, Play) and item.card_span.line:
             e = step.after
+            playing = e.in_game()
             sizes[v.base + item.card_span.line - 1] = " · ".join(
-                f"{seats[s]} {'out' if e.out[s] else e.size(s)}" for s in range(len(seats)))
+                f"{seats[s]} {e.size(s) if s in playing else 'out'}" for s in range(len(seats)))
     v._sizes = {line - v.base: text for line, text in sizes.items()}
     return v._sizes
 

@@ -146,17 +146,26 @@ def diagnostic_sentence(d: Diagnostic) -> str:
     return f"{kind} ({d.code}): {d.message}" + (f" — {d.help}" if d.help else "")
 
 
+def _led(v: E.View) -> int:
+    """The suit led to the trick on the table (-1: no trick on the table)."""
+    return C.SUIT[v.trick[0][1]] if v.trick else -1
+
+
+def _unseen(v: E.View, s: int) -> int:
+    """How many of the seat's cards nobody has seen."""
+    return v.sizes[s] - len(v.known[s])
+
+
 def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
-    """Why an off-suit card was legal, from the engine's state before it."""
-    led = before.led
+    """Why an off-suit card was legal, from the position before it."""
+    v = before.view()
+    led = _led(v)
     name = seats[s]
     suit = C.suit_name(led, True)
-    if before.unknown[s] == 0:
+    if _unseen(v, s) == 0:
         return f"{name} held no {suit}"
-    since = before.unseen_void(s, led)
-    if since is not None:
-        return f"{name} had shown no {suit} since trick {since}" if isinstance(since, int) else \
-            f"{name} had shown no {suit} before"
+    if led in v.voids[s]:
+        return f"{name} had shown no {suit} before"
     return f"{name}'s hand is unseen and nothing shows a {suit[:-1]} in it"
 
 
@@ -207,7 +216,8 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
     its :func:`outcome`, which keeps only the pickup and the lead that stand.) With
     ``skip_lead``, a lead of that seat already told is not told again."""
     parts: list[str] = []
-    a = st.after
+    a = st.after.view()
+    donkey = st.after.rules.trumps
     evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
     said_lead: set[int] = set() if skip_lead is None else {skip_lead}
     trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
@@ -217,16 +227,12 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
             leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
             if leads:
                 said_lead.add(w)
-            high = _highest(a.last_trick or trick, w, a.trumps, a.trump)
-            if isinstance(ev, EV.PickedUp):
-                parts.append(f"the trick ends; {seats[w]}{high} picks up {_cards(ev.cards)}"
-                             + (f" and leads trick {a.trick_no}" if leads else ""))
-            else:
-                parts.append(f"the trick goes to the waste pile; {seats[w]}{high} has the power"
-                             + (f" and leads trick {a.trick_no}" if leads else ""))
+            parts.append(W.trick_end(seats[w], ev.cards, waste=isinstance(ev, EV.TrickToWaste),
+                                     high=highest_clause(a.last_trick or trick, w, a.trumps),
+                                     leads=a.trick_no if leads else None, ends=True))
         elif isinstance(ev, EV.Penalty):
             said_lead.add(ev.seat)
-            parts.append(W.pickup(seats[ev.seat], ev.cards, penalty=True) + f" and leads trick {a.trick_no}")
+            parts.append(W.trick_end(seats[ev.seat], ev.cards, penalty=True, leads=a.trick_no))
         elif isinstance(ev, EV.GotAway):
             parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
         elif isinstance(ev, EV.Leads):
@@ -241,18 +247,18 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
             parts.append(W.drew(seats[ev.seat], ev.card, f"{seats[ev.source]}'s hand"
                                 if ev.source is not None and ev.source >= 0 else None))
         elif isinstance(ev, EV.GameOver):
-            parts.append(W.game_over(seats[ev.loser], ev.legs, a.trumps))
+            parts.append(W.game_over(seats[ev.loser], ev.legs, donkey))
     return "; ".join(parts)
 
 
-def _highest(trick: Sequence[tuple[int, int]], w: int, trumps: bool, trump: int) -> str:
-    """``, with the highest heart (6♥),``: the winner's card of a trick, when it is in it."""
+def highest_clause(trick: Sequence[tuple[int, int]], w: int, trump: int | None) -> str:
+    """``, with the highest heart (6♥),``: the winner's card of a trick, when it is in it
+    (``trump``: Donkey's trump suit once made)."""
     card = _winning_card(list(trick), w)
     if card is None or not trick:
         return ""
     led = C.SUIT[trick[0][1]]
-    kind = "trump" if trumps and C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led)
-    return f", with the highest {kind} ({C.card_str(card)}),"
+    return W.highest("trump" if C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led), card)
 
 
 LEAD_WHY = W.LEAD_WHY  # the one table of why a seat leads (judging/wording.py)
@@ -317,7 +323,7 @@ class Outcome:
     proofs: list[Diagnostic] = dataclasses.field(default_factory=list)  # reneges this trick proved
     trick_cards: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     trumps: bool = False  # Donkey, and the trump suit once made
-    trump: int = -1
+    trump: int | None = None
 
     @property
     def ended(self) -> bool:
@@ -368,7 +374,7 @@ def outcome(w: Walk, number: int) -> Outcome:
         elif isinstance(ev, EV.GameOver):
             out.over, out.leader, out.why, out.draw = ev, None, None, None
     last = out.plays[-1].after
-    out.trumps, out.trump = last.trumps, last.trump
+    out.trumps, out.trump = last.rules.trumps, last.view().trumps
     spans = {(sp.line, sp.start) for st in out.plays for sp in _spans(st.item)}
     for st in w.steps:
         for d in st.diagnostics:
@@ -378,28 +384,29 @@ def outcome(w: Walk, number: int) -> Outcome:
 
 
 def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = False, highest: bool = False,
-                   short: bool = False, next_trick: int | None = None) -> str:
+                   short: bool = False, next_trick: int | None = None, ends: bool = False) -> str:
     """How the trick ended and who leads next, from its outcome: ``North picks up 3 cards
     and leads trick 5``; ``the trick goes to the waste pile and East leads trick 3``. With
     ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``).
     ``next_trick``: the number to give the next trick (the replay page passes the engine's
     count, which its lead line uses, where the record's trick numbers are out of order);
-    by default this trick's number + 1."""
+    by default this trick's number + 1. ``ends``: told after the trick's plays, a pickup at
+    a tochoo opens with ``the trick ends;`` (:func:`referee.judging.wording.trick_end`)."""
     nxt = o.number + 1 if next_trick is None else next_trick
     parts: list[str] = []
     if o.pickup is not None:
         seat, n = o.pickup
-        who = seats[seat] + (_highest(o.trick_cards, seat, o.trumps, o.trump) if highest and not o.penalty else "")
-        head = W.pickup(who, n, penalty=o.penalty and not penalty_said)
-        if o.leader == seat:
-            head += f" and leads trick {nxt}"
-        elif o.leader is not None:
+        head = W.trick_end(seats[seat], n, penalty=o.penalty and not penalty_said,
+                           high=highest_clause(o.trick_cards, seat, o.trump) if highest and not o.penalty else "",
+                           leads=nxt if o.leader == seat else None, ends=ends)
+        if o.leader is not None and o.leader != seat:
             head += f"; {seats[o.leader]} leads trick {nxt}"
         parts.append(head)
+    elif o.waste is not None and o.leader == o.waste and highest:
+        parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=highest_clause(o.trick_cards, o.waste, o.trump),
+                                 leads=nxt))
     elif o.waste is not None:
-        who = seats[o.waste] + (_highest(o.trick_cards, o.waste, o.trumps, o.trump) if highest else "")
         parts.append("the trick goes to the waste pile" + (
-            f"; {who} has the power and leads trick {nxt}" if o.leader == o.waste and highest else
             f" and {seats[o.leader]} leads trick {nxt}" if o.leader is not None else ""))
     elif not o.ended:
         parts.append("the trick is not over where the record stops")
@@ -514,9 +521,7 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
                 sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
     for d in o.proofs:
         sentence += f" {_cap(_proof_phrase(o, d, seats))}: {d.message}."
-    end = outcome_clause(o, seats, highest=True)
-    if o.pickup is not None and not o.penalty:
-        end = "the trick ends; " + end
+    end = outcome_clause(o, seats, highest=True, ends=True)
     if end:
         sentence += " " + _cap(end) + "."
     for st in after:
@@ -556,77 +561,78 @@ def narrate(w: Walk) -> list[str]:
 
 
 def lead_phrase(w: Walk, e: E.Engine) -> str:
-    """Who is to act now and why, from the engine and the last events that set the lead."""
+    """Who is to act now and why, from the engine's view of the position."""
     seats = w.game.seats
-    if e.phase == E.OVER:
-        return f"the game is over: {seats[e.loser]} lost"
-    if e.phase == E.DRAW_DUE:
-        src = e.draw_source
-        where = "the waste pile" if src is None else f"{seats[src]}'s hand" if isinstance(src, int) else "any other player's hand"
-        return f"{seats[e.drawer]} has the power and no card, and must draw from {where}"
-    if e.phase == E.BEFORE_FIRST:
+    v = e.view()
+    if v.phase is E.Phase.OVER:
+        return f"the game is over: {seats[v.loser if v.loser is not None else -1]} lost"
+    if v.phase is E.Phase.DRAW_DUE:
+        return (f"{seats[v.to_act]} has the power and no card, and must draw from "
+                f"{W.source_words(v.draw_source, seats)}")
+    if v.phase is E.Phase.BEFORE_FIRST:
         holder = e.ace_holder()
         ace = C.card_str(e.first_card())
         return (f"{seats[holder]} leads trick 1 with {ace}, holding it" if holder >= 0
                 else f"whoever holds {ace} leads trick 1 with it")
-    if e.phase == E.IN_TRICK:
-        turn = _due(e)
-        if e.lenient:
+    if v.phase is E.Phase.IN_TRICK:
+        turn = _due(e, v)
+        if v.as_played:
             # Played on after a mistake nobody penalised: the rest of the trick follows the
             # ordinary rules, as the engine has them.
-            if e.tochoo:
-                return (f"trick {e.trick_no} went on after a mistake, and a tochoo has ended it: "
+            if v.tochoo:
+                return (f"trick {v.trick_no} went on after a mistake, and a tochoo has ended it: "
                         "it is over at the next lead, take or draw")
             if turn >= 0:
-                return (f"trick {e.trick_no} goes on after a mistake the table did not penalise; "
-                        f"{seats[turn]} is to play, {W.follow_if_able(e.led)}")
+                return (f"trick {v.trick_no} goes on after a mistake the table did not penalise; "
+                        f"{seats[turn]} is to play, {W.follow_if_able(_led(v))}")
         if turn < 0:
-            return f"trick {e.trick_no} is being played; any seat still to play may play"
-        return f"{seats[turn]} is to play to trick {e.trick_no}, {W.following(e.led)}"
+            return f"trick {v.trick_no} is being played; any seat still to play may play"
+        return f"{seats[turn]} is to play to trick {v.trick_no}, {W.following(_led(v))}"
     # between tricks: the engine keeps why the seat leads
-    if e.lead_why is EV.LeadReason.POWER and e.last_trick:
-        card = _winning_card(e.last_trick, e.power)
+    if v.lead_why is EV.LeadReason.POWER and v.last_trick:
+        card = _winning_card(list(v.last_trick), v.leader)
         if card is not None:
-            return (f"{seats[e.power]} leads trick {e.trick_no}: they played the highest card, "
-                    f"{C.card_str(card)}, to trick {e.trick_no - 1}")
-    return f"{seats[e.power]} leads trick {e.trick_no}: {LEAD_WHY[e.lead_why]}"
+            return (f"{seats[v.leader]} leads trick {v.trick_no}: they played the highest card, "
+                    f"{C.card_str(card)}, to trick {v.trick_no - 1}")
+    return f"{seats[v.leader]} leads trick {v.trick_no}: {LEAD_WHY[v.lead_why]}"
 
 
-
-def _due(e: E.Engine) -> int:
+def _due(e: E.Engine, v: E.View) -> int:
     """The seat to play now, as the engine says: in a trick played on after a mistake the
     one seat the ordinary rules let play (-1: none, or any seat may)."""
-    turn = e.to_act()
-    if turn >= 0 or e.phase != E.IN_TRICK or not e.lenient:
+    turn = v.to_act
+    if turn >= 0 or not v.as_played:
         return turn
-    due = [s for s in e.seq if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
+    due = [s for s in v.order if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
     return due[0] if len(due) == 1 else -1
 
 
 def hands_phrase(w: Walk, e: E.Engine) -> str:
     seats = w.game.seats
+    v = e.view()
     parts = []
-    for s in e.seq:
-        if e.out[s]:
-            parts.append(f"{seats[s]} got away ({_ordinal(e.out_order.index(s) + 1)})")
+    for s in v.order:
+        if s in v.out_order:
+            parts.append(f"{seats[s]} got away ({_ordinal(v.out_order.index(s) + 1)})")
             continue
-        known = e.known(s)
+        known = v.known[s]
         shown = " ".join(C.card_str(c) for c in known)
-        unseen = e.unknown[s]
+        unseen = _unseen(v, s)
         what = shown + (f" and {unseen} unseen" if unseen and known else "") if known else ("unseen" if unseen else "")
-        parts.append(f"{seats[s]} {_cards(e.size(s))}" + (f" ({what})" if what and e.size(s) else ""))
-    return "; ".join(parts) + f"; the waste pile has {_cards(e.waste_size())}"
+        parts.append(f"{seats[s]} {_cards(v.sizes[s])}" + (f" ({what})" if what and v.sizes[s] else ""))
+    return "; ".join(parts) + f"; the waste pile has {_cards(v.waste_size)}"
 
 
 def legal_phrase(w: Walk, e: E.Engine) -> str:
     """What may happen now, in one sentence: whose turn and why, the cards the engine allows
     (listed when the hand is known), and the takes allowed."""
     seats = w.game.seats
+    v = e.view()
     text = lead_phrase(w, e)
-    turn = _due(e)
-    if turn >= 0 and e.phase not in (E.OVER, E.DRAW_DUE):
-        legal = C.cards_of(e.legal_cards(turn))
-        if e.unknown[turn] == 0:
+    turn = _due(e, v)
+    if turn >= 0 and v.phase not in (E.Phase.OVER, E.Phase.DRAW_DUE):
+        legal = e.playable(turn)
+        if _unseen(v, turn) == 0:
             text += f"; {seats[turn]} may play " + (" ".join(C.card_str(c) for c in legal) if legal else "nothing")
         elif legal:
             text += (f"; of the cards known in {seats[turn]}'s hand, {' '.join(C.card_str(c) for c in legal)} may "

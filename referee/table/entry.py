@@ -247,19 +247,20 @@ def read_acts(text: str, seats: Sequence[str]) -> list[list[Act]] | Rejection:
 def seats_for_card(e: E.Engine, card: int) -> tuple[list[int], str]:
     """The seats that may have played ``card`` typed alone now, and, when there is no
     single one, why (for the question or the rejection)."""
-    if e.phase == E.OVER:
+    v = e.view()
+    if v.phase is E.Phase.OVER:
         return [], "the game is over"
-    if e.phase == E.DRAW_DUE:
+    if v.phase is E.Phase.DRAW_DUE:
         return [], "a draw is due before the next play"
-    due = e.to_act()
-    if due >= 0 and e.phase != E.BEFORE_FIRST:
+    due = v.to_act
+    if due >= 0 and v.phase is not E.Phase.BEFORE_FIRST:
         return [due], ""
-    if e.phase == E.BEFORE_FIRST:
-        holders = [s for s in e.seq if not e.out[s] and e.may_hold(s, card)]
+    if v.phase is E.Phase.BEFORE_FIRST:
+        holders = [s for s in v.order if s not in v.out_order and e.may_hold(s, card)]
         return holders, "whoever holds it opens the first trick"
     # a trick in which any seat still to play may play (the first trick, or a trick followed
     # as played after a mistake): those still to play who may hold the card
-    cands = [s for s in e.seq if e.active & (1 << s) and not e.played & (1 << s) and e.may_hold(s, card)]
+    cands = [s for s in v.still_to_play if e.may_hold(s, card)]
     return cands, "more than one seat still to play may hold it"
 
 
@@ -307,7 +308,7 @@ def settle(line: str, seats: Sequence[str], engine: E.Engine) -> Reading:
     if not cands:
         if why in ("the game is over", "a draw is due before the next play"):
             return Rejection(f"{card_text} alone cannot be a play now: {why}",
-                             "a draw 'West draws 7♦' when one is due" if engine.phase == E.DRAW_DUE else "'new' for the next game")
+                             "a draw 'West draws 7♦' when one is due" if engine.turn().phase is E.Phase.DRAW_DUE else "'new' for the next game")
         return Rejection(f"no seat still to play can hold {card_text} from what is known",
                          "the play with its seat, e.g. 'West " + card_text + "'")
     names = [seats[s] for s in cands]

@@ -7,13 +7,17 @@ are: a play (``West A♠``, the trick number is supplied), a trick line (``3. Ea
 East``), a draw (``West draws 7♦``, ``West draws 7♦ from North``), a count line, or a
 comment; and the commands ``show``, ``legal``, ``undo``, ``help``, ``new``, ``quit``.
 
-Nothing here judges. The action is appended to the record's text, the whole game is read
-and replayed by the referee (:class:`referee.judging.referee.Referee`), and what is new is reported:
-a table mistake with its rule and penalty (the action is recorded: it happened), or an
-action that cannot be true (a card the player cannot hold, a draw that is not due, a wrong
-take, a count the replay contradicts: a wrong entry, so it is not recorded). Games are
-small, so replaying from the deal each time costs nothing and can never drift from
-``check``.
+Nothing here judges. Live keeps the replay of the game (the referee's result and its
+engine) and feeds it each new entry: a play that the referee takes as it stands (legal, and
+nothing in it that the rest of the record decides) is read alone and applied to the kept
+state by the engine's ``apply``, one step (:meth:`Session._one_step` says which plays). Any
+other entry is appended to the record's text and the whole game read and judged again by
+the referee (:class:`referee.judging.referee.Referee`), as ``undo`` does: a table mistake is
+reported with its rule and penalty (the action is recorded: it happened), and whether the
+table applied the penalty is read from the entries after it, so every entry after one
+rebuilds; an action that cannot be true (a card the player cannot hold, a draw that is not
+due, a wrong take, a count the replay contradicts) is a wrong entry and is not recorded.
+Either way what live says is what ``check`` says of the file.
 
 The record is the file. After every accepted action the whole file is written through
 :mod:`referee.files` (a temporary file beside it, flushed, fsync'd and renamed over it; a
@@ -32,7 +36,7 @@ import re
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO, TypedDict
 
@@ -125,12 +129,19 @@ class Unit:
     plays: list[tuple[int, int]] = field(default_factory=list)  # (seat, card)
     comment: str | None = None
     history: list[tuple[str | None, int, str | None]] = field(default_factory=list)  # texts before plays were appended to a written line
+    # The line as last rendered, for those seats: the whole record is written after every
+    # entry, and a unit does not change once made (an entry makes new units).
+    shown: tuple[Sequence[str], str] | None = field(default=None, compare=False, repr=False)
 
     def render(self, seats: Sequence[str]) -> str:
         if self.text is not None:
             return self.text
+        if self.shown is not None and self.shown[0] == seats:
+            return self.shown[1]
         plays = ", ".join(f"{seats[s]} {C.card_str(c)}" for s, c in self.plays)
-        return f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
+        text = f"{self.number}. {plays}" + (f"  # {self.comment}" if self.comment else "")
+        self.shown = (seats, text)
+        return text
 
 
 def _split_comment(line: str) -> tuple[str, str | None]:
@@ -524,15 +535,15 @@ class Session:
 
     def trick_for(self, seat: int) -> int:
         """The record's number for a play typed without one."""
-        e = self.engine
+        v = self.engine.view()
         nums = [a.number for a in self.game.actions if isinstance(a, Trick)]
         last = nums[-1] if nums else None
         if last is None:
-            return e.trick_no
-        if e.phase == E.IN_TRICK:
+            return v.trick_no
+        if v.phase is E.Phase.IN_TRICK:
             return last
-        if seat >= 0 and self._just_ended_by_tochoo() and seat != e.power and \
-                all(t != seat for t, _ in e.last_trick) and not e.out[seat]:
+        if seat >= 0 and self._just_ended_by_tochoo() and seat != v.leader and \
+                all(t != seat for t, _ in v.last_trick) and seat not in v.out_order:
             # A play right after a tochoo by a seat that had not played: a play to that
             # trick (M202), not a lead of the next. Type the next number to lead instead.
             return last
@@ -559,12 +570,14 @@ class Session:
         if _is_bare_play(body):
             first_seat = self._seat_index(body.split(",")[0].split()[0])
             number = self.trick_for(first_seat)
-            e = self.engine
-            if e.phase != E.IN_TRICK and self.game.actions and number == self._last_trick():
+            if self.engine.turn().phase is not E.Phase.IN_TRICK and self.game.actions and number == self._last_trick():
                 note = (f"read as a play to trick {number} after its tochoo; "
                         f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
             body = f"{number}. {body}"
         typed = body + (f"  # {comment}" if comment else "")
+        stepped = self._one_step(typed, note)
+        if stepped is not None:
+            return stepped
         # Read the line in its place: the reader finds every syntax error.
         game = self.read(self.units + [Unit("line", text=typed)])
         if game.errors:  # the game had none before: the line is not written in the notation
@@ -572,22 +585,7 @@ class Session:
             return [(f"rejected (not recorded): {d.message}" + (f" — {d.help}" if d.help else ""), "error")]
         actions = [a for a in game.actions if not isinstance(a, Comment)]
         action = actions[-1] if actions else None
-        units = list(self.units)
-        if isinstance(action, Trick):
-            last = units[-1] if units else None
-            if last is not None and last.kind == "trick" and last.number == action.number and not last.comment:
-                merged = Unit("trick", text=None, number=last.number, plays=last.plays + [(p.seat, p.card) for p in action.plays],
-                              comment=action.comment, history=last.history + [(last.text, len(last.plays), last.comment)])
-                if last.text is not None:
-                    merged.text = last.text.rstrip() + ", " + ", ".join(
-                        f"{game.seats[p.seat]} {C.card_str(p.card)}" for p in action.plays) + (
-                        f"  # {action.comment}" if action.comment else "")
-                units[-1] = merged
-            else:
-                units.append(Unit("trick", number=action.number, plays=[(p.seat, p.card) for p in action.plays],
-                                  comment=action.comment))
-        else:
-            units.append(Unit("line", text=_canonical(action, game.seats, typed)))
+        units = self._units_with(action, typed)
         game = self.read(units)
         if game.errors:
             return [(f"rejected (not recorded): {game.errors[0].message}", "error")]
@@ -631,6 +629,112 @@ class Session:
                 out.append((f"withdrawn: {d.code} {d.message}", "note"))
         out.append((self.turn_line(), "turn"))
         return out
+
+    def _units_with(self, action: Action | None, typed: str) -> list[Unit]:
+        """The record's lines with an entry's action: the plays of a trick line join the last
+        line when it is the same trick's (and has no comment), else the action is a new line."""
+        units = list(self.units)
+        seats = self.seats()
+        if isinstance(action, Trick):
+            last = units[-1] if units else None
+            if last is not None and last.kind == "trick" and last.number == action.number and not last.comment:
+                merged = Unit("trick", text=None, number=last.number, plays=last.plays + [(p.seat, p.card) for p in action.plays],
+                              comment=action.comment, history=last.history + [(last.text, len(last.plays), last.comment)])
+                if last.text is not None:
+                    merged.text = last.text.rstrip() + ", " + ", ".join(
+                        f"{seats[p.seat]} {C.card_str(p.card)}" for p in action.plays) + (
+                        f"  # {action.comment}" if action.comment else "")
+                units[-1] = merged
+            else:
+                units.append(Unit("trick", number=action.number, plays=[(p.seat, p.card) for p in action.plays],
+                                  comment=action.comment))
+        else:
+            units.append(Unit("line", text=_canonical(action, seats, typed)))
+        return units
+
+    def _read_last(self, units: list[Unit]) -> Game:
+        """The game's head and the last of ``units`` alone, read where that line stands in
+        the file (its line number and offset), so that its items have the spans a read of
+        the whole game gives them: one line read, not the game again."""
+        seats = self.seats()
+        line = units[-1].render(seats)
+        before = _text(self.head, units[:-1], seats)  # the game's text up to that line
+        at_line = self.prefix.count("\n") + 1 + len(self.head) + len(units) - 1
+        at = len(self.prefix) + len(before)
+        head = "\n".join(self.head) + "\n"
+        return Reader(str(self.path)).parse_game(head + line + "\n", self.number, at_line - len(self.head),
+                                                 at - len(head))
+
+    def _one_step(self, typed: str, note: str | None) -> list[Line] | None:
+        """Record a play by one step of the replay: the line read alone and the play applied
+        to the replay's state (the engine's ``apply``), when that is all the referee would do
+        with it. None: the entry is not such a play, and the game is read and judged again.
+
+        The referee judges a play with nothing more than the engine when the play is legal,
+        to the trick on the table (or a lead of the next), by a seat whose card is known or
+        that follows suit (or leads) from unseen cards it was not shown to lack: it reports
+        nothing and decides nothing about what came before. Everything else is judged
+        with the whole game: a table mistake and everything after one (ruling 1: whether
+        the table applied the penalty is read from the rest of the record, so a later entry
+        can change it), an off-suit card from unseen cards (it shows a void, or a renege the
+        next lead may prove), a higher card by choice in the two-player ending (ruling 8's
+        note), a take, a draw, a count, the end."""
+        res, e = self.res, self.engine
+        if res.stopped is not None or any(d.is_error or d.code.startswith("M") for d in res.diagnostics):
+            return None
+        v = e.view()
+        last_no = self._last_trick()
+        if last_no is None or v.as_played:
+            return None
+        if v.phase is E.Phase.IN_TRICK:
+            number = last_no
+        elif v.phase is E.Phase.BETWEEN:
+            number = last_no + 1
+        else:
+            return None
+        alone = self._read_last(self.units + [Unit("line", text=typed)])
+        action = alone.actions[-1] if alone.actions else None
+        # Read alone, the line is the game's first trick line, and the reader expects trick
+        # 1 there: its number is checked here instead, by the reader's rule (the trick on
+        # the table, or the next).
+        problems = [d for d in alone.errors + alone.findings if d.code != Code.TRICK_NUMBER_OUT_OF_ORDER]
+        if problems or not isinstance(action, Trick) or action.number != number or len(action.plays) != 1:
+            return None
+        s, c = action.plays[0].seat, action.plays[0].card
+        if e.lower_card_instead(s, c) >= 0:
+            return None  # ruling 8: the referee notes the lower card that would have kept the game going
+        if v.sizes[s] > len(v.known[s]):  # the seat holds unseen cards
+            proves = c not in v.known[s] and C.SUIT[c] in v.voids[s]  # a renege, of a void shown before
+            shows = bool(v.trick) and C.SUIT[c] != C.SUIT[v.trick[0][1]]  # a void (or a renege the next lead shows)
+            if proves or shows:
+                return None
+        after = e.copy()
+        try:
+            events = after.apply(EV.PlayCard(s, c))
+        except E.IllegalAction:
+            return None  # judged with the whole game: the referee says what is wrong
+        now = after.view()
+        if now.phase is E.Phase.OVER:
+            return None
+        units = self._units_with(action, typed)
+        line = self._read_last(units).actions[-1]
+        g = self.game
+        merged = units[-1].kind == "trick" and len(units[-1].plays) > 1
+        if merged and not (g.actions and isinstance(g.actions[-1], Trick) and g.actions[-1].number == number):
+            return None
+        game = replace(g, actions=(g.actions[:-1] if merged else g.actions) + [line], text=self.game_text(units))
+        # The referee's findings stand as they were; its facts are those of the new state.
+        judged = replace(res, game=game, diagnostics=list(res.diagnostics), engine=after,
+                         tricks=now.trick_no - (0 if now.phase is E.Phase.IN_TRICK else 1),
+                         out_order=list(now.out_order), sizes=list(now.sizes))
+        failed = self._commit(units, game, judged)
+        if failed:
+            return [failed, (self.turn_line(), "turn")]
+        follow = _describe_events(events, after, game.seats)
+        out = [(f"recorded: {_describe_action(action, game.seats)}" + (f" — {follow}" if follow else ""), "ok")]
+        if note:
+            out.append((f"  note: {note}", "note"))
+        return out + [(self.turn_line(), "turn")]
 
     def _commit(self, units: list[Unit], game: Game, res: GameResult) -> Line | None:
         """Make the new record the session's and write it; if it cannot be written, keep
@@ -697,8 +801,7 @@ class Session:
         return out
 
     def new_game(self) -> list[Line]:
-        e = self.engine
-        if e.phase != E.OVER:
+        if self.engine.turn().phase is not E.Phase.OVER:
             return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
                     (self.turn_line(), "turn")]
         seats = list(self.game.seats)
@@ -736,12 +839,13 @@ class Session:
     def _sync_result(self) -> None:
         """Keep the [Result] tag true to the game: the loser once it is over (and Donkey's
         legs), none while it goes on."""
-        e = self.engine
+        v = self.engine.view()
         want = None
-        if e.phase == E.OVER and e.loser >= 0:
-            want = self.game.seats[e.loser] + (f" {e.legs}" if self.rules.trumps else "")
+        if v.loser is not None:
+            want = self.game.seats[v.loser] + (f" {v.legs}" if self.rules.trumps else "")
         setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
         idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
+        head = list(self.head)
         if want is not None:
             line = f'[Result "{want}"]'
             if idx is None:
@@ -752,7 +856,8 @@ class Session:
             tag = self.game.tag("Result")
             if tag is not None and tag.strip() != "*":
                 del self.head[idx]
-        self.game = self.read()
+        if self.head != head:  # the game as the file now has it (else it is read already)
+            self.game = self.read()
 
 
 def _not_written(path: Path, ex: OSError) -> str:
@@ -792,8 +897,11 @@ def _new_events(old: list[Event], new: list[Event]) -> list[Event]:
 
 
 def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], skip_penalty: bool = False) -> str:
-    """What followed an action, in words: 'tochoo: North picks up 3 cards and leads'."""
+    """What followed an action, in words: 'the trick ends; North, with the highest heart
+    (6♥), picks up 3 cards and leads trick 5' (how a trick ended, in the answers' words:
+    judging/wording.py's trick_end)."""
     parts: list[str] = []
+    v = e.view()
     # A take sends its target out before the take is logged: say the take first.
     takes: list[Event] = [ev for ev in events if isinstance(ev, EV.Took)]
     events = takes + [ev for ev in events if not isinstance(ev, (EV.Took, EV.Played))]
@@ -815,15 +923,14 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             leads = isinstance(after, EV.Leads) and after.seat == w
             if leads:
                 events = events[:j] + events[j + 1:]
-            if isinstance(ev, EV.PickedUp):
-                parts.append(f"tochoo: {W.pickup(name(w), n)}" + (" and leads" if leads else ""))
-            else:
-                parts.append(f"the trick goes to the waste pile; {name(w)} has the power" + (" and leads" if leads else ""))
+            parts.append(W.trick_end(name(w), n, waste=isinstance(ev, EV.TrickToWaste), ends=True,
+                                     high=answers.highest_clause(v.last_trick, w, v.trumps),
+                                     leads=v.trick_no if leads else None))
             i += 1
             continue
         if isinstance(ev, EV.Penalty):
             if not skip_penalty:
-                parts.append(f"penalty: {W.pickup(name(ev.seat), ev.cards)} and leads")
+                parts.append(W.trick_end(name(ev.seat), ev.cards, penalty=True, leads=v.trick_no))
         elif isinstance(ev, EV.Leads):
             if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
                 parts.append(f"{name(ev.seat)} leads")
@@ -833,7 +940,7 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             where = W.source_words(ev.source, seats)
             parts.append(f"{name(ev.seat)} has the power and no card: draws from {where} and leads the card")
         elif isinstance(ev, EV.GameOver):
-            if e.trumps:
+            if e.rules.trumps:
                 parts.append(f"game over: {name(ev.loser)} is the donkey with {ev.legs} leg{'s' if ev.legs != 1 else ''}")
             else:
                 parts.append(f"game over: {name(ev.loser)} lost")
@@ -901,9 +1008,16 @@ def completions(session: Session, before: list[str]) -> list[str]:
 
     def cards(s: int) -> list[str]:
         # The engine's verdict on every card the seat may hold (known, or unseen and not
-        # ruled out): for a hand nobody has seen, every card it may legally play.
-        pack = C.CARD_COUNT if e.double else 52
-        ok = [c for c in range(pack) if e.may_hold(s, c) and e.judge_play(s, c) is None]
+        # ruled out), each played on a copy of the game: for a hand nobody has seen, every
+        # card it may play that the referee would accept (no renege can be proved of it).
+        ok = []
+        for c in range(C.CARD_COUNT if e.rules.packs == 2 else 52):
+            if e.may_hold(s, c):
+                try:
+                    e.fork().apply(EV.PlayCard(s, c), events=False)
+                except E.IllegalAction:
+                    continue
+                ok.append(c)
         return [C.card_str(c) for c in C.sort_cards(ok)]
 
     if not before:
@@ -921,8 +1035,9 @@ def completions(session: Session, before: list[str]) -> list[str]:
     hit = seat_matches(before[-1], seats)
     if len(hit) == 1 and C.parse_card(before[-1]) is None:
         s = hit[0]
+        turn = e.turn()
         extra = ["plays"] + (["takes"] if any(a == s for a, _ in e.takes()) else []) + \
-            (["draws"] if e.phase == E.DRAW_DUE and e.drawer == s else [])
+            (["draws"] if turn.phase is E.Phase.DRAW_DUE and turn.to_act == s else [])
         return cards(s) + extra
     return seats
 
@@ -1054,7 +1169,7 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
             if session is not None:
                 session.snap = snap
                 ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
-                over = session.engine.phase == E.OVER
+                over = session.engine.turn().phase is E.Phase.OVER
                 if ignored and not over:
                     err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {safe_path(path)}\n")
                 err.write(f"live: {safe_path(path)}: continuing game {session.number}"
