@@ -75,6 +75,12 @@ def _agree(w: Walk) -> int:
             continue
         assert pickups == ({(seats[pickup[0]], pickup[1])} if pickup else set()), where
         assert leaders == ({seats[leader]} if leader is not None else set()), where
+        # The trick led next is named as the record numbers the line played next (ruling 10:
+        # lines written out of number order are played as written).
+        idx = [k for k, st in enumerate(w.steps) if st.trick == t]
+        played_next = next((st.trick for st in w.steps[idx[-1] + 1:] if st.trick is not None and st.trick != t), None)
+        if played_next is not None:
+            assert set(map(int, re.findall(r"leads trick (\d+)", text))) <= {played_next}, where
         if pickup is None:
             assert "the trick goes to the waste pile" in text, where
         checked += 1

@@ -324,6 +324,10 @@ class Outcome:
     trick_cards: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     trumps: bool = False  # Donkey, and the trump suit once made
     trump: int | None = None
+    # The number the record gives the trick played next (ruling 10: lines written out of
+    # number order are played as written, so it need not be this number + 1); None: the
+    # record stops after this trick.
+    next_number: int | None = None
 
     @property
     def ended(self) -> bool:
@@ -340,6 +344,7 @@ def outcome(w: Walk, number: int) -> Outcome:
     for k in range(idx[-1] + 1, len(w.steps)):
         if w.steps[k].trick is not None and w.steps[k].trick != number:
             end = k
+            out.next_number = w.steps[k].trick
             break
         out.after.append(w.steps[k])
     evs: list[EV.Event] = []
@@ -390,9 +395,9 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
     ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``).
     ``next_trick``: the number to give the next trick (the replay page passes the engine's
     count, which its lead line uses, where the record's trick numbers are out of order);
-    by default this trick's number + 1. ``ends``: told after the trick's plays, a pickup at
+    by default the number the record gives the trick played next, else this one's + 1. ``ends``: told after the trick's plays, a pickup at
     a tochoo opens with ``the trick ends;`` (:func:`referee.judging.wording.trick_end`)."""
-    nxt = o.number + 1 if next_trick is None else next_trick
+    nxt = next_trick if next_trick is not None else o.next_number if o.next_number is not None else o.number + 1
     parts: list[str] = []
     if o.pickup is not None:
         seat, n = o.pickup
