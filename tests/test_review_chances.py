@@ -67,6 +67,7 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
     b = review_game(game, samples=3, seed=2)
     assert [p.chances for p in a.plays] == [p.chances for p in b.plays]  # seeded
     steps = list(referee.replay(game, snapshots=True))
+    views: dict[int, list[referee.Step]] = {}
     for p in a.plays:
         assert len(p.chances) == len(a.seats)
         # The position after the play: the next step's copy of it, or the end of the walk.
@@ -79,10 +80,14 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
                 continue
             if after.phase == referee.Phase.OVER:
                 continue  # the loser of a finished game: 1, the game's result
-            # The samples lost (at most 3 samples), with PRIOR samples more that lose an even share.
-            share = PRIOR / sum(not o for o in after.out)
-            assert any(abs(c * (n + PRIOR) - share - round(c * (n + PRIOR) - share)) < 1e-9
-                       and -1e-9 <= c * (n + PRIOR) - share <= n + 1e-9 for n in (1, 2, 3)), c
+            # The samples lost (at most 3 samples), with PRIOR samples more that lose an even
+            # share; none where the seat saw every card (every sample is then one deal).
+            view = views.setdefault(s, view_steps(game, s, None, len(steps)))
+            seen = view[p.step + 1].before if p.step + 1 < len(view) else view[p.step].after
+            prior = 0 if solvable(seen) else PRIOR
+            share = prior / sum(not o for o in after.out)
+            assert any(abs(c * (n + prior) - share - round(c * (n + prior) - share)) < 1e-9
+                       and -1e-9 <= c * (n + prior) - share <= n + 1e-9 for n in (1, 2, 3)), c
     assert sum(c is None for p in a.plays for c in p.chances) < len(a.plays)
     last = a.plays[-1]
     assert a.loser is not None
@@ -101,3 +106,4 @@ def test_a_chance_is_drawn_towards_an_even_share_by_the_prior() -> None:
     assert 0.25 < chance(4, 4, 4) < chance(12, 12, 4) < 1
     assert chance(6, 12, 2) == pytest.approx(0.5)  # a half is already the even share of two
     assert chance(3, 12, 4) == pytest.approx(0.25)
+    assert chance(0, 12, 4, prior=0) == 0.0  # no prior: the samples' share as it is

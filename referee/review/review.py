@@ -328,9 +328,10 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             out.append(None)
             continue
         lost = got = 0.0
+        seen = _after(view, k)
         for j in range(samples):
             rng = random.Random(f"review/{seed}/{game.number}/{number}/seat {s}/{j}")
-            f = sample_position(_after(view, k), true, s, None, rng)
+            f = sample_position(seen, true, s, None, rng)
             if f is None:
                 continue
             try:
@@ -338,17 +339,19 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             except SimulationError:
                 continue
             got += 1
-        out.append(chance(lost, int(got), seats_in) if got else None)
+        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else PRIOR) if got else None)
     return out
 
 
-def chance(lost: float, got: int, seats_in: int) -> float:
-    """The chance of losing from ``lost`` lost games in ``got`` samples, with PRIOR samples
-    more that lose an even share (1 in ``seats_in``, the seats still in the game): the mean
-    of the chance given the samples, for a prior of that mean and the weight of PRIOR
-    samples (a beta prior). A handful of samples alone is too sure of itself: a chance
-    measured 0 or 1 in 12 samples is rarely 0 or 1 (docs/review.md, Calibration)."""
-    return (lost + PRIOR / seats_in) / (got + PRIOR)
+def chance(lost: float, got: int, seats_in: int, prior: int = PRIOR) -> float:
+    """The chance of losing from ``lost`` lost games in ``got`` samples, with ``prior``
+    samples more that lose an even share (1 in ``seats_in``, the seats still in the game):
+    the mean of the chance given the samples, for a prior of that mean and the weight of
+    ``prior`` samples (a beta prior). A handful of sampled deals alone is too sure of
+    itself: a chance measured 0 or 1 in 12 samples is rarely 0 or 1. Where the seat saw
+    every card (the samples are one deal, and differ only by the bots' few random choices)
+    the callers give no prior (docs/review.md, Calibration)."""
+    return (lost + prior / seats_in) / (got + prior)
 
 
 def _cards(mask: int) -> list[int]:
@@ -415,7 +418,8 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     if got:
         p.samples = got
         seats_in = sum(not o for o in true.out)
-        p.chance_before, p.chance_after = chance(before, got, seats_in), chance(after, got, seats_in)
+        prior = 0 if solvable(view) else PRIOR
+        p.chance_before, p.chance_after = chance(before, got, seats_in, prior), chance(after, got, seats_in, prior)
         p.mark = mark_for(p.chance_after - p.chance_before)
 
 
