@@ -364,7 +364,7 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
 
     A safe seat is not counted as getting away: safe says it *can* force its escape, and
     the players the chances predict (the sensible bots of the calibration's self-play, and
-    people) miss a forced line about one time in ten (bench/review_calibration.py); lost
+    people) miss a forced line about one time in twelve (docs/review.md, Calibration); lost
     holds whoever plays."""
     if e.phase == OVER:
         return float(e.loser == seat)
