@@ -1,15 +1,22 @@
 """Issue 28's calibration of the review's chances: does a seat given a 30 % chance of losing
 lose about 30 % of the time?
 
-    python bench/review_calibration.py [--games N] [--samples S] [--players P] [--seed S]
+    python bench/review_calibration.py [--games N] [--points P] [--samples S] [--players P]
+                                       [--seed S] [--jobs J]
 
-Self-play games (sensible bots, seeded) are reviewed with their chances (every seat, every
-play, each from what that seat could know); each (play, seat still in the game) pair gives a
-prediction and an outcome (the seat lost the game or not). Printed: per decile of the
-prediction, the pairs, the mean prediction and the observed loss frequency; and the Brier
-score (mean squared error of the predictions; 0 is perfect, always saying 1/players scores
-about (1/P)(1-1/P)). Pairs of one game are not independent: the deciles' spread is wider
-than their counts suggest. Figures go to stdout and bench/out/review_calibration.json.
+Self-play games (sensible bots, seeded) are played; in each, ``--points`` plays chosen at
+random (seeded; 0: every play, as ``review`` does) get every seat's chance of losing after
+them, each from what that seat could know, by the review's own function
+(``referee.review.review.every_seat_chances``: the same samples, bots, solver and prior).
+Each (play, seat still in the game) pair gives a prediction and an outcome (the seat lost
+the game or not). A few points a game rather than every play: ten thousand games then fit
+in an hour on two cores, and the pairs are less alike than a whole game's (the pairs of one
+game are not independent: the deciles' spread is wider than their counts suggest).
+
+Printed: per decile of the prediction, the pairs, the mean prediction, the observed loss
+frequency and their difference; the Brier score (mean squared error of the predictions; 0
+is perfect; always saying the overall loss rate scores about (1/P)(1-1/P)). Figures go to
+stdout and bench/out/review_calibration.json.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import multiprocessing
+import random
 import sys
 import time
 from pathlib import Path
@@ -27,48 +36,78 @@ sys.path.insert(0, str(ROOT))
 from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import OVER  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
-from referee.review.review import review_game  # noqa: E402
+from referee.notation.record import Play, Take  # noqa: E402
+from referee.review.review import BUDGET, every_seat_chances  # noqa: E402
+from referee.review.solver import Solver  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 
 
-def pairs(games: int, samples: int, players: int, seed: int, spec: str) -> list[tuple[float, int]]:
+def pairs(first: int, games: int, points: int, samples: int, players: int, seed: int, spec: str
+          ) -> list[tuple[float, int]]:
+    """The (prediction, outcome) pairs of self-play games ``first`` .. ``first + games - 1``."""
     out: list[tuple[float, int]] = []
-    for g in simulate(players, games, seed, rule_set(spec)):
+    for g in simulate(players, games, seed, rule_set(spec), first=first):
         steps = list(replay(g.game, snapshots=True))
-        r = review_game(g.game, samples=samples, seed=seed)
-        if r.loser is None:
+        loser = steps[-1].after.loser if steps else -1
+        if loser < 0:
             continue
-        loser = r.seats.index(r.loser)
-        for p in r.plays:
-            # The position after the play: the next step's copy (a step's after is the walk's own engine).
-            after = steps[p.step + 1].before if p.step + 1 < len(steps) else None
-            if after is None or after.phase == OVER:
+        # The plays and takes (the review numbers them from 1), with the position after each.
+        acts = [k for k, st in enumerate(steps) if isinstance(st.item, (Play, Take))]
+        chosen = list(enumerate(acts, 1))
+        if points:
+            rng = random.Random(f"calibration/{seed}/{g.number}")
+            chosen = sorted(rng.sample(chosen, min(points, len(chosen))))
+        solver = Solver(max_nodes=BUDGET)
+        views: dict[int, list] = {}  # type: ignore[type-arg]
+        for number, k in chosen:
+            if k + 1 >= len(steps):
                 continue  # the game's end: the chances are its result, not a prediction
-            for s, c in enumerate(p.chances):
+            after = steps[k + 1].before
+            if after.phase == OVER:
+                continue
+            chances = every_seat_chances(g.game, None, after, k, number, samples, seed, solver, views, len(steps))
+            for s, c in enumerate(chances):
                 if c is not None and not after.out[s]:
                     out.append((c, int(s == loser)))
     return out
 
 
+def _work(args: tuple[int, int, int, int, int, int, str]) -> list[tuple[float, int]]:
+    return pairs(*args)
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=30)
-    ap.add_argument("--samples", type=int, default=6)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--points", type=int, default=2, help="plays a game with predictions (0: every play)")
+    ap.add_argument("--samples", type=int, default=12, help="sampled deals a seat a play (review's default)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rules", default="pagat")
     ap.add_argument("--seed", type=int, default=2828)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes, each a share of the games")
     args = ap.parse_args()
     t = time.perf_counter()
-    got = pairs(args.games, args.samples, args.players, args.seed, args.rules)
+    chunk = 25
+    work = [(first, min(chunk, args.games - first + 1), args.points, args.samples, args.players, args.seed, args.rules)
+            for first in range(1, args.games + 1, chunk)]
+    got: list[tuple[float, int]] = []
+    OUT.mkdir(parents=True, exist_ok=True)
+    # Each share's pairs as it comes (a long run stopped early still leaves its figures).
+    with (multiprocessing.get_context("fork").Pool(args.jobs) as pool,
+          open(OUT / "review_calibration_pairs.jsonl", "w", encoding="utf-8") as log):
+        for part in pool.imap(_work, work):
+            got.extend(part)
+            log.write(json.dumps(part) + "\n")
+            log.flush()
     took = time.perf_counter() - t
     brier = sum((c - o) ** 2 for c, o in got) / len(got)
     base = sum(o for _, o in got) / len(got)
     climatology = sum((base - o) ** 2 for _, o in got) / len(got)
-    print(f"{args.games} self-play games, {args.players} players, {args.rules}, {args.samples} samples a seat a play, "
-          f"seed {args.seed}: {len(got)} predictions in {took:.0f} s")
-    print(f"{'decile':>9} {'pairs':>7} {'predicted':>10} {'observed':>9}")
+    print(f"{args.games} self-play games, {args.players} players, {args.rules}, {args.points or 'every'} plays a game, "
+          f"{args.samples} samples a seat a play, seed {args.seed}: {len(got)} predictions in {took:.0f} s")
+    print(f"{'decile':>9} {'pairs':>7} {'predicted':>10} {'observed':>9} {'off':>6}")
     rows = []
     for d in range(10):
         lo, hi = d / 10, (d + 1) / 10
@@ -79,7 +118,7 @@ def main() -> None:
         obs = sum(o for _, o in xs) / len(xs)
         rows.append({"decile": f"{lo:.1f}-{hi:.1f}", "pairs": len(xs), "predicted": round(pred, 4),
                      "observed": round(obs, 4)})
-        print(f"  {lo:.1f}-{hi:.1f} {len(xs):7} {100 * pred:9.1f}% {100 * obs:8.1f}%")
+        print(f"  {lo:.1f}-{hi:.1f} {len(xs):7} {100 * pred:9.1f}% {100 * obs:8.1f}% {100 * (obs - pred):+5.1f}")
     print(f"Brier score {brier:.4f} (always the overall loss rate {base:.3f}: {climatology:.4f})")
     result = {"date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"), **vars(args),
               "predictions": len(got), "seconds": round(took), "brier": round(brier, 4),

@@ -414,11 +414,12 @@ def review(
     samples: int = typer.Option(12, "--samples", callback=at_least(0), metavar="N", help="sampled deals per play for the chances (0: none)"),
     seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),
     jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="review the games in this many processes (auto: one a core); the reviews come in input order"),
+    dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS", help="review the games on the Dask cluster whose scheduler is at this address (tcp://host:8786), as check --dask; its workers must read the file at the same path"),
 ) -> None:
     """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
     from referee.review.command import review_command
 
-    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs))
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask))
 
 
 def main() -> None:

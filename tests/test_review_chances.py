@@ -12,7 +12,7 @@ import referee
 from referee.engine.cards import SUIT
 from referee.engine.events import PlayCard
 from referee.notation.record import Play
-from referee.review.review import mark_for, review_game, sample_position, view_steps
+from referee.review.review import PRIOR, chance, mark_for, review_game, sample_position, view_steps
 from referee.review.solver import solvable
 
 
@@ -67,6 +67,7 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
     b = review_game(game, samples=3, seed=2)
     assert [p.chances for p in a.plays] == [p.chances for p in b.plays]  # seeded
     steps = list(referee.replay(game, snapshots=True))
+    views: dict[int, list[referee.Step]] = {}
     for p in a.plays:
         assert len(p.chances) == len(a.seats)
         # The position after the play: the next step's copy of it, or the end of the walk.
@@ -74,9 +75,19 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
         for s, c in enumerate(p.chances):
             if c is None:
                 continue  # no deal consistent with the seat's view was found in a few tries
-            assert any(abs(c * n - round(c * n)) < 1e-9 for n in (1, 2, 3))  # a share of at most 3 samples
             if after.out[s] and after.loser != s:
                 assert c == 0.0  # a seat that got away cannot lose
+                continue
+            if after.phase == referee.Phase.OVER:
+                continue  # the loser of a finished game: 1, the game's result
+            # The samples lost (at most 3 samples), with PRIOR samples more that lose an even
+            # share; none where the seat saw every card (every sample is then one deal).
+            view = views.setdefault(s, view_steps(game, s, None, len(steps)))
+            seen = view[p.step + 1].before if p.step + 1 < len(view) else view[p.step].after
+            prior = 0 if solvable(seen) else PRIOR
+            share = prior / sum(not o for o in after.out)
+            assert any(abs(c * (n + prior) - share - round(c * (n + prior) - share)) < 1e-9
+                       and -1e-9 <= c * (n + prior) - share <= n + 1e-9 for n in (1, 2, 3)), c
     assert sum(c is None for p in a.plays for c in p.chances) < len(a.plays)
     last = a.plays[-1]
     assert a.loser is not None
@@ -84,3 +95,15 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
     # Before the end, more than one seat could still lose in some seat's eyes.
     assert any(sum(c is not None and 0 < c < 1 for c in p.chances) >= 2 for p in a.plays)
 
+
+
+def test_a_chance_is_drawn_towards_an_even_share_by_the_prior() -> None:
+    """A few samples alone are too sure: 0 lost of 12 is not a chance of 0, 12 of 12 not 1.
+    The prior's samples lose an even share: with no samples the chance is that share, and
+    the more samples the nearer the chance is to their share."""
+    assert chance(0, 0, 4) == pytest.approx(0.25)
+    assert 0 < chance(0, 12, 4) < chance(0, 4, 4) < 0.25
+    assert 0.25 < chance(4, 4, 4) < chance(12, 12, 4) < 1
+    assert chance(6, 12, 2) == pytest.approx(0.5)  # a half is already the even share of two
+    assert chance(3, 12, 4) == pytest.approx(0.25)
+    assert chance(0, 12, 4, prior=0) == 0.0  # no prior: the samples' share as it is

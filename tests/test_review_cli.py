@@ -148,3 +148,27 @@ def test_an_archive_reviewed_in_worker_processes_is_the_same_in_input_order(tmp_
     assert len(doc["not_reviewed"]) == 1 and doc["not_reviewed"][0].startswith("game 6:")
     code, _, err = _review(str(archive), "--jobs", "none")
     assert code == 2 and "--jobs" in err
+
+
+def test_an_archive_reviewed_on_a_dask_cluster_is_the_local_review(tmp_path) -> None:
+    """``review --dask`` (check's Dask path): the reviews a local cluster sends back are those
+    of one process, in the file's order, the broken game named in its place; an address that
+    cannot be reached is one line and exit 2."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    archive = tmp_path / "archive.gwy"
+    r = run_cli("simulate", "--players", "3", "--games", "4", "--seed", "12", "-o", str(archive))
+    assert r.returncode == 0, r.stderr
+    archive.write_text(archive.read_text(encoding="utf-8") + "\n%game\n[Seats \"North East\"]\nthis is not a play\n",
+                       encoding="utf-8")
+    local = _review(str(archive), "--samples", "1", "--format", "json")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        remote = _review(str(archive), "--samples", "1", "--format", "json", "--dask", cluster.scheduler_address)
+    assert local[0] == remote[0] == 1, remote[2]
+    assert remote[1] == local[1]
+    doc = json.loads(remote[1])
+    assert [g["number"] for g in doc["games"]] == [1, 2, 3, 4]
+    assert doc["not_reviewed"][0].startswith("game 5:")
+    code, out, err = _review(str(archive), "--dask", "tcp://127.0.0.1:9")
+    assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+    assert len(err.strip().splitlines()) == 1 and out == ""

@@ -21,7 +21,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
 from referee.engine.rules import RuleSet
@@ -40,17 +40,19 @@ POLL = 1.0
 # The loggers of distributed and of what it runs on: their lines are not the user's report.
 _LOGGERS = ("distributed", "tornado", "asyncio", "bokeh")
 
+T = TypeVar("T")
+
 
 # What this module uses of distributed, in its own terms: the package type-checks the same
 # whether the dask extra is installed or not (docs/architecture.md, "Types").
 class _Future(Protocol):
-    def result(self, timeout: float | None = ...) -> Judged: ...
+    def result(self, timeout: float | None = ...) -> Any: ...
 
 
 class _Client(Protocol):
     status: str
 
-    def submit(self, func: Callable[..., Judged], /, *args: object, pure: bool = ...) -> _Future: ...
+    def submit(self, func: Callable[..., Any], /, *args: object, pure: bool = ...) -> _Future: ...
 
     def nthreads(self) -> dict[str, int]: ...
 
@@ -93,7 +95,8 @@ def _wait_limit() -> float:
 
 
 class DaskRunner:
-    def __init__(self, address: str, default: RuleSet | None, overrides: dict[str, object], force: bool) -> None:
+    def __init__(self, address: str, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
+                 force: bool = False) -> None:
         Client, host_port = _client_class()
         # A malformed address is said at once: handed to Client it fails only after its
         # connection attempt, and the half-made client then spends twenty seconds closing.
@@ -108,7 +111,7 @@ class DaskRunner:
         except Exception as e:  # OSError, TimeoutError
             raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
         self.address = address
-        self.settings = (default, overrides, force)
+        self.settings = (default, overrides or {}, force)
         self.wait = _wait_limit()
         try:
             threads = sum(self.client.nthreads().values())
@@ -116,7 +119,7 @@ class DaskRunner:
             threads = 0
         self.ahead = max(AHEAD, PER_THREAD * threads)
 
-    def _result(self, fut: _Future) -> Judged:
+    def _result(self, fut: _Future) -> Any:
         """A slice's result, waited for as long as the cluster can run it: not for ever when
         it has no worker, nor when the scheduler is lost."""
         idle_since: float | None = None
@@ -150,6 +153,12 @@ class DaskRunner:
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         default, overrides, force = self.settings
+        return self.map(judge_range_with, work, default, dict(overrides), force)
+
+    def map(self, task: Callable[..., T], work: Iterable[Slice], *settings: object) -> Iterator[T]:
+        """``task(list(slice), *settings)`` of each slice, on the cluster, the results in input
+        order (``review --dask`` runs its own task on the same path; a Dask worker has no
+        initializer, so the settings go with each slice)."""
         pending: deque[_Future] = deque()
         items = iter(work)
         more = True
@@ -160,10 +169,10 @@ class DaskRunner:
                     more = False
                     break
                 # pure=False: two slices of two runs are never taken for one another.
-                pending.append(self.client.submit(judge_range_with, list(nxt), default, dict(overrides), force, pure=False))
+                pending.append(self.client.submit(task, list(nxt), *settings, pure=False))
             if not pending:
                 return
-            yield self._result(pending.popleft())
+            yield cast(T, self._result(pending.popleft()))
 
     def close(self, abort: bool = False) -> None:
         try:

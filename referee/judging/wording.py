@@ -221,3 +221,63 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     else:
         head = ("the trick ends; " if ends and not penalty else "") + pickup(seat + high, n, penalty=penalty)
     return head + (f" and leads trick {leads}" if leads is not None else "")
+
+
+# ---- the review's answers (issue 28, branch review): ask, show --narrate, live's hint ----------
+
+# A seat's class in a position with every hand known (the review's solver), as the answer
+# to "could it have got away?" and as a clause.
+GET_AWAY_ANSWER = {"safe": "Yes", "open": "Only with help", "lost": "No"}
+GET_AWAY_CLASS = {
+    "safe": "could force its getting away, whatever the others did",
+    "open": "could not force its getting away, but some play by everyone let it get away",
+    "lost": "could not get away on any line",
+}
+
+
+def percent(chance: float) -> str:
+    """A chance as the review prints it: "83%"."""
+    return f"{round(100 * chance)}%"
+
+
+def review_class(seat: str, trick: int, held: int, before: str) -> str:
+    """The exact answer before the seat's play: "Yes: before its play to trick 12, East
+    could force its getting away, whatever the others did (exact, 10 cards held)"."""
+    return (f"{GET_AWAY_ANSWER[before]}: before its play to trick {trick}, {seat} {GET_AWAY_CLASS[before]} "
+            f"(exact, {cards(held)} held)")
+
+
+def review_play(seat: str, action: str, verdict: str, after: str, best: str, better: Sequence[str]) -> str:
+    """The exact verdict on the play: "East's J♣ was a blunder, leaving it open: A♥ or A♦
+    kept it safe"; "East's 7♦ was the only move that kept it safe"."""
+    if verdict == "blunder":
+        return f"{seat}'s {action} was a blunder, leaving it {after}: {' or '.join(better)} kept it {best}"
+    if verdict == "only move":
+        return f"{seat}'s {action} was the only move that kept it safe"
+    if verdict == "forced":
+        return f"{seat}'s {action} was forced (its one legal choice), leaving it {after}"
+    return f"{seat}'s {action} kept it {after}, as well as any other choice"
+
+
+def review_chances(seat: str, action: str, before: float, after: float, samples: int, mark: str) -> str:
+    """The sampled verdict: "Not proven: from what East could know, its chance of losing was
+    50% had it played as the sensible bot would, and 83% after its 5♥ (12 samples): a
+    blunder"."""
+    said = (f"Not proven: from what {seat} could know, its chance of losing was {percent(before)} had it "
+            f"played as the sensible bot would, and {percent(after)} after its {action} ({samples} samples)")
+    return said + (f": {'an' if mark[0] in 'aeiou' else 'a'} {mark}" if mark else "")
+
+
+def review_unjudged(seat: str, action: str, why: str) -> str:
+    """A play the review gave no verdict: "East's 7♦ was not reviewed: it was a mistake"."""
+    return f"{seat}'s {action} was not reviewed: {why}"
+
+
+def review_absent(seat: str, trick: int, out: bool) -> str:
+    """The seat did not play to the trick."""
+    return f"{seat} had got away before trick {trick}" if out else f"{seat} did not play to trick {trick}"
+
+
+def review_after(seat: str, trick: int, chance: float) -> str:
+    """The seat's chance of losing after the trick, from its own view."""
+    return f"after trick {trick}, from what {seat} could know, its chance of losing was {percent(chance)}"

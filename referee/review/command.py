@@ -6,9 +6,11 @@ from __future__ import annotations
 import io
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from referee.archive.dask import DaskRunner
 from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
@@ -100,7 +102,11 @@ def _text_chances(r: GameReview) -> list[str]:
 
 # What every game of the run is reviewed with: rules, window, samples, seed (a worker's
 # initializer sets it in each worker process).
-_settings: tuple[RuleSet | None, int, int, int] = (None, WINDOW, SAMPLES, 0)
+Settings = tuple[RuleSet | None, int, int, int]
+_settings: Settings = (None, WINDOW, SAMPLES, 0)
+# A Dask worker runs its tasks in threads, and the reader keeps its state per process: one
+# slice at a time (as check's Dask task does; the GIL would allow no more anyway).
+_reviewing = threading.Lock()
 
 
 def _init(base: RuleSet | None, window: int, samples: int, seed: int) -> None:
@@ -108,17 +114,19 @@ def _init(base: RuleSet | None, window: int, samples: int, seed: int) -> None:
     _settings = (base, window, samples, seed)
 
 
-def _one(g: Game) -> GameReview | str:
+def _one(g: Game, settings: Settings) -> GameReview | str:
     """A game's review, or why it was not reviewed. A fresh solver each game: its table and
-    budget then depend on the game alone, so --jobs never changes a verdict."""
-    base, window, samples, seed = _settings
+    budget then depend on the game alone, so --jobs and --dask never change a verdict."""
+    base, window, samples, seed = settings
     if g.errors:
         return f"game {g.number}: syntax errors (run getaway-ref check)"
     return review_game(g, base, window=window, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET))
 
 
-def review_slice(piece: Slice) -> list[GameReview | str]:
-    """The reviews of one slice of a file (check's slices, check's worker pool)."""
+def review_slice(piece: Slice, settings: Settings | None = None) -> list[GameReview | str]:
+    """The reviews of one slice of a file (check's slices, check's worker pool), with the
+    run's settings (None: those the worker's initializer set)."""
+    settings = settings or _settings
     path, start, end, games, lines, chars, name = piece
     with open(path, "rb") as f:
         f.seek(start)
@@ -130,22 +138,36 @@ def review_slice(piece: Slice) -> list[GameReview | str]:
         if number == 0:
             reader.read_prelude(text, offset)
             continue
-        out.append(_one(reader.parse_game(text, number, first_line, offset)))
+        out.append(_one(reader.parse_game(text, number, first_line, offset), settings))
     return out
 
 
-def _reviewed(file: Path, game: int | None, jobs: int) -> Iterator[GameReview | str]:
-    if game is not None or jobs <= 1 or not file.is_file():
+def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int, samples: int,
+                      seed: int) -> list[GameReview | str]:
+    """review_slice on a Dask worker, which no initializer of ours started: the settings come
+    with the slice, and the slice as a list (a tuple would be read by Dask as a task)."""
+    with _reviewing:
+        return review_slice(Slice(*fields), (base, window, samples, seed))  # type: ignore[arg-type]
+
+
+def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None) -> Iterator[GameReview | str]:
+    if game is not None or (jobs <= 1 and dask is None) or not file.is_file():
         for g in _games(file, game):
-            yield _one(g)
+            yield _one(g, _settings)
         return
-    runner = PoolRunner(jobs, _init, _settings)
+    runner: PoolRunner | DaskRunner
+    try:
+        runner = DaskRunner(dask) if dask is not None else PoolRunner(jobs, _init, _settings)
+    except WorkerFailed as e:
+        raise UsageError(str(e)) from None
     done = False
     try:
         # A game a slice: a review takes seconds, the cut a few microseconds.
         cut = (Slice(str(file), *r, str(file)) for r in ranges(str(file), 1))
-        for results in runner.map(review_slice, cut):
-            yield from results
+        results = (runner.map(review_slice_with, cut, *_settings) if isinstance(runner, DaskRunner)
+                   else runner.map(review_slice, cut))
+        for reviewed in results:
+            yield from reviewed
         done = True
     except ReadError as e:
         raise UsageError(f"{e.path}: {e.message}") from None
@@ -156,11 +178,13 @@ def _reviewed(file: Path, game: int | None, jobs: int) -> Iterator[GameReview | 
 
 
 def review_command(file: Path, game: int | None = None, fmt: str = "text", rules: str | None = None,
-                   window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1") -> int:
+                   window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1",
+                   dask: str | None = None) -> int:
     """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
     if one could not be (syntax errors; the replay stopped early), 2 for a usage problem.
     ``jobs``: worker processes for a file of many games (check's pool; 'auto': one a core),
-    the reviews in input order."""
+    the reviews in input order; ``dask``: a Dask scheduler's address, the games reviewed on
+    its cluster as ``check --dask`` judges them (the workers read the file at its path)."""
     if fmt not in FORMATS:
         raise UsageError(f"--format is one of {', '.join(FORMATS)}, not '{fmt}'")
     if window < 0 or samples < 0:
@@ -175,7 +199,7 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    for r in _reviewed(file, game, workers):
+    for r in _reviewed(file, game, workers, dask):
         if isinstance(r, str):
             skipped.append(r)
             continue

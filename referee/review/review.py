@@ -12,8 +12,10 @@ own. Two kinds of judgement, one per play:
   play, judged from what that seat could know. The record is replayed once more from each
   seat's view (the other hands dealt face down, so the referee's knowledge of voids is what
   the seat knows); the unseen hands are sampled consistently with it; each sample is
-  played on by the bundled bots (the solver settles a sample once few cards are held), the
-  same generator for before and after. The rise in the chance of losing marks the play: 10,
+  played on by the bundled bots, who know the voids shown so far as the table did (the
+  solver settles a sample it finds lost once few cards are held), the same generator for
+  before and after; the share lost is drawn towards an even share by a prior of PRIOR
+  samples (:func:`chance`). The rise in the chance of losing marks the play: 10,
   20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
   chance with the bots choosing the mover's play, not with the best play: a simpler
   estimate than the best-play value, stated as such in the report.
@@ -37,12 +39,16 @@ from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["MARKS", "GameReview", "PlayReview", "loses", "mark_for", "review_game", "sample_position", "view_steps"]
+__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "review_game",
+           "sample_position", "view_steps"]
 
 WINDOW = 10  # cards held at most, for an exact verdict
-LEAF = 8  # cards held at most, for the solver to settle a sample of the chances
+LEAF = 8  # cards held at most, for the solver to settle a lost sample of the chances
 BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
 SAMPLES = 12
+# Samples more, each losing an even share, added to every chance (see chance()): chosen on
+# self-play games of one seed, checked on another (docs/review.md, Calibration).
+PRIOR = 2
 # The rise in the chance of losing (points) that marks a play, largest first (lichess).
 MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
 
@@ -297,9 +303,19 @@ def _after(steps: Sequence[Step], k: int) -> Engine:
 
 def _every_seat(p: PlayReview, game: Game, rules: RuleSet | None, true: Engine, k: int, samples: int, seed: int,
                 solver: Solver, views: dict[int, list[Step]], count: int) -> None:
-    """Each seat's chance of losing after the play, from that seat's view of the game
-    after it: the unseen hands sampled as for the mover, each sample played on."""
+    p.chances = every_seat_chances(game, rules, true, k, p.number, samples, seed, solver, views, count)
+
+
+def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, number: int, samples: int,
+                       seed: int, solver: Solver, views: dict[int, list[Step]], count: int) -> list[float | None]:
+    """Each seat's chance of losing after step ``k`` (the game's ``number``-th play or take;
+    ``true``: the position after it), from that seat's view of the game after it: the
+    unseen hands sampled as for the mover, each sample played on (:func:`loses`), the
+    losses drawn towards an even share (:func:`chance`). ``views``: each seat's walk, filled
+    on first use; ``count``: the game's steps. The review's chances, and the calibration
+    bench's (bench/review_calibration.py)."""
     out: list[float | None] = []
+    seats_in = sum(not o for o in true.out)
     for s in range(true.n):
         if true.phase == OVER:
             out.append(float(true.loser == s))
@@ -312,9 +328,10 @@ def _every_seat(p: PlayReview, game: Game, rules: RuleSet | None, true: Engine, 
             out.append(None)
             continue
         lost = got = 0.0
+        seen = _after(view, k)
         for j in range(samples):
-            rng = random.Random(f"review/{seed}/{game.number}/{p.number}/seat {s}/{j}")
-            f = sample_position(_after(view, k), true, s, None, rng)
+            rng = random.Random(f"review/{seed}/{game.number}/{number}/seat {s}/{j}")
+            f = sample_position(seen, true, s, None, rng)
             if f is None:
                 continue
             try:
@@ -322,8 +339,19 @@ def _every_seat(p: PlayReview, game: Game, rules: RuleSet | None, true: Engine, 
             except SimulationError:
                 continue
             got += 1
-        out.append(lost / got if got else None)
-    p.chances = out
+        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else PRIOR) if got else None)
+    return out
+
+
+def chance(lost: float, got: int, seats_in: int, prior: int = PRIOR) -> float:
+    """The chance of losing from ``lost`` lost games in ``got`` samples, with ``prior``
+    samples more that lose an even share (1 in ``seats_in``, the seats still in the game):
+    the mean of the chance given the samples, for a prior of that mean and the weight of
+    ``prior`` samples (a beta prior). A handful of sampled deals alone is too sure of
+    itself: a chance measured 0 or 1 in 12 samples is rarely 0 or 1. Where the seat saw
+    every card (the samples are one deal, and differ only by the bots' few random choices)
+    the callers give no prior (docs/review.md, Calibration)."""
+    return (lost + prior / seats_in) / (got + prior)
 
 
 def _cards(mask: int) -> list[int]:
@@ -331,17 +359,21 @@ def _cards(mask: int) -> list[int]:
 
 
 def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
-    """Whether ``seat`` loses from ``e`` (1.0 or 0.0): the solver's answer once at most LEAF
-    cards are held and it settles it (safe 0, lost 1), else the bots' play to the end."""
+    """Whether ``seat`` loses from ``e`` (1.0 or 0.0): 1 when the solver, once at most LEAF
+    cards are held, finds it lost on every line; else the bots' play to the end.
+
+    A safe seat is not counted as getting away: safe says it *can* force its escape, and
+    the players the chances predict (the sensible bots of the calibration's self-play, and
+    people) miss a forced line about one time in twelve (docs/review.md, Calibration); lost
+    holds whoever plays."""
     if e.phase == OVER:
         return float(e.loser == seat)
     if e.out[seat]:
         return 0.0
     if cards_held(e) <= LEAF:
         try:
-            c = solver.classify(e, seat)
-            if c is not SeatClass.OPEN:
-                return float(c is SeatClass.LOST)
+            if solver.classify(e, seat) is SeatClass.LOST:
+                return 1.0
         except SearchLimit:
             pass
     return float(rollout(e, rng).loser == seat)
@@ -385,7 +417,9 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
         got += 1
     if got:
         p.samples = got
-        p.chance_before, p.chance_after = before / got, after / got
+        seats_in = sum(not o for o in true.out)
+        prior = 0 if solvable(view) else PRIOR
+        p.chance_before, p.chance_after = chance(before, got, seats_in, prior), chance(after, got, seats_in, prior)
         p.mark = mark_for(p.chance_after - p.chance_before)
 
 

@@ -746,6 +746,7 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
     table.engine = t = e.fork()
     table._refresh()
+    _seen_lacking(table)
     while table.view.phase == Phase.IN_TRICK:
         # The trick on the table first (run() starts from between tricks).
         s = table.view.to_act
@@ -758,6 +759,14 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     return t
 
 
+def _seen_lacking(table: _Table) -> None:
+    """A table taken up mid-game knows what its players saw before: the suits each seat
+    has shown it lacks (the engine's voids), as the table that played those tricks knew
+    them. Without them the bots of a rollout lead into suits a real table knows are void,
+    and play worse than the players whose game the review predicts (issue 28)."""
+    table.lacks = [sum(1 << suit for suit in suits) for suits in table.view.voids]
+
+
 def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") -> int:
     """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
     -1 if it has none. The position is not changed."""
@@ -765,6 +774,7 @@ def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") ->
     table = _Table(e.rules, [[] for _ in range(n)], rng, [bot] * n, seat_names(n))
     table.engine = e.fork()
     table._refresh()
+    _seen_lacking(table)
     legal = table._legal(seat)
     if not legal:
         return -1
