@@ -18,7 +18,7 @@ import io
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Union, cast
@@ -954,8 +954,10 @@ class Reader:
         seat_index = ctx.seat_index
         # Nearly every seat and card is written as the game names it: look the word up as
         # written first, and fold its case only when that finds nothing.
-        seat_of = {name: i for i, name in enumerate(ctx.seats)}.get
-        card_of = C.SPELLINGS.get
+        # Typed as giving Any: the lists they make are checked for None before they are used
+        # as seats and cards, and typing.cast would cost two calls a trick line.
+        seat_of: Callable[[str], Any] = {name: i for i, name in enumerate(ctx.seats)}.get
+        card_of: Callable[[str], Any] = C.SPELLINGS.get
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
         card_order = C.sort_key
@@ -985,7 +987,7 @@ class Reader:
                                        comment[1:].strip() if comment is not None else None))
                     continue
                 # No None left in seats and cards: checked above.
-                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), cast(list[int], seats), cast(list[int], cards),
+                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), seats, cards,
                                comment[1:].strip() if comment is not None else None, m, at))
                 continue
             start = m.start()
@@ -1001,7 +1003,7 @@ class Reader:
             if None in got:
                 got = [card_of(c.translate(C.ASCII_UPPER)) for c in words]
             if seat is not None and None not in got and not (no_marked and marked in got):
-                dealt = cast(list[int], got)  # no None: checked above
+                dealt: list[int] = got  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
