@@ -143,8 +143,9 @@ class Verdict:
 
     code: str
     reason: str
-    # For a renege: the suit the player held. For out of turn: whose turn it was.
-    detail: object = None
+    # For a renege: the suit the player held. For out of turn: whose turn it was. For a
+    # take or a draw: whose hand, "any" other hand, or None (the waste pile).
+    detail: int | str | None = None
 
 
 class IllegalAction(ValueError):
@@ -378,7 +379,9 @@ class Engine:
 
     def copy(self) -> Engine:
         e = Engine.__new__(Engine)
-        for k in Engine.__slots__:
+        # The slots as written; compiled by mypyc (the optional compiled build, README) the
+        # class keeps no __slots__, and names the same fields __mypyc_attrs__.
+        for k in vars(Engine).get("__slots__") or vars(Engine)["__mypyc_attrs__"]:
             v = getattr(self, k)
             if type(v) is list:
                 v = [dict(x) for x in v] if k == "void_since" else list(v)
