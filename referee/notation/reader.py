@@ -974,18 +974,21 @@ class Reader:
                 # is a seat of the game: a seat written against its card ("North♠") is not.
                 words = plays.replace(",", " ").split()
                 seats = list(map(seat_of, words[0::2]))
-                if None in seats:
-                    seats = [seat_index.get(w.lower()) for w in words[0::2]]
                 cards = list(map(card_of, words[1::2]))
-                if None in cards:
-                    cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
                 if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
-                    start = m.start()
-                    line += text.count("\n", pos, start)
-                    pos = start
-                    append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
-                                       comment[1:].strip() if comment is not None else None))
-                    continue
+                    # Again with the words' case folded: a line still not read whole goes to
+                    # build_trick, which reports.
+                    if None in seats:
+                        seats = [seat_index.get(w.lower()) for w in words[0::2]]
+                    if None in cards:
+                        cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
+                    if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
+                        start = m.start()
+                        line += text.count("\n", pos, start)
+                        pos = start
+                        append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
+                                           comment[1:].strip() if comment is not None else None))
+                        continue
                 # No None left in seats and cards: checked above.
                 append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), seats, cards,
                                comment[1:].strip() if comment is not None else None, m, at))
@@ -1183,8 +1186,17 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
     misnumbered: list[tuple[str, Span, str | None]] = []  # S008s, said only if reordering fails
     first_expected: int | None = None
     broken = False
+    actions = game.actions
     for it in items:
-        if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
+        # Nearly every item: a trick line after the first, numbered as the one before it or
+        # the next; all the general path below does for it is this.
+        if type(it) is Trick and state == _BODY and last_trick is not None \
+                and ((n := it.number) == last_trick or n == last_trick + 1):
+            skipping = False
+            last_trick = n
+            actions.append(it)
+            continue
+        if isinstance(it, _ACTIONS):
             skipping = False
             if state == _HEADER:
                 ctx.error(Code.OUT_OF_PLACE, "a game needs a deal or a position before its first trick", it.span,
