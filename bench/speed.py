@@ -198,12 +198,11 @@ def simulate(path: Path, players: int, games: int, seed: int) -> int:
 
 
 # What the optional compiled build compiles (pyproject.toml, written there once).
-_SETUP = """import sys
-from setuptools import setup
+_SETUP = """from setuptools import setup
 from mypyc.build import mypycify
 
 setup(name="getaway-ref-compiled", packages=[], py_modules=[],
-      ext_modules=mypycify(["--ignore-missing-imports", *sys.argv[1:]], opt_level="3"))
+      ext_modules=mypycify(["--ignore-missing-imports", *{modules!r}], opt_level="3"))
 """
 
 
@@ -227,9 +226,9 @@ def build_compiled(where: Path) -> Path:
     where.mkdir(parents=True)
     shutil.copytree(ROOT / "referee", where / "referee", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     shutil.copytree(ROOT / "grammar", where / "grammar")
-    (where / "setup.py").write_text(_SETUP, encoding="utf-8")
+    (where / "setup.py").write_text(_SETUP.format(modules=modules), encoding="utf-8")
     print(f"building the compiled modules ({', '.join(modules)}) with mypyc in {where} ...", flush=True)
-    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", *modules], cwd=where,
+    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=where,
                        capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"the mypyc build failed:\n{(r.stdout + r.stderr)[-3000:]}")
@@ -323,6 +322,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             comp["pgn_extract_vs_check"] = round(results["pgn_extract"]["moves_per_s"] / (plays / med["compiled"]), 1)
             line += f"; pgn-extract {comp['pgn_extract_vs_check']:.1f} x faster"
         results["compiled"] = comp
+        print(line)
+        cpu_comp = statistics.median(CPU["compiled"])
+        comp["over_python_cpu"] = round(statistics.median(CPU["jobs1"]) / cpu_comp, 2)
+        line = f"  by CPU time: compiled {cpu_comp:.2f} s, {comp['over_python_cpu']:.2f} x the Python modules"
+        if "chess" in results:
+            comp["chess_ratio_cpu"] = round((plays / cpu_comp) / (moves / statistics.median(CPU["chess"])), 2)
+            line += f"; {comp['chess_ratio_cpu']:.2f} x python-chess"
+        if "pgn_extract" in results and statistics.median(CPU["pgn_extract"]) > 0:
+            comp["pgn_extract_vs_check_cpu"] = round((moves / statistics.median(CPU["pgn_extract"])) / (plays / cpu_comp), 1)
+            line += f"; pgn-extract {comp['pgn_extract_vs_check_cpu']:.1f} x faster"
         print(line)
 
     # ---- start-up over bare Python ---------------------------------------------------------------------
