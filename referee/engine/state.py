@@ -16,7 +16,7 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
@@ -378,10 +378,8 @@ class Engine:
                     self._unhide(c)
 
     def copy(self) -> Engine:
-        e = _bare(self)
-        # The slots as written; compiled by mypyc (the optional compiled build, README) the
-        # class keeps no __slots__, and names the same fields __mypyc_attrs__.
-        for k in vars(Engine).get("__slots__") or vars(Engine)["__mypyc_attrs__"]:
+        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
+        for k in _FIELDS:
             v = getattr(self, k)
             if type(v) is list:
                 v = [dict(x) for x in v] if k == "void_since" else list(v)
@@ -393,7 +391,7 @@ class Engine:
         and without the referee's void references, so a node of a search tree costs a few
         list copies. Every rule still comes from this engine's methods. Written out field by
         field: a loop over the slots costs more than the rest of a search step."""
-        e = _bare(self)
+        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
         e.rules, e.n, e.seq, e.after = self.rules, self.n, self.seq, self.after
         e.waste_once, e.waste_twice, e.waste_unknown, e.hidden_once = self.waste_once, self.waste_twice, self.waste_unknown, self.hidden_once
         e.hidden_twice, e.phase, e.trick_no, e.first = self.hidden_twice, self.phase, self.trick_no, self.first
@@ -1533,18 +1531,11 @@ class Engine:
         return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
 
 
-def _bare_python(like: Engine) -> Engine:
-    return Engine.__new__(Engine)
-
-
-def _bare_compiled(like: Engine) -> Engine:
-    return Engine(like.rules, like.n)
-
-
-# A state for copy() and fork() to fill in, field by field: a bare instance, no field set.
 # Compiled by mypyc (the optional build, README "Compiled engine") the class's __new__ runs
-# __init__, which wants a rule set: there it is built, as fast as a bare one is made here.
-_bare: Callable[[Engine], Engine] = _bare_compiled if "__mypyc_attrs__" in vars(Engine) else _bare_python
+# __init__, which wants a rule set, and the class keeps no __slots__ but names the same
+# fields __mypyc_attrs__: there copy() and fork() fill in a state built anew, not a bare one.
+_COMPILED = "__mypyc_attrs__" in vars(Engine)
+_FIELDS: tuple[str, ...] = vars(Engine)["__mypyc_attrs__" if _COMPILED else "__slots__"]
 
 _PHASES = tuple(Phase)  # Phase by its int, without the enum's call
 
