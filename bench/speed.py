@@ -20,12 +20,17 @@
   machines, ``dask scheduler`` and ``dask worker --nworkers N --nthreads 1`` as processes of
   their own on 127.0.0.1, N the cores available; ``check --dask`` on it against
   ``check --jobs N``, alternated (needs the dask extra; skipped without it).
+- **--compiled**: the modules pyproject.toml's optional mypyc build compiles (its
+  ``[tool.hatch.build.targets.wheel.hooks.mypyc]`` list) compiled in a copy of the package,
+  bench/out/compiled/ (rebuilt when those sources change; needs mypy, of the ``test`` extra,
+  and a C compiler), and its ``check --jobs 1`` timed in the same rounds as the rest.
 Figures go to stdout and to bench/out/speed.json, with the date, the machine and its load.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -37,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -60,12 +66,12 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def wall(cmd: list[str], env: dict[str, str] | None = None, label: str | None = None) -> float:
+def wall(cmd: list[str], env: dict[str, str] | None = None, label: str | None = None, cwd: Path = ROOT) -> float:
     """Seconds from process start to exit; the command must succeed (exit 0). Its CPU
     seconds (its own and its reaped workers') are kept under ``label``."""
     c = _children_cpu()
     t = time.perf_counter()
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=env or CHILD_ENV)
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=env or CHILD_ENV)
     dt = time.perf_counter() - t
     if r.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} exited {r.returncode}: {r.stderr.decode(errors='replace')[-500:]}")
@@ -191,11 +197,52 @@ def simulate(path: Path, players: int, games: int, seed: int) -> int:
     return int(out.rsplit(",", 1)[1].split()[0])
 
 
+# What the optional compiled build compiles (pyproject.toml, written there once).
+_SETUP = """from setuptools import setup
+from mypyc.build import mypycify
+
+setup(name="getaway-ref-compiled", packages=[], py_modules=[],
+      ext_modules=mypycify(["--ignore-missing-imports", *{modules!r}], opt_level="3"))
+"""
+
+
+def compiled_modules() -> list[str]:
+    hooks = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]["targets"]
+    return list(hooks["wheel"]["hooks"]["mypyc"]["include"])
+
+
+def build_compiled(where: Path) -> Path:
+    """A copy of the package in ``where`` with the compiled build's modules compiled by mypyc
+    beside their sources (as the build hook leaves them); built again when any source of the
+    package changed (a compiled module calls the others as they were when it was built)."""
+    modules = compiled_modules()
+    digest = hashlib.sha256(sys.version.encode())
+    for f in sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "grammar" / "gwy.lark", ROOT / "pyproject.toml"]:
+        digest.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
+    stamp = digest.hexdigest()
+    if (where / "stamp.json").exists() and (where / "stamp.json").read_text(encoding="utf-8") == stamp:
+        return where
+    shutil.rmtree(where, ignore_errors=True)
+    where.mkdir(parents=True)
+    shutil.copytree(ROOT / "referee", where / "referee", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copytree(ROOT / "grammar", where / "grammar")
+    (where / "setup.py").write_text(_SETUP.format(modules=modules), encoding="utf-8")
+    print(f"building the compiled modules ({', '.join(modules)}) with mypyc in {where} ...", flush=True)
+    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=where,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"the mypyc build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    (where / "stamp.json").write_text(stamp, encoding="utf-8")
+    return where
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a small run to see that it works")
     ap.add_argument("--games", type=int, default=None, help="simulated 4-player games (default 3000, quick 300)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds of each timing (default 5, quick 3)")
+    ap.add_argument("--compiled", action="store_true",
+                    help="also time check with the optional build's modules compiled by mypyc (bench/out/compiled)")
     args = ap.parse_args(argv)
     games = args.games or (300 if args.quick else 3000)
     rounds = args.rounds or (3 if args.quick else 5)
@@ -211,15 +258,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     def check(jobs: str = "1") -> float:
         return wall([py, "-m", "referee", "check", "-q", "--jobs", jobs, str(sim)], label=f"jobs{jobs}")
 
+    extra: dict[str, Callable[[], float]] = {}
+    if args.compiled:
+        built = build_compiled(OUT / "compiled")
+        # Run from the copy: `python -m` puts the working directory first on the path.
+        extra["compiled"] = lambda: wall([py, "-m", "referee", "check", "-q", "--jobs", "1", str(sim)],
+                                         label="compiled", cwd=built)
+
     try:
         import chess  # noqa: F401 - the bench extra
     except ImportError:
         print("python-chess is not installed: pip install -e '.[bench]' (skipping the ratio)")
-        med = alternate(rounds, check=check)
+        med = alternate(rounds, check=check, **extra)
     else:
         pgn = OUT / f"speed-chess-{games // 3}.pgn"
         moves = chess_corpus(pgn, max(1, games // 3), seed=1)
-        runs: dict[str, Callable[[], float]] = {"check": check, "chess": lambda: chess_read(pgn)}
+        runs: dict[str, Callable[[], float]] = {"check": check, "chess": lambda: chess_read(pgn), **extra}
         extract = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")  # Debian's place
         if extract:
             # -r: check the games, write nothing (what `check -q` does)
@@ -255,6 +309,30 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             print(f"  by CPU time: pgn-extract {cpu_pe:.2f} s, check {cpu_check:.2f} s -> {r_cpu:.1f} x check")
     elif "chess" in results:
         print("pgn-extract is not installed (apt-get install pgn-extract): skipped")
+    if "compiled" in med:
+        comp: dict[str, Any] = {"modules": compiled_modules(), "jobs1_s": round(med["compiled"], 3),
+                                "plays_per_s": round(plays / med["compiled"]),
+                                "over_python": round(med["check"] / med["compiled"], 2)}
+        line = (f"check --jobs 1, compiled build ({', '.join(comp['modules'])}): {med['compiled']:.2f} s = "
+                f"{plays / med['compiled']:,.0f} plays/s, {comp['over_python']:.2f} x the Python modules")
+        if "chess" in results:
+            comp["chess_ratio"] = round((plays / med["compiled"]) / results["chess"]["moves_per_s"], 2)
+            line += f"; {comp['chess_ratio']:.2f} x python-chess"
+        if "pgn_extract" in results:
+            comp["pgn_extract_vs_check"] = round(results["pgn_extract"]["moves_per_s"] / (plays / med["compiled"]), 1)
+            line += f"; pgn-extract {comp['pgn_extract_vs_check']:.1f} x faster"
+        results["compiled"] = comp
+        print(line)
+        cpu_comp = statistics.median(CPU["compiled"])
+        comp["over_python_cpu"] = round(statistics.median(CPU["jobs1"]) / cpu_comp, 2)
+        line = f"  by CPU time: compiled {cpu_comp:.2f} s, {comp['over_python_cpu']:.2f} x the Python modules"
+        if "chess" in results:
+            comp["chess_ratio_cpu"] = round((plays / cpu_comp) / (moves / statistics.median(CPU["chess"])), 2)
+            line += f"; {comp['chess_ratio_cpu']:.2f} x python-chess"
+        if "pgn_extract" in results and statistics.median(CPU["pgn_extract"]) > 0:
+            comp["pgn_extract_vs_check_cpu"] = round((moves / statistics.median(CPU["pgn_extract"])) / (plays / cpu_comp), 1)
+            line += f"; pgn-extract {comp['pgn_extract_vs_check_cpu']:.1f} x faster"
+        print(line)
 
     # ---- start-up over bare Python ---------------------------------------------------------------------
     wall([py, "-m", "referee", "check", str(SMALL_RECORD)])  # writes the bytecode, as an install does

@@ -53,10 +53,24 @@ class GameOutcome:
         game = r.game
         return cls(
             number=game.number, line=game.span.line or game.first_line, seats=game.seats,
-            rules=r.rules.spec() if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            rules=_spec(r.rules) if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
             plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
             sizes=r.sizes, diagnostics=r.diagnostics,
         )
+
+
+# The spec of each rule set met (an archive names one or two, game after game), kept with
+# the rule set itself so that its id stays its own: spec() walks every option, a few µs a game.
+_SPECS: dict[int, tuple[RuleSet, str]] = {}
+
+
+def _spec(rules: RuleSet) -> str:
+    got = _SPECS.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_SPECS) >= 64:
+            _SPECS.clear()
+        got = _SPECS[id(rules)] = (rules, rules.spec())
+    return got[1]
 
 
 class Slice(NamedTuple):

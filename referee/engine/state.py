@@ -171,8 +171,9 @@ class Verdict:
 
     code: str
     reason: str
-    # For a renege: the suit the player held. For out of turn: whose turn it was.
-    detail: object = None
+    # For a renege: the suit the player held. For out of turn: whose turn it was. For a
+    # take or a draw: whose hand, "any" other hand, or None (the waste pile).
+    detail: int | str | None = None
 
 
 class IllegalAction(ValueError):
@@ -405,8 +406,8 @@ class Engine:
                     self._unhide(c)
 
     def copy(self) -> Engine:
-        e = Engine.__new__(Engine)
-        for k in Engine.__slots__:
+        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
+        for k in _FIELDS:
             v = getattr(self, k)
             if type(v) is list:
                 v = [dict(x) for x in v] if k == "void_since" else list(v)
@@ -418,7 +419,7 @@ class Engine:
         and without the referee's void references, so a node of a search tree costs a few
         list copies. Every rule still comes from this engine's methods. Written out field by
         field: a loop over the slots costs more than the rest of a search step."""
-        e = Engine.__new__(Engine)
+        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
         e.rules, e.n, e.seq, e.after = self.rules, self.n, self.seq, self.after
         e.waste_once, e.waste_twice, e.waste_unknown, e.hidden_once = self.waste_once, self.waste_twice, self.waste_unknown, self.hidden_once
         e.hidden_twice, e.phase, e.trick_no, e.first = self.hidden_twice, self.phase, self.trick_no, self.first
@@ -1631,6 +1632,12 @@ class Engine:
             parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
         return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
 
+
+# Compiled by mypyc (the optional build, README "Compiled engine") the class's __new__ runs
+# __init__, which wants a rule set, and the class keeps no __slots__ but names the same
+# fields __mypyc_attrs__: there copy() and fork() fill in a state built anew, not a bare one.
+_COMPILED = "__mypyc_attrs__" in vars(Engine)
+_FIELDS: tuple[str, ...] = vars(Engine)["__mypyc_attrs__" if _COMPILED else "__slots__"]
 
 _PHASES = tuple(Phase)  # Phase by its int, without the enum's call
 

@@ -18,7 +18,7 @@ import io
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar, Union, cast
@@ -954,8 +954,10 @@ class Reader:
         seat_index = ctx.seat_index
         # Nearly every seat and card is written as the game names it: look the word up as
         # written first, and fold its case only when that finds nothing.
-        seat_of = {name: i for i, name in enumerate(ctx.seats)}.get
-        card_of = C.SPELLINGS.get
+        # Typed as giving Any: the lists they make are checked for None before they are used
+        # as seats and cards, and typing.cast would cost two calls a trick line.
+        seat_of: Callable[[str], Any] = {name: i for i, name in enumerate(ctx.seats)}.get
+        card_of: Callable[[str], Any] = C.SPELLINGS.get
         no_marked = ctx.rules.packs != 2
         marked = C.MARKED_ACE
         card_order = C.sort_key
@@ -972,20 +974,23 @@ class Reader:
                 # is a seat of the game: a seat written against its card ("North♠") is not.
                 words = plays.replace(",", " ").split()
                 seats = list(map(seat_of, words[0::2]))
-                if None in seats:
-                    seats = [seat_index.get(w.lower()) for w in words[0::2]]
                 cards = list(map(card_of, words[1::2]))
-                if None in cards:
-                    cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
                 if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
-                    start = m.start()
-                    line += text.count("\n", pos, start)
-                    pos = start
-                    append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
-                                       comment[1:].strip() if comment is not None else None))
-                    continue
+                    # Again with the words' case folded: a line still not read whole goes to
+                    # build_trick, which reports.
+                    if None in seats:
+                        seats = [seat_index.get(w.lower()) for w in words[0::2]]
+                    if None in cards:
+                        cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
+                    if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
+                        start = m.start()
+                        line += text.count("\n", pos, start)
+                        pos = start
+                        append(build_trick(ctx, no, line, start, m.start("no"), lane.plays(m, start),
+                                           comment[1:].strip() if comment is not None else None))
+                        continue
                 # No None left in seats and cards: checked above.
-                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), cast(list[int], seats), cast(list[int], cards),
+                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), seats, cards,
                                comment[1:].strip() if comment is not None else None, m, at))
                 continue
             start = m.start()
@@ -1001,7 +1006,7 @@ class Reader:
             if None in got:
                 got = [card_of(c.translate(C.ASCII_UPPER)) for c in words]
             if seat is not None and None not in got and not (no_marked and marked in got):
-                dealt = cast(list[int], got)  # no None: checked above
+                dealt: list[int] = got  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
                 # A hand is a set of cards, kept in the canonical order (stable, as hand() sorts).
@@ -1181,8 +1186,17 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
     misnumbered: list[tuple[str, Span, str | None]] = []  # S008s, said only if reordering fails
     first_expected: int | None = None
     broken = False
+    actions = game.actions
     for it in items:
-        if isinstance(it, _ACTIONS):  # first: nearly every item is a trick
+        # Nearly every item: a trick line after the first, numbered as the one before it or
+        # the next; all the general path below does for it is this.
+        if type(it) is Trick and state == _BODY and last_trick is not None \
+                and ((n := it.number) == last_trick or n == last_trick + 1):
+            skipping = False
+            last_trick = n
+            actions.append(it)
+            continue
+        if isinstance(it, _ACTIONS):
             skipping = False
             if state == _HEADER:
                 ctx.error(Code.OUT_OF_PLACE, "a game needs a deal or a position before its first trick", it.span,

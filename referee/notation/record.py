@@ -432,7 +432,8 @@ class Game:
 
     @property
     def plays(self) -> int:
-        return sum(len(a.seats) for a in self.actions if isinstance(a, Trick))
+        # A list, not a generator: asked of every game checked, where a generator's frames cost more.
+        return sum([len(a.seats) for a in self.actions if isinstance(a, Trick)])
 
 
 @dataclass(slots=True)

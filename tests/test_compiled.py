@@ -1,0 +1,50 @@
+"""The optional compiled build (README "Compiled engine"): the modules pyproject.toml's mypyc
+hook lists, compiled as bench/speed.py --compiled compiles them, are the ones a run loads,
+and `check` judges every record and a simulated archive with table mistakes through them
+exactly as through the Python modules: the same report, byte for byte, and the same exit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import speed  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return speed.build_compiled(tmp_path_factory.mktemp("compiled"))
+
+
+def _check(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # `python -m` puts the working directory first on the path: the copy's package, or ours.
+    return subprocess.run([sys.executable, "-m", "referee", "check", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_a_run_loads_the_compiled_modules(compiled: Path) -> None:
+    modules = [m.removesuffix(".py").replace("/", ".") for m in speed.compiled_modules()]
+    assert "referee.engine.state" in modules
+    probe = "import importlib, sys\nfor m in sys.argv[1:]:\n    print(importlib.import_module(m).__file__)"
+    loaded = subprocess.run([sys.executable, "-c", probe, *modules], cwd=compiled, capture_output=True, text=True,
+                            check=True).stdout.split()
+    for name, path in zip(modules, loaded):
+        assert Path(path).parent == compiled / Path(*name.split(".")[:-1])
+        assert not path.endswith(".py"), f"{name} was loaded from its source, not compiled: {path}"
+
+
+def test_the_compiled_engine_judges_every_record_alike(compiled: Path, tmp_path: Path) -> None:
+    sim = tmp_path / "mistakes.gwy"
+    subprocess.run([sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "150", "--seed", "11",
+                    "--mistakes", "0.05", "-o", str(sim)], cwd=ROOT, check=True, capture_output=True)
+    files = [str(p) for p in sorted((ROOT / "records").glob("*.gwy"))] + [str(sim)]
+    for form in ("text", "json"):
+        ours = _check(ROOT, "--format", form, "--jobs", "1", *files)
+        theirs = _check(compiled, "--format", form, "--jobs", "1", *files)
+        assert ours.returncode == 1  # the records with mistakes and the simulated ones have findings
+        assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)
