@@ -21,7 +21,11 @@ from referee.engine.state import Engine
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The packages that use the engine through its typed API alone.
-TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
+TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web",
+                  "referee.judging.referee",  # seamjudge
+                  "referee.judging.lookahead",  # seamjudge
+                  "referee.judging.replay",  # seamjudge
+                  )
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.
@@ -31,6 +35,10 @@ TYPED_API = frozenset({
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
+    # seamjudge: the judge's questions (what an action would break, whether a play is plain,
+    # what a card from unseen cards shows or could have been), plain values only
+    "verdict", "holds_known", "plain_phase", "trick_number", "current_phase", "played_on", "waiting",
+    "could_have_followed", "shows_void", "unseen_void", "lower_card_instead", "shootout",
 })
 
 # Everything else an Engine has: its state fields and its internal methods.
