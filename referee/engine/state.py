@@ -147,6 +147,19 @@ class Turn(NamedTuple):
     trumps: int | None  # as View.trumps
 
 
+class Outcome(NamedTuple):
+    """How a game stands when its record ends (:meth:`Engine.outcome`); each value as in
+    :class:`View`."""
+
+    phase: Phase
+    tricks: int  # tricks played to, the one on the table included
+    out_order: tuple[int, ...]
+    sizes: tuple[int, ...]
+    loser: int | None
+    legs: int
+    ended_by: str
+
+
 class SuitHeld(NamedTuple):
     """A renege's fact: the suit the seat had to play (the suit led, or the trump in Donkey)
     and holds (or, unseen, may hold)."""
@@ -1396,14 +1409,17 @@ class Engine:
             # The path of nearly every action (the referee's replay, self-play): judged and
             # applied with the ints of the card and seat, no other object made.
             s, c = action.seat, action.card
-            mark = len(self._log)
             v = self.judge_play(s, c)
             if v is not None:
                 raise IllegalAction(action, v)
+            mark = len(self._log)
             if self.phase == IN_TRICK:
                 self.play(s, c)
-            else:
-                self.lead(s, c)
+            else:  # lead(), written out: a lead keeps the drawn-lead mark
+                drawn = self.drawn_lead
+                self.play(s, c)
+                if self.phase == IN_TRICK:
+                    self.drawn_lead = drawn
             return self.events_since(mark) if events else []
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action)
@@ -1620,18 +1636,34 @@ class Engine:
         """Is ``c`` known to be in seat ``s``'s hand (not merely possible among its unseen cards)?"""
         return bool(self.once[s] & BIT[c])
 
-    def plain_phase(self, s: int) -> int:
-        """The phase (an int of :class:`Phase`) if a play of seat ``s`` now is a plain one,
-        else -1: the seat's hand is known, and either a trick is on the table, played in turn
-        (no mistake played on) with more than two players in the game (Pagat, Two players:
-        with two, a higher card by choice is worth a note), or the seat leads between tricks.
-        The referee's replay asks it at every play before applying the play."""
+    def plain_phase(self, s: int, c: int) -> int:
+        """The phase (an int of :class:`Phase`) if seat ``s`` playing ``c`` now is a plain
+        play, else -1: the seat's hand is known, and either a trick is on the table, played
+        in turn (no mistake played on), and ``c`` is not a higher card by choice in the
+        two-player ending (:meth:`lower_card_instead`, worth a note), or the seat leads
+        between tricks. Whether the play is legal, :meth:`apply` says. The referee's replay
+        asks it at every play."""
         if self.unknown[s]:
             return -1
         phase = self.phase
         if phase == IN_TRICK:
-            return -1 if self.lenient or self.out.count(False) == 2 else IN_TRICK
+            if self.lenient or (self.out.count(False) == 2 and self.lower_card_instead(s, c) >= 0):
+                return -1
+            return IN_TRICK
         return BETWEEN if phase == BETWEEN else -1
+
+    def outcome(self) -> Outcome:
+        """How the game stands at the end of a record (:class:`Outcome`), without making a
+        view: the referee asks it once a game."""
+        over = self.phase == OVER
+        return Outcome(_PHASES[self.phase], self.trick_no - (0 if self.phase == IN_TRICK else 1),
+                       tuple(self.out_order), tuple([self.size(s) for s in range(self.n)]),
+                       self.loser if over and self.loser >= 0 else None, self.legs, self.ended_by)
+
+    def in_trick(self) -> bool:
+        """Is a trick on the table (``View.phase`` IN_TRICK)? After a play: False when the
+        play ended the trick. The replay asks it after every play."""
+        return self.phase == IN_TRICK
 
     def trick_number(self) -> int:
         """The trick being played, or the next one between tricks (as ``View.trick_no``),

@@ -551,16 +551,16 @@ class _Walk(_Judging):
     def finish(self, keep_engine: bool) -> None:
         """The result's facts from the final state; the record's [Result] tag checked."""
         e, res = self.engine, self.res
-        v = e.view()
+        v = e.outcome()
         # Tricks played to, the one on the table included (the record may end inside it).
-        res.tricks = v.trick_no - (0 if v.phase == E.IN_TRICK else 1)
+        res.tricks = v.tricks
         res.out_order = list(v.out_order)
         res.sizes = list(v.sizes)
         res.finished = v.phase == E.OVER
         if res.finished:
             res.loser, res.legs = v.loser, v.legs
-        if (res.stopped is None or e.phase == E.OVER) and self.stop_after is None:
-            self._check_result()
+        if (res.stopped is None or res.finished) and self.stop_after is None:
+            self._check_result(v)
         if keep_engine:
             res.engine = e
 
@@ -588,14 +588,13 @@ class _Walk(_Judging):
                     # the engine alone (apply raises, and changes nothing, if the rules do not
                     # allow it); _item takes every other case, and any play the engine does not
                     # accept, and does for this one exactly what is done here.
-                    phase = e.plain_phase(s)
+                    phase = e.plain_phase(s, c)
                     if phase == IN_TRICK:
                         plain = tno == self.open_rec
                     else:
                         plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
                     if plain:
                         before = e.copy() if snapshots else e
-                        number = e.trick_number()
                         try:
                             events = e.apply(plays[s][c], events=with_steps)
                         except Illegal:
@@ -603,7 +602,8 @@ class _Walk(_Judging):
                         else:
                             if phase != IN_TRICK:
                                 self.open_rec = tno
-                            if e.trick_number() != number:
+                            # No trick on the table after a play to one (or a lead): it ended.
+                            if not e.in_trick():
                                 self.closed_rec = tno
                             if with_steps:  # judge() reads only the result: nothing to hand over
                                 yield Step(a.plays[i], tno, before, e, events, [])
@@ -827,17 +827,18 @@ class _Walk(_Judging):
         lower = e.lower_card_instead(s, c)
         if lower >= 0:
             self._note_lower_card(self._play_at(k), tno, lower)
-        t = e.turn()
-        leading = t.phase in (E.BETWEEN, E.BEFORE_FIRST)
-        before = t.trick_no
-        first = t.first_trick
+        leading = e.current_phase() in (E.BETWEEN, E.BEFORE_FIRST)
+        before = e.trick_number()
         # The suits this card shows the seat's unseen cards lack (a card of another suit from
         # unseen cards), asked before the play changes the trick.
         voids = e.shows_void(s, c)
+        first, led = False, -1
+        if voids:
+            t = e.turn()
+            first, led = t.first_trick, C.SUIT[t.trick[0][1]]
         # A tochoo from unseen cards that could have held the suit led: keep the state, in
         # case the record shows the table penalising it as a renege (see below).
         snapshot = e.copy() if e.could_have_followed(s, c) else None
-        led = C.SUIT[t.trick[0][1]] if t.trick else -1
         e.apply(play_card(s, c), events=False)
         if leading:
             self.open_rec = tno
@@ -1227,8 +1228,8 @@ class _Walk(_Judging):
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
                     help="check the count, and the tricks before it")
 
-    def _check_result(self) -> None:
-        game, e = self.game, self.engine.view()
+    def _check_result(self, e: E.Outcome) -> None:
+        game = self.game
         tag = game.tag_item("Result")
         if tag is None:
             return
