@@ -207,9 +207,14 @@ class IllegalAction(ValueError):
     """An action the rules do not allow now: ``verdict`` says which rule and why."""
 
     def __init__(self, action: Action | TableAction, verdict: Verdict) -> None:
-        super().__init__(f"{action}: {verdict.code} {verdict.reason}")
+        # The message is made when read: a replay that tries a record against several states
+        # (the look-ahead) catches many of these and reads none.
+        super().__init__(action, verdict)
         self.action = action
         self.verdict = verdict
+
+    def __str__(self) -> str:
+        return f"{self.action}: {self.verdict.code} {self.verdict.reason}"
 
 
 class CannotFollow(ValueError):
@@ -1422,7 +1427,7 @@ class Engine:
                     self.drawn_lead = drawn
             return self.events_since(mark) if events else []
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
-            return self.apply_mistake(action)
+            return self.apply_mistake(action, events=events)
         mark = self.event_count()
         if isinstance(action, PlayCard):
             v = self.judge_play(action.seat, action.card)
@@ -1522,7 +1527,7 @@ class Engine:
 
     # ---- the table's mistakes, as typed actions ------------------------------------------
 
-    def apply_mistake(self, action: TableAction | RecordAction) -> list[Event]:
+    def apply_mistake(self, action: TableAction | RecordAction, *, events: bool = True) -> list[Event]:
         """Apply what the table did that the rules do not allow; the events it caused, the
         first a :class:`MistakeMade` with the facts of the mistake (none for ending a trick or
         penalising a mistake already on the table).
@@ -1535,11 +1540,14 @@ class Engine:
         A record followed where the rules cannot allow it (:data:`RecordAction`: a card moved
         from the waste pile, a forced draw, a hand moved, a card revealed, a void learned, a
         trick left as it stands) is applied here too; one the state cannot follow raises
-        :class:`CannotFollow`, and nothing changes."""
+        :class:`CannotFollow`, and nothing changes.
+
+        With ``events=False`` no event is made (an empty list; the log keeps them), as for
+        :meth:`apply`: the referee follows a record's mistakes without reading their events."""
         mark = self.event_count()
         if not isinstance(action, (Penalise, PlayAnyway, EndTrick)):
             self._follow(action)
-            return self.events_since(mark)
+            return self.events_since(mark) if events else []
         if isinstance(action, EndTrick) or action.card is None:
             if not (self.phase == IN_TRICK and self.lenient):
                 raise ValueError(f"{action}: no trick played on after a mistake is on the table")
@@ -1550,7 +1558,7 @@ class Engine:
                 self.close()
             else:
                 self.penalise(action.seat, None)
-            return self.events_since(mark)
+            return self.events_since(mark) if events else []
         s, c, late = action.seat, action.card, action.late
         v = self.mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
         if v is None:
@@ -1572,7 +1580,7 @@ class Engine:
         else:
             self.lenient = True
             self.play(s, c)
-        return self.events_since(mark)
+        return self.events_since(mark) if events else []
 
     def mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
         """What ``s`` playing ``c`` now breaks (None: nothing). ``late``: the card is played
@@ -1659,6 +1667,11 @@ class Engine:
         return Outcome(_PHASES[self.phase], self.trick_no - (0 if self.phase == IN_TRICK else 1),
                        tuple(self.out_order), tuple([self.size(s) for s in range(self.n)]),
                        self.loser if over and self.loser >= 0 else None, self.legs, self.ended_by)
+
+    def ended_trick(self) -> tuple[tuple[int, int], ...]:
+        """The plays of the trick that ended last, (seat, card), in order (as
+        ``View.last_trick``), without making a view."""
+        return tuple(self.last_trick)
 
     def in_trick(self) -> bool:
         """Is a trick on the table (``View.phase`` IN_TRICK)? After a play: False when the

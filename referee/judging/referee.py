@@ -657,9 +657,9 @@ class _Walk(_Judging):
         if late is not None:
             offender, diag = late
             normal = e.copy()
-            normal.apply_mistake(CloseTrick())
+            normal.apply_mistake(CloseTrick(), events=False)
             pen = e.copy()
-            pen.apply_mistake(Penalise(offender, None))
+            pen.apply_mistake(Penalise(offender, None), events=False)
             chosen = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
             if chosen == "penalty":
                 self.engine = pen
@@ -674,7 +674,7 @@ class _Walk(_Judging):
                         p.leads = None
                     diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
                 return
-        e.apply_mistake(CloseTrick())
+        e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
             self.closed_rec = self.open_rec
 
@@ -736,7 +736,7 @@ class _Walk(_Judging):
         """Follow the record where the rules cannot allow it (ruling 5), if the state can:
         False, and nothing changed, if it cannot."""
         try:
-            self.engine.apply_mistake(action)
+            self.engine.apply_mistake(action, events=False)
         except E.CannotFollow:
             return False
         return True
@@ -768,7 +768,7 @@ class _Walk(_Judging):
                     help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}",
                     trick=self.open_rec)
         before = e.trick_number()
-        e.apply_mistake(CloseTrick())
+        e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
             self.closed_rec = self.open_rec
         self.open_rec = None
@@ -856,7 +856,7 @@ class _Walk(_Judging):
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
                 cards = len(e.view().trick) + 1
-                e.apply_mistake(Penalise(s, c))
+                e.apply_mistake(Penalise(s, c), events=False)
                 self._penalty_facts(d, s, tno, cards, True)
                 self.closed_rec = None
                 self.open_rec = None
@@ -864,16 +864,17 @@ class _Walk(_Judging):
         if voids:
             shown = VoidShown(k, tno, s, c, first)
             for suit in voids:
-                e.apply_mistake(MarkVoid(s, suit, shown))
+                e.apply_mistake(MarkVoid(s, suit, shown), events=False)
         if ended:
             self.closed_rec = tno
 
     # mistakes -----------------------------------------------------------------------------------------
 
     def _mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> None:
-        view = self.engine.view()
-        cards = (len(view.last_trick) if late else len(view.trick)) + 1
-        diag, applied = self._judge_mistake(k, play, tno, v, late)
+        # The position before the mistake, read once for all below (no hand listed: a turn).
+        t = self.engine.turn()
+        cards = (len(self.engine.ended_trick()) if late else len(t.trick)) + 1
+        diag, applied = self._judge_mistake(k, play, tno, v, late, t)
         self._penalty_facts(diag, play.seat, tno, cards, applied)
 
     def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool) -> None:
@@ -883,7 +884,8 @@ class _Walk(_Judging):
         p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
         diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
 
-    def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
+    def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool,
+                       t: E.Turn) -> tuple[Diagnostic, bool]:
         e = self.engine
         s, c = play.seat, play.card
         # Does the record go on with this trick (nobody stopped the play), and who leads next?
@@ -896,10 +898,7 @@ class _Walk(_Judging):
             else:
                 next_lead = entry[1]
             break
-        view = e.view()
-        cards_before = len(view.trick) if not late else len(view.last_trick)
-        trick_cards = cards_before + 1
-        diag = self._mistake_diag(play, tno, v, trick_cards)
+        diag = self._mistake_diag(play, tno, v, t)
         if more:
             self._unnoticed(s, c, v, late)
             diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
@@ -921,12 +920,12 @@ class _Walk(_Judging):
         if late:
             # docs/rulings.md, ruling 1: the trick stands as it ended; the card goes back.
             ignored = e.copy()
-            ignored.apply_mistake(RevealCard(s, c))
+            ignored.apply_mistake(RevealCard(s, c), events=False)
             candidates.append(("ignored", ignored))
         joined = e.copy()
         self.engine = joined
         self._unnoticed(s, c, v, late)
-        joined.apply_mistake(CloseTrick())  # a trick still on the table ends as played
+        joined.apply_mistake(CloseTrick(), events=False)  # a trick still on the table ends as played
         candidates.append(("joined", joined))
         chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
@@ -966,18 +965,17 @@ class _Walk(_Judging):
         e = self.engine
         if not late and e.current_phase() == E.BETWEEN and v.code not in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
             self.open_rec = None  # a lead out of turn that the table accepted
-        e.apply_mistake(PlayAnyway(s, c, late=late))
+        e.apply_mistake(PlayAnyway(s, c, late=late), events=False)
 
     def _penalise(self, s: int, c: int, late: bool) -> None:
-        self.engine.apply_mistake(Penalise(s, c, late=late))
+        self.engine.apply_mistake(Penalise(s, c, late=late), events=False)
         self.closed_rec = None
         self.open_rec = None
 
-    def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, trick_cards: int) -> Diagnostic:
+    def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, t: E.Turn) -> Diagnostic:
         e = self.engine
-        view = e.view()
-        trumps, trump, first = self.rules.trumps, view.trumps, view.first_trick
-        led_suit = C.SUIT[view.trick[0][1]] if view.trick else -1  # the suit led, in a trick
+        trumps, trump, first = self.rules.trumps, t.trumps, t.first_trick
+        led_suit = C.SUIT[t.trick[0][1]] if t.trick else -1  # the suit led, in a trick
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
         help = None  # the penalty's help is made from its facts (_penalty_facts)
@@ -988,7 +986,7 @@ class _Walk(_Judging):
         if code == Code.RENEGE:
             suit = _seat_or_suit(v)  # the suit the player held
             held = C.suit_name(suit)
-            known = [x for x in view.known[s] if C.SUIT[x] == suit]
+            known = [x for x in e.known(s) if C.SUIT[x] == suit]
             if trumps and trump is not None and suit == trump and C.SUIT[c] != led_suit:
                 msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
                 notes[0] = DONKEY_NOTE
@@ -1002,7 +1000,7 @@ class _Walk(_Judging):
             if not label:
                 label = "tochoo while holding the suit led" if not first else "a spade was due"
         elif code == Code.AFTER_TOCHOO:
-            last = view.last_trick if view.phase != E.IN_TRICK else view.trick
+            last = e.ended_trick() if t.phase != E.IN_TRICK else t.trick
             # The card that ended the trick: the engine's one rule of what a card does
             # (in Donkey a trump never ends a trick).
             last_led = C.SUIT[last[0][1]]
@@ -1017,8 +1015,8 @@ class _Walk(_Judging):
             label = "played after the trick ended"
         elif code == Code.OUT_OF_TURN:
             turn = self.seat(_seat_or_suit(v))
-            if view.phase == E.BETWEEN:
-                msg = f"{name} led {card}, but {turn} {W.leads(view.lead_why)} trick {tno}"
+            if t.phase == E.BETWEEN:
+                msg = f"{name} led {card}, but {turn} {W.leads(e.view().lead_why)} trick {tno}"
             else:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
@@ -1070,7 +1068,7 @@ class _Walk(_Judging):
             return
         self.proved.add(key)
         # The unseen cards are no longer known to lack the suit once one of them shows it.
-        e.apply_mistake(ForgetVoid(s, suit))
+        e.apply_mistake(ForgetVoid(s, suit), events=False)
         name = self.seat(s)
         suit_led = C.suit_name(suit)
         self.report(
