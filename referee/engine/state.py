@@ -243,6 +243,12 @@ def _order(direction: str, n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ..
     return tuple(seq), tuple(tuple(seq[(seq.index(s) + k) % n] for k in range(1, n)) for s in range(n))
 
 
+def order_of_play(rules: RuleSet, n: int) -> tuple[int, ...]:
+    """Every seat of a table of ``n``, in the order of play from seat 0 (``View.order``),
+    without an engine: the referee asks it to check who a deal's extra cards went to."""
+    return _order(rules.direction, n)[0]
+
+
 class Engine:
     """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
 
@@ -1417,7 +1423,13 @@ class Engine:
             v = self.judge_play(s, c)
             if v is not None:
                 raise IllegalAction(action, v)
-            mark = len(self._log)
+            if events:
+                mark = len(self._log)
+                if self.phase == IN_TRICK:
+                    self.play(s, c)
+                else:
+                    self.lead(s, c)
+                return self.events_since(mark)
             if self.phase == IN_TRICK:
                 self.play(s, c)
             else:  # lead(), written out: a lead keeps the drawn-lead mark
@@ -1425,7 +1437,7 @@ class Engine:
                 self.play(s, c)
                 if self.phase == IN_TRICK:
                     self.drawn_lead = drawn
-            return self.events_since(mark) if events else []
+            return []
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action, events=events)
         mark = self.event_count()

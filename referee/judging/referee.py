@@ -430,8 +430,7 @@ class _Judging:
             if dealer.lower() not in seats_low:
                 return
             d = seats_low.index(dealer.lower())
-            # The order of play of an empty table of this size (rules.direction).
-            order = list(E.Engine.from_deal(rules, [0] * len(game.seats), check=False).view().order)
+            order = list(E.order_of_play(rules, len(game.seats)))
             i = order.index(d)
             after = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
             extra = sum(1 for s in sizes.values() if s == hi)
@@ -600,9 +599,9 @@ class _Walk(_Judging):
                         except Illegal:
                             pass  # a mistake or an error in the record: judged by _item
                         else:
+                            # No trick on the table after a play to one (or a lead): it ended.
                             if phase != IN_TRICK:
                                 self.open_rec = tno
-                            # No trick on the table after a play to one (or a lead): it ended.
                             if not e.in_trick():
                                 self.closed_rec = tno
                             if with_steps:  # judge() reads only the result: nothing to hand over
