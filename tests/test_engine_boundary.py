@@ -38,7 +38,7 @@ TYPED_API = frozenset({
     # seamjudge: the judge's questions (what an action would break, whether a play is plain,
     # what a card from unseen cards shows or could have been), plain values only
     "verdict", "holds_known", "plain_phase", "trick_number", "current_phase", "played_on", "waiting",
-    "could_have_followed", "shows_void", "unseen_void", "lower_card_instead", "shootout", "outcome", "in_trick", "ended_trick",
+    "could_have_followed", "shows_void", "unseen_void", "lower_card_instead", "shootout", "outcome", "in_trick", "ended_trick", "hands_seen",
 })
 
 # Everything else an Engine has: its state fields and its internal methods.

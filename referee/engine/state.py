@@ -1690,6 +1690,11 @@ class Engine:
         play ended the trick. The replay asks it after every play."""
         return self.phase == IN_TRICK
 
+    def hands_seen(self) -> bool:
+        """Is every hand made of known cards only (none unseen)? Then it stays so: cards
+        only ever go from unseen to known."""
+        return not any(self.unknown)
+
     def trick_number(self) -> int:
         """The trick being played, or the next one between tricks (as ``View.trick_no``),
         without making a view: the replay asks it after every play."""

@@ -570,6 +570,12 @@ class _Walk(_Judging):
         stop_after = self.stop_after
         IN_TRICK, BETWEEN, Illegal = E.IN_TRICK, E.BETWEEN, E.IllegalAction
         plays = seats_for(len(self.game.seats))  # PlayCard(seat, card), made once, not per play
+        # Every hand known (Engine.hands_seen; it stays so), and the trick on the table led by
+        # a plain lead with more than two players in the game: each card played to it is
+        # plain (Engine.plain_phase would say IN_TRICK), so it is not asked play by play.
+        # Anything off the plain path ends this; a seen game is asked again after it.
+        seen = self.engine.hands_seen()
+        steady = False
         k = 0
         for a in self.game.actions:
             if isinstance(a, Trick):
@@ -587,7 +593,7 @@ class _Walk(_Judging):
                     # the engine alone (apply raises, and changes nothing, if the rules do not
                     # allow it); _item takes every other case, and any play the engine does not
                     # accept, and does for this one exactly what is done here.
-                    phase = e.plain_phase(s, c)
+                    phase = IN_TRICK if steady else e.plain_phase(s, c)
                     if phase == IN_TRICK:
                         plain = tno == self.open_rec
                     else:
@@ -600,18 +606,26 @@ class _Walk(_Judging):
                             pass  # a mistake or an error in the record: judged by _item
                         else:
                             # No trick on the table after a play to one (or a lead): it ended.
-                            if phase != IN_TRICK:
-                                self.open_rec = tno
-                            if not e.in_trick():
+                            if not e.in_trick():  # no trick on the table: the play ended it
                                 self.closed_rec = tno
+                                steady = False
+                                if phase != IN_TRICK:
+                                    self.open_rec = tno
+                            elif phase != IN_TRICK:  # a lead: the trick it opens
+                                self.open_rec = tno
+                                steady = seen and e.in_game_count() > 2
                             if with_steps:  # judge() reads only the result: nothing to hand over
                                 yield Step(a.plays[i], tno, before, e, events, [])
                             k += 1
                             continue
+                    steady = False
                     yield from self._item(k, s, c, tno, a, i, snapshots, with_steps)
+                    seen = self.engine.hands_seen()
                     k += 1
             elif isinstance(a, (Take, Draw, Counts)):
+                steady = False
                 yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
+                seen = self.engine.hands_seen()
                 k += 1
 
     def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
