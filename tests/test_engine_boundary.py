@@ -28,6 +28,9 @@ TYPED_API_ONLY = (
     "referee.table.live",  # seamanswers
     "referee.table.entry",  # seamanswers
     "referee.lsp.analysis",  # seamanswers
+    "referee.judging.referee",  # seamjudge
+    "referee.judging.lookahead",  # seamjudge
+    "referee.judging.replay",  # seamjudge
 )
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
@@ -38,10 +41,12 @@ TYPED_API = frozenset({
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
-    # seamviews (issue 23): the two-player shootout, a copy with the cards known by elimination placed,
-    # the play that showed an unseen hand's void, and the rule's duty for a seat in order
-    "shootout", "resolved", "void_shown", "duty",
-    "lower_card_instead",  # seamanswers: ruling 8's lower card, a question live asks before a play
+    # show and legal: a copy with the cards known by elimination placed, and the rule's duty for a seat in order
+    "resolved", "duty",
+    # seamjudge: the judge's questions (what an action would break, whether a play is plain,
+    # what a card from unseen cards shows or could have been), plain values only
+    "verdict", "holds_known", "plain_phase", "trick_number", "current_phase", "played_on", "waiting",
+    "could_have_followed", "shows_void", "unseen_void", "lower_card_instead", "shootout", "outcome", "in_trick", "ended_trick", "hands_seen",
 })
 
 # Everything else an Engine has: its state fields and its internal methods.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from referee.engine.codes import Code
 
@@ -251,3 +252,101 @@ class Legal:
     seat: int
     cards: tuple[int, ...]
     reason: LegalReason
+
+
+# ---- the judge following an imperfect record (branch seamjudge) ------------------------------
+#
+# A record may show what the rules cannot allow (an error in the record, docs/rulings.md,
+# ruling 5) or a mistake the table played on (ruling 1). The referee follows it where the
+# state allows, so that one bad line does not hide the rest of the game; each way of
+# following is one of these actions, applied by ``Engine.apply_mistake``. One that cannot be
+# followed in the state raises ``CannotFollow`` and changes nothing.
+
+
+class VoidShown(NamedTuple):
+    """The play that showed a seat's unseen cards lack a suit (a card of another suit from a
+    hand nobody has seen): the referee's record of it, kept by the engine with the void
+    (:class:`MarkVoid`). ``item``: the record's item (its index in the record's plays, takes,
+    draws and counts); ``trick``: the record's trick number; ``first``: the first trick,
+    where the suit due was a spade."""
+
+    item: int
+    trick: int
+    seat: int
+    card: int
+    first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MarkVoid:
+    """The seat's unseen cards hold no card of ``suit`` (what ``Engine.shows_void`` said its
+    play showed); ``shown``: the play that showed it, None when nobody needs to know."""
+
+    seat: int
+    suit: int
+    shown: VoidShown | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetVoid:
+    """A card of ``suit`` came from the seat's unseen cards after all (the renege it proves
+    is said): they are no longer known to lack the suit."""
+
+    seat: int
+    suit: int
+
+
+@dataclass(frozen=True, slots=True)
+class RevealCard:
+    """The seat is seen to hold ``card`` (it played the card and took it back, ruling 1):
+    an unseen card of its hand becomes a known one."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class SwapFromWaste:
+    """The record has ``seat`` play ``card``, a card of the waste pile: one of the seat's
+    unseen cards takes its place there, so every size stays as the record has it."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFromWaste:
+    """The record has ``seat`` take ``card`` from the waste pile when no draw was due."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForceDraw:
+    """The record's drawn card is not where the rules draw from: the due drawer ``seat``
+    draws it from wherever it is but another player's hand (the trick just played, the
+    waste pile, the unseen cards)."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveHand:
+    """The record says ``target``'s hand went to ``taker``, allowed or not (docs/notation.md,
+    Takes): followed whenever a hand can move (two seats in the game holding cards, between
+    tricks)."""
+
+    taker: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTrick:
+    """The record leaves the trick on the table as it stands (unfinished, or played on after
+    a mistake): it ends as played, to the player of the highest card of the suit led at a
+    tochoo, else to the waste pile. Nothing changes between tricks."""
+
+
+RecordAction = MarkVoid | ForgetVoid | RevealCard | SwapFromWaste | MoveFromWaste | ForceDraw | MoveHand | CloseTrick

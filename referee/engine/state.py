@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -41,30 +41,40 @@ from referee.engine.codes import Code
 from referee.engine.events import (
     ANY_SOURCE,
     Action,
+    CloseTrick,
     DrawCard,
     DrawDue,
     Drew,
     Effect,
     EndTrick,
     Event,
+    ForceDraw,
+    ForgetVoid,
     GameOver,
     GotAway,
     LeadReason,
     Leads,
     Legal,
     LegalReason,
+    MarkVoid,
     MistakeMade,
+    MoveFromWaste,
+    MoveHand,
     Penalise,
     Penalty,
     PickedUp,
     PlayAnyway,
     PlayCard,
     Played,
+    RecordAction,
+    RevealCard,
+    SwapFromWaste,
     TableAction,
     TakeHand,
     Took,
     TrickToWaste,
     TrumpsSet,
+    VoidShown,
     card_effect,
 )
 from referee.engine.rules import RuleSet
@@ -133,25 +143,6 @@ class View:
     hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
 
 
-class VoidShown(NamedTuple):
-    """The play that showed a seat's unseen cards lack a suit (:meth:`Engine.void_shown`)."""
-
-    trick: int  # the record's number of the trick it was played to
-    card: int  # the off-suit card
-
-
-@runtime_checkable
-class VoidRef(Protocol):
-    """What the judge notes of such a play (:meth:`Engine.mark_void`): the engine reads its
-    trick and card, whatever else the judge keeps with them."""
-
-    @property
-    def trick(self) -> int: ...
-
-    @property
-    def card(self) -> int: ...
-
-
 class Turn(NamedTuple):
     """The few values of :class:`View` a player reads at each play (:meth:`Engine.turn`):
     no hand is listed, so it costs a fraction of a view. Self-play asks it per action and a
@@ -165,6 +156,51 @@ class Turn(NamedTuple):
     trumps: int | None  # as View.trumps
 
 
+class Outcome(NamedTuple):
+    """How a game stands when its record ends (:meth:`Engine.outcome`); each value as in
+    :class:`View`."""
+
+    phase: Phase
+    tricks: int  # tricks played to, the one on the table included
+    out_order: tuple[int, ...]
+    sizes: tuple[int, ...]
+    loser: int | None
+    legs: int
+    ended_by: str
+
+
+class SuitHeld(NamedTuple):
+    """A renege's fact: the suit the seat had to play (the suit led, or the trump in Donkey)
+    and holds (or, unseen, may hold)."""
+
+    suit: int
+
+
+class TurnOf(NamedTuple):
+    """An out-of-turn play's fact, or a first trick opened with another card than the ace:
+    the seat whose turn or lead it was (-1: nobody, or nobody known)."""
+
+    seat: int
+
+
+class DrawDueFrom(NamedTuple):
+    """A draw out of place: the seat that must draw and where from (None: the waste pile;
+    a seat; ``ANY_SOURCE``: any other player's hand)."""
+
+    drawer: int
+    source: int | None
+
+
+class TakeOnly(NamedTuple):
+    """A take of the wrong hand: the hand the taker may take (-1: none)."""
+
+    target: int
+
+
+# What a verdict says besides its code, per code (None: the code and reason say it all).
+VerdictDetail = SuitHeld | TurnOf | DrawDueFrom | TakeOnly | None
+
+
 @dataclass(slots=True)
 class Verdict:
     """Why an action is not legal: a diagnostic code and the facts behind it."""
@@ -172,17 +208,30 @@ class Verdict:
     code: str
     reason: str
     # For a renege: the suit the player held. For out of turn: whose turn it was. For a
-    # take or a draw: whose hand, "any" other hand, or None (the waste pile).
-    detail: int | str | None = None
+    # draw out of place: who draws from where. For a wrong take: the hand that may be taken.
+    detail: VerdictDetail = None
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now: ``verdict`` says which rule and why."""
 
     def __init__(self, action: Action | TableAction, verdict: Verdict) -> None:
-        super().__init__(f"{action}: {verdict.code} {verdict.reason}")
+        # The message is made when read: a replay that tries a record against several states
+        # (the look-ahead) catches many of these and reads none.
+        super().__init__(action, verdict)
         self.action = action
         self.verdict = verdict
+
+    def __str__(self) -> str:
+        return f"{self.action}: {self.verdict.code} {self.verdict.reason}"
+
+
+class CannotFollow(ValueError):
+    """A record's action (:data:`RecordAction`) the state cannot follow: nothing changed."""
+
+    def __init__(self, action: RecordAction, why: str) -> None:
+        super().__init__(f"{action}: {why}")
+        self.action = action
 
 
 def pack_masks(rules: RuleSet) -> tuple[int, int]:
@@ -201,6 +250,12 @@ def _order(direction: str, n: int) -> tuple[tuple[int, ...], tuple[tuple[int, ..
     # next is asked at every play). Made once per table size: every game asks.
     seq = list(range(n)) if direction == "clockwise" else [0] + list(range(n - 1, 0, -1))
     return tuple(seq), tuple(tuple(seq[(seq.index(s) + k) % n] for k in range(1, n)) for s in range(n))
+
+
+def order_of_play(rules: RuleSet, n: int) -> tuple[int, ...]:
+    """Every seat of a table of ``n``, in the order of play from seat 0 (``View.order``),
+    without an engine: the referee asks it to check who a deal's extra cards went to."""
+    return _order(rules.direction, n)[0]
 
 
 class Engine:
@@ -267,7 +322,7 @@ class Engine:
         self.unknown = [0] * n
         self.void = [0] * n
         # The play that showed a seat void in a suit: the referee's own reference, kept for it.
-        self.void_since: list[dict[int, object]] = [{} for _ in range(n)]
+        self.void_since: list[dict[int, VoidShown | None]] = [{} for _ in range(n)]
         self.out = [False] * n
         self.out_order: list[int] = []
         self.waste_once = self.waste_twice = 0
@@ -619,7 +674,7 @@ class Engine:
                         turn = t
                         break
                 if s != turn:
-                    return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
+                    return Verdict(Code.OUT_OF_TURN, "not this seat's turn", TurnOf(turn))
             if SUIT[c] == self.led:
                 return OK  # _judge_follow's first answer
             return self._judge_follow(s, c)
@@ -633,14 +688,14 @@ class Engine:
                 w = self.where(c)
                 return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
             if s != self.power:  # _judge_lead: the player with the power leads any card
-                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self.power))
             return OK
         if self.phase == OVER:
             return Verdict(Code.AFTER_END, "the game is over")
         if self.out[s]:
             return Verdict(Code.SEAT_OUT, "the seat has got away")
         if self.phase == DRAW_DUE:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self._draw_due())
         if not self.may_hold(s, c):
             w = self.where(c)
             return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
@@ -656,7 +711,7 @@ class Engine:
         if not (self.first and self.any_order):
             turn = self._next_to_play()
             if s != turn:
-                return Verdict(Code.OUT_OF_TURN, "not this seat's turn", turn)
+                return Verdict(Code.OUT_OF_TURN, "not this seat's turn", TurnOf(turn))
         return self._judge_follow(s, c)
 
     def _judge_lead(self, s: int, c: int) -> Verdict | None:
@@ -666,10 +721,10 @@ class Engine:
             holder = self.ace_holder()
             if c != ace:
                 # Pagat, First trick: the holder of the ace of spades begins with it.
-                return Verdict(Code.NOT_ACE_FIRST, "the first trick opens with the ace of spades", holder)
+                return Verdict(Code.NOT_ACE_FIRST, "the first trick opens with the ace of spades", TurnOf(holder))
             return OK
         if s != self.power:
-            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", self.power)
+            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self.power))
         return OK
 
     def _judge_follow(self, s: int, c: int) -> Verdict | None:
@@ -683,9 +738,9 @@ class Engine:
             # (docs/rulings.md, ruling 8).
             return OK
         if self.once[s] & SUIT_MASK[led]:
-            return Verdict(Code.RENEGE, "holds the suit led", led)
+            return Verdict(Code.RENEGE, "holds the suit led", SuitHeld(led))
         if self.trumps and self.trump >= 0 and suit != self.trump and self.once[s] & SUIT_MASK[self.trump]:
-            return Verdict(Code.RENEGE, "holds a trump", self.trump)
+            return Verdict(Code.RENEGE, "holds a trump", SuitHeld(self.trump))
         return OK
 
     def shootout(self) -> bool:
@@ -1094,15 +1149,15 @@ class Engine:
         if self.phase == IN_TRICK:
             return Verdict(Code.TAKE_IN_TRICK, "a trick is being played")
         if self.phase == DRAW_DUE:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self._draw_due())
         if taker == target:
             # Pagat, Taking cards: the hand of the player to one's left, never one's own.
-            return Verdict(Code.WRONG_TAKE, "own hand", self.take_target(taker))
+            return Verdict(Code.WRONG_TAKE, "own hand", TakeOnly(self.take_target(taker)))
         if self.out[taker] or self.size(taker) == 0:
             return Verdict(Code.WRONG_TAKE, "the taker has no cards")
         want = self.take_target(taker)
         if target != want:
-            return Verdict(Code.WRONG_TAKE, "not the next player holding cards", want)
+            return Verdict(Code.WRONG_TAKE, "not the next player holding cards", TakeOnly(want))
         return OK
 
     def can_move_hand(self, taker: int, target: int) -> bool:
@@ -1142,22 +1197,22 @@ class Engine:
                 return Verdict(Code.AFTER_END, "the game is over")
             return Verdict(Code.DRAW_OUT_OF_PLACE, "no draw is due")
         if s != self.drawer:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "another player must draw", self.drawer)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "another player must draw", self._draw_due())
         want = self.draw_source
         if want is None:
             if source is not None:
-                return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the waste pile", None)
+                return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the waste pile", self._draw_due())
             if (self.waste_once | self.waste_twice) & BIT[c]:
                 return OK
             if self.waste_unknown > 0 and self.hidden_once & BIT[c]:
                 return OK
             return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         if source is None:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from a player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from a player's hand", self._draw_due())
         if want != "any" and source != want:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the next player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the next player's hand", self._draw_due())
         if source == s or self.out[source]:
-            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from another player's hand", want)
+            return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from another player's hand", self._draw_due())
         if not self.may_hold(source, c):
             return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         return OK
@@ -1360,7 +1415,7 @@ class Engine:
         asks, without every play of the position listed as well."""
         return [TakeHand(taker, target) for taker, target in self.takes()]
 
-    def apply(self, action: Action | TableAction, *, events: bool = True) -> list[Event]:
+    def apply(self, action: Action | TableAction | RecordAction, *, events: bool = True) -> list[Event]:
         """Judge an action and, if legal, apply it: the events it caused. An illegal action
         raises :class:`IllegalAction` with the verdict, and changes nothing. With
         ``events=False`` the action is judged and applied alike but no event is made (an
@@ -1370,8 +1425,30 @@ class Engine:
         What the table does that the rules do not allow is applied too, as typed actions
         (:meth:`apply_mistake`): ruling 1's penalty (:class:`Penalise`), a mistake played on
         (:class:`PlayAnyway`) and the end of such a trick (:class:`EndTrick`)."""
-        if isinstance(action, (Penalise, PlayAnyway, EndTrick)):
-            return self.apply_mistake(action)
+        if type(action) is PlayCard:
+            # The path of nearly every action (the referee's replay, self-play): judged and
+            # applied with the ints of the card and seat, no other object made.
+            s, c = action.seat, action.card
+            v = self.judge_play(s, c)
+            if v is not None:
+                raise IllegalAction(action, v)
+            if events:
+                mark = len(self._log)
+                if self.phase == IN_TRICK:
+                    self.play(s, c)
+                else:
+                    self.lead(s, c)
+                return self.events_since(mark)
+            if self.phase == IN_TRICK:
+                self.play(s, c)
+            else:  # lead(), written out: a lead keeps the drawn-lead mark
+                drawn = self.drawn_lead
+                self.play(s, c)
+                if self.phase == IN_TRICK:
+                    self.drawn_lead = drawn
+            return []
+        if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
+            return self.apply_mistake(action, events=events)
         mark = self.event_count()
         if isinstance(action, PlayCard):
             v = self.judge_play(action.seat, action.card)
@@ -1493,15 +1570,6 @@ class Engine:
         x.hidden_once = x.hidden_twice = 0
         return x
 
-    def void_shown(self, s: int, suit: int) -> VoidShown | None:
-        """The play that showed that the unseen cards of ``s`` lack ``suit`` (the record's
-        trick and the off-suit card), as the judge noted it with :meth:`mark_void`; None when
-        no such void is known or nothing says which play showed it."""
-        ref = self.unseen_void(s, suit)
-        if isinstance(ref, VoidRef):
-            return VoidShown(ref.trick, ref.card)
-        return None
-
     def duty(self, s: int) -> tuple[LegalReason, ...]:
         """What the rule asks of ``s`` in the trick on the table, as the reasons of
         :meth:`legal` in the order the rule tries them: the first the hand meets is its
@@ -1530,21 +1598,22 @@ class Engine:
         out.append(LegalReason.OFF_SUIT)
         return tuple(out)
 
-    def mark_void(self, s: int, suit: int, ref: object) -> None:
+    def mark_void(self, s: int, suit: int, ref: VoidShown | None) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self.void[s] & (1 << suit):
             self.void[s] |= 1 << suit
             self.void_since[s][suit] = ref
 
-    def unseen_void(self, s: int, suit: int) -> object | None:
-        """The reference of the play that showed the seat void in ``suit``, or None."""
+    def unseen_void(self, s: int, suit: int) -> VoidShown | None:
+        """The play that showed the seat's unseen cards void in ``suit`` (:class:`MarkVoid`),
+        or None (no void shown, or none kept)."""
         if self.void[s] & (1 << suit):
             return self.void_since[s].get(suit)
         return None
 
     # ---- the table's mistakes, as typed actions ------------------------------------------
 
-    def apply_mistake(self, action: TableAction) -> list[Event]:
+    def apply_mistake(self, action: TableAction | RecordAction, *, events: bool = True) -> list[Event]:
         """Apply what the table did that the rules do not allow; the events it caused, the
         first a :class:`MistakeMade` with the facts of the mistake (none for ending a trick or
         penalising a mistake already on the table).
@@ -1552,8 +1621,19 @@ class Engine:
         The card is judged first: a card the seat cannot hold, a seat that has got away, a
         draw due (an error in the record, ruling 5) raise :class:`IllegalAction` with that
         verdict; a legal play raises ``ValueError`` (apply it as a :class:`PlayCard`). Either
-        way nothing changes."""
+        way nothing changes.
+
+        A record followed where the rules cannot allow it (:data:`RecordAction`: a card moved
+        from the waste pile, a forced draw, a hand moved, a card revealed, a void learned, a
+        trick left as it stands) is applied here too; one the state cannot follow raises
+        :class:`CannotFollow`, and nothing changes.
+
+        With ``events=False`` no event is made (an empty list; the log keeps them), as for
+        :meth:`apply`: the referee follows a record's mistakes without reading their events."""
         mark = self.event_count()
+        if not isinstance(action, (Penalise, PlayAnyway, EndTrick)):
+            self._follow(action)
+            return self.events_since(mark) if events else []
         if isinstance(action, EndTrick) or action.card is None:
             if not (self.phase == IN_TRICK and self.lenient):
                 raise ValueError(f"{action}: no trick played on after a mistake is on the table")
@@ -1564,7 +1644,7 @@ class Engine:
                 self.close()
             else:
                 self.penalise(action.seat, None)
-            return self.events_since(mark)
+            return self.events_since(mark) if events else []
         s, c, late = action.seat, action.card, action.late
         v = self.mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
         if v is None:
@@ -1586,7 +1666,7 @@ class Engine:
         else:
             self.lenient = True
             self.play(s, c)
-        return self.events_since(mark)
+        return self.events_since(mark) if events else []
 
     def mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
         """What ``s`` playing ``c`` now breaks (None: nothing). ``late``: the card is played
@@ -1598,9 +1678,9 @@ class Engine:
             v = self.judge_play(s, c)
             if v is None and unseen and self.phase == IN_TRICK and self.unknown[s] > 0 and SUIT[c] != self.led:
                 if self.hidden_once & SUIT_MASK[self.led]:
-                    return Verdict(Code.RENEGE, "may hold the suit led", self.led)
+                    return Verdict(Code.RENEGE, "may hold the suit led", SuitHeld(self.led))
                 if self.trumps and self.trump >= 0 and SUIT[c] != self.trump and self.hidden_once & SUIT_MASK[self.trump]:
-                    return Verdict(Code.RENEGE, "may hold a trump", self.trump)
+                    return Verdict(Code.RENEGE, "may hold a trump", SuitHeld(self.trump))
             return v
         if self.phase == IN_TRICK or not self.last_trick:
             raise ValueError(f"a late play of seat {s}: no trick has just ended")
@@ -1617,13 +1697,153 @@ class Engine:
         """The fields of :class:`MistakeMade` for the mistake ``v`` of ``s`` playing ``c``."""
         code = Code(v.code)
         suit = proof = turn = None
-        if code == Code.RENEGE and isinstance(v.detail, int):
-            suit = v.detail
+        detail = v.detail
+        if code == Code.RENEGE and isinstance(detail, SuitHeld):
+            suit = detail.suit
             held = cards_of(self.once[s] & SUIT_MASK[suit])
             proof = min(held, key=lambda x: RANK[x]) if held else None
-        elif code == Code.OUT_OF_TURN and isinstance(v.detail, int):
-            turn = v.detail
+        elif code == Code.OUT_OF_TURN and isinstance(detail, TurnOf):
+            turn = detail.seat
         return code, s, c, suit, proof, turn
+
+    # ---- the judge's questions, and the record followed where the rules cannot allow it ----
+    # (branch seamjudge)
+
+    def verdict(self, action: Action | TableAction) -> Verdict | None:
+        """What ``action`` would break now (None: nothing, it is legal), changing nothing: a
+        play, take or draw judged by the rules; a :class:`PlayAnyway` (``late``: to the trick
+        that has just ended) or :class:`Penalise` judged as the mistake it would be (for
+        :class:`Penalise` a card of another suit from an unseen hand that may hold the suit
+        led is a renege: the table that penalised it saw the hand)."""
+        if type(action) is PlayCard:
+            return self.judge_play(action.seat, action.card)
+        if isinstance(action, TakeHand):
+            return self.judge_take(action.taker, action.target)
+        if isinstance(action, DrawCard):
+            return self.judge_draw(action.seat, action.card, action.source)
+        if isinstance(action, (PlayAnyway, Penalise)) and action.card is not None:
+            return self.mistake_verdict(action.seat, action.card, late=action.late,
+                                        unseen=isinstance(action, Penalise))
+        return OK
+
+    def holds_known(self, s: int, c: int) -> bool:
+        """Is ``c`` known to be in seat ``s``'s hand (not merely possible among its unseen cards)?"""
+        return bool(self.once[s] & BIT[c])
+
+    def plain_phase(self, s: int, c: int) -> int:
+        """The phase (an int of :class:`Phase`) if seat ``s`` playing ``c`` now is a plain
+        play, else -1: the seat's hand is known, and either a trick is on the table, played
+        in turn (no mistake played on), and ``c`` is not a higher card by choice in the
+        two-player ending (:meth:`lower_card_instead`, worth a note), or the seat leads
+        between tricks. Whether the play is legal, :meth:`apply` says. The referee's replay
+        asks it at every play."""
+        if self.unknown[s]:
+            return -1
+        phase = self.phase
+        if phase == IN_TRICK:
+            if self.lenient or (self.out.count(False) == 2 and self.lower_card_instead(s, c) >= 0):
+                return -1
+            return IN_TRICK
+        return BETWEEN if phase == BETWEEN else -1
+
+    def outcome(self) -> Outcome:
+        """How the game stands at the end of a record (:class:`Outcome`), without making a
+        view: the referee asks it once a game."""
+        over = self.phase == OVER
+        return Outcome(_PHASES[self.phase], self.trick_no - (0 if self.phase == IN_TRICK else 1),
+                       tuple(self.out_order), tuple([self.size(s) for s in range(self.n)]),
+                       self.loser if over and self.loser >= 0 else None, self.legs, self.ended_by)
+
+    def ended_trick(self) -> tuple[tuple[int, int], ...]:
+        """The plays of the trick that ended last, (seat, card), in order (as
+        ``View.last_trick``), without making a view."""
+        return tuple(self.last_trick)
+
+    def in_trick(self) -> bool:
+        """Is a trick on the table (``View.phase`` IN_TRICK)? After a play: False when the
+        play ended the trick. The replay asks it after every play."""
+        return self.phase == IN_TRICK
+
+    def hands_seen(self) -> bool:
+        """Is every hand made of known cards only (none unseen)? Then it stays so: cards
+        only ever go from unseen to known."""
+        return not any(self.unknown)
+
+    def trick_number(self) -> int:
+        """The trick being played, or the next one between tricks (as ``View.trick_no``),
+        without making a view: the replay asks it after every play."""
+        return self.trick_no
+
+    def current_phase(self) -> Phase:
+        """Where the game stands (as ``View.phase``), without making a view."""
+        return _PHASES[self.phase]
+
+    def played_on(self) -> bool:
+        """Is a trick on the table that the table played on after a mistake it did not
+        penalise (:class:`PlayAnyway`)? Its turn order is no longer enforced, and the record
+        ends it (:class:`EndTrick`, :class:`Penalise`, :class:`~referee.engine.events.CloseTrick`)."""
+        return self.lenient and self.phase == IN_TRICK
+
+    def waiting(self) -> tuple[int, ...]:
+        """The seats still to play to the trick on the table, in order of play: those that
+        held cards when it began and have not played to it (none between tricks)."""
+        if self.phase != IN_TRICK:
+            return ()
+        return tuple(t for t in self.seq if self.active >> t & 1 and not self.played >> t & 1)
+
+    def could_have_followed(self, s: int, c: int) -> bool:
+        """Seat ``s`` plays ``c``, of another suit than the suit led, from unseen cards: could
+        those cards have held the suit led (or, in Donkey, a trump when ``c`` is none)? Then
+        the play may have been a renege, which the table saw and the record may show
+        (Pagat, Getaway: Second and subsequent tricks; Donkey)."""
+        if self.phase != IN_TRICK or self.unknown[s] == 0 or SUIT[c] == self.led:
+            return False
+        if self.hidden_once & SUIT_MASK[self.led]:
+            return True
+        return bool(self.trumps and self.trump >= 0 and SUIT[c] != self.trump
+                    and self.hidden_once & SUIT_MASK[self.trump])
+
+    def shows_void(self, s: int, c: int) -> tuple[int, ...]:
+        """The suits seat ``s``'s unseen cards are shown to lack if it plays ``c`` now: the
+        suit led, for a card of another suit from unseen cards, and in Donkey the trump too
+        when ``c`` is none (it had to trump if able). Empty for a lead or a known hand."""
+        if self.phase != IN_TRICK or self.unknown[s] == 0 or SUIT[c] == self.led:
+            return ()
+        if self.trumps and self.trump >= 0 and SUIT[c] != self.trump:
+            return (self.led, self.trump)
+        return (self.led,)
+
+    def _draw_due(self) -> DrawDueFrom:
+        src = self.draw_source
+        return DrawDueFrom(self.drawer, None if src is None else src if isinstance(src, int) else ANY_SOURCE)
+
+    def _follow(self, action: RecordAction) -> None:
+        """Apply a :data:`RecordAction` (see :meth:`apply_mistake`)."""
+        if isinstance(action, MarkVoid):
+            self.mark_void(action.seat, action.suit, action.shown)
+        elif isinstance(action, ForgetVoid):
+            self.void[action.seat] &= ~(1 << action.suit)
+            self.void_since[action.seat].pop(action.suit, None)
+        elif isinstance(action, RevealCard):
+            if not self.may_hold(action.seat, action.card):
+                raise CannotFollow(action, "the seat cannot hold the card")
+            self.reveal(action.seat, action.card)
+        elif isinstance(action, SwapFromWaste):
+            if not self.swap_from_waste(action.seat, action.card):
+                raise CannotFollow(action, "no unseen card of the seat, or the card not in the waste pile")
+        elif isinstance(action, MoveFromWaste):
+            if self.phase not in (BETWEEN, BEFORE_FIRST) or not self.move_from_waste(action.seat, action.card):
+                raise CannotFollow(action, "the card is not in the waste pile between tricks")
+        elif isinstance(action, ForceDraw):
+            if action.seat != self.drawer or self.draw_source is not None or not self.force_draw(action.seat, action.card):
+                raise CannotFollow(action, "no draw from the waste pile due to the seat, or the card is in a hand")
+        elif isinstance(action, MoveHand):
+            if not self.can_move_hand(action.taker, action.target):
+                raise CannotFollow(action, "the hand cannot move")
+            self.take(action.taker, action.target)
+        else:
+            assert isinstance(action, CloseTrick)
+            self.close()
 
     def describe(self, seat_names: Sequence[str]) -> str:
         """One line of state, for debugging and ``repr``."""

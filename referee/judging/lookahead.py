@@ -17,7 +17,9 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Literal
 
-from referee.engine.state import IN_TRICK, Engine
+from referee.engine.cards import CARD_COUNT
+from referee.engine.events import DrawCard, PlayCard, TakeHand
+from referee.engine.state import Engine, IllegalAction
 from referee.notation.record import Counts, Draw, Play, Take, Trick
 
 # The referee's flattened record, an entry per play, take, draw and count, in order:
@@ -30,6 +32,26 @@ from referee.notation.record import Counts, Draw, Play, Take, Trick
 PlayEntry = tuple[Literal["play"], int, int, int, Trick, int]
 Entry = (PlayEntry | tuple[Literal["take"], int, int, None, Take, int]
          | tuple[Literal["draw"], int, int, None, Draw, int] | tuple[Literal["counts"], int, int, None, Counts, int])
+
+
+# PlayCard(seat, card) made once per seat and card, not once per play: the replay hands the
+# engine one of these for every play of a record (PLAYS[seat][card]; see play_card).
+PLAYS: list[list[PlayCard]] = []
+
+
+def play_card(s: int, c: int) -> PlayCard:
+    """The action of seat ``s`` playing card ``c``, the same object every time."""
+    if s >= len(PLAYS):
+        seats_for(s + 1)
+    return PLAYS[s][c]
+
+
+def seats_for(n: int) -> list[list[PlayCard]]:
+    """:data:`PLAYS` with a row for each of ``n`` seats at least."""
+    while len(PLAYS) < n:
+        seat = len(PLAYS)
+        PLAYS.append([PlayCard(seat, c) for c in range(CARD_COUNT)])
+    return PLAYS
 
 
 def play_of(entry: PlayEntry) -> Play:
@@ -45,24 +67,21 @@ def after(entries: Sequence[Entry], k: int) -> Iterator[Entry]:
 def _explains(y: Engine, entry: Entry) -> bool:
     """Does state ``y`` allow the record's ``entry``? If so it is applied to ``y``."""
     kind, s, c, _, item, _ = entry
-    if kind == "play":
-        if y.judge_play(s, c) is not None:
-            return False
-        if y.phase == IN_TRICK:
-            y.play(s, c)
-        else:
-            y.lead(s, c)
-    elif isinstance(item, Take):
-        if item.taker < 0 or item.target < 0 or y.judge_take(item.taker, item.target) is not None:
-            return False
-        y.take(item.taker, item.target)
-    elif isinstance(item, Draw):
-        if item.seat < 0 or item.card < 0 or y.judge_draw(item.seat, item.card, item.source) is not None:
-            return False
-        y.draw(item.seat, item.card, item.source)
-    elif isinstance(item, Counts) and any(t >= 0 and y.size(t) != size for t, size in item.sizes):
-        return False
-    return True
+    try:
+        if kind == "play":
+            y.apply(play_card(s, c), events=False)
+        elif isinstance(item, Take):
+            if item.taker < 0 or item.target < 0:
+                return False
+            y.apply(TakeHand(item.taker, item.target), events=False)
+        elif isinstance(item, Draw):
+            if item.seat < 0 or item.card < 0:
+                return False
+            y.apply(DrawCard(item.seat, item.card, item.source), events=False)
+    except IllegalAction:
+        return False  # the rules do not allow it there: nothing changed
+    # A count must agree with the state's sizes.
+    return not (isinstance(item, Counts) and any(t >= 0 and y.size(t) != size for t, size in item.sizes))
 
 
 def trial(x: Engine, entries: Sequence[Entry], start: int) -> int:

@@ -24,16 +24,34 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import reduce
 from operator import or_
-from typing import NamedTuple
 
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
 from referee.engine.codes import Code
-from referee.engine.events import Effect, Event, card_effect
+from referee.engine.events import (
+    ANY_SOURCE,
+    CloseTrick,
+    DrawCard,
+    Effect,
+    Event,
+    ForceDraw,
+    ForgetVoid,
+    MarkVoid,
+    MoveFromWaste,
+    MoveHand,
+    Penalise,
+    PlayAnyway,
+    RecordAction,
+    RevealCard,
+    SwapFromWaste,
+    TakeHand,
+    VoidShown,
+    card_effect,
+)
 from referee.engine.rules import RulesError, RuleSet, rule_set
 from referee.judging import wording as W
-from referee.judging.lookahead import Entry, after, best_trial, play_of
+from referee.judging.lookahead import Entry, after, best_trial, play_card, play_of, seats_for
 from referee.notation.reader import parse_result, readable_part
 from referee.notation.record import (
     Counts,
@@ -107,19 +125,6 @@ class Step:
     diagnostics: list[Diagnostic]
 
 
-class _Tochoo(NamedTuple):
-    """An off-suit play from unseen cards: it shows the seat void in the suit led (and the
-    trump). The engine keeps it for the referee (``Engine.mark_void``); a later play of the
-    suit from those cards proves the renege, reported at this play. The show and legal
-    views read its trick and card by position (``ref[1]``, ``ref[3]``)."""
-
-    play: Play
-    trick: int
-    seat: int
-    card: int
-    in_first: bool  # the first trick, where a spade was due
-
-
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
                   force: bool = False) -> RuleSet:
     """The rule set a game is judged by: its [Rules] tag, else ``default``; with ``force``
@@ -154,8 +159,18 @@ def _entries(game: Game) -> list[Entry]:
 
 
 def _seat_or_suit(v: E.Verdict) -> int:
-    """The verdict's detail where the engine gives a seat or a suit (-1: none)."""
-    return v.detail if isinstance(v.detail, int) else -1
+    """The seat or suit a verdict names (-1: none): the suit held for a renege, whose turn
+    it was, the hand that may be taken, the seat that must draw."""
+    d = v.detail
+    if isinstance(d, E.SuitHeld):
+        return d.suit
+    if isinstance(d, E.TurnOf):
+        return d.seat
+    if isinstance(d, E.TakeOnly):
+        return d.target
+    if isinstance(d, E.DrawDueFrom):
+        return d.drawer
+    return -1
 
 
 def _diagnostic(game: Game, code: str, message: str, span: Span | None, *, label: str = "",
@@ -415,8 +430,7 @@ class _Judging:
             if dealer.lower() not in seats_low:
                 return
             d = seats_low.index(dealer.lower())
-            eng = E.Engine(rules, len(game.seats))
-            order = eng.seq
+            order = list(E.order_of_play(rules, len(game.seats)))
             i = order.index(d)
             after = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
             extra = sum(1 for s in sizes.values() if s == hi)
@@ -536,15 +550,16 @@ class _Walk(_Judging):
     def finish(self, keep_engine: bool) -> None:
         """The result's facts from the final state; the record's [Result] tag checked."""
         e, res = self.engine, self.res
+        v = e.outcome()
         # Tricks played to, the one on the table included (the record may end inside it).
-        res.tricks = e.trick_no - (0 if e.phase == E.IN_TRICK else 1)
-        res.out_order = list(e.out_order)
-        res.sizes = [e.size(s) for s in range(e.n)]
-        res.finished = e.phase == E.OVER
+        res.tricks = v.tricks
+        res.out_order = list(v.out_order)
+        res.sizes = list(v.sizes)
+        res.finished = v.phase == E.OVER
         if res.finished:
-            res.loser, res.legs = e.loser, e.legs
-        if (res.stopped is None or e.phase == E.OVER) and self.stop_after is None:
-            self._check_result()
+            res.loser, res.legs = v.loser, v.legs
+        if (res.stopped is None or res.finished) and self.stop_after is None:
+            self._check_result(v)
         if keep_engine:
             res.engine = e
 
@@ -553,7 +568,14 @@ class _Walk(_Judging):
         A trick's plays are read as its seats and cards: the walk makes no object per play
         (issue 16). ``k`` counts the items, as the flattened record (``events``) does."""
         stop_after = self.stop_after
-        IN_TRICK, BETWEEN = E.IN_TRICK, E.BETWEEN
+        IN_TRICK, BETWEEN, Illegal = E.IN_TRICK, E.BETWEEN, E.IllegalAction
+        plays = seats_for(len(self.game.seats))  # PlayCard(seat, card), made once, not per play
+        # Every hand known (Engine.hands_seen; it stays so), and the trick on the table led by
+        # a plain lead with more than two players in the game: each card played to it is
+        # plain (Engine.plain_phase would say IN_TRICK), so it is not asked play by play.
+        # Anything off the plain path ends this; a seen game is asked again after it.
+        seen = self.engine.hands_seen()
+        steady = False
         k = 0
         for a in self.game.actions:
             if isinstance(a, Trick):
@@ -565,37 +587,45 @@ class _Walk(_Judging):
                     # docs/rulings.md, ruling 10: the plays are judged in the order written.
                     s, c = seats[i], cards[i]
                     e = self.engine
-                    if not e.unknown[s]:
-                        # The plain play of nearly every item: a known card, in turn, to the
-                        # trick the record is writing (or a lead to the next one), with more
-                        # than two players in the game. It is judged and applied by the engine
-                        # alone; _item takes every other case, and any play the engine does not
-                        # accept, and does for this one exactly what is done here.
-                        phase = e.phase
-                        if phase == IN_TRICK:
-                            plain = tno == self.open_rec and not e.lenient and e.out.count(False) != 2
+                    # The plain play of nearly every item: a known card, in turn, to the trick
+                    # the record is writing (or a lead to the next one), with more than two
+                    # players in the game (Engine.plain_phase). It is judged and applied by
+                    # the engine alone (apply raises, and changes nothing, if the rules do not
+                    # allow it); _item takes every other case, and any play the engine does not
+                    # accept, and does for this one exactly what is done here.
+                    phase = IN_TRICK if steady else e.plain_phase(s, c)
+                    if phase == IN_TRICK:
+                        plain = tno == self.open_rec
+                    else:
+                        plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
+                    if plain:
+                        before = e.copy() if snapshots else e
+                        try:
+                            events = e.apply(plays[s][c], events=with_steps)
+                        except Illegal:
+                            pass  # a mistake or an error in the record: judged by _item
                         else:
-                            plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
-                        if plain and e.judge_play(s, c) is None:  # (a question: the state is as before)
-                            before = e.copy() if snapshots else e
-                            mark = e.event_count() if with_steps else 0
-                            number = e.trick_no
-                            if phase == IN_TRICK:
-                                e.play(s, c)
-                            else:
-                                e.lead(s, c)
-                                self.open_rec = tno
-                            if e.trick_no != number:
+                            # No trick on the table after a play to one (or a lead): it ended.
+                            if not e.in_trick():  # no trick on the table: the play ended it
                                 self.closed_rec = tno
+                                steady = False
+                                if phase != IN_TRICK:
+                                    self.open_rec = tno
+                            elif phase != IN_TRICK:  # a lead: the trick it opens
+                                self.open_rec = tno
+                                steady = seen and e.in_game_count() > 2
                             if with_steps:  # judge() reads only the result: nothing to hand over
-                                yield Step(a.plays[i], tno, before, e,
-                                           e.events_since(mark), [])
+                                yield Step(a.plays[i], tno, before, e, events, [])
                             k += 1
                             continue
+                    steady = False
                     yield from self._item(k, s, c, tno, a, i, snapshots, with_steps)
+                    seen = self.engine.hands_seen()
                     k += 1
             elif isinstance(a, (Take, Draw, Counts)):
+                steady = False
                 yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
+                seen = self.engine.hands_seen()
                 k += 1
 
     def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
@@ -606,10 +636,10 @@ class _Walk(_Judging):
         before = e.copy() if snapshots else e
         marks = (e.event_count() if with_steps else 0, len(self.res.diagnostics))
         play = isinstance(a, Trick)
-        if e.lenient and e.phase == E.IN_TRICK and (not play or tno != self.open_rec):
+        if e.played_on() and (not play or tno != self.open_rec):
             if not isinstance(a, Take) or self.late_penalty is None:
                 self._close_lenient(k)
-        if self.deferred and self.engine.phase in (E.BETWEEN, E.BEFORE_FIRST) and not isinstance(a, Take):
+        if self.deferred and self.engine.current_phase() in (E.BETWEEN, E.BEFORE_FIRST) and not isinstance(a, Take):
             self._take_deferred()
         try:
             if isinstance(a, Trick):
@@ -635,14 +665,14 @@ class _Walk(_Judging):
         every later count, every later play of the trick's cards); on a tie the trick ended
         as it was played, as the record shows play going on."""
         e = self.engine
-        before = e.trick_no
+        before = e.trick_number()
         late, self.late_penalty = self.late_penalty, None
         if late is not None:
             offender, diag = late
             normal = e.copy()
-            normal.close()
+            normal.apply_mistake(CloseTrick(), events=False)
             pen = e.copy()
-            pen.penalise(offender, None)
+            pen.apply_mistake(Penalise(offender, None), events=False)
             chosen = best_trial([("normal", normal), ("penalty", pen)], self.events, k)
             if chosen == "penalty":
                 self.engine = pen
@@ -652,13 +682,13 @@ class _Walk(_Judging):
                                   "picked up every card of it and led next")
                 if diag.penalty is not None:
                     p = diag.penalty
-                    p.applied, p.cards = True, len(pen.last_trick)
-                    if pen.phase == E.OVER:
+                    p.applied, p.cards = True, len(pen.view().last_trick)
+                    if pen.current_phase() == E.OVER:
                         p.leads = None
                     diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
                 return
-        e.close()
-        if e.trick_no != before:
+        e.apply_mistake(CloseTrick(), events=False)
+        if e.trick_number() != before:
             self.closed_rec = self.open_rec
 
     # plays ------------------------------------------------------------------------------------
@@ -673,12 +703,15 @@ class _Walk(_Judging):
     def _play(self, k: int, s: int, c: int, tno: int) -> None:
         """Entry ``k``: ``s`` plays ``c`` to the record's trick ``tno``."""
         e = self.engine
-        late = e.phase != E.IN_TRICK and self.closed_rec is not None and tno == self.closed_rec
-        if e.phase == E.IN_TRICK and self.open_rec is not None and tno != self.open_rec:
+        in_trick = e.current_phase() == E.IN_TRICK
+        late = not in_trick and self.closed_rec is not None and tno == self.closed_rec
+        if in_trick and self.open_rec is not None and tno != self.open_rec:
             self._unfinished(self._play_at(k), tno)
-        # One verdict per play: record errors (R...) first, then table mistakes (M...).
-        v = self._late_verdict(s, c) if late else e.judge_play(s, c)
-        if v is None and e.once[s] & C.BIT[c]:
+        # One verdict per play: record errors (R...) first, then table mistakes (M...). A late
+        # card goes to the trick the engine has already ended (the record continues it).
+        v = e.verdict(PlayAnyway(s, c, late=True) if late else play_card(s, c))
+        known = e.holds_known(s, c)
+        if v is None and known:
             self._apply(s, c, tno, k)  # the common case, with nothing to prove or report
             return
         play = self._play_at(k)
@@ -688,9 +721,9 @@ class _Walk(_Judging):
                 raise _Stop("from here the record cannot be replayed")
             return
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
-        if not (e.once[s] & C.BIT[c]):
+        if not known:
             ref = e.unseen_void(s, C.SUIT[c])
-            if isinstance(ref, _Tochoo):  # the referee's own (_apply); None: no void shown
+            if ref is not None:  # the referee's own (_apply); None: no void shown
                 self._renege_proved(s, c, play, ref)
         if v is None:
             self._apply(s, c, tno, k)
@@ -701,22 +734,30 @@ class _Walk(_Judging):
         """Ruling 5: after an error in the record, follow the record where the state allows
         it, so that one bad line does not hide the rest of the game. False: it cannot be
         followed, and the replay stops."""
-        e = self.engine
         if v.code == Code.SEAT_OUT:
             return True  # the play cannot have happened: passed over
-        if v.code == Code.IN_WASTE and e.swap_from_waste(s, c):
+        if v.code == Code.IN_WASTE and self._follow(SwapFromWaste(s, c)):
             self._play_followed(s, c, play, tno, k)
             return True
-        if v.code == Code.DRAW_OUT_OF_PLACE and s == e.drawer and e.draw_source is None and e.force_draw(s, c):
+        if v.code == Code.DRAW_OUT_OF_PLACE and self._follow(ForceDraw(s, c)):
             # The draw was not written: the card led is the card drawn.
             self._play_followed(s, c, play, tno, k)
             return True
         return False
 
+    def _follow(self, action: RecordAction) -> bool:
+        """Follow the record where the rules cannot allow it (ruling 5), if the state can:
+        False, and nothing changed, if it cannot."""
+        try:
+            self.engine.apply_mistake(action, events=False)
+        except E.CannotFollow:
+            return False
+        return True
+
     def _play_followed(self, s: int, c: int, play: Play, tno: int, k: int) -> None:
         """A play followed after a record error: judged and applied like any other."""
         e = self.engine
-        v = e.judge_play(s, c)
+        v = e.verdict(play_card(s, c))
         if v is None:
             self._apply(s, c, tno, k)
         elif not v.code.startswith("R"):
@@ -726,8 +767,8 @@ class _Walk(_Judging):
         """The record starts a new trick while the engine still waits for plays to the last
         one: the record left it unfinished. Said once; the trick ends as the table left it."""
         e = self.engine
-        missing = [self.seat(t) for t in e.seq if e.active >> t & 1 and not e.played >> t & 1]
-        first = e.first
+        missing = [self.seat(t) for t in e.waiting()]
+        first = e.view().first_trick
         who = ", ".join(missing) if missing else "nobody"
         self.report(Code.TRICK_NOT_FINISHED, f"trick {self.open_rec} is not finished: {who} "
                     f"{'has' if len(missing) == 1 else 'have'} not played to it", play.seat_span,
@@ -739,37 +780,23 @@ class _Walk(_Judging):
                            "the referee ends the trick as the record leaves it and goes on"],
                     help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}",
                     trick=self.open_rec)
-        e.lenient = True
-        before = e.trick_no
-        e.close()
-        if e.trick_no != before:
+        before = e.trick_number()
+        e.apply_mistake(CloseTrick(), events=False)
+        if e.trick_number() != before:
             self.closed_rec = self.open_rec
         self.open_rec = None
 
-    def _late_verdict(self, s: int, c: int) -> E.Verdict:
-        """A card played to a trick the engine has already ended (the record continues it):
-        a record error if the card cannot be there, else a second card or a play after the
-        tochoo."""
-        e = self.engine
-        if e.out[s] and e.phase != E.OVER:
-            return E.Verdict(Code.SEAT_OUT, "out")
-        if not e.may_hold(s, c):
-            w = e.where(c)
-            return E.Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
-        code = Code.SECOND_CARD if any(t == s for t, _ in e.last_trick) else Code.AFTER_TOCHOO
-        return E.Verdict(code, "the trick had ended")
-
     def _record_error(self, v: E.Verdict, play: Play, tno: int) -> None:
-        e = self.engine
+        view = self.engine.view()
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
         if v.code == Code.AFTER_END:
             self.report(Code.AFTER_END, f"{name} plays {card} after the end of the game", play.card_span,
                         label="the game is over",
                         notes=[R.note(f"a tochoo on a drawn lead with two players left ends the game: "
-                                      f"{self.seat(e.loser)} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)
-                               if e.ended_by == "two_players" else
-                               R.note(f"the game ends when one player is left holding cards: {self.seat(e.loser)} lost",
+                                      f"{self.seat(view.loser)} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)
+                               if view.ended_by == "two_players" else
+                               R.note(f"the game ends when one player is left holding cards: {self.seat(view.loser)} lost",
                                       R.END)],
                         help="remove the plays after the end, or check the tricks before", trick=tno)
         elif v.code == Code.SEAT_OUT:
@@ -777,10 +804,12 @@ class _Walk(_Judging):
                         label=f"{name} is out", notes=[R.note("a player with no cards takes no more part", R.GETTING_AWAY)],
                         trick=tno)
         elif v.code == Code.DRAW_OUT_OF_PLACE:
-            d = self.seat(e.drawer)
-            source = e.draw_source  # a seat, "any" other hand, or None: the waste pile
+            due = v.detail
+            assert isinstance(due, E.DrawDueFrom)
+            d = self.seat(due.drawer)
+            source = due.source  # a seat, ANY_SOURCE (any other hand), or None: the waste pile
             src = "the waste pile" if source is None else (
-                f"{self.seat(source)}'s hand" if isinstance(source, int) else "any other player's hand")
+                "any other player's hand" if source == ANY_SOURCE else f"{self.seat(source)}'s hand")
             self.report(Code.DRAW_OUT_OF_PLACE, f"{d} has the power and no card, and must draw from {src} before anyone plays",
                         play.card_span, label="no draw recorded before this play",
                         notes=[R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))],
@@ -795,7 +824,7 @@ class _Walk(_Judging):
             elif w == "waste":
                 where = "it lies in the waste pile"
             elif w == "hidden":
-                where = f"{name} holds no unseen card that could be it" if e.unknown[s] == 0 else \
+                where = f"{name} holds no unseen card that could be it" if view.sizes[s] == len(view.known[s]) else \
                     f"{name}'s unseen cards were shown to lack it"
             else:
                 where = "it has already been played"
@@ -811,27 +840,23 @@ class _Walk(_Judging):
         lower = e.lower_card_instead(s, c)
         if lower >= 0:
             self._note_lower_card(self._play_at(k), tno, lower)
-        leading = e.phase in (E.BETWEEN, E.BEFORE_FIRST)
-        led, trump = e.led, e.trump
-        before = e.trick_no
-        first = e.first
-        had_unseen = e.unknown[s] > 0
+        leading = e.current_phase() in (E.BETWEEN, E.BEFORE_FIRST)
+        before = e.trick_number()
+        # The suits this card shows the seat's unseen cards lack (a card of another suit from
+        # unseen cards), asked before the play changes the trick.
+        voids = e.shows_void(s, c)
+        first, led = False, -1
+        if voids:
+            t = e.turn()
+            first, led = t.first_trick, C.SUIT[t.trick[0][1]]
         # A tochoo from unseen cards that could have held the suit led: keep the state, in
         # case the record shows the table penalising it as a renege (see below).
-        snapshot = None
-        if not leading and had_unseen and C.SUIT[c] != led:
-            could = e.hidden_once & C.SUIT_MASK[led]
-            if e.trumps and e.trump >= 0 and C.SUIT[c] != e.trump:
-                could = could or e.hidden_once & C.SUIT_MASK[e.trump]  # Donkey: must trump if able
-            if could:
-                snapshot = e.copy()
+        snapshot = e.copy() if e.could_have_followed(s, c) else None
+        e.apply(play_card(s, c), events=False)
         if leading:
-            e.lead(s, c)
             self.open_rec = tno
-        else:
-            e.play(s, c)
-        ended = e.trick_no != before
-        if snapshot is not None and ((ended and e.power != s) or e.phase == E.IN_TRICK):
+        ended = e.trick_number() != before
+        if snapshot is not None and ((ended and e.to_act() != s) or e.current_phase() == E.IN_TRICK):
             # Penalised means the trick ended here and the player leads next: the record's
             # next play is a new trick led by this seat.
             if self._penalty_shown(k, s):
@@ -843,37 +868,37 @@ class _Walk(_Judging):
                     notes=[RULE_NOTES[Code.RENEGE], PENALTY_NOTE,
                            f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
                            f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
-                cards = len(e.trick) + 1
-                e.penalise(s, c)
+                cards = len(e.view().trick) + 1
+                e.apply_mistake(Penalise(s, c), events=False)
                 self._penalty_facts(d, s, tno, cards, True)
                 self.closed_rec = None
                 self.open_rec = None
                 return
-        if not leading and had_unseen and C.SUIT[c] != led:
-            ref = _Tochoo(self._play_at(k), tno, s, c, first)
-            e.mark_void(s, led, ref)
-            if e.trumps and trump >= 0 and C.SUIT[c] != trump:
-                e.mark_void(s, trump, ref)
-        if e.trick_no != before:
+        if voids:
+            shown = VoidShown(k, tno, s, c, first)
+            for suit in voids:
+                e.apply_mistake(MarkVoid(s, suit, shown), events=False)
+        if ended:
             self.closed_rec = tno
 
     # mistakes -----------------------------------------------------------------------------------------
 
     def _mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> None:
-        e = self.engine
-        cards = (len(e.last_trick) if late else len(e.trick)) + 1
-        diag, applied = self._judge_mistake(k, play, tno, v, late)
+        # The position before the mistake, read once for all below (no hand listed: a turn).
+        t = self.engine.turn()
+        cards = (len(self.engine.ended_trick()) if late else len(t.trick)) + 1
+        diag, applied = self._judge_mistake(k, play, tno, v, late, t)
         self._penalty_facts(diag, play.seat, tno, cards, applied)
 
     def _penalty_facts(self, diag: Diagnostic, s: int, tno: int, cards: int, applied: bool) -> None:
         """Ruling 1's penalty as data, and the help made from it (judging/wording.py): who
         picks up how many cards, and who leads next (nobody, when the pickup ends the game)."""
-        e = self.engine
-        over = applied and e.phase == E.OVER
+        over = applied and self.engine.current_phase() == E.OVER
         p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
         diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
 
-    def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool) -> tuple[Diagnostic, bool]:
+    def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool,
+                       t: E.Turn) -> tuple[Diagnostic, bool]:
         e = self.engine
         s, c = play.seat, play.card
         # Does the record go on with this trick (nobody stopped the play), and who leads next?
@@ -886,9 +911,7 @@ class _Walk(_Judging):
             else:
                 next_lead = entry[1]
             break
-        cards_before = len(e.trick) if not late else len(e.last_trick)
-        trick_cards = cards_before + 1
-        diag = self._mistake_diag(play, tno, v, trick_cards)
+        diag = self._mistake_diag(play, tno, v, t)
         if more:
             self._unnoticed(s, c, v, late)
             diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
@@ -910,13 +933,12 @@ class _Walk(_Judging):
         if late:
             # docs/rulings.md, ruling 1: the trick stands as it ended; the card goes back.
             ignored = e.copy()
-            ignored.reveal(s, c)
+            ignored.apply_mistake(RevealCard(s, c), events=False)
             candidates.append(("ignored", ignored))
         joined = e.copy()
         self.engine = joined
         self._unnoticed(s, c, v, late)
-        if joined.phase == E.IN_TRICK:
-            joined.close()
+        joined.apply_mistake(CloseTrick(), events=False)  # a trick still on the table ends as played
         candidates.append(("joined", joined))
         chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
@@ -950,30 +972,23 @@ class _Walk(_Judging):
         return False
 
     def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
+        """The mistake played on (ruling 1, the penalty not applied): the engine follows the
+        card as played (a trick that had ended back on the table, a lead out of turn
+        accepted, a trick whose turn order is no longer enforced)."""
         e = self.engine
-        if late or (e.phase != E.IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
-            e.reopen()
-            e.play(s, c)
-        elif e.phase == E.BETWEEN:
-            # A lead out of turn that the table accepted.
-            e.accept_lead(s)
-            e.lead(s, c)
-            self.open_rec = None
-        elif e.phase == E.BEFORE_FIRST:
-            e.play(s, c)
-            e.lenient = True
-        else:
-            e.lenient = True
-            e.play(s, c)
+        if not late and e.current_phase() == E.BETWEEN and v.code not in (Code.AFTER_TOCHOO, Code.SECOND_CARD):
+            self.open_rec = None  # a lead out of turn that the table accepted
+        e.apply_mistake(PlayAnyway(s, c, late=late), events=False)
 
     def _penalise(self, s: int, c: int, late: bool) -> None:
-        e = self.engine
-        e.penalise(s, c, after_end=late)
+        self.engine.apply_mistake(Penalise(s, c, late=late), events=False)
         self.closed_rec = None
         self.open_rec = None
 
-    def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, trick_cards: int) -> Diagnostic:
+    def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, t: E.Turn) -> Diagnostic:
         e = self.engine
+        trumps, trump, first = self.rules.trumps, t.trumps, t.first_trick
+        led_suit = C.SUIT[t.trick[0][1]] if t.trick else -1  # the suit led, in a trick
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
         help = None  # the penalty's help is made from its facts (_penalty_facts)
@@ -985,39 +1000,40 @@ class _Walk(_Judging):
             suit = _seat_or_suit(v)  # the suit the player held
             held = C.suit_name(suit)
             known = [x for x in e.known(s) if C.SUIT[x] == suit]
-            if e.trumps and e.trump >= 0 and suit == e.trump and C.SUIT[c] != e.led:
+            if trumps and trump is not None and suit == trump and C.SUIT[c] != led_suit:
                 msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
                 notes[0] = DONKEY_NOTE
                 label = "a trump was due"
             else:
-                led = "spade" if e.first else C.suit_name(e.led)
+                led = "spade" if first else C.suit_name(led_suit)
                 msg = (f"renege: {name} played {card} on a {led} lead while holding "
                        f"{C.card_str(known[0]) if known else 'a ' + held}")
-                if e.first:
+                if first:
                     notes[0] = FIRST_NOTE
             if not label:
-                label = "tochoo while holding the suit led" if not e.first else "a spade was due"
+                label = "tochoo while holding the suit led" if not first else "a spade was due"
         elif code == Code.AFTER_TOCHOO:
-            last = e.last_trick if e.phase != E.IN_TRICK else e.trick
+            last = e.ended_trick() if t.phase != E.IN_TRICK else t.trick
             # The card that ended the trick: the engine's one rule of what a card does
             # (in Donkey a trump never ends a trick).
-            led_suit = C.SUIT[last[0][1]]
+            last_led = C.SUIT[last[0][1]]
             tochoo = next(((t, x) for t, x in last[1:]
-                           if card_effect(C.SUIT[x], led_suit, e.trump, first=False, trumps=e.trumps) is Effect.TOCHOO),
+                           if card_effect(C.SUIT[x], last_led, -1 if trump is None else trump, first=False,
+                                          trumps=trumps) is Effect.TOCHOO),
                           None)
-            if e.trumps:
+            if trumps:
                 notes[0] = DONKEY_END_NOTE
             by = f" {self.seat(tochoo[0])}'s tochoo {C.card_str(tochoo[1])}" if tochoo else " the end of the trick"
             msg = f"{name} played {card} after{by} ended trick {tno}"
             label = "played after the trick ended"
         elif code == Code.OUT_OF_TURN:
             turn = self.seat(_seat_or_suit(v))
-            if e.phase in (E.BETWEEN,):
-                msg = f"{name} led {card}, but {turn} {W.leads(e.lead_why)} trick {tno}"
+            if t.phase == E.BETWEEN:
+                msg = f"{name} led {card}, but {turn} {W.leads(e.view().lead_why)} trick {tno}"
             else:
                 msg = f"{name} played {card} out of turn: it was {turn}'s turn"
             label = "out of turn"
-            if e.first:
+            if first:
                 notes[0] = R.note("under first_trick=in_turn the first trick is played in turn", R.FIRST_TRICK,
                                   R.DENEXA_PLAY)
         elif code == Code.SECOND_CARD:
@@ -1027,7 +1043,7 @@ class _Walk(_Judging):
             holder_seat = _seat_or_suit(v)
             holder = self.seat(holder_seat) if holder_seat >= 0 else "its holder"
             ace = C.card_str(e.first_card())
-            if e.double:
+            if self.rules.packs == 2:
                 notes[0] = R.note("with two packs the marked ace of spades opens the first trick", R.DOUBLE_PACK,
                                   R.FIRST_TRICK)
             msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
@@ -1042,8 +1058,9 @@ class _Walk(_Judging):
         note, that a lower one would have kept the game going."""
         e = self.engine
         name, card = self.seat(play.seat), C.card_str(play.card)
-        lead_seat, lead_card = e.trick[0]
-        what = "drawn lead" if e.drawn_lead else "last card"
+        lead_seat, lead_card = e.view().trick[0]
+        # Two players are left (lower_card_instead says so only then): a drawn lead is a shootout.
+        what = "drawn lead" if e.shootout() else "last card"
         self.report(Code.LOWER_CARD,
                     f"{name} answered {self.seat(lead_seat)}'s {what} {C.card_str(lead_card)} with {card} "
                     f"while holding the lower {C.card_str(lower)}: legal, and {name} loses",
@@ -1052,19 +1069,19 @@ class _Walk(_Judging):
                                   R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)],
                     help=f"{C.card_str(lower)} would have kept the game going")
 
-    def _renege_proved(self, s: int, c: int, play: Play, ref: _Tochoo) -> None:
+    def _renege_proved(self, s: int, c: int, play: Play, ref: VoidShown) -> None:
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
         tochoo was a renege. Reported there, once, with this play as the proof."""
         e = self.engine
-        tplay, ttno, _, tcard, in_first = ref
+        ttno, tcard, in_first = ref.trick, ref.card, ref.first
+        tplay = self._play_at(ref.item)
         suit = C.SUIT[c]
-        key = (s, suit, id(tplay))
+        key = (s, suit, ref.item)
         if key in self.proved:
             return
         self.proved.add(key)
         # The unseen cards are no longer known to lack the suit once one of them shows it.
-        e.void[s] &= ~(1 << suit)
-        e.void_since[s].pop(suit, None)
+        e.apply_mistake(ForgetVoid(s, suit), events=False)
         name = self.seat(s)
         suit_led = C.suit_name(suit)
         self.report(
@@ -1093,7 +1110,7 @@ class _Walk(_Judging):
         if t.taker < 0 or t.target < 0:
             return
         taker, target = self.seat(t.taker), self.seat(t.target)
-        v = e.judge_take(t.taker, t.target)
+        v = e.verdict(TakeHand(t.taker, t.target))
         if v is not None and v.reason == "own hand":
             # Nothing moves, and the replay goes on without it.
             self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s own hand", t.target_span,
@@ -1103,7 +1120,7 @@ class _Walk(_Judging):
             return
         if v is not None and v.code == Code.TAKE_IN_TRICK:
             if not deferred:
-                self.report(Code.TAKE_IN_TRICK, f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_no}",
+                self.report(Code.TAKE_IN_TRICK, f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_number()}",
                             t.span, notes=[R.note("hands are taken between tricks only", R.ruling(3))],
                             help="move the take after the end of the trick")
             # Followed as if written after the trick: the record cannot mean anything else.
@@ -1115,7 +1132,7 @@ class _Walk(_Judging):
                             notes=[str(R.END)])
                 raise _Stop("the game is over")
             if v.code == Code.DRAW_OUT_OF_PLACE:
-                self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(e.drawer)} must draw", t.span,
+                self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(_seat_or_suit(v))} must draw", t.span,
                             notes=[str(R.GETTING_AWAY)], help="record the draw first")
             elif v.reason.startswith("taking is not allowed"):
                 self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
@@ -1127,14 +1144,16 @@ class _Walk(_Judging):
                             label="not the next player holding cards",
                             notes=[R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3))])
             else:
-                self.report(Code.WRONG_TAKE, f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or e.out[t.taker]
+                self.report(Code.WRONG_TAKE, f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or t.taker in e.view().out_order
                             else f"{taker} cannot take {target}'s hand", t.span,
                             notes=[R.note("the taker must still hold cards", R.ruling(3))])
         # One rule for every take, allowed or not (docs/notation.md, Takes): the record says
         # the hand changed places, so it is followed whenever a hand can move; otherwise
         # nothing moves. Every card stays in one known place either way.
-        if e.can_move_hand(t.taker, t.target):
-            e.take(t.taker, t.target)
+        if v is None:
+            e.apply(TakeHand(t.taker, t.target), events=False)
+        else:
+            self._follow(MoveHand(t.taker, t.target))
 
     def _take_deferred(self) -> None:
         """Takes written inside a trick, applied once the trick is over."""
@@ -1146,10 +1165,11 @@ class _Walk(_Judging):
         e = self.engine
         if d.seat < 0 or d.card < 0 or (d.source is not None and d.source < 0):
             return
-        v = e.judge_draw(d.seat, d.card, d.source)
+        draw = DrawCard(d.seat, d.card, d.source)
+        v = e.verdict(draw)
         name, card = self.seat(d.seat), C.card_str(d.card)
         if v is None:
-            e.draw(d.seat, d.card, d.source)
+            e.apply(draw, events=False)
             return
         if v.code == Code.DRAWN_CARD_NOT_THERE:
             src = "the waste pile" if d.source is None else f"{self.seat(d.source)}'s hand"
@@ -1162,12 +1182,12 @@ class _Walk(_Judging):
                 notes.append(R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY))
             self.report(Code.DRAWN_CARD_NOT_THERE, f"{name} draws {card} from {src}, but {where}", d.card_span,
                         label=f"not in {src}", notes=notes)
-            if d.source is None and e.force_draw(d.seat, d.card):
+            if d.source is None and self._follow(ForceDraw(d.seat, d.card)):
                 return  # followed as written
         elif v.reason == "no draw is due":
             self.report(Code.DRAW_OUT_OF_PLACE, f"{name} draws {card}, but no draw is due", d.span,
                         notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
-            if d.source is None and e.phase in (E.BETWEEN, E.BEFORE_FIRST) and e.move_from_waste(d.seat, d.card):
+            if d.source is None and self._follow(MoveFromWaste(d.seat, d.card)):
                 # The card changed places at the table: follow the record.
                 return
             return  # nothing to follow: the draw is passed over
@@ -1175,21 +1195,26 @@ class _Walk(_Judging):
             self.report(Code.AFTER_END, f"{name} draws {card} after the end of the game", d.span,
                         notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
         else:
-            want = v.detail  # a seat, "any" other hand, or None: the waste pile
-            wants = ("the waste pile" if want is None else f"{self.seat(want)}'s hand" if isinstance(want, int)
-                     else "any other player's hand")
-            who = self.seat(e.drawer)
+            due = v.detail  # who must draw, and from where
+            assert isinstance(due, E.DrawDueFrom)
+            want = due.source  # a seat, ANY_SOURCE (any other hand), or None: the waste pile
+            wants = ("the waste pile" if want is None else "any other player's hand" if want == ANY_SOURCE
+                     else f"{self.seat(want)}'s hand")
+            who = self.seat(due.drawer)
             msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
                    else f"{name} must draw from {wants}")
             self.report(Code.DRAW_OUT_OF_PLACE, msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
                                                     f"rule set: {self.rules.spec()}"])
             # Follow the record as the due draw: the drawer named wrongly, or the source.
-            due = e.draw_source if not isinstance(e.draw_source, str) else d.source  # "any": the record's source
-            if e.drawer >= 0 and e.judge_draw(e.drawer, d.card, due) is None:
-                e.draw(e.drawer, d.card, due)
-                return
-            if e.drawer >= 0 and e.draw_source is None and e.force_draw(e.drawer, d.card):
-                return
+            source = d.source if want == ANY_SOURCE else want  # any other hand: the record's source
+            if due.drawer >= 0:
+                try:
+                    e.apply(DrawCard(due.drawer, d.card, source), events=False)
+                    return
+                except E.IllegalAction:
+                    pass
+                if self._follow(ForceDraw(due.drawer, d.card)):
+                    return
         raise _Stop("from here the record cannot be replayed")
 
     def _counts(self, cnt: Counts) -> None:
@@ -1214,8 +1239,8 @@ class _Walk(_Judging):
                            "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
                     help="check the count, and the tricks before it")
 
-    def _check_result(self) -> None:
-        game, e = self.game, self.engine
+    def _check_result(self, e: E.Outcome) -> None:
+        game = self.game
         tag = game.tag_item("Result")
         if tag is None:
             return

@@ -165,7 +165,8 @@ def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
     if _unseen(v, s) == 0:
         return f"{name} held no {suit}"
     if led in v.voids[s]:
-        return f"{name} had shown no {suit} before"
+        shown = before.unseen_void(s, led)  # the play that showed it, as the judge noted it
+        return f"{name} had shown no {suit} before" + (f", in trick {shown.trick}" if shown is not None else "")
     return f"{name}'s hand is unseen and nothing shows a {suit[:-1]} in it"
 
 

@@ -432,7 +432,7 @@ def _seat(seats: Sequence[str], s: int | None) -> str | None:
 
 def _void_model(e: E.Engine, s: int, suit: int) -> VoidModel:
     """A void of unseen cards, with the play that showed it when the engine knows it."""
-    shown = e.void_shown(s, suit)
+    shown = e.unseen_void(s, suit)
     tno = shown.trick if shown is not None else None
     card = C.card_str(shown.card) if shown is not None else None
     return VoidModel(suit=suit_symbol(suit), name=C.suit_name(suit, True), since_trick=tno,
