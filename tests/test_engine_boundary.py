@@ -21,7 +21,9 @@ from referee.engine.state import Engine
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The packages that use the engine through its typed API alone.
-TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web")
+TYPED_API_ONLY = ("referee.selfplay", "referee.table.page", "referee.web",
+                  "referee.review",  # solver branch: the solver's hot loop is referee.engine.search
+                  )
 
 # What a caller may use of an Engine: building one, copying it, the typed questions and the one
 # mutator, the events, a line for an error message, and the rule set it was built with.
@@ -31,13 +33,14 @@ TYPED_API = frozenset({
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
+    "sample_unseen",  # solver branch: a copy with the unseen hands dealt at random (the review's samples)
 })
 
 # Everything else an Engine has: its state fields and its internal methods.
 INTERNAL = frozenset(set(Engine.__slots__) | {n for n in vars(Engine) if not n.startswith("__")}) - TYPED_API
 
 MAKERS = frozenset({"from_deal", "from_position"})  # Engine.from_deal(...): an engine
-COPIES = frozenset({"fork", "copy"})  # engine.fork(): an engine
+COPIES = frozenset({"fork", "copy", "sample_unseen"})  # engine.fork(): an engine
 
 
 def _is_engine_type(node: ast.expr | None) -> bool:

@@ -16,7 +16,8 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
@@ -122,6 +123,8 @@ class View:
     last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
     ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
     hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+    # solver branch (issue 28):
+    played_on: bool = False  # the trick on the table is followed as played after a mistake the table let pass
 
 
 class Turn(NamedTuple):
@@ -1419,6 +1422,7 @@ class Engine:
             last_trick=tuple(self.last_trick),
             ended_by=self.ended_by,
             hidden=_cards_held(self.hidden_once, 0),
+            played_on=self.lenient,
         )
 
     def turn(self) -> Turn:
@@ -1426,6 +1430,48 @@ class Engine:
         same as in :meth:`view`."""
         return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
                     self.to_act(), self.first, self.trump if self.trump >= 0 else None)
+
+    def sample_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]] | None = None,
+                      play: PlayCard | None = None, tries: int = 20) -> Engine | None:
+        """A copy of the position with every unseen card of the hands dealt (the review's
+        samples): first the cards of ``known`` (a seat's own hand as it truly is), each placed
+        if the seat has an unseen card left and may hold it; then the other unseen cards at
+        random, never into a suit a seat has shown it lacks, the seats with the most such
+        suits first. ``play``: the seat's play about to be made from this position, which
+        shows what a card off the suit led shows (no card of that suit, nor in Donkey of the
+        trumps). None if the waste pile holds unseen cards or no deal fits in ``tries`` tries."""
+        if self.waste_unknown:
+            return None
+        for _ in range(tries):
+            f = self.fork()
+            if play is not None and f.phase == IN_TRICK and f.led >= 0 and SUIT[play.card] != f.led:
+                f.mark_void(play.seat, f.led, None)
+                if f.trumps and f.trump >= 0 and SUIT[play.card] != f.trump:
+                    f.mark_void(play.seat, f.trump, None)
+            for s, cards in (known or {}).items():
+                for c in cards:
+                    if f.unknown[s] and not f.once[s] & BIT[c] and f.may_hold(s, c):
+                        f.reveal(s, c)
+            # Lowest card first, the single copies before the second ones: one order for a seed.
+            pool = [c for c in range(CARD_COUNT) if f.hidden_once >> c & 1]
+            pool += [c for c in range(CARD_COUNT) if f.hidden_twice >> c & 1]
+            rng.shuffle(pool)
+            ok = True
+            for s in sorted(range(f.n), key=lambda t: -f.void[t].bit_count()):
+                need = f.unknown[s]
+                if need == 0:
+                    continue
+                lacks = f.void[s]
+                picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
+                if len(picked) < need:
+                    ok = False
+                    break
+                for c in picked:
+                    pool.remove(c)
+                    f.reveal(s, c)
+            if ok and f.waste_unknown == 0 and not any(f.unknown):
+                return f
+        return None
 
     def mark_void(self, s: int, suit: int, ref: object) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
