@@ -164,13 +164,13 @@ class ExactSearch:
         bit = 4 * x + 2 * mode
         table[key] = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
 
-    def _search(self, e: Engine, x: int, mode: int, depth: int,
-                path: dict[tuple[object, ...], int]) -> tuple[bool, int]:
-        """(x wins, the shallowest path depth a repetition below met; _NO_REPEAT if none)."""
+    def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None]:
+        """What is settled of ``e`` without a search: x out (a win), the game over, or the
+        table's answer; None if nothing is. The position's key, when it was made."""
         if e.out[x]:
-            return True, _NO_REPEAT
+            return True, None
         if e.phase == OVER:
-            return e.loser != x, _NO_REPEAT
+            return e.loser != x, None
         # One key a position; each entry packs, for every seat and mode, whether it is known
         # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
         # question, so the path needs the position only.
@@ -179,11 +179,22 @@ class ExactSearch:
         if known is not None:
             bit = 4 * x + 2 * mode
             if known >> bit & 1:
-                return bool(known >> (bit + 1) & 1), _NO_REPEAT
+                return bool(known >> (bit + 1) & 1), key
             # Safe implies open: a safe win is an open win, an open loss a safe loss.
             other = 4 * x + 2 * (SAFE if mode == OPEN else OPEN)
             if known >> other & 1 and bool(known >> (other + 1) & 1) is (mode == OPEN):
-                return mode == OPEN, _NO_REPEAT
+                return mode == OPEN, key
+        return None, key
+
+    def _search(self, e: Engine, x: int, mode: int, depth: int,
+                path: dict[tuple[object, ...], int], key: tuple[object, ...] | None = None) -> tuple[bool, int]:
+        """(x wins, the shallowest path depth a repetition below met; _NO_REPEAT if none).
+        ``key``: the position's, when the caller found nothing settled (:meth:`_known`)."""
+        if key is None:
+            settled, key = self._known(e, x, mode)
+            if settled is not None:
+                return settled, _NO_REPEAT
+            assert key is not None
         seen = path.get(key)
         if seen is not None:
             return False, seen  # a repetition: not a finite escape on this path
@@ -217,12 +228,32 @@ class ExactSearch:
         h = self.history
         return sorted(actions, key=lambda a: -h.get(a, 0))
 
+    def _children(self, e: Engine, x: int, mode: int, actions: list[int],
+                  decisive: bool) -> tuple[int, list[tuple[int, Engine, tuple[object, ...]]]]:
+        """Every action's position, each looked up first (an enhanced transposition cutoff):
+        (an action whose settled answer is ``decisive``, or -1; the positions still to search,
+        in the move order)."""
+        rest = []
+        for a in self._ordered(actions):
+            c = child(e, a)
+            settled, key = self._known(c, x, mode)
+            if settled is None:
+                assert key is not None
+                rest.append((a, c, key))
+            elif settled is decisive:
+                return a, []
+        return -1, rest
+
     def _any(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
              actions: list[int]) -> tuple[bool, int]:
         """x wins if one of these actions wins (x's choice)."""
+        hit, rest = self._children(e, x, mode, actions, True)
+        if hit >= 0:
+            self.history[hit] = self.history.get(hit, 0) + 1
+            return True, _NO_REPEAT
         rep = _NO_REPEAT
-        for a in self._ordered(actions):
-            won, r = self._search(child(e, a), x, mode, depth + 1, path)
+        for a, c, key in rest:
+            won, r = self._search(c, x, mode, depth + 1, path, key)
             if won:
                 self.history[a] = self.history.get(a, 0) + 1
                 return True, _NO_REPEAT
@@ -232,8 +263,12 @@ class ExactSearch:
     def _all(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
              actions: list[int]) -> tuple[bool, int]:
         """x wins if every one of these actions wins (the adversary's, or chance's, choice)."""
-        for a in self._ordered(actions):
-            won, r = self._search(child(e, a), x, mode, depth + 1, path)
+        hit, rest = self._children(e, x, mode, actions, False)
+        if hit >= 0:
+            self.history[hit] = self.history.get(hit, 0) + 1
+            return False, _NO_REPEAT
+        for a, c, key in rest:
+            won, r = self._search(c, x, mode, depth + 1, path, key)
             if not won:
                 self.history[a] = self.history.get(a, 0) + 1
                 return False, r
