@@ -25,11 +25,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from referee.engine.cards import cards_of, ms_cards
+from referee.engine.cards import BIT, SUIT, SUIT_MASK, cards_of, ms_cards
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
 from referee.engine.state import BETWEEN, DRAW_DUE, IN_TRICK, OVER, Engine
 
-__all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "all_known", "decode", "encode"]
+__all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "all_known", "decode", "draw_twins", "encode", "moves"]
 
 # A search path is a few frames per action: long endings need more than Python's default.
 if sys.getrecursionlimit() < 20_000:
@@ -101,6 +101,35 @@ def moves(e: Engine) -> list[int]:
         if cards:
             base = s << 6
             out.extend(base | c for c in cards_of(cards))
+    return out
+
+
+def draw_twins(e: Engine, actions: list[int]) -> list[int]:
+    """The draws of ``actions`` with one card of each class of twins: with two players left
+    and one pack, two cards of the waste pile of one suit with no card of any hand between
+    them in rank lead to positions of one value, for every seat and either question.
+
+    Why (docs/review.md, "Twins in the waste pile"): the drawer holds no card, so it leads the
+    card it draws; with two players left a tochoo on a drawn lead ends the game (Pagat,
+    Getaway: Two players), and a clean trick sends the card back to the waste pile. So a card
+    drawn from the waste never stays in a hand: the only cards it meets in a trick are the
+    other player's, and they are the same below and above either twin. Swapping the twins
+    maps one line of play onto the other, card for card, with the same winner of every trick.
+    """
+    if e.draw_source is not None or e.double or len(actions) < 2 or e.in_game_count() != 2:
+        return actions
+    held = 0
+    for m in e.once:
+        held |= m
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for a in actions:
+        c = a & 63
+        # The class: the suit, and the cards of the hands of that suit below the card.
+        cls = (SUIT[c], (held & SUIT_MASK[SUIT[c]] & (BIT[c] - 1)).bit_count())
+        if cls not in seen:
+            seen.add(cls)
+            out.append(a)
     return out
 
 
@@ -208,7 +237,7 @@ class ExactSearch:
         if not actions:
             won, rep = False, _NO_REPEAT  # nothing may happen: no escape (the engine never stalls)
         elif e.phase == DRAW_DUE:
-            won, rep = self._draw(e, x, mode, depth, path, actions)
+            won, rep = self._draw(e, x, mode, depth, path, draw_twins(e, actions))
         elif mode == OPEN:
             won, rep = self._any(e, x, mode, depth, path, actions)
         else:
