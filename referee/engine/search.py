@@ -179,9 +179,9 @@ class ExactSearch:
         won, _ = self._search(e, seat, mode, 0, {})
         return won
 
-    def order(self, a: Action) -> int:
-        """How often the action decided a question: the move order's weight."""
-        return self.history.get(encode(a), 0)
+    def order(self, a: Action, seat: int) -> int:
+        """How often the action decided a question about ``seat``: the move order's weight."""
+        return self.history.get(encode(a) | seat << 24, 0)
 
     def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool) -> None:
         table = self.table
@@ -251,11 +251,16 @@ class ExactSearch:
             self._store(key, x, mode, won)
         return won, (_NO_REPEAT if won else rep)
 
-    def _ordered(self, actions: list[int]) -> Sequence[int]:
+    def _ordered(self, actions: list[int], x: int) -> Sequence[int]:
         if len(actions) < 2:
             return actions
         h = self.history
-        return sorted(actions, key=lambda a: -h.get(a, 0))
+        xk = x << 24  # a history per seat analysed: who helps or hurts it differs from seat to seat
+        return sorted(actions, key=lambda a: -h.get(a | xk, 0))
+
+    def _credit(self, a: int, x: int) -> None:
+        k = a | x << 24
+        self.history[k] = self.history.get(k, 0) + 1
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int],
                   decisive: bool) -> tuple[int, list[tuple[int, Engine, tuple[object, ...]]]]:
@@ -263,7 +268,7 @@ class ExactSearch:
         (an action whose settled answer is ``decisive``, or -1; the positions still to search,
         in the move order)."""
         rest = []
-        for a in self._ordered(actions):
+        for a in self._ordered(actions, x):
             c = child(e, a)
             settled, key = self._known(c, x, mode)
             if settled is None:
@@ -278,13 +283,13 @@ class ExactSearch:
         """x wins if one of these actions wins (x's choice)."""
         hit, rest = self._children(e, x, mode, actions, True)
         if hit >= 0:
-            self.history[hit] = self.history.get(hit, 0) + 1
+            self._credit(hit, x)
             return True, _NO_REPEAT
         rep = _NO_REPEAT
         for a, c, key in rest:
             won, r = self._search(c, x, mode, depth + 1, path, key)
             if won:
-                self.history[a] = self.history.get(a, 0) + 1
+                self._credit(a, x)
                 return True, _NO_REPEAT
             rep = min(rep, r)
         return False, rep
@@ -294,12 +299,12 @@ class ExactSearch:
         """x wins if every one of these actions wins (the adversary's, or chance's, choice)."""
         hit, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
-            self.history[hit] = self.history.get(hit, 0) + 1
+            self._credit(hit, x)
             return False, _NO_REPEAT
         for a, c, key in rest:
             won, r = self._search(c, x, mode, depth + 1, path, key)
             if not won:
-                self.history[a] = self.history.get(a, 0) + 1
+                self._credit(a, x)
                 return False, r
         return True, _NO_REPEAT
 

@@ -149,7 +149,7 @@ class Solver:
             return None
         top = max(c.rank for _, c in options)
         picks = [a for a, c in options if c.rank == top]
-        return max(picks, key=self.search.order)
+        return max(picks, key=lambda a: self.search.order(a, seat))
 
     def line(self, e: Engine, seat: int, length: int = 12) -> list[Action]:
         """The play the solver shows for ``seat``: the seat keeps its best class; every other
