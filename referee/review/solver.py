@@ -30,8 +30,9 @@ finite: a position met again on the path counts as not getting away. A win found
 holds whatever the path (it never used a repetition); a loss holds only if every repetition
 it met was of a position at or below it, so only those losses enter the transposition
 table (the rest were true on this path only; the graph-history problem of game search).
-Cards are not merged into equivalence classes: each card is its own move (no equivalence
-is assumed that is not proven).
+Cards are merged only where it is proven: with two players left, a draw from the waste pile
+tries one card of each class of twins (same suit, no held card between them; docs/review.md,
+"Twins in the waste pile"). Every other card is its own move.
 """
 
 from __future__ import annotations
