@@ -40,6 +40,7 @@ TAKE = 1 << 20
 DRAW = 2 << 20
 _KIND = 3 << 20
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
+WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 
 
 class SearchLimit(RuntimeError):
@@ -297,12 +298,25 @@ class ExactSearch:
     def _all(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
              actions: list[int]) -> tuple[bool, int]:
         """x wins if every one of these actions wins (the adversary's, or chance's, choice)."""
+        if len(actions) > WIDE:
+            return self._all_in_turn(e, x, mode, depth, path, actions)
         hit, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
             self._credit(hit, x)
             return False, _NO_REPEAT
         for a, c, key in rest:
             won, r = self._search(c, x, mode, depth + 1, path, key)
+            if not won:
+                self._credit(a, x)
+                return False, r
+        return True, _NO_REPEAT
+
+    def _all_in_turn(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
+                     actions: list[int]) -> tuple[bool, int]:
+        """:meth:`_all` for many actions (a draw from a large waste pile), each position searched
+        as it is made: looking every one up first costs more than it saves there."""
+        for a in self._ordered(actions, x):
+            won, r = self._search(child(e, a), x, mode, depth + 1, path)
             if not won:
                 self._credit(a, x)
                 return False, r
