@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from referee.engine.cards import BIT, SUIT, SUIT_MASK, cards_of, ms_cards
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
-from referee.engine.state import BETWEEN, DRAW_DUE, IN_TRICK, OVER, Engine
+from referee.engine.state import DRAW_DUE, IN_TRICK, OVER, Engine
 
 __all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "all_known", "decode", "draw_twins", "encode", "moves"]
 
