@@ -16,13 +16,12 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -69,6 +68,9 @@ from referee.engine.events import (
     card_effect,
 )
 from referee.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    import random  # sample_unseen's generator: a plain check need not load the module
 
 
 class Phase(IntEnum):
