@@ -259,9 +259,13 @@ class ExactSearch:
         xk = x << 24  # a history per seat analysed: who helps or hurts it differs from seat to seat
         return sorted(actions, key=lambda a: -h.get(a | xk, 0))
 
-    def _credit(self, a: int, x: int) -> None:
+    def _credit(self, a: int, x: int, e: Engine) -> None:
+        """The action decided the question at ``e``: a weight that doubles with each card
+        held there, so a decision near the top of the tree, over many positions, outweighs
+        the many near its leaves (the history heuristic's weight by depth)."""
         k = a | x << 24
-        self.history[k] = self.history.get(k, 0) + 1
+        held = sum(m.bit_count() for m in e.once)
+        self.history[k] = self.history.get(k, 0) + (1 << held)
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int],
                   decisive: bool) -> tuple[int, list[tuple[int, Engine, tuple[object, ...]]]]:
@@ -284,13 +288,13 @@ class ExactSearch:
         """x wins if one of these actions wins (x's choice)."""
         hit, rest = self._children(e, x, mode, actions, True)
         if hit >= 0:
-            self._credit(hit, x)
+            self._credit(hit, x, e)
             return True, _NO_REPEAT
         rep = _NO_REPEAT
         for a, c, key in rest:
             won, r = self._search(c, x, mode, depth + 1, path, key)
             if won:
-                self._credit(a, x)
+                self._credit(a, x, e)
                 return True, _NO_REPEAT
             rep = min(rep, r)
         return False, rep
@@ -302,12 +306,12 @@ class ExactSearch:
             return self._all_in_turn(e, x, mode, depth, path, actions)
         hit, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
-            self._credit(hit, x)
+            self._credit(hit, x, e)
             return False, _NO_REPEAT
         for a, c, key in rest:
             won, r = self._search(c, x, mode, depth + 1, path, key)
             if not won:
-                self._credit(a, x)
+                self._credit(a, x, e)
                 return False, r
         return True, _NO_REPEAT
 
@@ -318,7 +322,7 @@ class ExactSearch:
         for a in self._ordered(actions, x):
             won, r = self._search(child(e, a), x, mode, depth + 1, path)
             if not won:
-                self._credit(a, x)
+                self._credit(a, x, e)
                 return False, r
         return True, _NO_REPEAT
 
