@@ -21,9 +21,9 @@ RULE_SPECS = (
 
 
 def random_position(rng: random.Random, max_held: int = 8, players: int | None = None,
-                    spec: str | None = None) -> Engine:
+                    spec: str | None = None, waste: int | None = None) -> Engine:
     """A position between tricks (then a few random legal actions on): 2-6 seats, some
-    out, at most ``max_held`` cards held, a few cards in the waste pile."""
+    out, at most ``max_held`` cards held, a few cards in the waste pile (``waste``: that many)."""
     rules: RuleSet = rule_set(spec or rng.choice(RULE_SPECS))
     n = players or rng.randint(2, 6)
     pack = list(range(52)) * (2 if rules.packs == 2 else 1)
@@ -43,10 +43,10 @@ def random_position(rng: random.Random, max_held: int = 8, players: int | None =
                 continue  # two copies in one hand: allowed, but keep hands plain
             hand.append(c)
         hands[s] = hand
-    waste = [pack.pop() for _ in range(rng.choice((0, 1, 2, 3)))]
+    pile = [pack.pop() for _ in range(rng.choice((0, 1, 2, 3)) if waste is None else waste)]
     out = [s for s in range(n) if hands[s] is None]
     trump = rng.randrange(4) if rules.trumps and rng.random() < 0.7 else -1
-    e = Engine.from_position(rules, hands, out, waste, rng.choice(seats), 5, trump)
+    e = Engine.from_position(rules, hands, out, pile, rng.choice(seats), 5, trump)
     for _ in range(rng.choice((0, 0, 1, 2, 3))):
         actions = e.legal_actions()
         if e.phase == OVER or not actions:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from review_positions import TooBig, brute_class, random_position
 
+from referee.engine.cards import RANK, SUIT
 from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import DRAW_DUE, OVER, Engine
 from referee.review.solver import NotSolvable, SeatClass, Solver, solve
@@ -55,6 +56,76 @@ def test_the_solver_agrees_with_a_brute_force(seed: int) -> None:
 def _mover_actions(e: Engine, x: int) -> list[object]:
     return [a for a in e.legal_actions() if not isinstance(a, DrawCard)
             and (a.taker if isinstance(a, TakeHand) else a.seat) == x]
+
+
+# Two players left and a draw from the waste pile due: the solver draws one card of each class
+# of twins (referee.engine.search.draw_twins); these positions put that to the test.
+TWO_PLAYER_SPECS = ("pagat", "denexa", "donkey", "pagat taking=no", "pagat two_players=denexa",
+                    "pagat direction=anticlockwise", "donkey taking=no")
+
+
+def _draw_due(seed: int) -> Engine:
+    """A two-player position with a draw from the waste pile due: random play on from an
+    ending with a waste pile of 4 to 12 cards, plays preferred to takes (a take ends a
+    two-player game)."""
+    rng = random.Random(seed)
+    e = random_position(rng, max_held=7, players=2, spec=rng.choice(TWO_PLAYER_SPECS), waste=rng.randint(4, 12))
+    for _ in range(40):
+        if e.phase == DRAW_DUE:
+            return e
+        actions = e.legal_actions()
+        plays = [a for a in actions if not isinstance(a, TakeHand)]
+        if e.phase == OVER or not actions:
+            break
+        e.apply(rng.choice(plays or actions))
+    assume(False)
+    raise AssertionError  # not reached
+
+
+def _twin_class(e: Engine, card: int) -> tuple[int, int]:
+    """Two cards of the waste pile are twins when they are of one suit and no card held by a
+    seat lies between them: the class is the suit and the held cards of it below the card."""
+    held = [c for s in e.in_game() for c in e.known(s) if SUIT[c] == SUIT[card]]
+    return SUIT[card], sum(1 for c in held if RANK[c] < RANK[card])
+
+
+@_settings(120)
+@given(SEEDS)
+def test_drawing_either_of_two_twins_from_the_waste_is_worth_the_same_to_every_seat(seed: int) -> None:
+    """The lemma behind draw_twins, by the brute force: with two players left, the position
+    after drawing a card of the waste pile has the classes of the position after drawing its
+    twin, for both seats."""
+    e = _draw_due(seed)
+    draws = [a for a in e.legal_actions() if isinstance(a, DrawCard)]
+    assert draws and all(a.source is None for a in draws)
+    by_class: dict[tuple[int, int], list[str]] = {}
+    try:
+        for a in draws:
+            child = e.copy()
+            child.apply(a)
+            seats = range(e.n)
+            classes = "".join(brute_class(child, x, budget=6000)[0] if not child.out[x] and child.phase != OVER
+                              else ("l" if child.phase == OVER and child.loser == x else "-") for x in seats)
+            by_class.setdefault(_twin_class(e, a.card), []).append(classes)
+    except TooBig:
+        assume(False)
+        return
+    event(f"{len(draws)} draws in {len(by_class)} classes")
+    for values in by_class.values():
+        assert len(set(values)) == 1, by_class
+
+
+@_settings(120)
+@given(SEEDS)
+def test_the_solver_agrees_with_a_brute_force_where_a_draw_is_due(seed: int) -> None:
+    e = _draw_due(seed)
+    try:
+        want = {x: brute_class(e, x, budget=6000) for x in e.in_game()}
+    except TooBig:
+        assume(False)
+        return
+    solver = Solver()
+    assert {x: solver.classify(e, x).value for x in e.in_game()} == want
 
 
 @_settings(150)

@@ -16,12 +16,12 @@ action, ``penalise`` applies ruling 1's penalty for a mistake.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -78,6 +78,9 @@ from referee.engine.events import (
     card_effect,
 )
 from referee.engine.rules import RuleSet
+
+if TYPE_CHECKING:
+    import random  # sample_unseen's generator: a plain check need not load the module
 
 
 class Phase(IntEnum):
@@ -1597,6 +1600,48 @@ class Engine:
                 out.append(LegalReason.TRUMP)
         out.append(LegalReason.OFF_SUIT)
         return tuple(out)
+
+    def sample_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]] | None = None,
+                      play: PlayCard | None = None, tries: int = 20) -> Engine | None:
+        """A copy of the position with every unseen card of the hands dealt (the review's
+        samples): first the cards of ``known`` (a seat's own hand as it truly is), each placed
+        if the seat has an unseen card left and may hold it; then the other unseen cards at
+        random, never into a suit a seat has shown it lacks, the seats with the most such
+        suits first. ``play``: the seat's play about to be made from this position, which
+        shows what a card off the suit led shows (no card of that suit, nor in Donkey of the
+        trumps). None if the waste pile holds unseen cards or no deal fits in ``tries`` tries."""
+        if self.waste_unknown:
+            return None
+        for _ in range(tries):
+            f = self.fork()
+            if play is not None and f.phase == IN_TRICK and f.led >= 0 and SUIT[play.card] != f.led:
+                f.mark_void(play.seat, f.led, None)
+                if f.trumps and f.trump >= 0 and SUIT[play.card] != f.trump:
+                    f.mark_void(play.seat, f.trump, None)
+            for s, cards in (known or {}).items():
+                for c in cards:
+                    if f.unknown[s] and not f.once[s] & BIT[c] and f.may_hold(s, c):
+                        f.reveal(s, c)
+            # Lowest card first, the single copies before the second ones: one order for a seed.
+            pool = [c for c in range(CARD_COUNT) if f.hidden_once >> c & 1]
+            pool += [c for c in range(CARD_COUNT) if f.hidden_twice >> c & 1]
+            rng.shuffle(pool)
+            ok = True
+            for s in sorted(range(f.n), key=lambda t: -f.void[t].bit_count()):
+                need = f.unknown[s]
+                if need == 0:
+                    continue
+                lacks = f.void[s]
+                picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
+                if len(picked) < need:
+                    ok = False
+                    break
+                for c in picked:
+                    pool.remove(c)
+                    f.reveal(s, c)
+            if ok and f.waste_unknown == 0 and not any(f.unknown):
+                return f
+        return None
 
     def mark_void(self, s: int, suit: int, ref: VoidShown | None) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""

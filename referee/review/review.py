@@ -29,10 +29,10 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from referee.engine.cards import SUIT, card_str
+from referee.engine.cards import card_str
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
-from referee.engine.state import IN_TRICK, OVER, Engine, IllegalAction
+from referee.engine.state import Engine, IllegalAction, Phase
 from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
@@ -152,8 +152,9 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
     loser = None
     review = GameReview(game.number, seats, game.rules, loser, window, samples if chances else 0, seed,
                         stopped=result.stopped)
-    if steps and steps[-1].after.phase == OVER and steps[-1].after.loser >= 0:
-        review.loser = seats[steps[-1].after.loser]
+    end = steps[-1].after.view().loser if steps else None
+    if end is not None:
+        review.loser = seats[end]
     solver = solver or Solver(max_nodes=BUDGET)
     views: dict[int, list[Step]] = {}
     for k, step in enumerate(steps):
@@ -169,7 +170,8 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         review.plays.append(p)
         if chances and samples > 0 and result.rules is not None:
             _every_seat(p, game, rules, _after(steps, k), k, samples, seed, solver, views, len(steps))
-        if not _clean(step) or before.phase == OVER or before.out[seat] or before.lenient:
+        now = before.view()
+        if not _clean(step) or now.phase == Phase.OVER or seat in now.out_order or now.as_played:
             continue  # a mistake or a record error: the referee's report says what it was
         if solvable(before) and p.held <= window:
             _exact(p, before, a, seat, seats, solver)
@@ -253,40 +255,11 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng
     the seat's own hand as it truly is, the other unseen cards dealt at random to the hands
     that hold unseen cards, never into a suit a seat has shown it lacks. None if no such
     deal was found in a few tries, or the unseen cards include the waste pile's."""
-    if view.waste_unknown:
-        return None
-    for _ in range(20):
-        f = view.fork()
-        if isinstance(a, PlayCard) and f.phase == IN_TRICK and f.led >= 0 and SUIT[a.card] != f.led:
-            # The seat knew its own hand: a card off the suit led says it held none of that
-            # suit (nor, in Donkey, of the trumps when it played neither).
-            f.mark_void(seat, f.led, None)
-            if f.trumps and f.trump >= 0 and SUIT[a.card] != f.trump:
-                f.mark_void(seat, f.trump, None)
-        own = [a.card] if isinstance(a, PlayCard) else []
-        own += true.known(seat)
-        for c in own:
-            if f.unknown[seat] and not f.once[seat] & (1 << c) and f.may_hold(seat, c):
-                f.reveal(seat, c)
-        pool = list(_cards(f.hidden_once) + _cards(f.hidden_twice))
-        rng.shuffle(pool)
-        # The seats with the most suits shown void first: they have the fewest choices.
-        ok = True
-        for s in sorted(range(f.n), key=lambda s: -bin(f.void[s]).count("1")):
-            need = f.unknown[s]
-            if need == 0:
-                continue
-            lacks = f.void[s]
-            picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
-            if len(picked) < need:
-                ok = False
-                break
-            for c in picked:
-                pool.remove(c)
-                f.reveal(s, c)
-        if ok and solvable(f):
-            return f
-    return None
+    # The seat knew its own hand (and its play: a card off the suit led says it held none of
+    # that suit); the engine deals the rest (Engine.sample_unseen).
+    play = a if isinstance(a, PlayCard) else None
+    own = ([play.card] if play is not None else []) + true.known(seat)
+    return view.sample_unseen(rng, {seat: own}, play)
 
 
 def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
@@ -315,12 +288,13 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
     on first use; ``count``: the game's steps. The review's chances, and the calibration
     bench's (bench/review_calibration.py)."""
     out: list[float | None] = []
-    seats_in = sum(not o for o in true.out)
-    for s in range(true.n):
-        if true.phase == OVER:
-            out.append(float(true.loser == s))
+    now = true.view()
+    seats_in = len(now.sizes) - len(now.out_order)
+    for s in range(len(now.sizes)):
+        if now.phase == Phase.OVER:
+            out.append(float(now.loser == s))
             continue
-        if true.out[s]:
+        if s in now.out_order:
             out.append(0.0)
             continue
         view = _seat_view(views, game, s, rules, count)
@@ -354,10 +328,6 @@ def chance(lost: float, got: int, seats_in: int, prior: int = PRIOR) -> float:
     return (lost + prior / seats_in) / (got + prior)
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(53) if mask >> c & 1]
-
-
 def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
     """Whether ``seat`` loses from ``e`` (1.0 or 0.0): 1 when the solver, once at most LEAF
     cards are held, finds it lost on every line; else the bots' play to the end.
@@ -366,9 +336,9 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
     the players the chances predict (the sensible bots of the calibration's self-play, and
     people) miss a forced line about one time in twelve (docs/review.md, Calibration); lost
     holds whoever plays."""
-    if e.phase == OVER:
-        return float(e.loser == seat)
-    if e.out[seat]:
+    if e.turn().phase == Phase.OVER:
+        return float(e.view().loser == seat)
+    if seat not in e.in_game():
         return 0.0
     if cards_held(e) <= LEAF:
         try:
@@ -376,7 +346,7 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
                 return 1.0
         except SearchLimit:
             pass
-    return float(rollout(e, rng).loser == seat)
+    return float(rollout(e, rng).view().loser == seat)
 
 
 def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, samples: int, seed: int,
@@ -384,7 +354,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     """The mover's chance of losing after its play, and after the play the sensible bot
     would have made in its place (the "before"), over the same samples and the same
     generator: where the bot would have played the same card, the two agree exactly."""
-    if isinstance(a, PlayCard) and true.legal_cards(seat).bit_count() == 1:
+    if isinstance(a, PlayCard) and len(true.playable(seat)) == 1:
         return  # one legal card: nothing to choose, nothing to mark
     before = after = 0.0
     got = 0
@@ -417,7 +387,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
         got += 1
     if got:
         p.samples = got
-        seats_in = sum(not o for o in true.out)
+        seats_in = len(true.in_game())
         prior = 0 if solvable(view) else PRIOR
         p.chance_before, p.chance_after = chance(before, got, seats_in, prior), chance(after, got, seats_in, prior)
         p.mark = mark_for(p.chance_after - p.chance_before)

@@ -1,0 +1,111 @@
+"""Issue 28's speed targets for the exact solver, and nothing else:
+
+* every seat of an ending with at most 12 cards held classed (safe, open, lost), 3 to 8
+  players, the three presets: p90 at most 1 s a position;
+* two players with 20 cards held: within 350 ms.
+
+    python bench/solver.py [--games N] [--seed S] [--budget B] [--json PATH]
+
+The endings are those of self-play games (sensible bots, seeded): per game, the first position
+with every hand known and at most H cards held. Each position is classed for every seat still
+in the game by a fresh ``Solver`` (no table carried over), a budget of B positions a question;
+a position over it is counted at the time it took to stop, and named. The script reads the code
+it is run with (PYTHONPATH), so the same file measures two trees in one session:
+
+    PYTHONPATH=/work/main python bench/solver.py --json before.json
+    PYTHONPATH=$PWD python bench/solver.py --json after.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from referee.engine.rules import rule_set
+from referee.engine.state import Engine, Phase
+from referee.judging.replay import replay
+from referee.review.solver import SearchLimit, Solver, cards_held, solvable
+from referee.selfplay.simulate import simulate
+
+CELLS = [(p, spec, 12) for p in (3, 4, 5, 6, 8) for spec in ("pagat", "denexa", "donkey")]
+CELLS += [(2, "pagat", 20), (2, "denexa", 20)]
+
+
+def ending(game_positions: list[Engine], held: int) -> Engine | None:
+    for e in game_positions:
+        if solvable(e) and cards_held(e) <= held and e.view().phase != Phase.OVER:
+            return e
+    return None
+
+
+def pct(xs: list[float], q: float) -> float:
+    """The nearest-rank percentile: the smallest value with at least ``q`` of them at or below it."""
+    xs = sorted(xs)
+    return xs[max(0, math.ceil(q * len(xs)) - 1)]
+
+
+def cell(players: int, spec: str, held: int, games: int, seed: int, budget: int) -> dict[str, Any]:
+    times: list[float] = []
+    over = 0
+    nodes = 0
+    for g in simulate(players, games, seed, rule_set(spec)):
+        e = ending([s.before for s in replay(g.game, snapshots=True)], held)
+        if e is None:
+            continue
+        s = Solver(max_nodes=budget)
+        t = time.perf_counter()
+        try:
+            for x in e.in_game():
+                s.classify(e, x)
+        except SearchLimit:
+            over += 1
+        times.append(time.perf_counter() - t)
+        nodes += s.nodes
+    total = sum(times)
+    row = {"players": players, "rules": spec, "held_at_most": held, "positions": len(times),
+           "median_s": round(statistics.median(times), 4) if times else None,
+           "p90_s": round(pct(times, 0.9), 4) if times else None,
+           "max_s": round(max(times), 4) if times else None, "over_budget": over,
+           "nodes_per_s": round(nodes / total) if total else 0, "times_s": [round(t, 4) for t in times]}
+    print(f"{players} players {spec:7} <= {held:2} cards: {len(times):3} positions, median {row['median_s']} s, "
+          f"p90 {row['p90_s']} s, max {row['max_s']} s, {over} over budget, {row['nodes_per_s']} nodes/s",
+          flush=True)
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10, help="self-play games (endings) a cell")
+    ap.add_argument("--seed", type=int, default=2828)
+    ap.add_argument("--budget", type=int, default=100_000, help="positions a question")
+    ap.add_argument("--json", type=Path, default=None, help="write the figures here")
+    ap.add_argument("--only", default="", help="cells to run, e.g. '2,4' (players)")
+    args = ap.parse_args()
+    only = {int(p) for p in args.only.split(",") if p}
+    start = time.perf_counter()
+    rows = [cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in CELLS if not only or p in only]
+    many = [t for r in rows if r["players"] >= 3 for t in r["times_s"]]
+    two = [t for r in rows if r["players"] == 2 for t in r["times_s"]]
+    pooled = {"3-8 players, <= 12 cards": {"positions": len(many), "p90_s": round(pct(many, 0.9), 4) if many else None,
+                                           "within_1_s": sum(t <= 1 for t in many)},
+              "2 players, <= 20 cards": {"positions": len(two), "p90_s": round(pct(two, 0.9), 4) if two else None,
+                                         "within_0.35_s": sum(t <= 0.35 for t in two)}}
+    for name, p in pooled.items():
+        print(f"{name}: {p}", flush=True)
+    print(f"whole run {time.perf_counter() - start:.0f} s", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
+            "python": sys.version.split()[0], "games": args.games, "seed": args.seed, "budget": args.budget,
+            "pooled": pooled, "cells": rows}, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
