@@ -63,7 +63,9 @@ class CheckCommand(ProseCommand):
     since click sees no option of its own here."""
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
-        from click.shell_completion import CompletionItem
+        # typer (0.29 on) carries its own click, which may be the only one installed; typer.core
+        # imports its CompletionItem without listing it as an export.
+        from typer.core import CompletionItem  # type: ignore[attr-defined]
 
         from referee.commands.options import CHECK_OPTIONS
 

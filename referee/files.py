@@ -569,10 +569,13 @@ def _in_place(real: str, expect: Snapshot, done: list[os.stat_result]) -> Iterat
     its inode (hard links, owner, group, mode); a journal makes the copy all or nothing."""
     directory = os.path.dirname(real) or "."
     spool_dir = directory if os.access(directory, os.W_OK | os.X_OK) else None
-    # In memory up to a size no record reaches by hand: a file beside the target or in the
-    # temporary directory only for a large text, so that with nowhere to write a spool the
-    # user still learns the real reason (nowhere to keep a journal) and not a bare EACCES.
-    with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+b", dir=spool_dir) as spool:
+    try:
+        spooled: IO[bytes] = tempfile.TemporaryFile(mode="w+b", dir=spool_dir)
+    except OSError:
+        # Nowhere to write a spool: the text is held in memory, so that the user learns the
+        # real reason (nowhere to keep a journal, below) and not a bare "permission denied".
+        spooled = io.BytesIO()
+    with spooled as spool:
         f = io.TextIOWrapper(spool, encoding="utf-8", newline="", write_through=True)
         yield f
         f.flush()
