@@ -50,7 +50,7 @@ def pairs(first: int, games: int, points: int, samples: int, players: int, seed:
     out: list[tuple[float, int]] = []
     for g in simulate(players, games, seed, rule_set(spec), first=first):
         steps = list(replay(g.game, snapshots=True))
-        loser = steps[-1].after.loser if steps else -1
+        loser = steps[-1].after._loser if steps else -1
         if loser < 0:
             continue
         # The plays and takes (the review numbers them from 1), with the position after each.
@@ -65,11 +65,11 @@ def pairs(first: int, games: int, points: int, samples: int, players: int, seed:
             if k + 1 >= len(steps):
                 continue  # the game's end: the chances are its result, not a prediction
             after = steps[k + 1].before
-            if after.phase == OVER:
+            if after._phase == OVER:
                 continue
             chances = every_seat_chances(g.game, None, after, k, number, samples, seed, solver, views, len(steps))
             for s, c in enumerate(chances):
-                if c is not None and not after.out[s]:
+                if c is not None and not after._out[s]:
                     out.append((c, int(s == loser)))
     return out
 

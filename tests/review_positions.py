@@ -49,7 +49,7 @@ def random_position(rng: random.Random, max_held: int = 8, players: int | None =
     e = Engine.from_position(rules, hands, out, pile, rng.choice(seats), 5, trump)
     for _ in range(rng.choice((0, 0, 1, 2, 3))):
         actions = e.legal_actions()
-        if e.phase == OVER or not actions:
+        if e._phase == OVER or not actions:
             break
         e.apply(rng.choice(actions))
     return e
@@ -72,13 +72,13 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
         budget[0] -= 1
         if budget[0] < 0:
             raise TooBig
-    if e.out[x]:
+    if e._out[x]:
         return True
-    if e.phase == OVER:
-        return e.loser != x
-    key = (e.phase, tuple(e.once), tuple(e.twice), tuple(e.out), e.waste_once, e.waste_twice, e.power,
-           e.drawer, e.draw_source, tuple(e.trick), tuple(e.pending), e.tochoo, e.trump, e.first,
-           e.drawn_lead, e.active, e.played)
+    if e._phase == OVER:
+        return e._loser != x
+    key = (e._phase, tuple(e._once), tuple(e._twice), tuple(e._out), e._waste_once, e._waste_twice, e._power,
+           e._drawer, e._draw_source, tuple(e._trick), tuple(e._pending), e._tochoo, e._trump, e._first,
+           e._drawn_lead, e._active, e._played)
     if key in path:
         return False
     path = path | {key}
@@ -91,13 +91,13 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
 
     if not actions:
         return False
-    if e.phase == DRAW_DUE:
+    if e._phase == DRAW_DUE:
         sources: dict[int | None, list[Action]] = {}
         for a in actions:
             assert isinstance(a, DrawCard)
             sources.setdefault(a.source, []).append(a)
         results = [all(after(a) for a in cards) for cards in sources.values()]
-        return any(results) if cooperative or e.drawer == x else all(results)
+        return any(results) if cooperative or e._drawer == x else all(results)
     if cooperative:
         return any(after(a) for a in actions)
     mine = [a for a in actions if _actor(a) == x]

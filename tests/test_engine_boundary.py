@@ -38,6 +38,7 @@ TYPED_API = frozenset({
     "verdict", "holds_known", "plain_phase", "trick_number", "current_phase", "played_on", "waiting",
     "could_have_followed", "shows_void", "unseen_void", "lower_card_instead", "shootout", "outcome", "in_trick", "ended_trick", "hands_seen",
     "sample_unseen",  # solver branch: a copy with the unseen hands dealt at random (the review's samples)
+    "all_known",  # whether every card of the position is known (the solver answers only then)
 })
 
 # Everything else an Engine has: its state fields and its internal methods.
@@ -199,26 +200,28 @@ class Table:
         self.engine.apply(PlayCard(s, c))
 
 def lead(e: Engine) -> int:
-    return e.power
+    return e._power
 
 def rollout(e: "Engine") -> Engine:
     return e.fork()
 
 def after(x: int) -> int:
-    return rollout(x).phase
+    return rollout(x)._phase
 
 def before(x: int) -> tuple[Engine | None, int]:
     return None, x
 
 def hover(x: int) -> bool:
     e, n = before(x)
-    return e.lenient
+    return e._lenient
 '''
-    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "power", "phase", "lenient"]
+    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "_power", "_phase", "_lenient"]
 
 
 def test_the_typed_api_names_what_an_engine_has() -> None:
     # A name of TYPED_API that the engine lost would let a read through unnoticed.
     assert all(hasattr(Engine, name) for name in TYPED_API - {"rules"})
     assert "rules" in Engine.__slots__
-    assert {"once", "power", "trick", "phase", "judge_play", "penalise", "play"} <= INTERNAL
+    assert {"_once", "_power", "_trick", "_phase", "judge_play", "penalise", "play"} <= INTERNAL
+    # the state fields are private names: nothing outside the engine can mistake them for its API
+    assert all(f.startswith("_") for f in Engine.__slots__ if f != "rules")

@@ -34,7 +34,7 @@ def entries(*items: tuple[int, int, str] | Counts | Take) -> list[Entry]:
 def between(power: int) -> Engine:
     """Four seats of 13 unseen cards, between tricks 2 and 3, ``power`` to lead."""
     e = Engine.from_deal(parse_spec("pagat"), [13, 13, 13, 13])
-    e.phase, e.power, e.first, e.trick_no = 1, power, False, 3
+    e._phase, e._power, e._first, e._trick_no = 1, power, False, 3
     return e
 
 

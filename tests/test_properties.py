@@ -112,27 +112,27 @@ class Watch:
         self.e = e
         problem = check_invariant(e)
         assert problem is None, f"after {kind} {args}: {problem}"
-        sizes = [e.size(s) for s in range(e.n)]
-        for s in range(e.n):
-            if e.out[s]:
-                assert sizes[s] == 0 or e.phase == OVER, f"{s} is out with {sizes[s]} cards"
-        if e.phase == OVER:
+        sizes = [e.size(s) for s in range(e._n)]
+        for s in range(e._n):
+            if e._out[s]:
+                assert sizes[s] == 0 or e._phase == OVER, f"{s} is out with {sizes[s]} cards"
+        if e._phase == OVER:
             return
-        if e.phase in (BEFORE_FIRST, BETWEEN):
+        if e._phase in (BEFORE_FIRST, BETWEEN):
             assert len(e.holding()) >= 2, "a game with one seat holding cards is over"
         s = e.to_act()
-        if e.phase == DRAW_DUE:
-            assert s == e.drawer and sizes[s] == 0 and not e.out[s]
-            if e.draw_source is None:
+        if e._phase == DRAW_DUE:
+            assert s == e._drawer and sizes[s] == 0 and not e._out[s]
+            if e._draw_source is None:
                 assert e.waste_size() > 0
-            elif e.draw_source != "any":
-                assert sizes[e.draw_source] > 0
+            elif e._draw_source != "any":
+                assert sizes[e._draw_source] > 0
         elif s >= 0:
-            assert not e.out[s] and sizes[s] > 0, f"seat {s} is to act with no cards after {kind}"
+            assert not e._out[s] and sizes[s] > 0, f"seat {s} is to act with no cards after {kind}"
             assert e.legal_cards(s), f"seat {s} is to act with no legal card"
         else:
             # Only the first trick played in any order has no seat to act.
-            assert e.phase == IN_TRICK and e.first and e.any_order
+            assert e._phase == IN_TRICK and e._first and e._any_order
 
 
 @examples(200)
@@ -143,11 +143,11 @@ def test_engine_invariants_after_every_action(table, rate):
     sim = run(rules, players, bots, seed, mistakes=rate, observer=watch)
     assert watch.actions >= sim.stats.plays
     e = watch.e  # the engine after the last action
-    assert e.phase == OVER
-    assert e.loser == sim.loser >= 0
-    assert [s for s in range(players) if not e.out[s]] == [e.loser], "one loser, everyone else out"
-    assert sorted(e.out_order) == sorted(s for s in range(players) if s != e.loser)
-    assert e.legs == e.size(e.loser)
+    assert e._phase == OVER
+    assert e._loser == sim.loser >= 0
+    assert [s for s in range(players) if not e._out[s]] == [e._loser], "one loser, everyone else out"
+    assert sorted(e._out_order) == sorted(s for s in range(players) if s != e._loser)
+    assert e._legs == e.size(e._loser)
 
 
 # ---- (c) one mistake of each kind, found exactly ---------------------------------------------------

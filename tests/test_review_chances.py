@@ -33,13 +33,13 @@ def test_sampled_deals_agree_with_what_the_mover_knew(record: str) -> None:
         assert f is not None
         checked += 1
         assert solvable(f)
-        for s in range(true.n):
+        for s in range(true._n):
             assert f.size(s) == true.size(s), s
             # A card the view did not show in the hand is never of a suit the seat showed it lacked.
             for c in f.known(s):
-                if not view.once[s] >> c & 1:
-                    assert not view.void[s] >> SUIT[c] & 1, (s, c)
-        if true.unknown[seat] == 0:
+                if not view._once[s] >> c & 1:
+                    assert not view._void[s] >> SUIT[c] & 1, (s, c)
+        if true._unknown[seat] == 0:
             assert f.known(seat) == true.known(seat)  # the mover's own hand, as it was
         else:
             assert card in f.known(seat)
@@ -75,17 +75,18 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
         for s, c in enumerate(p.chances):
             if c is None:
                 continue  # no deal consistent with the seat's view was found in a few tries
-            if after.out[s] and after.loser != s:
+            now = after.view()
+            if s in now.out_order:
                 assert c == 0.0  # a seat that got away cannot lose
                 continue
-            if after.phase == referee.Phase.OVER:
+            if now.phase == referee.Phase.OVER:
                 continue  # the loser of a finished game: 1, the game's result
             # The samples lost (at most 3 samples), with PRIOR samples more that lose an even
             # share; none where the seat saw every card (every sample is then one deal).
             view = views.setdefault(s, view_steps(game, s, None, len(steps)))
             seen = view[p.step + 1].before if p.step + 1 < len(view) else view[p.step].after
             prior = 0 if solvable(seen) else PRIOR
-            share = prior / sum(not o for o in after.out)
+            share = prior / (len(now.sizes) - len(now.out_order))
             assert any(abs(c * (n + prior) - share - round(c * (n + prior) - share)) < 1e-9
                        and -1e-9 <= c * (n + prior) - share <= n + 1e-9 for n in (1, 2, 3)), c
     assert sum(c is None for p in a.plays for c in p.chances) < len(a.plays)

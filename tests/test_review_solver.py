@@ -16,7 +16,7 @@ from review_positions import TooBig, brute_class, random_position
 
 from referee.engine.cards import RANK, SUIT
 from referee.engine.events import DrawCard, TakeHand
-from referee.engine.state import DRAW_DUE, OVER, Engine
+from referee.engine.state import DRAW_DUE, OVER, Engine, Phase
 from referee.review.solver import NotSolvable, SeatClass, Solver, solve
 from referee.selfplay.simulate import SolverBot, rollout
 
@@ -31,7 +31,7 @@ def _settings(n: int) -> settings:
 
 def _position(seed: int, max_held: int = 8) -> Engine:
     e = random_position(random.Random(seed), max_held)
-    assume(e.phase != OVER)
+    assume(e._phase != OVER)
     return e
 
 
@@ -59,7 +59,7 @@ def _mover_actions(e: Engine, x: int) -> list[object]:
 
 
 # Two players left and a draw from the waste pile due: the solver draws one card of each class
-# of twins (referee.engine.search.draw_twins); these positions put that to the test.
+# of twins (Engine.twin_draws); these positions put that to the test.
 TWO_PLAYER_SPECS = ("pagat", "denexa", "donkey", "pagat taking=no", "pagat two_players=denexa",
                     "pagat direction=anticlockwise", "donkey taking=no")
 
@@ -71,11 +71,11 @@ def _draw_due(seed: int) -> Engine:
     rng = random.Random(seed)
     e = random_position(rng, max_held=7, players=2, spec=rng.choice(TWO_PLAYER_SPECS), waste=rng.randint(4, 12))
     for _ in range(40):
-        if e.phase == DRAW_DUE:
+        if e._phase == DRAW_DUE:
             return e
         actions = e.legal_actions()
         plays = [a for a in actions if not isinstance(a, TakeHand)]
-        if e.phase == OVER or not actions:
+        if e._phase == OVER or not actions:
             break
         e.apply(rng.choice(plays or actions))
     assume(False)
@@ -92,7 +92,7 @@ def _twin_class(e: Engine, card: int) -> tuple[int, int]:
 @_settings(120)
 @given(SEEDS)
 def test_drawing_either_of_two_twins_from_the_waste_is_worth_the_same_to_every_seat(seed: int) -> None:
-    """The lemma behind draw_twins, by the brute force: with two players left, the position
+    """The lemma behind Engine.twin_draws, by the brute force: with two players left, the position
     after drawing a card of the waste pile has the classes of the position after drawing its
     twin, for both seats."""
     e = _draw_due(seed)
@@ -103,9 +103,9 @@ def test_drawing_either_of_two_twins_from_the_waste_is_worth_the_same_to_every_s
         for a in draws:
             child = e.copy()
             child.apply(a)
-            seats = range(e.n)
-            classes = "".join(brute_class(child, x, budget=6000)[0] if not child.out[x] and child.phase != OVER
-                              else ("l" if child.phase == OVER and child.loser == x else "-") for x in seats)
+            seats = range(e._n)
+            classes = "".join(brute_class(child, x, budget=6000)[0] if not child._out[x] and child._phase != OVER
+                              else ("l" if child._phase == OVER and child._loser == x else "-") for x in seats)
             by_class.setdefault(_twin_class(e, a.card), []).append(classes)
     except TooBig:
         assume(False)
@@ -134,7 +134,7 @@ def test_a_safe_seat_to_act_has_a_move_that_keeps_it_safe(seed: int) -> None:
     e = _position(seed)
     solver = Solver()
     for x in e.in_game():
-        if solver.classify(e, x) is not SeatClass.SAFE or e.phase == DRAW_DUE:
+        if solver.classify(e, x) is not SeatClass.SAFE or e._phase == DRAW_DUE:
             continue
         if e.to_act() == x:
             choices = solver.choices(e, x)
@@ -146,7 +146,7 @@ def test_a_safe_seat_to_act_has_a_move_that_keeps_it_safe(seed: int) -> None:
                     continue
                 child = e.fork()
                 child.apply(a)
-                assert child.out[x] or solver.classify(child, x) is SeatClass.SAFE, a
+                assert child._out[x] or solver.classify(child, x) is SeatClass.SAFE, a
 
 
 @_settings(150)
@@ -161,9 +161,9 @@ def test_a_lost_seat_has_no_move_that_makes_it_open(seed: int) -> None:
         for a in e.legal_actions():
             child = e.fork()
             child.apply(a)
-            assert not child.out[x]
-            if child.phase == OVER:
-                assert child.loser == x
+            assert not child._out[x]
+            if child._phase == OVER:
+                assert child._loser == x
             else:
                 assert solver.classify(child, x) is SeatClass.LOST, a
 
@@ -177,14 +177,14 @@ def test_the_solver_bot_never_loses_from_a_safe_position(seed: int, others: str)
     safe = [x for x in e.in_game() if solver.classify(e, x) is SeatClass.SAFE]
     assume(safe)
     x = safe[0]
-    bots = [others] * e.n
+    bots = [others] * e._n
     bots[x] = "solver"
     budget = SolverBot.BUDGET
     SolverBot.BUDGET = None
     try:
         for k in range(3):
             end = rollout(e, random.Random(f"{seed}/{k}"), bots)
-            assert end.phase == OVER and end.loser != x
+            assert end.view().phase == Phase.OVER and end.view().loser != x
     finally:
         SolverBot.BUDGET = budget
 
@@ -226,7 +226,7 @@ def test_fork_is_the_state_without_the_log(seed: int) -> None:
     for _ in range(6):
         actions = c.legal_actions()
         assert f.legal_actions() == actions
-        if c.phase == OVER or not actions:
+        if c.turn().phase == Phase.OVER or not actions:
             break
         a = rng.choice(actions)
         f.apply(a)

@@ -19,7 +19,7 @@ from referee.engine import cards as C
 from referee.engine.codes import Code
 from referee.engine.events import MistakeMade, Penalise
 from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
-from referee.engine.state import Engine, Phase, check_invariant
+from referee.engine.state import Engine, Phase, check_invariant, order_of_play
 from referee.judging.referee import Referee
 from referee.notation.format import format_file
 from referee.notation.reader import parse, parse_file_text
@@ -194,7 +194,7 @@ def test_engine_double_pack_is_104_cards():
 @pytest.mark.parametrize("spec", ["pagat", "pagat direction=anticlockwise"])
 def test_extra_cards_go_to_the_players_after_the_dealer(spec):
     rules = parse_spec(spec)
-    order = Engine(rules, 5).seq
+    order = order_of_play(rules, 5)
     for dealer in range(5):
         hands = deal(random.Random(dealer), rules, 5, dealer)
         i = order.index(dealer)

@@ -48,11 +48,13 @@ def test_a_program_using_the_public_api_type_checks(tmp_path: Path) -> None:
         "def play(seed: int) -> int:\n"
         "    rules: referee.RuleSet = referee.rule_set('pagat')\n"
         "    engine = Engine.from_deal(rules, referee.deal(random.Random(seed), rules, 4))\n"
-        "    while engine.phase != Phase.OVER:\n"
+        "    while engine.turn().phase != Phase.OVER:\n"
         "        actions = engine.legal_actions()\n"
         "        events: list[referee.Event] = engine.apply(random.Random(seed).choice(actions))\n"
         "        assert events\n"
-        "    return engine.loser\n",
+        "    over = engine.view()\n"
+        "    assert over.loser is not None\n"
+        "    return over.loser\n",
         encoding="utf-8",
     )
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), str(program)],

@@ -13,7 +13,7 @@ import random
 
 from referee.engine.cards import ACE_OF_SPADES, MARKED_ACE
 from referee.engine.rules import RuleSet
-from referee.engine.state import Engine
+from referee.engine.state import order_of_play
 
 __all__ = ["deal", "pack", "pile_sizes", "play_order"]
 
@@ -31,7 +31,7 @@ def pack(rules: RuleSet) -> list[int]:
 def play_order(rules: RuleSet, players: int) -> list[int]:
     """The seats in the direction of play, as the engine orders them."""
 
-    return list(Engine(rules, players).seq)
+    return list(order_of_play(rules, players))
 
 
 def deal(rng: random.Random, rules: RuleSet, players: int, dealer: int | None = None) -> list[list[int]]:

@@ -25,31 +25,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from referee.engine.cards import BIT, SUIT, SUIT_MASK, cards_of, ms_cards
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
-from referee.engine.state import DRAW_DUE, IN_TRICK, OVER, Engine
+from referee.engine.state import DRAW, MOVE_KIND, TAKE, Engine, Phase
 
-__all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "all_known", "decode", "draw_twins", "encode", "moves"]
+__all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "decode", "encode"]
 
 # A search path is a few frames per action: long endings need more than Python's default.
 if sys.getrecursionlimit() < 20_000:
     sys.setrecursionlimit(20_000)
 
 SAFE, OPEN = 0, 1  # forced by the seat against all others; with everyone's help
-TAKE = 1 << 20
-DRAW = 2 << 20
-_KIND = 3 << 20
+_KIND = MOVE_KIND
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 
 
 class SearchLimit(RuntimeError):
     """The search met its node budget before an answer."""
-
-
-def all_known(e: Engine) -> bool:
-    """Is every card of the position known: no unseen card in a hand or the waste pile?"""
-    return e.waste_unknown == 0 and not any(e.unknown)
 
 
 def encode(a: Action) -> int:
@@ -74,90 +66,6 @@ def decode(m: int) -> Action:
 
 def _actor(m: int) -> int:
     return m >> 6 & 63
-
-
-def moves(e: Engine) -> list[int]:
-    """What ``legal_actions()`` lists, as ints, in the same order."""
-    phase = e.phase
-    if phase == DRAW_DUE:
-        d = e.drawer
-        src = e.draw_source
-        if src is None:
-            base = DRAW | d << 6
-            return [base | c for c in ms_cards(e.waste_once, e.waste_twice)]
-        out: list[int] = []
-        sources = [src] if isinstance(src, int) else [t for t in e.in_game() if t != d]
-        for t in sources:
-            base = DRAW | (t + 1) << 12 | d << 6
-            out.extend(base | c for c in ms_cards(e.once[t], e.twice[t]))
-        return out
-    if phase == OVER:
-        return []
-    out = [TAKE | taker << 6 | target for taker, target in e.takes()]
-    mover = e.to_act()
-    # Only the seat to act has a legal card (legal_cards says 0 for every other seat), but in
-    # a trick in any order, where every seat may play.
-    for s in ((mover,) if mover >= 0 else e.seq):
-        cards = e.legal_cards(s)
-        if cards:
-            base = s << 6
-            out.extend(base | c for c in cards_of(cards))
-    return out
-
-
-def draw_twins(e: Engine, actions: list[int]) -> list[int]:
-    """The draws of ``actions`` with one card of each class of twins: with two players left
-    and one pack, two cards of the waste pile of one suit with no card of any hand between
-    them in rank lead to positions of one value, for every seat and either question.
-
-    Why (docs/review.md, "Twins in the waste pile"): the drawer holds no card, so it leads the
-    card it draws; with two players left a tochoo on a drawn lead ends the game (Pagat,
-    Getaway: Two players), and a clean trick sends the card back to the waste pile. So a card
-    drawn from the waste never stays in a hand: the only cards it meets in a trick are the
-    other player's, and they are the same below and above either twin. Swapping the twins
-    maps one line of play onto the other, card for card, with the same winner of every trick.
-    """
-    if e.draw_source is not None or e.double or len(actions) < 2 or e.in_game_count() != 2:
-        return actions
-    held = 0
-    for m in e.once:
-        held |= m
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for a in actions:
-        c = a & 63
-        # The class: the suit, and the cards of the hands of that suit below the card.
-        cls = (SUIT[c], (held & SUIT_MASK[SUIT[c]] & (BIT[c] - 1)).bit_count())
-        if cls not in seen:
-            seen.add(cls)
-            out.append(a)
-    return out
-
-
-def _state_key(e: Engine) -> tuple[object, ...]:
-    """Everything of a position that decides what may follow (not the trick number, the
-    event log or why the leader leads): two positions with one key have one future."""
-    return (e.phase, tuple(e.once), tuple(e.twice), tuple(e.out), e.waste_once, e.waste_twice, e.power,
-            e.drawer, e.draw_source, tuple(e.trick), tuple(e.pending), e.tochoo, e.trump, e.first,
-            e.drawn_lead, e.active, e.played)
-
-
-def child(e: Engine, m: int) -> Engine:
-    """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
-    with no second judgement and no event made."""
-    c = e.fork()
-    kind = m & _KIND
-    if kind == 0:
-        if c.phase == IN_TRICK:
-            c.play(m >> 6 & 63, m & 63)
-        else:
-            c.lead(m >> 6 & 63, m & 63)
-    elif kind == TAKE:
-        c.take(m >> 6 & 63, m & 63)
-    else:
-        src = m >> 12 & 255
-        c.draw(m >> 6 & 63, m & 63, src - 1 if src else None)
-    return c
 
 
 class ExactSearch:
@@ -197,14 +105,13 @@ class ExactSearch:
     def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None]:
         """What is settled of ``e`` without a search: x out (a win), the game over, or the
         table's answer; None if nothing is. The position's key, when it was made."""
-        if e.out[x]:
-            return True, None
-        if e.phase == OVER:
-            return e.loser != x, None
+        done = e.settled_for(x)
+        if done is not None:
+            return done, None
         # One key a position; each entry packs, for every seat and mode, whether it is known
         # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
         # question, so the path needs the position only.
-        key = _state_key(e)
+        key = e.position_key()
         known = self.table.get(key)
         if known is not None:
             bit = 4 * x + 2 * mode
@@ -234,11 +141,11 @@ class ExactSearch:
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
         path[key] = depth
-        actions = moves(e)
+        actions = e.search_moves()
         if not actions:
             won, rep = False, _NO_REPEAT  # nothing may happen: no escape (the engine never stalls)
-        elif e.phase == DRAW_DUE:
-            won, rep = self._draw(e, x, mode, depth, path, draw_twins(e, actions))
+        elif e.current_phase() is Phase.DRAW_DUE:
+            won, rep = self._draw(e, x, mode, depth, path, e.twin_draws(actions))
         elif mode == OPEN:
             won, rep = self._any(e, x, mode, depth, path, actions)
         else:
@@ -264,7 +171,7 @@ class ExactSearch:
         held there, so a decision near the top of the tree, over many positions, outweighs
         the many near its leaves (the history heuristic's weight by depth)."""
         k = a | x << 24
-        held = sum(m.bit_count() for m in e.once)
+        held = e.held_known()
         self.history[k] = self.history.get(k, 0) + (1 << held)
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int],
@@ -274,7 +181,7 @@ class ExactSearch:
         in the move order)."""
         rest = []
         for a in self._ordered(actions, x):
-            c = child(e, a)
+            c = e.child(a)
             settled, key = self._known(c, x, mode)
             if settled is None:
                 assert key is not None
@@ -320,7 +227,7 @@ class ExactSearch:
         """:meth:`_all` for many actions (a draw from a large waste pile), each position searched
         as it is made: looking every one up first costs more than it saves there."""
         for a in self._ordered(actions, x):
-            won, r = self._search(child(e, a), x, mode, depth + 1, path)
+            won, r = self._search(e.child(a), x, mode, depth + 1, path)
             if not won:
                 self._credit(a, x, e)
                 return False, r
@@ -333,7 +240,7 @@ class ExactSearch:
         by_source: dict[int, list[int]] = {}
         for a in actions:
             by_source.setdefault(a >> 12 & 255, []).append(a)
-        drawer_helps = mode == OPEN or e.drawer == x
+        drawer_helps = mode == OPEN or e.to_act() == x
         rep = _NO_REPEAT
         for cards in by_source.values():
             won, r = self._all(e, x, mode, depth, path, cards)

@@ -83,6 +83,13 @@ if TYPE_CHECKING:
     import random  # sample_unseen's generator: a plain check need not load the module
 
 
+# The solver's moves as ints (engine/search.py): a play ``seat << 6 | card``, a take
+# ``TAKE | taker << 6 | target``, a draw ``DRAW | (source + 1) << 12 | drawer << 6 | card``.
+TAKE = 1 << 20
+DRAW = 2 << 20
+MOVE_KIND = 3 << 20
+
+
 class Phase(IntEnum):
     """Where a game stands: ``Engine.phase``. An int, so the hot path compares it as one."""
 
@@ -265,95 +272,95 @@ class Engine:
     """One game's state. Build it with :meth:`from_deal` or :meth:`from_position`."""
 
     __slots__ = (
+        "_active",
+        "_after",
+        "_any_order",
+        "_double",
+        "_draw_source",
+        "_drawer",
+        "_drawn_lead",
+        "_ended_by",
+        "_first",
+        "_hidden_once",
+        "_hidden_twice",
+        "_last_picker",
+        "_last_trick",
+        "_lead_why",
+        "_leader",
+        "_led",
+        "_legs",
+        "_lenient",
         "_log",
+        "_loser",
         "_made",
-        "active",
-        "after",
-        "any_order",
-        "double",
-        "draw_source",
-        "drawer",
-        "drawn_lead",
-        "ended_by",
-        "first",
-        "hidden_once",
-        "hidden_twice",
-        "last_picker",
-        "last_trick",
-        "lead_why",
-        "leader",
-        "led",
-        "legs",
-        "lenient",
-        "loser",
-        "n",
-        "once",
-        "out",
-        "out_order",
-        "pending",
-        "phase",
-        "played",
-        "power",
+        "_n",
+        "_once",
+        "_out",
+        "_out_order",
+        "_pending",
+        "_phase",
+        "_played",
+        "_power",
+        "_seq",
+        "_tochoo",
+        "_trick",
+        "_trick_no",
+        "_trump",
+        "_trumps",
+        "_twice",
+        "_unknown",
+        "_void",
+        "_void_since",
+        "_waste_once",
+        "_waste_twice",
+        "_waste_unknown",
         "rules",
-        "seq",
-        "tochoo",
-        "trick",
-        "trick_no",
-        "trump",
-        "trumps",
-        "twice",
-        "unknown",
-        "void",
-        "void_since",
-        "waste_once",
-        "waste_twice",
-        "waste_unknown",
     )
 
     def __init__(self, rules: RuleSet, n: int) -> None:
         self.rules = rules
-        self.n = n
-        self.double = rules.packs == 2
-        self.trumps = rules.trumps
-        self.any_order = rules.first_trick == "any_order"
+        self._n = n
+        self._double = rules.packs == 2
+        self._trumps = rules.trumps
+        self._any_order = rules.first_trick == "any_order"
         # Seats in order of play: the seats tag lists them clockwise (Pagat, Players and
         # Cards: deal and play are clockwise; Variations: some play anticlockwise).
-        seq, self.after = _order(rules.direction, n)
-        self.seq = list(seq)
-        self.once = [0] * n
-        self.twice = [0] * n
-        self.unknown = [0] * n
-        self.void = [0] * n
+        seq, self._after = _order(rules.direction, n)
+        self._seq = list(seq)
+        self._once = [0] * n
+        self._twice = [0] * n
+        self._unknown = [0] * n
+        self._void = [0] * n
         # The play that showed a seat void in a suit: the referee's own reference, kept for it.
-        self.void_since: list[dict[int, VoidShown | None]] = [{} for _ in range(n)]
-        self.out = [False] * n
-        self.out_order: list[int] = []
-        self.waste_once = self.waste_twice = 0
-        self.waste_unknown = 0
-        self.hidden_once = self.hidden_twice = 0
-        self.phase = BEFORE_FIRST
-        self.trick_no = 1
-        self.first = True
-        self.trick: list[tuple[int, int]] = []
-        self.played = 0  # mask of seats that played to the current trick
-        self.active = 0  # mask of seats that held cards when the trick began
-        self.leader = -1
-        self.led = -1
-        self.tochoo = False
-        self.power = -1
-        self.lead_why = LeadReason.ACE  # why ``power`` leads (only POWER means "has the power")
-        self.trump = -1
-        self.drawer = -1
+        self._void_since: list[dict[int, VoidShown | None]] = [{} for _ in range(n)]
+        self._out = [False] * n
+        self._out_order: list[int] = []
+        self._waste_once = self._waste_twice = 0
+        self._waste_unknown = 0
+        self._hidden_once = self._hidden_twice = 0
+        self._phase = BEFORE_FIRST
+        self._trick_no = 1
+        self._first = True
+        self._trick: list[tuple[int, int]] = []
+        self._played = 0  # mask of seats that played to the current trick
+        self._active = 0  # mask of seats that held cards when the trick began
+        self._leader = -1
+        self._led = -1
+        self._tochoo = False
+        self._power = -1
+        self._lead_why = LeadReason.ACE  # why ``power`` leads (only POWER means "has the power")
+        self._trump = -1
+        self._drawer = -1
         # Where the due draw comes from: a seat, "any" other hand, or None (the waste pile).
-        self.draw_source: int | str | None = None
-        self.pending: list[tuple[int, int]] = []  # a clean trick waiting for the waste pile
-        self.drawn_lead = False
-        self.loser = -1
-        self.legs = 0
-        self.ended_by = ""  # "end": one player left holding cards; "two_players": a tochoo on a drawn lead
-        self.last_trick: list[tuple[int, int]] = []
-        self.last_picker = -1
-        self.lenient = False
+        self._draw_source: int | str | None = None
+        self._pending: list[tuple[int, int]] = []  # a clean trick waiting for the waste pile
+        self._drawn_lead = False
+        self._loser = -1
+        self._legs = 0
+        self._ended_by = ""  # "end": one player left holding cards; "two_players": a tochoo on a drawn lead
+        self._last_trick: list[tuple[int, int]] = []
+        self._last_picker = -1
+        self._lenient = False
         # What happened, as (event class, its fields...): a tuple is made on every play,
         # the event value only when someone asks for it (events_since), which a plain
         # check never does.
@@ -378,9 +385,9 @@ class Engine:
         if check:
             e._check_deal(hands)
         e._place_hands(hands)
-        e.phase = BEFORE_FIRST
-        e.trick_no = 1
-        e.first = True
+        e._phase = BEFORE_FIRST
+        e._trick_no = 1
+        e._first = True
         return e
 
     @classmethod
@@ -392,22 +399,22 @@ class Engine:
         e = cls(rules, len(hands))
         e._place_hands(hands)
         for s in out:
-            e.out[s] = True
-            e.out_order.append(s)
+            e._out[s] = True
+            e._out_order.append(s)
         if isinstance(waste, int):
-            e.waste_unknown = waste
+            e._waste_unknown = waste
         elif waste is None:
-            e.waste_unknown = e.hidden_size() - sum(e.unknown)
+            e._waste_unknown = e.hidden_size() - sum(e._unknown)
         else:
             for c in waste:
-                e.waste_once, e.waste_twice = ms_add(e.waste_once, e.waste_twice, c)
+                e._waste_once, e._waste_twice = ms_add(e._waste_once, e._waste_twice, c)
                 e._unhide(c)
-        e.phase = BETWEEN
-        e.first = False
-        e.trick_no = trick_no
-        e.power = lead
-        e.lead_why = LeadReason.POSITION
-        e.trump = trump
+        e._phase = BETWEEN
+        e._first = False
+        e._trick_no = trick_no
+        e._power = lead
+        e._lead_why = LeadReason.POSITION
+        e._trump = trump
         e._finish_if_one_left()
         return e
 
@@ -445,26 +452,26 @@ class Engine:
 
     def _place_hands(self, hands: Sequence[Sequence[int] | int | None]) -> None:
         """Every card starts unseen; a hand given by its cards takes them out of hiding."""
-        self.hidden_once, self.hidden_twice = self.pack()
+        self._hidden_once, self._hidden_twice = self.pack()
         for s, h in enumerate(hands):
             if h is None:
                 continue
             if isinstance(h, int):
-                self.unknown[s] = h
+                self._unknown[s] = h
             else:
                 mask = reduce(or_, map(BIT.__getitem__, h), 0)
-                if mask.bit_count() == len(h) and not self.once[s] & mask and not self.hidden_twice & mask:
+                if mask.bit_count() == len(h) and not self._once[s] & mask and not self._hidden_twice & mask:
                     # Distinct cards, none held twice or hidden twice (a single pack): the
                     # card-by-card loop below, done for the whole hand at once.
-                    self.once[s] |= mask
-                    self.hidden_once &= ~mask
+                    self._once[s] |= mask
+                    self._hidden_once &= ~mask
                     continue
                 for c in h:
                     self._give(s, c)
                     self._unhide(c)
 
     def copy(self) -> Engine:
-        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
+        e = Engine(self.rules, self._n) if _COMPILED else Engine.__new__(Engine)
         for k in _FIELDS:
             v = getattr(self, k)
             if type(v) is list:
@@ -477,19 +484,19 @@ class Engine:
         and without the referee's void references, so a node of a search tree costs a few
         list copies. Every rule still comes from this engine's methods. Written out field by
         field: a loop over the slots costs more than the rest of a search step."""
-        e = Engine(self.rules, self.n) if _COMPILED else Engine.__new__(Engine)
-        e.rules, e.n, e.seq, e.after = self.rules, self.n, self.seq, self.after
-        e.waste_once, e.waste_twice, e.waste_unknown, e.hidden_once = self.waste_once, self.waste_twice, self.waste_unknown, self.hidden_once
-        e.hidden_twice, e.phase, e.trick_no, e.first = self.hidden_twice, self.phase, self.trick_no, self.first
-        e.played, e.active, e.leader, e.led = self.played, self.active, self.leader, self.led
-        e.tochoo, e.power, e.trump, e.drawer = self.tochoo, self.power, self.trump, self.drawer
-        e.draw_source, e.drawn_lead, e.loser, e.legs = self.draw_source, self.drawn_lead, self.loser, self.legs
-        e.last_picker, e.lenient, e.double, e.trumps = self.last_picker, self.lenient, self.double, self.trumps
-        e.any_order, e.lead_why, e.ended_by = self.any_order, self.lead_why, self.ended_by
-        e.once, e.twice, e.unknown, e.void = self.once[:], self.twice[:], self.unknown[:], self.void[:]
-        e.out, e.out_order = self.out[:], self.out_order[:]
-        e.trick, e.pending, e.last_trick = self.trick[:], self.pending[:], self.last_trick[:]
-        e.void_since = [{} for _ in range(self.n)]
+        e = Engine(self.rules, self._n) if _COMPILED else Engine.__new__(Engine)
+        e.rules, e._n, e._seq, e._after = self.rules, self._n, self._seq, self._after
+        e._waste_once, e._waste_twice, e._waste_unknown, e._hidden_once = self._waste_once, self._waste_twice, self._waste_unknown, self._hidden_once
+        e._hidden_twice, e._phase, e._trick_no, e._first = self._hidden_twice, self._phase, self._trick_no, self._first
+        e._played, e._active, e._leader, e._led = self._played, self._active, self._leader, self._led
+        e._tochoo, e._power, e._trump, e._drawer = self._tochoo, self._power, self._trump, self._drawer
+        e._draw_source, e._drawn_lead, e._loser, e._legs = self._draw_source, self._drawn_lead, self._loser, self._legs
+        e._last_picker, e._lenient, e._double, e._trumps = self._last_picker, self._lenient, self._double, self._trumps
+        e._any_order, e._lead_why, e._ended_by = self._any_order, self._lead_why, self._ended_by
+        e._once, e._twice, e._unknown, e._void = self._once[:], self._twice[:], self._unknown[:], self._void[:]
+        e._out, e._out_order = self._out[:], self._out_order[:]
+        e._trick, e._pending, e._last_trick = self._trick[:], self._pending[:], self._last_trick[:]
+        e._void_since = [{} for _ in range(self._n)]
         e._log, e._made = [], []
         return e
 
@@ -516,71 +523,71 @@ class Engine:
     def _give(self, s: int, c: int) -> None:
         # cards.ms_add in place: the hot path of every pickup and deal.
         b = BIT[c]
-        if self.once[s] & b:
-            self.twice[s] |= b
+        if self._once[s] & b:
+            self._twice[s] |= b
         else:
-            self.once[s] |= b
+            self._once[s] |= b
 
     def _take_known(self, s: int, c: int) -> bool:
         b = BIT[c]
-        if self.twice[s] & b:
-            self.twice[s] &= ~b
+        if self._twice[s] & b:
+            self._twice[s] &= ~b
             return True
-        if self.once[s] & b:
-            self.once[s] &= ~b
+        if self._once[s] & b:
+            self._once[s] &= ~b
             return True
         return False
 
     def _unhide(self, c: int) -> bool:
         b = BIT[c]
-        if self.hidden_twice & b:
-            self.hidden_twice &= ~b
+        if self._hidden_twice & b:
+            self._hidden_twice &= ~b
             return True
-        if self.hidden_once & b:
-            self.hidden_once &= ~b
+        if self._hidden_once & b:
+            self._hidden_once &= ~b
             return True
         return False
 
     def hidden_size(self) -> int:
-        return self.hidden_once.bit_count() + self.hidden_twice.bit_count()
+        return self._hidden_once.bit_count() + self._hidden_twice.bit_count()
 
     def size(self, s: int) -> int:
-        return self.once[s].bit_count() + self.twice[s].bit_count() + self.unknown[s]
+        return self._once[s].bit_count() + self._twice[s].bit_count() + self._unknown[s]
 
     def holds_cards(self, s: int) -> bool:
         # A second copy is always in ``twice`` *and* ``once`` (see _give), so ``once`` alone
         # says whether any known card is left: cheaper than counting, on every trick's path.
-        return bool(self.once[s]) or self.unknown[s] > 0
+        return bool(self._once[s]) or self._unknown[s] > 0
 
     def in_game_count(self) -> int:
         """How many seats are still playing (not out)."""
-        return self.out.count(False)
+        return self._out.count(False)
 
     def known(self, s: int) -> list[int]:
-        return ms_cards(self.once[s], self.twice[s])
+        return ms_cards(self._once[s], self._twice[s])
 
     def may_hold(self, s: int, c: int) -> bool:
         """Could the seat hold this card? Known, or unseen and not excluded by a void."""
-        if self.once[s] & BIT[c]:
+        if self._once[s] & BIT[c]:
             return True
-        return self.unknown[s] > 0 and bool(self.hidden_once & BIT[c])
+        return self._unknown[s] > 0 and bool(self._hidden_once & BIT[c])
 
     def waste_size(self) -> int:
-        return self.waste_once.bit_count() + self.waste_twice.bit_count() + self.waste_unknown
+        return self._waste_once.bit_count() + self._waste_twice.bit_count() + self._waste_unknown
 
     def in_game(self) -> list[int]:
         """Seats still playing (not out), in order of play."""
-        return [s for s in self.seq if not self.out[s]]
+        return [s for s in self._seq if not self._out[s]]
 
     def holding(self) -> list[int]:
-        out, once, unknown = self.out, self.once, self.unknown
-        return [s for s in self.seq if not out[s] and (once[s] or unknown[s] > 0)]
+        out, once, unknown = self._out, self._once, self._unknown
+        return [s for s in self._seq if not out[s] and (once[s] or unknown[s] > 0)]
 
     def next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
         """The next seat after ``s`` in the direction of play that is in the game (and holds
         cards); -1 if there is none but ``s``."""
-        for t in self.after[s]:
-            if t == skip or self.out[t]:
+        for t in self._after[s]:
+            if t == skip or self._out[t]:
                 continue
             if holding and not self.holds_cards(t):
                 continue
@@ -590,16 +597,16 @@ class Engine:
     def where(self, c: int) -> str:
         """Where a card is known to be, in words (for diagnostics)."""
         b = BIT[c]
-        for s in range(self.n):
-            if (self.once[s] | self.twice[s]) & b:
+        for s in range(self._n):
+            if (self._once[s] | self._twice[s]) & b:
                 return f"seat:{s}"
-        if any(tc == c for _, tc in self.trick):
+        if any(tc == c for _, tc in self._trick):
             return "trick"
-        if any(tc == c for _, tc in self.pending):
+        if any(tc == c for _, tc in self._pending):
             return "trick"
-        if (self.waste_once | self.waste_twice) & b:
+        if (self._waste_once | self._waste_twice) & b:
             return "waste"
-        if (self.hidden_once | self.hidden_twice) & b:
+        if (self._hidden_once | self._hidden_twice) & b:
             return "hidden"
         return "nowhere"
 
@@ -608,14 +615,14 @@ class Engine:
     def to_act(self) -> int:
         """The seat that must act now: the leader between tricks, the drawer when a draw is
         due, the next player in a trick; -1 when any seat may (the first trick) or none."""
-        if self.phase in (BEFORE_FIRST,):
+        if self._phase in (BEFORE_FIRST,):
             return self.ace_holder()
-        if self.phase == BETWEEN:
-            return self.power
-        if self.phase == DRAW_DUE:
-            return self.drawer
-        if self.phase == IN_TRICK:
-            if (self.first and self.any_order) or self.lenient:
+        if self._phase == BETWEEN:
+            return self._power
+        if self._phase == DRAW_DUE:
+            return self._drawer
+        if self._phase == IN_TRICK:
+            if (self._first and self._any_order) or self._lenient:
                 # Any order in the first trick; a trick followed as played after an
                 # unpenalised mistake has no turn order left to enforce.
                 return -1
@@ -626,8 +633,8 @@ class Engine:
         """The next seat in the direction of play that held cards when the trick began and
         has not played to it (Pagat, Second and subsequent tricks: the others play in turn;
         players out of cards are passed over, Getting away)."""
-        active, played = self.active, self.played
-        for t in self.after[self.trick[-1][0]]:
+        active, played = self._active, self._played
+        for t in self._after[self._trick[-1][0]]:
             if active >> t & 1 and not played >> t & 1:
                 return t
         return -1
@@ -635,14 +642,14 @@ class Engine:
     def ace_holder(self) -> int:
         """Who holds the ace that opens the first trick (Pagat, First trick; the marked one
         with a double pack, Pagat, Variations). -1 if unknown (unseen hands)."""
-        ace = MARKED_ACE if self.double else ACE_OF_SPADES
-        for s in range(self.n):
-            if self.once[s] & BIT[ace]:
+        ace = MARKED_ACE if self._double else ACE_OF_SPADES
+        for s in range(self._n):
+            if self._once[s] & BIT[ace]:
                 return s
         return -1
 
     def first_card(self) -> int:
-        return MARKED_ACE if self.double else ACE_OF_SPADES
+        return MARKED_ACE if self._double else ACE_OF_SPADES
 
     # ---- judging a play ------------------------------------------------------------------
 
@@ -652,66 +659,66 @@ class Engine:
         Record errors (R...) come before table mistakes (M...): a card the player cannot
         hold is not judged as a mistake (ruling 5).
         """
-        if self.phase == IN_TRICK:
+        if self._phase == IN_TRICK:
             # The path of nearly every play, the checks of the general path below in the
             # same order (those that test the phase fall away).
-            if self.out[s]:
+            if self._out[s]:
                 return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
-            hand = self.once[s]
-            if not hand & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
+            hand = self._once[s]
+            if not hand & bit and not (self._unknown[s] > 0 and self._hidden_once & bit):
                 w = self.where(c)
                 return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
-            if self.lenient:
+            if self._lenient:
                 return OK
-            if self.played & (1 << s):
+            if self._played & (1 << s):
                 return Verdict(Code.SECOND_CARD, "already played to this trick")
-            if self.tochoo:
+            if self._tochoo:
                 return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
-            if not (self.first and self.any_order):
+            if not (self._first and self._any_order):
                 # _next_to_play, written out (once a play).
-                active, played = self.active, self.played
+                active, played = self._active, self._played
                 turn = -1
-                for t in self.after[self.trick[-1][0]]:
+                for t in self._after[self._trick[-1][0]]:
                     if active >> t & 1 and not played >> t & 1:
                         turn = t
                         break
                 if s != turn:
                     return Verdict(Code.OUT_OF_TURN, "not this seat's turn", TurnOf(turn))
-            if SUIT[c] == self.led:
+            if SUIT[c] == self._led:
                 return OK  # _judge_follow's first answer
             return self._judge_follow(s, c)
-        if self.phase == BETWEEN:
+        if self._phase == BETWEEN:
             # A lead between tricks (nearly every other play): the general path below,
             # written out, in the same order.
-            if self.out[s]:
+            if self._out[s]:
                 return Verdict(Code.SEAT_OUT, "the seat has got away")
             bit = BIT[c]
-            if not self.once[s] & bit and not (self.unknown[s] > 0 and self.hidden_once & bit):
+            if not self._once[s] & bit and not (self._unknown[s] > 0 and self._hidden_once & bit):
                 w = self.where(c)
                 return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
-            if s != self.power:  # _judge_lead: the player with the power leads any card
-                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self.power))
+            if s != self._power:  # _judge_lead: the player with the power leads any card
+                return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self._power))
             return OK
-        if self.phase == OVER:
+        if self._phase == OVER:
             return Verdict(Code.AFTER_END, "the game is over")
-        if self.out[s]:
+        if self._out[s]:
             return Verdict(Code.SEAT_OUT, "the seat has got away")
-        if self.phase == DRAW_DUE:
+        if self._phase == DRAW_DUE:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self._draw_due())
         if not self.may_hold(s, c):
             w = self.where(c)
             return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
-        if self.phase in (BETWEEN, BEFORE_FIRST):
+        if self._phase in (BETWEEN, BEFORE_FIRST):
             return self._judge_lead(s, c)
         # in a trick
-        if self.lenient:
+        if self._lenient:
             return OK
-        if self.played & (1 << s):
+        if self._played & (1 << s):
             return Verdict(Code.SECOND_CARD, "already played to this trick")
-        if self.tochoo:
+        if self._tochoo:
             return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
-        if not (self.first and self.any_order):
+        if not (self._first and self._any_order):
             turn = self._next_to_play()
             if s != turn:
                 return Verdict(Code.OUT_OF_TURN, "not this seat's turn", TurnOf(turn))
@@ -719,48 +726,48 @@ class Engine:
 
     def _judge_lead(self, s: int, c: int) -> Verdict | None:
         # Pagat, Second and subsequent tricks: the player with the power leads any card.
-        if self.phase == BEFORE_FIRST:
+        if self._phase == BEFORE_FIRST:
             ace = self.first_card()
             holder = self.ace_holder()
             if c != ace:
                 # Pagat, First trick: the holder of the ace of spades begins with it.
                 return Verdict(Code.NOT_ACE_FIRST, "the first trick opens with the ace of spades", TurnOf(holder))
             return OK
-        if s != self.power:
-            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self.power))
+        if s != self._power:
+            return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self._power))
         return OK
 
     def _judge_follow(self, s: int, c: int) -> Verdict | None:
         """Follow suit if able; in Donkey, trump if unable (Pagat, Second and subsequent
         tricks; Donkey). Only known cards prove a renege now; unseen ones are judged later
         through voids (see the referee)."""
-        led = self.led
+        led = self._led
         suit = SUIT[c]
         if suit == led:
             # Any card of the suit led, higher or lower, in the two-player ending too
             # (docs/rulings.md, ruling 8).
             return OK
-        if self.once[s] & SUIT_MASK[led]:
+        if self._once[s] & SUIT_MASK[led]:
             return Verdict(Code.RENEGE, "holds the suit led", SuitHeld(led))
-        if self.trumps and self.trump >= 0 and suit != self.trump and self.once[s] & SUIT_MASK[self.trump]:
-            return Verdict(Code.RENEGE, "holds a trump", SuitHeld(self.trump))
+        if self._trumps and self._trump >= 0 and suit != self._trump and self._once[s] & SUIT_MASK[self._trump]:
+            return Verdict(Code.RENEGE, "holds a trump", SuitHeld(self._trump))
         return OK
 
     def shootout(self) -> bool:
         """Two players left, and the lead on the table is a drawn card (Denexa, How to Play
         Getaway: Ending the hand; Pagat, Getaway: Two players)."""
-        return self.drawn_lead and self.in_game_count() == 2
+        return self._drawn_lead and self.in_game_count() == 2
 
     def lower_card_instead(self, s: int, c: int) -> int:
         """With two players left, ``s`` answers the other's last or drawn card with the
         higher ``c``: a known lower card of the suit that would have kept the game going,
         or -1. Legal either way (docs/rulings.md, ruling 8); the referee only notes it."""
-        if self.phase != IN_TRICK or len(self.trick) != 1 or SUIT[c] != self.led or self.in_game_count() != 2:
+        if self._phase != IN_TRICK or len(self._trick) != 1 or SUIT[c] != self._led or self.in_game_count() != 2:
             return -1
-        lead_seat, lead_card = self.trick[0]
-        if not (self.drawn_lead or self.size(lead_seat) == 0) or RANK[c] < RANK[lead_card]:
+        lead_seat, lead_card = self._trick[0]
+        if not (self._drawn_lead or self.size(lead_seat) == 0) or RANK[c] < RANK[lead_card]:
             return -1
-        lower = [x for x in cards_of(self.once[s] & SUIT_MASK[self.led]) if RANK[x] < RANK[lead_card]]
+        lower = [x for x in cards_of(self._once[s] & SUIT_MASK[self._led]) if RANK[x] < RANK[lead_card]]
         return lower[-1] if lower else -1
 
     # ---- applying a play --------------------------------------------------------------------
@@ -769,7 +776,7 @@ class Engine:
         """Take the card out of the seat's hand; True if it came from the unseen cards."""
         if self._take_known(s, c):
             return False
-        self.unknown[s] -= 1
+        self._unknown[s] -= 1
         self._unhide(c)
         return True
 
@@ -778,90 +785,90 @@ class Engine:
         Returns True if the card came from the seat's unseen cards."""
         # _remove_from_hand, written out: this is the hot path of every replay.
         b = BIT[c]
-        twice = self.twice
+        twice = self._twice
         if twice[s] & b:
             twice[s] &= ~b
             from_unseen = False
         else:
-            once = self.once
+            once = self._once
             if once[s] & b:
                 once[s] &= ~b
                 from_unseen = False
             else:
-                self.unknown[s] -= 1
+                self._unknown[s] -= 1
                 self._unhide(c)
                 from_unseen = True
-        phase = self.phase
+        phase = self._phase
         if phase in (BETWEEN, BEFORE_FIRST):
             self._open_trick(s, c)
             return from_unseen
-        self.trick.append((s, c))
-        played = self.played | 1 << s
-        self.played = played
+        self._trick.append((s, c))
+        played = self._played | 1 << s
+        self._played = played
         suit = SUIT[c]
-        if suit == self.led and phase == IN_TRICK:
+        if suit == self._led and phase == IN_TRICK:
             # Follows suit (card_effect's first answer): nothing else to decide.
             self._log.append((Played, s, c, FOLLOWS))
-            if not self.lenient and not self.active & ~played:
+            if not self._lenient and not self._active & ~played:
                 self._resolve()
             return from_unseen
         effect = self.effect(c)
         self._log.append((Played, s, c, effect))
-        if self.lenient:
+        if self._lenient:
             # A trick followed as played after an unnoticed mistake: the record, not the
             # turn order, says when it ends; a tochoo still decides who picks it up.
             if effect is TOCHOO:
-                self.tochoo = True
+                self._tochoo = True
             return from_unseen
-        if effect is TRUMPS and self.trump < 0:
+        if effect is TRUMPS and self._trump < 0:
             # Pagat, Getaway: Donkey: the first card that cannot follow makes its suit
             # trumps, and does not end the trick.
-            self.trump = suit
+            self._trump = suit
             self._log.append((TrumpsSet, s, suit))
         elif effect is TOCHOO:
-            self.tochoo = True
+            self._tochoo = True
             self._resolve()
             return from_unseen
         # The trick is over when every seat that held cards at its start has played
         # (_next_to_play would find nobody left to play).
-        if not self.active & ~self.played:
+        if not self._active & ~self._played:
             self._resolve()
         return from_unseen
 
     def effect(self, c: int) -> Effect:
         """What card ``c`` does to the trick on the table now (one rule for every rule set,
         :func:`referee.engine.events.card_effect`)."""
-        if self.phase != IN_TRICK or not self.trick:
+        if self._phase != IN_TRICK or not self._trick:
             return Effect.LEADS
-        return card_effect(SUIT[c], self.led, self.trump, first=self.first, trumps=self.trumps)
+        return card_effect(SUIT[c], self._led, self._trump, first=self._first, trumps=self._trumps)
 
     def _open_trick(self, s: int, c: int) -> None:
         # Everyone still holding cards plays to the trick (Pagat, First trick; Second and
         # subsequent tricks), the leader included even if the lead was their last card.
-        self.trick = [(s, c)]
+        self._trick = [(s, c)]
         self._log.append((Played, s, c, LEADS))
-        self.leader = s
-        self.led = SUIT[c]
-        self.tochoo = False
-        self.lenient = False
-        self.played = 1 << s
-        out, once, unknown = self.out, self.once, self.unknown
+        self._leader = s
+        self._led = SUIT[c]
+        self._tochoo = False
+        self._lenient = False
+        self._played = 1 << s
+        out, once, unknown = self._out, self._once, self._unknown
         active = 0 if out[s] else 1 << s  # the leader, even if the lead was their last card
-        for t in range(self.n):
+        for t in range(self._n):
             if not out[t] and (once[t] or unknown[t] > 0):
                 active |= 1 << t
-        self.active = active
-        self.phase = IN_TRICK
-        if self.active == self.played and not self.first:
+        self._active = active
+        self._phase = IN_TRICK
+        if self._active == self._played and not self._first:
             self._resolve()
 
     def winner(self, trick: list[tuple[int, int]] | None = None) -> int:
         """The seat whose card takes the trick: the highest trump if any (Donkey), else the
         highest card of the suit led; of two equal cards the first played (Pagat,
         Variations: double pack)."""
-        trick = self.trick if trick is None else trick
+        trick = self._trick if trick is None else trick
         led = SUIT[trick[0][1]]
-        trump = self.trump if self.trumps else -1  # no suit is -1: only Donkey has trumps
+        trump = self._trump if self._trumps else -1  # no suit is -1: only Donkey has trumps
         best, best_key = -1, -1
         for s, c in trick:
             suit = SUIT[c]
@@ -878,24 +885,24 @@ class Engine:
     def _resolve(self) -> None:
         """The trick is over: a tochoo sends it to the winner's hand, a clean trick to the
         waste pile (Pagat, Second and subsequent tricks; First trick: always the waste)."""
-        trick = self.trick
+        trick = self._trick
         w = self.winner()
-        if self.tochoo and not self.first:
+        if self._tochoo and not self._first:
             # Two players left and the lead was a card drawn: a tochoo loses the leader the
             # game at once (Pagat, Two players, outcome 3; Denexa, Ending the hand).
-            if self.drawn_lead and self.in_game_count() == 2:
+            if self._drawn_lead and self.in_game_count() == 2:
                 self._pickup(w, trick)
-                self.last_trick, self.last_picker = list(trick), w
+                self._last_trick, self._last_picker = list(trick), w
                 self._end_trick()
                 self._log.append((PickedUp, w, len(trick)))
-                other = [t for t in self.in_game() if t != self.leader]
+                other = [t for t in self.in_game() if t != self._leader]
                 for t in other:
                     self._get_away(t)
-                self._game_over(self.leader)
-                self.ended_by = "two_players"
+                self._game_over(self._leader)
+                self._ended_by = "two_players"
                 return
             self._pickup(w, trick)
-            self.last_trick, self.last_picker = list(trick), w
+            self._last_trick, self._last_picker = list(trick), w
             self._end_trick()
             self._lead_by(w, LeadReason.POWER)
             self._log.append((PickedUp, w, len(trick)))
@@ -903,10 +910,10 @@ class Engine:
             return
         # The ended trick's list is never changed again (_end_trick starts a new one), so
         # last_trick may share it; pending is a copy, since a draw may take a card from it.
-        self.last_trick, self.last_picker = trick, -1
-        self.pending = list(trick)
+        self._last_trick, self._last_picker = trick, -1
+        self._pending = list(trick)
         self._end_trick()
-        self.power, self.lead_why = w, POWER  # _lead_by
+        self._power, self._lead_why = w, POWER  # _lead_by
         self._log.append((TrickToWaste, w, len(trick)))
         self._settle(w)
 
@@ -915,47 +922,47 @@ class Engine:
             self._give(s, c)
 
     def _end_trick(self) -> None:
-        self.trick = []
-        self.played = 0
-        self.tochoo = False
-        self.lenient = False
-        self.first = False
-        self.drawn_lead = False
-        self.trick_no += 1
+        self._trick = []
+        self._played = 0
+        self._tochoo = False
+        self._lenient = False
+        self._first = False
+        self._drawn_lead = False
+        self._trick_no += 1
 
     def _flush_pending(self) -> None:
-        once, twice = self.waste_once, self.waste_twice
-        for _, c in self.pending:  # cards.ms_add, written out: once per clean trick
+        once, twice = self._waste_once, self._waste_twice
+        for _, c in self._pending:  # cards.ms_add, written out: once per clean trick
             b = BIT[c]
             if once & b:
                 twice |= b
             else:
                 once |= b
-        self.waste_once, self.waste_twice = once, twice
-        self.pending = []
+        self._waste_once, self._waste_twice = once, twice
+        self._pending = []
 
     def _get_away(self, s: int) -> None:
-        if not self.out[s]:
-            self.out[s] = True
-            self.out_order.append(s)
+        if not self._out[s]:
+            self._out[s] = True
+            self._out_order.append(s)
             self._log.append((GotAway, s))
 
     def _settle(self, power: int) -> None:
         """After a trick: who got away, who leads, whether a draw is due, whether the game
         is over (Pagat, Getting away; Two players; End of Play)."""
-        out, once, unknown = self.out, self.once, self.unknown
-        for s in self.seq:
+        out, once, unknown = self._out, self._once, self._unknown
+        for s in self._seq:
             if s != power and not out[s] and not (once[s] or unknown[s] > 0):
                 self._get_away(s)
-        self.phase = BETWEEN
+        self._phase = BETWEEN
         if once[power] or unknown[power] > 0:
-            if self.pending:  # a clean trick goes to the waste pile now
+            if self._pending:  # a clean trick goes to the waste pile now
                 self._flush_pending()
-            self.power = power
+            self._power = power
             # Everyone still in now holds cards (the loop above let go of the rest), so
             # the game can be over only if the power holder is the last one in.
-            if self.out.count(False) > 1 or not self._finish_if_one_left():
-                self._log.append((Leads, power, self.lead_why))
+            if self._out.count(False) > 1 or not self._finish_if_one_left():
+                self._log.append((Leads, power, self._lead_why))
             return
         # The power holder has no card: their last card won a clean trick.
         others = [s for s in self.in_game() if s != power]
@@ -966,7 +973,7 @@ class Engine:
             self._game_over(power)
             return
         mode = self.rules.last_card
-        if mode == "pass_lead" and self.active.bit_count() > 2:
+        if mode == "pass_lead" and self._active.bit_count() > 2:
             # Pagat, Getaway: Variations (version 3); Denexa, How to Play Getaway: Getting
             # away: with more than two players the last card gets away and the next player
             # holding cards leads. docs/rulings.md, ruling 9: "more than two" counts everyone
@@ -974,21 +981,21 @@ class Engine:
             self._pass_lead(power)
             return
         if mode == "draw_hand":
-            self.drawer = power
-            self.draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
-            self.phase = DRAW_DUE
-            self.power = power
-            self._log.append((DrawDue, power, ANY_SOURCE if self.draw_source == "any" else self.draw_source))
+            self._drawer = power
+            self._draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
+            self._phase = DRAW_DUE
+            self._power = power
+            self._log.append((DrawDue, power, ANY_SOURCE if self._draw_source == "any" else self._draw_source))
             return
         if self.waste_size() == 0:
             # Nothing to draw from (only the trick just played is face down): the player
             # gets away and the lead passes on, as version 3 of Pagat's Variations does.
             self._pass_lead(power)
             return
-        self.drawer = power
-        self.draw_source = None
-        self.phase = DRAW_DUE
-        self.power = power
+        self._drawer = power
+        self._draw_source = None
+        self._phase = DRAW_DUE
+        self._power = power
         self._log.append((DrawDue, power, None))
 
     def _pass_lead(self, power: int) -> None:
@@ -1000,13 +1007,13 @@ class Engine:
             self._log.append((Leads, nxt, LeadReason.PASS_LEAD))
 
     def _lead_by(self, s: int, why: LeadReason) -> None:
-        self.power = s
-        self.lead_why = why
+        self._power = s
+        self._lead_why = why
 
     def _finish_if_one_left(self) -> bool:
         # Pagat, End of Play: the last player left holding cards is the loser.
         left = self.holding()
-        if len(left) == 1 and self.phase != DRAW_DUE:
+        if len(left) == 1 and self._phase != DRAW_DUE:
             for s in self.in_game():
                 if s != left[0]:
                     self._get_away(s)
@@ -1015,12 +1022,12 @@ class Engine:
         return False
 
     def _game_over(self, loser: int) -> None:
-        self.ended_by = "end"
-        self.phase = OVER
-        self.loser = loser
-        self.legs = self.size(loser)
-        self.power = -1
-        self._log.append((GameOver, loser, self.legs))
+        self._ended_by = "end"
+        self._phase = OVER
+        self._loser = loser
+        self._legs = self.size(loser)
+        self._power = -1
+        self._log.append((GameOver, loser, self._legs))
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
@@ -1033,43 +1040,43 @@ class Engine:
         between tricks, the card was a lead out of turn: the trick holds that card alone."""
         if c is not None:
             self._remove_from_hand(s, c)
-        if self.phase != IN_TRICK and not after_end:
-            self.trick = []
-            if self.pending:
+        if self._phase != IN_TRICK and not after_end:
+            self._trick = []
+            if self._pending:
                 self._flush_pending()
-        elif self.phase != IN_TRICK:
+        elif self._phase != IN_TRICK:
             # The trick had already ended (a play after a tochoo): undo its pickup.
-            trick = list(self.last_trick)
-            if self.last_picker >= 0:
+            trick = list(self._last_trick)
+            if self._last_picker >= 0:
                 for _, tc in trick:
-                    self._take_known(self.last_picker, tc)
-            elif self.phase in (BETWEEN, DRAW_DUE) and self.pending:
-                trick = list(self.pending)
-                self.pending = []
-            if self.phase == OVER:
-                self.loser = -1
-            self.trick = trick
-            self.trick_no -= 1
+                    self._take_known(self._last_picker, tc)
+            elif self._phase in (BETWEEN, DRAW_DUE) and self._pending:
+                trick = list(self._pending)
+                self._pending = []
+            if self._phase == OVER:
+                self._loser = -1
+            self._trick = trick
+            self._trick_no -= 1
         if c is not None:
-            self.trick.append((s, c))
-        taken = self.trick
+            self._trick.append((s, c))
+        taken = self._trick
         for _, tc in taken:
             self._give(s, tc)
         self._log.append((Penalty, s, len(taken)))
-        self.last_trick, self.last_picker = list(taken), s
-        self.pending = []
+        self._last_trick, self._last_picker = list(taken), s
+        self._pending = []
         self._end_trick()
         # Players who played their last card to the trick have got away; the offender holds
         # cards and leads.
-        for t in self.seq:
-            if t != s and not self.out[t] and self.size(t) == 0:
+        for t in self._seq:
+            if t != s and not self._out[t] and self.size(t) == 0:
                 self._get_away(t)
-            elif self.out[t] and self.size(t) > 0:
+            elif self._out[t] and self.size(t) > 0:
                 # A seat the undone pickup had sent out holds cards again.
-                self.out[t] = False
-                if t in self.out_order:
-                    self.out_order.remove(t)
-        self.phase = BETWEEN
+                self._out[t] = False
+                if t in self._out_order:
+                    self._out_order.remove(t)
+        self._phase = BETWEEN
         self._lead_by(s, LeadReason.PENALTY)
         if not self._finish_if_one_left():
             self._log.append((Leads, s, LeadReason.PENALTY))
@@ -1078,63 +1085,63 @@ class Engine:
         """Follow a record in which play went on after the trick ended (a play after a
         tochoo that nobody noticed): the trick is back on the table, to be ended by
         :meth:`close`."""
-        if self.phase == IN_TRICK:
-            self.lenient = True
+        if self._phase == IN_TRICK:
+            self._lenient = True
             return
-        trick = list(self.last_trick)
-        if self.last_picker >= 0:
+        trick = list(self._last_trick)
+        if self._last_picker >= 0:
             for _, tc in trick:
-                self._take_known(self.last_picker, tc)
+                self._take_known(self._last_picker, tc)
         else:
-            trick = list(self.pending) or trick
-            if not self.pending:
+            trick = list(self._pending) or trick
+            if not self._pending:
                 for _, tc in trick:
                     self._remove_waste(tc)
-            self.pending = []
-        for t in list(self.out_order):
+            self._pending = []
+        for t in list(self._out_order):
             if self.size(t) > 0:
-                self.out[t] = False
-                self.out_order.remove(t)
-        self.trick = trick
-        self.trick_no -= 1
-        self.phase = IN_TRICK
-        self.leader = trick[0][0]
-        self.led = SUIT[trick[0][1]]
-        self.played = 0
+                self._out[t] = False
+                self._out_order.remove(t)
+        self._trick = trick
+        self._trick_no -= 1
+        self._phase = IN_TRICK
+        self._leader = trick[0][0]
+        self._led = SUIT[trick[0][1]]
+        self._played = 0
         for t, _ in trick:
-            self.played |= 1 << t
-        self.first = False
-        self.tochoo = any(card_effect(SUIT[tc], self.led, self.trump, first=False, trumps=self.trumps) is Effect.TOCHOO
+            self._played |= 1 << t
+        self._first = False
+        self._tochoo = any(card_effect(SUIT[tc], self._led, self._trump, first=False, trumps=self._trumps) is Effect.TOCHOO
                           for _, tc in trick)
-        self.lenient = True
-        self.loser = -1
+        self._lenient = True
+        self._loser = -1
 
     def _remove_waste(self, c: int) -> None:
         b = BIT[c]
-        if self.waste_twice & b:
-            self.waste_twice &= ~b
+        if self._waste_twice & b:
+            self._waste_twice &= ~b
         else:
-            self.waste_once &= ~b
+            self._waste_once &= ~b
 
     def close(self) -> None:
         """End a lenient trick as the table ended it: to the winner at a tochoo, else to
         the waste pile."""
-        if self.phase != IN_TRICK:
+        if self._phase != IN_TRICK:
             return
         w = self.winner()
         # Logged as _resolve logs it: what the replay did with the trick is told by its
         # events (a pickup or the waste pile), however the trick ended.
-        if self.tochoo and not self.first:
-            self._pickup(w, self.trick)
-            self.last_trick, self.last_picker = list(self.trick), w
+        if self._tochoo and not self._first:
+            self._pickup(w, self._trick)
+            self._last_trick, self._last_picker = list(self._trick), w
             self._end_trick()
-            self._log.append((PickedUp, w, len(self.last_trick)))
+            self._log.append((PickedUp, w, len(self._last_trick)))
             self._settle(w)
         else:
-            self.last_trick, self.last_picker = list(self.trick), -1
-            self.pending = list(self.trick)
+            self._last_trick, self._last_picker = list(self._trick), -1
+            self._pending = list(self._trick)
             self._end_trick()
-            self._log.append((TrickToWaste, w, len(self.last_trick)))
+            self._log.append((TrickToWaste, w, len(self._last_trick)))
             self._settle(w)
 
     # ---- takes and draws ------------------------------------------------------------------------
@@ -1145,18 +1152,18 @@ class Engine:
         return self.next_seat(taker)
 
     def judge_take(self, taker: int, target: int) -> Verdict | None:
-        if self.phase == OVER:
+        if self._phase == OVER:
             return Verdict(Code.AFTER_END, "the game is over")
         if not self.rules.taking:
             return Verdict(Code.WRONG_TAKE, "taking is not allowed by this rule set")
-        if self.phase == IN_TRICK:
+        if self._phase == IN_TRICK:
             return Verdict(Code.TAKE_IN_TRICK, "a trick is being played")
-        if self.phase == DRAW_DUE:
+        if self._phase == DRAW_DUE:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self._draw_due())
         if taker == target:
             # Pagat, Taking cards: the hand of the player to one's left, never one's own.
             return Verdict(Code.WRONG_TAKE, "own hand", TakeOnly(self.take_target(taker)))
-        if self.out[taker] or self.size(taker) == 0:
+        if self._out[taker] or self.size(taker) == 0:
             return Verdict(Code.WRONG_TAKE, "the taker has no cards")
         want = self.take_target(taker)
         if target != want:
@@ -1167,54 +1174,54 @@ class Engine:
         """Can ``target``'s hand go to ``taker`` at all, allowed or not: two different seats,
         both still in the game and holding cards, between tricks, the game not over. The
         referee follows a rejected take written in a record only then."""
-        return (taker != target and self.phase in (BEFORE_FIRST, BETWEEN, DRAW_DUE)
-                and not self.out[taker] and not self.out[target]
+        return (taker != target and self._phase in (BEFORE_FIRST, BETWEEN, DRAW_DUE)
+                and not self._out[taker] and not self._out[target]
                 and self.size(taker) > 0 and self.size(target) > 0)
 
     def take(self, taker: int, target: int) -> None:
         """``taker`` takes ``target``'s whole hand; the target has got away (ruling 3)."""
-        for c in cards_of(self.once[target]) + cards_of(self.twice[target]):
+        for c in cards_of(self._once[target]) + cards_of(self._twice[target]):
             self._give(taker, c)
-        self.once[target] = self.twice[target] = 0
+        self._once[target] = self._twice[target] = 0
         # Unseen cards join unseen cards: only a suit both lacked is still lacking.
-        if self.unknown[target]:
-            self.void[taker] &= self.void[target]
-            for suit in list(self.void_since[taker]):
-                if not self.void[taker] & (1 << suit):
-                    del self.void_since[taker][suit]
-        self.unknown[taker] += self.unknown[target]
-        self.unknown[target] = 0
+        if self._unknown[target]:
+            self._void[taker] &= self._void[target]
+            for suit in list(self._void_since[taker]):
+                if not self._void[taker] & (1 << suit):
+                    del self._void_since[taker][suit]
+        self._unknown[taker] += self._unknown[target]
+        self._unknown[target] = 0
         self._get_away(target)
-        passed = self.power == target
+        passed = self._power == target
         if passed:
             # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
             # target who still holds cards.
             self._lead_by(self.next_seat(target), LeadReason.TAKE)
         self._log.append((Took, taker, target))
-        if not self._finish_if_one_left() and passed and self.power >= 0:
-            self._log.append((Leads, self.power, LeadReason.TAKE))  # who leads now is an event too
+        if not self._finish_if_one_left() and passed and self._power >= 0:
+            self._log.append((Leads, self._power, LeadReason.TAKE))  # who leads now is an event too
 
     def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
-        if self.phase != DRAW_DUE:
-            if self.phase == OVER:
+        if self._phase != DRAW_DUE:
+            if self._phase == OVER:
                 return Verdict(Code.AFTER_END, "the game is over")
             return Verdict(Code.DRAW_OUT_OF_PLACE, "no draw is due")
-        if s != self.drawer:
+        if s != self._drawer:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "another player must draw", self._draw_due())
-        want = self.draw_source
+        want = self._draw_source
         if want is None:
             if source is not None:
                 return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the waste pile", self._draw_due())
-            if (self.waste_once | self.waste_twice) & BIT[c]:
+            if (self._waste_once | self._waste_twice) & BIT[c]:
                 return OK
-            if self.waste_unknown > 0 and self.hidden_once & BIT[c]:
+            if self._waste_unknown > 0 and self._hidden_once & BIT[c]:
                 return OK
             return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         if source is None:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from a player's hand", self._draw_due())
         if want != "any" and source != want:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from the next player's hand", self._draw_due())
-        if source == s or self.out[source]:
+        if source == s or self._out[source]:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "the draw is from another player's hand", self._draw_due())
         if not self.may_hold(source, c):
             return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
@@ -1223,12 +1230,12 @@ class Engine:
     def draw(self, s: int, c: int, source: int | None) -> None:
         if source is None:
             b = BIT[c]
-            if self.waste_twice & b:
-                self.waste_twice &= ~b
-            elif self.waste_once & b:
-                self.waste_once &= ~b
+            if self._waste_twice & b:
+                self._waste_twice &= ~b
+            elif self._waste_once & b:
+                self._waste_once &= ~b
             else:
-                self.waste_unknown -= 1
+                self._waste_unknown -= 1
                 self._unhide(c)
         else:
             self._remove_from_hand(source, c)
@@ -1240,8 +1247,8 @@ class Engine:
     def reveal(self, s: int, c: int) -> None:
         """The seat is seen to hold ``c`` (it played the card and took it back): an unseen
         card of its hand becomes a known one."""
-        if not self.once[s] & BIT[c]:
-            self.unknown[s] -= 1
+        if not self._once[s] & BIT[c]:
+            self._unknown[s] -= 1
             self._unhide(c)
             self._give(s, c)
 
@@ -1253,12 +1260,12 @@ class Engine:
         """Follow a record in which ``s`` took ``c`` from the waste pile when no draw was
         due (an error in the record, ruling 5): True if the card was there to take."""
         b = BIT[c]
-        if self.waste_twice & b:
-            self.waste_twice &= ~b
-        elif self.waste_once & b:
-            self.waste_once &= ~b
-        elif self.waste_unknown > 0 and self.hidden_once & b:
-            self.waste_unknown -= 1
+        if self._waste_twice & b:
+            self._waste_twice &= ~b
+        elif self._waste_once & b:
+            self._waste_once &= ~b
+        elif self._waste_unknown > 0 and self._hidden_once & b:
+            self._waste_unknown -= 1
             self._unhide(c)
         else:
             return False
@@ -1270,11 +1277,11 @@ class Engine:
         the record, ruling 5): one of the seat's unseen cards takes its place in the waste,
         so every size stays as the record has it. False if the seat has no unseen card or
         the card is not in the waste pile."""
-        if self.unknown[s] == 0 or not self.move_from_waste(s, c):
+        if self._unknown[s] == 0 or not self.move_from_waste(s, c):
             return False
         # move_from_waste put the card in the hand; one unseen card goes the other way.
-        self.unknown[s] -= 1
-        self.waste_unknown += 1
+        self._unknown[s] -= 1
+        self._waste_unknown += 1
         return True
 
     def force_draw(self, s: int, c: int) -> bool:
@@ -1282,15 +1289,15 @@ class Engine:
         the record, ruling 5): the draw happens as written if the card is anywhere but
         another player's hand (the trick just played, the waste pile, unseen). The draw is
         the due drawer's. False if the card cannot be taken without changing a hand."""
-        if self.phase != DRAW_DUE:
+        if self._phase != DRAW_DUE:
             return False
-        for i, (_, tc) in enumerate(self.pending):
+        for i, (_, tc) in enumerate(self._pending):
             if tc == c:
-                del self.pending[i]
+                del self._pending[i]
                 self._give_drawn(s, c)
                 return True
         b = BIT[c]
-        if (self.waste_once | self.waste_twice) & b or (self.hidden_once & b and self.waste_unknown > 0):
+        if (self._waste_once | self._waste_twice) & b or (self._hidden_once & b and self._waste_unknown > 0):
             self.move_from_waste(s, c)
             self._take_known(s, c)
             self._give_drawn(s, c)
@@ -1302,19 +1309,19 @@ class Engine:
         pile, and the drawer leads (Pagat, Getaway: Getting away)."""
         self._give(s, c)
         self._flush_pending()
-        self.phase = BETWEEN
+        self._phase = BETWEEN
         self._lead_by(s, LeadReason.DRAW)
-        self.drawer = -1
-        self.draw_source = None
-        self.drawn_lead = True
+        self._drawer = -1
+        self._draw_source = None
+        self._drawn_lead = True
         self._log.append((Drew, s, c, source))
 
     def lead(self, s: int, c: int) -> None:
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
-        drawn = self.drawn_lead
+        drawn = self._drawn_lead
         self.play(s, c)
-        if self.phase == IN_TRICK:
-            self.drawn_lead = drawn
+        if self._phase == IN_TRICK:
+            self._drawn_lead = drawn
 
     # ---- what may happen now ---------------------------------------------------------------------
 
@@ -1322,40 +1329,40 @@ class Engine:
         """The known cards ``s`` may play now, as a mask. In a trick followed as played after
         an unpenalised mistake (``lenient``) the rules give no legal play once a tochoo has
         ended it; the table's record decides what comes next."""
-        if self.phase in (OVER, DRAW_DUE) or self.out[s]:
+        if self._phase in (OVER, DRAW_DUE) or self._out[s]:
             return 0
-        hand = self.once[s]
-        if self.phase == BEFORE_FIRST:
+        hand = self._once[s]
+        if self._phase == BEFORE_FIRST:
             ace = self.first_card()
             return hand & BIT[ace]
-        if self.phase == BETWEEN:
-            return hand if s == self.power else 0
-        if self.played & (1 << s) or self.tochoo:
+        if self._phase == BETWEEN:
+            return hand if s == self._power else 0
+        if self._played & (1 << s) or self._tochoo:
             return 0
-        if not (self.first and self.any_order) and s != self._next_to_play():
+        if not (self._first and self._any_order) and s != self._next_to_play():
             return 0
-        follow = hand & SUIT_MASK[self.led]
+        follow = hand & SUIT_MASK[self._led]
         if follow:
             return follow
-        if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
-            return hand & SUIT_MASK[self.trump]
+        if self._trumps and self._trump >= 0 and hand & SUIT_MASK[self._trump]:
+            return hand & SUIT_MASK[self._trump]
         return hand
 
     def legal(self, s: int) -> Legal:
         """What seat ``s`` may play now and the rule that says so (known cards; for an
         unseen hand, the cards it may hold that would be legal)."""
         reason, mask = self._legal_reason(s)
-        if self.unknown[s] and reason not in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN):
+        if self._unknown[s] and reason not in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN):
             # Unseen cards: any card the seat may hold that the rule allows.
             allowed = {LegalReason.ANY: FULL_PACK, LegalReason.ACE_FIRST: BIT[self.first_card()],
-                       LegalReason.FOLLOW: SUIT_MASK[self.led] if self.led >= 0 else 0,
+                       LegalReason.FOLLOW: SUIT_MASK[self._led] if self._led >= 0 else 0,
                        LegalReason.FIRST_TRICK_SPADE: SUIT_MASK[0],
-                       LegalReason.TRUMP: SUIT_MASK[self.trump] if self.trump >= 0 else 0,
+                       LegalReason.TRUMP: SUIT_MASK[self._trump] if self._trump >= 0 else 0,
                        LegalReason.OFF_SUIT: FULL_PACK}[reason]
-            if reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP) and self.led >= 0:
+            if reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP) and self._led >= 0:
                 # Until the seat shows a void, it may still hold the suit led.
-                allowed |= SUIT_MASK[self.led]
-            mask |= self.hidden_once & allowed & ~self._void_mask(s)
+                allowed |= SUIT_MASK[self._led]
+            mask |= self._hidden_once & allowed & ~self._void_mask(s)
         return Legal(s, tuple(cards_of(mask)), reason)
 
     def playable(self, s: int) -> tuple[int, ...]:
@@ -1367,27 +1374,27 @@ class Engine:
     def _void_mask(self, s: int) -> int:
         m = 0
         for suit in range(4):
-            if self.void[s] & (1 << suit):
+            if self._void[s] & (1 << suit):
                 m |= SUIT_MASK[suit]
         return m
 
     def _legal_reason(self, s: int) -> tuple[LegalReason, int]:
         mask = self.legal_cards(s)
-        if self.phase in (OVER, DRAW_DUE) or self.out[s]:
+        if self._phase in (OVER, DRAW_DUE) or self._out[s]:
             return LegalReason.NONE, 0
-        if self.phase == BEFORE_FIRST:
+        if self._phase == BEFORE_FIRST:
             return (LegalReason.ACE_FIRST, mask) if s == self.ace_holder() or self.ace_holder() < 0 else \
                 (LegalReason.NOT_YOUR_TURN, 0)
-        if self.phase == BETWEEN:
-            return (LegalReason.ANY, mask) if s == self.power else (LegalReason.NOT_YOUR_TURN, 0)
-        if self.played & (1 << s) or self.tochoo:
+        if self._phase == BETWEEN:
+            return (LegalReason.ANY, mask) if s == self._power else (LegalReason.NOT_YOUR_TURN, 0)
+        if self._played & (1 << s) or self._tochoo:
             return LegalReason.NONE, 0
-        if not (self.first and self.any_order) and s != self._next_to_play():
+        if not (self._first and self._any_order) and s != self._next_to_play():
             return LegalReason.NOT_YOUR_TURN, 0
-        hand = self.once[s]
-        if hand & SUIT_MASK[self.led] or (not hand and self.unknown[s]):
-            return (LegalReason.FIRST_TRICK_SPADE if self.first else LegalReason.FOLLOW), mask
-        if self.trumps and self.trump >= 0 and hand & SUIT_MASK[self.trump]:
+        hand = self._once[s]
+        if hand & SUIT_MASK[self._led] or (not hand and self._unknown[s]):
+            return (LegalReason.FIRST_TRICK_SPADE if self._first else LegalReason.FOLLOW), mask
+        if self._trumps and self._trump >= 0 and hand & SUIT_MASK[self._trump]:
             return LegalReason.TRUMP, mask
         return LegalReason.OFF_SUIT, mask
 
@@ -1395,20 +1402,20 @@ class Engine:
         """Every action the rules allow now whose card is known: the plays of the seats
         that may play, the takes, and the draws of known cards."""
         out: list[Action] = []
-        if self.phase == DRAW_DUE:
-            src = self.draw_source
+        if self._phase == DRAW_DUE:
+            src = self._draw_source
             if src is None:
-                for c in ms_cards(self.waste_once, self.waste_twice):
-                    out.append(DrawCard(self.drawer, c, None))
+                for c in ms_cards(self._waste_once, self._waste_twice):
+                    out.append(DrawCard(self._drawer, c, None))
             else:
-                sources = [src] if isinstance(src, int) else [t for t in self.in_game() if t != self.drawer]
+                sources = [src] if isinstance(src, int) else [t for t in self.in_game() if t != self._drawer]
                 for t in sources:
                     for c in self.known(t):
-                        out.append(DrawCard(self.drawer, c, t))
+                        out.append(DrawCard(self._drawer, c, t))
             return out
         for taker, target in self.takes():
             out.append(TakeHand(taker, target))
-        for s in self.seq:
+        for s in self._seq:
             for c in cards_of(self.legal_cards(s)):
                 out.append(PlayCard(s, c))
         return out
@@ -1437,18 +1444,18 @@ class Engine:
                 raise IllegalAction(action, v)
             if events:
                 mark = len(self._log)
-                if self.phase == IN_TRICK:
+                if self._phase == IN_TRICK:
                     self.play(s, c)
                 else:
                     self.lead(s, c)
                 return self.events_since(mark)
-            if self.phase == IN_TRICK:
+            if self._phase == IN_TRICK:
                 self.play(s, c)
             else:  # lead(), written out: a lead keeps the drawn-lead mark
-                drawn = self.drawn_lead
+                drawn = self._drawn_lead
                 self.play(s, c)
-                if self.phase == IN_TRICK:
-                    self.drawn_lead = drawn
+                if self._phase == IN_TRICK:
+                    self._drawn_lead = drawn
             return []
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action, events=events)
@@ -1457,7 +1464,7 @@ class Engine:
             v = self.judge_play(action.seat, action.card)
             if v is not None:
                 raise IllegalAction(action, v)
-            if self.phase in (BETWEEN, BEFORE_FIRST):
+            if self._phase in (BETWEEN, BEFORE_FIRST):
                 self.lead(action.seat, action.card)
             else:
                 self.play(action.seat, action.card)
@@ -1478,7 +1485,7 @@ class Engine:
         and without making its events (they stay in the log): the review's search applies
         only what the engine itself listed, a few hundred thousand times a question."""
         if type(action) is PlayCard:
-            if self.phase == IN_TRICK:
+            if self._phase == IN_TRICK:
                 self.play(action.seat, action.card)
             else:
                 self.lead(action.seat, action.card)
@@ -1490,7 +1497,7 @@ class Engine:
 
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""
-        if not self.rules.taking or self.phase not in (BETWEEN, BEFORE_FIRST):
+        if not self.rules.taking or self._phase not in (BETWEEN, BEFORE_FIRST):
             return []
         out = []
         for s in self.holding():
@@ -1502,75 +1509,75 @@ class Engine:
     def view(self) -> View:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
-        once, twice, unknown, void = self.once, self.twice, self.unknown, self.void
-        in_trick = self.phase == IN_TRICK
+        once, twice, unknown, void = self._once, self._twice, self._unknown, self._void
+        in_trick = self._phase == IN_TRICK
         return View(
-            phase=_PHASES[self.phase],
-            trick_no=self.trick_no,
-            trick=tuple(self.trick) if self.phase == IN_TRICK else (),
+            phase=_PHASES[self._phase],
+            trick_no=self._trick_no,
+            trick=tuple(self._trick) if self._phase == IN_TRICK else (),
             to_act=self.to_act(),
-            leader=self.leader if self.phase == IN_TRICK else self.power,
-            lead_why=self.lead_why,
+            leader=self._leader if self._phase == IN_TRICK else self._power,
+            lead_why=self._lead_why,
             # map and a list over zip, not a generator per seat: a view is asked per action.
             sizes=tuple([o.bit_count() + t.bit_count() + u for o, t, u in zip(once, twice, unknown)]),
             known=tuple(map(_cards_held, once, twice)),
             voids=tuple(map(_SUITS_OF.__getitem__, void)),
-            out_order=tuple(self.out_order),
-            trumps=self.trump if self.trump >= 0 else None,
-            waste=_cards_held(self.waste_once, self.waste_twice),
+            out_order=tuple(self._out_order),
+            trumps=self._trump if self._trump >= 0 else None,
+            waste=_cards_held(self._waste_once, self._waste_twice),
             waste_size=self.waste_size(),
-            loser=self.loser if self.phase == OVER and self.loser >= 0 else None,
-            legs=self.legs,
-            order=tuple(self.seq),
-            first_trick=self.first,
-            draw_source=(None if self.phase != DRAW_DUE or self.draw_source is None
-                         else ANY_SOURCE if self.draw_source == "any" else int(self.draw_source)),
-            picked_up_by=self.last_picker if self.last_picker >= 0 else None,
-            last_trick=tuple(self.last_trick),
-            ended_by=self.ended_by,
-            hidden=_cards_held(self.hidden_once, 0),
+            loser=self._loser if self._phase == OVER and self._loser >= 0 else None,
+            legs=self._legs,
+            order=tuple(self._seq),
+            first_trick=self._first,
+            draw_source=(None if self._phase != DRAW_DUE or self._draw_source is None
+                         else ANY_SOURCE if self._draw_source == "any" else int(self._draw_source)),
+            picked_up_by=self._last_picker if self._last_picker >= 0 else None,
+            last_trick=tuple(self._last_trick),
+            ended_by=self._ended_by,
+            hidden=_cards_held(self._hidden_once, 0),
             # seamviews (issue 23)
-            power=self.power if self.power >= 0 else None,
-            led=self.led if in_trick and self.led >= 0 else None,
-            tochoo=in_trick and self.tochoo,
-            as_played=in_trick and self.lenient,
+            power=self._power if self._power >= 0 else None,
+            led=self._led if in_trick and self._led >= 0 else None,
+            tochoo=in_trick and self._tochoo,
+            as_played=in_trick and self._lenient,
             still_to_play=self._still_to_play() if in_trick else (),
-            pending=tuple(self.pending),
-            drawn_lead=self.drawn_lead,
-            hidden_cards=_cards_held(self.hidden_once, self.hidden_twice),
+            pending=tuple(self._pending),
+            drawn_lead=self._drawn_lead,
+            hidden_cards=_cards_held(self._hidden_once, self._hidden_twice),
         )
 
     def turn(self) -> Turn:
         """The position's few values a player reads at each play (:class:`Turn`), each the
         same as in :meth:`view`."""
-        return Turn(_PHASES[self.phase], self.trick_no, tuple(self.trick) if self.phase == IN_TRICK else (),
-                    self.to_act(), self.first, self.trump if self.trump >= 0 else None)
+        return Turn(_PHASES[self._phase], self._trick_no, tuple(self._trick) if self._phase == IN_TRICK else (),
+                    self.to_act(), self._first, self._trump if self._trump >= 0 else None)
 
     # seamviews (issue 23): read-only questions of show and legal ---------------------------
 
     def _still_to_play(self) -> tuple[int, ...]:
-        active, played = self.active, self.played
-        return tuple([s for s in self.seq if active >> s & 1 and not played >> s & 1])
+        active, played = self._active, self._played
+        return tuple([s for s in self._seq if active >> s & 1 and not played >> s & 1])
 
     def resolved(self) -> Engine:
         """A copy in which the cards known by elimination are placed: when the cards nobody
         has seen can lie in one place only (one seat's unseen cards, or the waste pile's),
         they lie there, and that hand or pile is known whole. Nothing of this engine changes."""
         x = self.copy()
-        places = [s for s in range(self.n) if self.unknown[s] > 0] + (["waste"] if self.waste_unknown > 0 else [])
+        places = [s for s in range(self._n) if self._unknown[s] > 0] + (["waste"] if self._waste_unknown > 0 else [])
         if len(places) != 1:
             return x
-        hidden = ms_cards(self.hidden_once, self.hidden_twice)
+        hidden = ms_cards(self._hidden_once, self._hidden_twice)
         where = places[0]
         if isinstance(where, int):
             for c in hidden:
                 x._give(where, c)
-            x.unknown[where] = 0
+            x._unknown[where] = 0
         else:
             for c in hidden:
-                x.waste_once, x.waste_twice = ms_add(x.waste_once, x.waste_twice, c)
-            x.waste_unknown = 0
-        x.hidden_once = x.hidden_twice = 0
+                x._waste_once, x._waste_twice = ms_add(x._waste_once, x._waste_twice, c)
+            x._waste_unknown = 0
+        x._hidden_once = x._hidden_twice = 0
         return x
 
     def duty(self, s: int) -> tuple[LegalReason, ...]:
@@ -1583,20 +1590,20 @@ class Engine:
         reason = self._legal_reason(s)[0]
         if reason in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN, LegalReason.ANY, LegalReason.ACE_FIRST):
             return ()
-        if not self.unknown[s]:
+        if not self._unknown[s]:
             return (reason,)
-        led, hand = self.led, self.once[s]
-        follow = LegalReason.FIRST_TRICK_SPADE if self.first else LegalReason.FOLLOW
+        led, hand = self._led, self._once[s]
+        follow = LegalReason.FIRST_TRICK_SPADE if self._first else LegalReason.FOLLOW
         if hand & SUIT_MASK[led]:
             return (follow,)
         out: list[LegalReason] = []
-        if not self.void[s] >> led & 1 and (self.hidden_once & SUIT_MASK[led]):
+        if not self._void[s] >> led & 1 and (self._hidden_once & SUIT_MASK[led]):
             out.append(follow)
-        trump = self.trump if self.trumps else -1
+        trump = self._trump if self._trumps else -1
         if trump >= 0 and trump != led:
             if not out and hand & SUIT_MASK[trump]:
                 return (LegalReason.TRUMP,)
-            if out or not self.void[s] >> trump & 1:
+            if out or not self._void[s] >> trump & 1:
                 out.append(LegalReason.TRUMP)
         out.append(LegalReason.OFF_SUIT)
         return tuple(out)
@@ -1610,28 +1617,28 @@ class Engine:
         suits first. ``play``: the seat's play about to be made from this position, which
         shows what a card off the suit led shows (no card of that suit, nor in Donkey of the
         trumps). None if the waste pile holds unseen cards or no deal fits in ``tries`` tries."""
-        if self.waste_unknown:
+        if self._waste_unknown:
             return None
         for _ in range(tries):
             f = self.fork()
-            if play is not None and f.phase == IN_TRICK and f.led >= 0 and SUIT[play.card] != f.led:
-                f.mark_void(play.seat, f.led, None)
-                if f.trumps and f.trump >= 0 and SUIT[play.card] != f.trump:
-                    f.mark_void(play.seat, f.trump, None)
+            if play is not None and f._phase == IN_TRICK and f._led >= 0 and SUIT[play.card] != f._led:
+                f.mark_void(play.seat, f._led, None)
+                if f._trumps and f._trump >= 0 and SUIT[play.card] != f._trump:
+                    f.mark_void(play.seat, f._trump, None)
             for s, cards in (known or {}).items():
                 for c in cards:
-                    if f.unknown[s] and not f.once[s] & BIT[c] and f.may_hold(s, c):
+                    if f._unknown[s] and not f._once[s] & BIT[c] and f.may_hold(s, c):
                         f.reveal(s, c)
             # Lowest card first, the single copies before the second ones: one order for a seed.
-            pool = [c for c in range(CARD_COUNT) if f.hidden_once >> c & 1]
-            pool += [c for c in range(CARD_COUNT) if f.hidden_twice >> c & 1]
+            pool = [c for c in range(CARD_COUNT) if f._hidden_once >> c & 1]
+            pool += [c for c in range(CARD_COUNT) if f._hidden_twice >> c & 1]
             rng.shuffle(pool)
             ok = True
-            for s in sorted(range(f.n), key=lambda t: -f.void[t].bit_count()):
-                need = f.unknown[s]
+            for s in sorted(range(f._n), key=lambda t: -f._void[t].bit_count()):
+                need = f._unknown[s]
                 if need == 0:
                     continue
-                lacks = f.void[s]
+                lacks = f._void[s]
                 picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
                 if len(picked) < need:
                     ok = False
@@ -1639,21 +1646,120 @@ class Engine:
                 for c in picked:
                     pool.remove(c)
                     f.reveal(s, c)
-            if ok and f.waste_unknown == 0 and not any(f.unknown):
+            if ok and f._waste_unknown == 0 and not any(f._unknown):
                 return f
+        return None
+
+    # ---- the solver's search (engine/search.py): its questions on the ints, moves as ints ----
+
+    def all_known(self) -> bool:
+        """Is every card of the position known: no unseen card in a hand or the waste pile?"""
+        return self._waste_unknown == 0 and not any(self._unknown)
+
+    def search_moves(self) -> list[int]:
+        """What ``legal_actions()`` lists, as ints, in the same order."""
+        phase = self._phase
+        if phase == DRAW_DUE:
+            d = self._drawer
+            src = self._draw_source
+            if src is None:
+                base = DRAW | d << 6
+                return [base | c for c in ms_cards(self._waste_once, self._waste_twice)]
+            out: list[int] = []
+            sources = [src] if isinstance(src, int) else [t for t in self.in_game() if t != d]
+            for t in sources:
+                base = DRAW | (t + 1) << 12 | d << 6
+                out.extend(base | c for c in ms_cards(self._once[t], self._twice[t]))
+            return out
+        if phase == OVER:
+            return []
+        out = [TAKE | taker << 6 | target for taker, target in self.takes()]
+        mover = self.to_act()
+        # Only the seat to act has a legal card (legal_cards says 0 for every other seat), but in
+        # a trick in any order, where every seat may play.
+        for s in ((mover,) if mover >= 0 else self._seq):
+            cards = self.legal_cards(s)
+            if cards:
+                base = s << 6
+                out.extend(base | c for c in cards_of(cards))
+        return out
+
+    def twin_draws(self, actions: list[int]) -> list[int]:
+        """The draws of ``actions`` with one card of each class of twins: with two players left
+        and one pack, two cards of the waste pile of one suit with no card of any hand between
+        them in rank lead to positions of one value, for every seat and either question.
+
+        Why (docs/review.md, "Twins in the waste pile"): the drawer holds no card, so it leads the
+        card it draws; with two players left a tochoo on a drawn lead ends the game (Pagat,
+        Getaway: Two players), and a clean trick sends the card back to the waste pile. So a card
+        drawn from the waste never stays in a hand: the only cards it meets in a trick are the
+        other player's, and they are the same below and above either twin. Swapping the twins
+        maps one line of play onto the other, card for card, with the same winner of every trick.
+        """
+        if self._draw_source is not None or self._double or len(actions) < 2 or self.in_game_count() != 2:
+            return actions
+        held = 0
+        for m in self._once:
+            held |= m
+        seen: set[tuple[int, int]] = set()
+        out = []
+        for a in actions:
+            c = a & 63
+            # The class: the suit, and the cards of the hands of that suit below the card.
+            cls = (SUIT[c], (held & SUIT_MASK[SUIT[c]] & (BIT[c] - 1)).bit_count())
+            if cls not in seen:
+                seen.add(cls)
+                out.append(a)
+        return out
+
+    def position_key(self) -> tuple[object, ...]:
+        """Everything of a position that decides what may follow (not the trick number, the
+        event log or why the leader leads): two positions with one key have one future."""
+        return (self._phase, tuple(self._once), tuple(self._twice), tuple(self._out), self._waste_once, self._waste_twice, self._power,
+                self._drawer, self._draw_source, tuple(self._trick), tuple(self._pending), self._tochoo, self._trump, self._first,
+                self._drawn_lead, self._active, self._played)
+
+    def child(self, m: int) -> Engine:
+        """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
+        with no second judgement and no event made."""
+        c = self.fork()
+        kind = m & MOVE_KIND
+        if kind == 0:
+            if c._phase == IN_TRICK:
+                c.play(m >> 6 & 63, m & 63)
+            else:
+                c.lead(m >> 6 & 63, m & 63)
+        elif kind == TAKE:
+            c.take(m >> 6 & 63, m & 63)
+        else:
+            src = m >> 12 & 255
+            c.draw(m >> 6 & 63, m & 63, src - 1 if src else None)
+        return c
+
+    def held_known(self) -> int:
+        """How many known cards the hands hold (the search weighs its history by it)."""
+        return sum(h.bit_count() for h in self._once)
+
+    def settled_for(self, x: int) -> bool | None:
+        """Whether ``x`` gets away, where nothing is left to search: True once it is out,
+        the game's answer once it is over; None while it is still in a game going on."""
+        if self._out[x]:
+            return True
+        if self._phase == OVER:
+            return self._loser != x
         return None
 
     def mark_void(self, s: int, suit: int, ref: VoidShown | None) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
-        if not self.void[s] & (1 << suit):
-            self.void[s] |= 1 << suit
-            self.void_since[s][suit] = ref
+        if not self._void[s] & (1 << suit):
+            self._void[s] |= 1 << suit
+            self._void_since[s][suit] = ref
 
     def unseen_void(self, s: int, suit: int) -> VoidShown | None:
         """The play that showed the seat's unseen cards void in ``suit`` (:class:`MarkVoid`),
         or None (no void shown, or none kept)."""
-        if self.void[s] & (1 << suit):
-            return self.void_since[s].get(suit)
+        if self._void[s] & (1 << suit):
+            return self._void_since[s].get(suit)
         return None
 
     # ---- the table's mistakes, as typed actions ------------------------------------------
@@ -1680,12 +1786,12 @@ class Engine:
             self._follow(action)
             return self.events_since(mark) if events else []
         if isinstance(action, EndTrick) or action.card is None:
-            if not (self.phase == IN_TRICK and self.lenient):
+            if not (self._phase == IN_TRICK and self._lenient):
                 raise ValueError(f"{action}: no trick played on after a mistake is on the table")
             if isinstance(action, EndTrick):
                 # The trick ends as _resolve would end it, told as the same events (close logs
                 # the pickup or the waste pile).
-                self.lead_why = POWER
+                self._lead_why = POWER
                 self.close()
             else:
                 self.penalise(action.seat, None)
@@ -1699,17 +1805,17 @@ class Engine:
         self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
         if isinstance(action, Penalise):
             self.penalise(s, c, after_end=late)
-        elif late or (self.phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
+        elif late or (self._phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
             self.reopen()
             self.play(s, c)
-        elif self.phase == BETWEEN:
+        elif self._phase == BETWEEN:
             self.accept_lead(s)
             self.lead(s, c)
-        elif self.phase == BEFORE_FIRST:
+        elif self._phase == BEFORE_FIRST:
             self.play(s, c)
-            self.lenient = True
+            self._lenient = True
         else:
-            self.lenient = True
+            self._lenient = True
             self.play(s, c)
         return self.events_since(mark) if events else []
 
@@ -1721,20 +1827,20 @@ class Engine:
         penalised it saw the hand."""
         if not late:
             v = self.judge_play(s, c)
-            if v is None and unseen and self.phase == IN_TRICK and self.unknown[s] > 0 and SUIT[c] != self.led:
-                if self.hidden_once & SUIT_MASK[self.led]:
-                    return Verdict(Code.RENEGE, "may hold the suit led", SuitHeld(self.led))
-                if self.trumps and self.trump >= 0 and SUIT[c] != self.trump and self.hidden_once & SUIT_MASK[self.trump]:
-                    return Verdict(Code.RENEGE, "may hold a trump", SuitHeld(self.trump))
+            if v is None and unseen and self._phase == IN_TRICK and self._unknown[s] > 0 and SUIT[c] != self._led:
+                if self._hidden_once & SUIT_MASK[self._led]:
+                    return Verdict(Code.RENEGE, "may hold the suit led", SuitHeld(self._led))
+                if self._trumps and self._trump >= 0 and SUIT[c] != self._trump and self._hidden_once & SUIT_MASK[self._trump]:
+                    return Verdict(Code.RENEGE, "may hold a trump", SuitHeld(self._trump))
             return v
-        if self.phase == IN_TRICK or not self.last_trick:
+        if self._phase == IN_TRICK or not self._last_trick:
             raise ValueError(f"a late play of seat {s}: no trick has just ended")
-        if self.out[s] and self.phase != OVER:
+        if self._out[s] and self._phase != OVER:
             return Verdict(Code.SEAT_OUT, "the seat has got away")
         if not self.may_hold(s, c):
             w = self.where(c)
             return Verdict(Code.IN_WASTE if w == "waste" else Code.NOT_IN_HAND, w)
-        if any(t == s for t, _ in self.last_trick):
+        if any(t == s for t, _ in self._last_trick):
             return Verdict(Code.SECOND_CARD, "already played to this trick")
         return Verdict(Code.AFTER_TOCHOO, "the trick ended at a tochoo")
 
@@ -1745,7 +1851,7 @@ class Engine:
         detail = v.detail
         if code == Code.RENEGE and isinstance(detail, SuitHeld):
             suit = detail.suit
-            held = cards_of(self.once[s] & SUIT_MASK[suit])
+            held = cards_of(self._once[s] & SUIT_MASK[suit])
             proof = min(held, key=lambda x: RANK[x]) if held else None
         elif code == Code.OUT_OF_TURN and isinstance(detail, TurnOf):
             turn = detail.seat
@@ -1773,7 +1879,7 @@ class Engine:
 
     def holds_known(self, s: int, c: int) -> bool:
         """Is ``c`` known to be in seat ``s``'s hand (not merely possible among its unseen cards)?"""
-        return bool(self.once[s] & BIT[c])
+        return bool(self._once[s] & BIT[c])
 
     def plain_phase(self, s: int, c: int) -> int:
         """The phase (an int of :class:`Phase`) if seat ``s`` playing ``c`` now is a plain
@@ -1782,11 +1888,11 @@ class Engine:
         two-player ending (:meth:`lower_card_instead`, worth a note), or the seat leads
         between tricks. Whether the play is legal, :meth:`apply` says. The referee's replay
         asks it at every play."""
-        if self.unknown[s]:
+        if self._unknown[s]:
             return -1
-        phase = self.phase
+        phase = self._phase
         if phase == IN_TRICK:
-            if self.lenient or (self.out.count(False) == 2 and self.lower_card_instead(s, c) >= 0):
+            if self._lenient or (self._out.count(False) == 2 and self.lower_card_instead(s, c) >= 0):
                 return -1
             return IN_TRICK
         return BETWEEN if phase == BETWEEN else -1
@@ -1794,81 +1900,81 @@ class Engine:
     def outcome(self) -> Outcome:
         """How the game stands at the end of a record (:class:`Outcome`), without making a
         view: the referee asks it once a game."""
-        over = self.phase == OVER
-        return Outcome(_PHASES[self.phase], self.trick_no - (0 if self.phase == IN_TRICK else 1),
-                       tuple(self.out_order), tuple([self.size(s) for s in range(self.n)]),
-                       self.loser if over and self.loser >= 0 else None, self.legs, self.ended_by)
+        over = self._phase == OVER
+        return Outcome(_PHASES[self._phase], self._trick_no - (0 if self._phase == IN_TRICK else 1),
+                       tuple(self._out_order), tuple([self.size(s) for s in range(self._n)]),
+                       self._loser if over and self._loser >= 0 else None, self._legs, self._ended_by)
 
     def ended_trick(self) -> tuple[tuple[int, int], ...]:
         """The plays of the trick that ended last, (seat, card), in order (as
         ``View.last_trick``), without making a view."""
-        return tuple(self.last_trick)
+        return tuple(self._last_trick)
 
     def in_trick(self) -> bool:
         """Is a trick on the table (``View.phase`` IN_TRICK)? After a play: False when the
         play ended the trick. The replay asks it after every play."""
-        return self.phase == IN_TRICK
+        return self._phase == IN_TRICK
 
     def hands_seen(self) -> bool:
         """Is every hand made of known cards only (none unseen)? Then it stays so: cards
         only ever go from unseen to known."""
-        return not any(self.unknown)
+        return not any(self._unknown)
 
     def trick_number(self) -> int:
         """The trick being played, or the next one between tricks (as ``View.trick_no``),
         without making a view: the replay asks it after every play."""
-        return self.trick_no
+        return self._trick_no
 
     def current_phase(self) -> Phase:
         """Where the game stands (as ``View.phase``), without making a view."""
-        return _PHASES[self.phase]
+        return _PHASES[self._phase]
 
     def played_on(self) -> bool:
         """Is a trick on the table that the table played on after a mistake it did not
         penalise (:class:`PlayAnyway`)? Its turn order is no longer enforced, and the record
         ends it (:class:`EndTrick`, :class:`Penalise`, :class:`~referee.engine.events.CloseTrick`)."""
-        return self.lenient and self.phase == IN_TRICK
+        return self._lenient and self._phase == IN_TRICK
 
     def waiting(self) -> tuple[int, ...]:
         """The seats still to play to the trick on the table, in order of play: those that
         held cards when it began and have not played to it (none between tricks)."""
-        if self.phase != IN_TRICK:
+        if self._phase != IN_TRICK:
             return ()
-        return tuple(t for t in self.seq if self.active >> t & 1 and not self.played >> t & 1)
+        return tuple(t for t in self._seq if self._active >> t & 1 and not self._played >> t & 1)
 
     def could_have_followed(self, s: int, c: int) -> bool:
         """Seat ``s`` plays ``c``, of another suit than the suit led, from unseen cards: could
         those cards have held the suit led (or, in Donkey, a trump when ``c`` is none)? Then
         the play may have been a renege, which the table saw and the record may show
         (Pagat, Getaway: Second and subsequent tricks; Donkey)."""
-        if self.phase != IN_TRICK or self.unknown[s] == 0 or SUIT[c] == self.led:
+        if self._phase != IN_TRICK or self._unknown[s] == 0 or SUIT[c] == self._led:
             return False
-        if self.hidden_once & SUIT_MASK[self.led]:
+        if self._hidden_once & SUIT_MASK[self._led]:
             return True
-        return bool(self.trumps and self.trump >= 0 and SUIT[c] != self.trump
-                    and self.hidden_once & SUIT_MASK[self.trump])
+        return bool(self._trumps and self._trump >= 0 and SUIT[c] != self._trump
+                    and self._hidden_once & SUIT_MASK[self._trump])
 
     def shows_void(self, s: int, c: int) -> tuple[int, ...]:
         """The suits seat ``s``'s unseen cards are shown to lack if it plays ``c`` now: the
         suit led, for a card of another suit from unseen cards, and in Donkey the trump too
         when ``c`` is none (it had to trump if able). Empty for a lead or a known hand."""
-        if self.phase != IN_TRICK or self.unknown[s] == 0 or SUIT[c] == self.led:
+        if self._phase != IN_TRICK or self._unknown[s] == 0 or SUIT[c] == self._led:
             return ()
-        if self.trumps and self.trump >= 0 and SUIT[c] != self.trump:
-            return (self.led, self.trump)
-        return (self.led,)
+        if self._trumps and self._trump >= 0 and SUIT[c] != self._trump:
+            return (self._led, self._trump)
+        return (self._led,)
 
     def _draw_due(self) -> DrawDueFrom:
-        src = self.draw_source
-        return DrawDueFrom(self.drawer, None if src is None else src if isinstance(src, int) else ANY_SOURCE)
+        src = self._draw_source
+        return DrawDueFrom(self._drawer, None if src is None else src if isinstance(src, int) else ANY_SOURCE)
 
     def _follow(self, action: RecordAction) -> None:
         """Apply a :data:`RecordAction` (see :meth:`apply_mistake`)."""
         if isinstance(action, MarkVoid):
             self.mark_void(action.seat, action.suit, action.shown)
         elif isinstance(action, ForgetVoid):
-            self.void[action.seat] &= ~(1 << action.suit)
-            self.void_since[action.seat].pop(action.suit, None)
+            self._void[action.seat] &= ~(1 << action.suit)
+            self._void_since[action.seat].pop(action.suit, None)
         elif isinstance(action, RevealCard):
             if not self.may_hold(action.seat, action.card):
                 raise CannotFollow(action, "the seat cannot hold the card")
@@ -1877,10 +1983,10 @@ class Engine:
             if not self.swap_from_waste(action.seat, action.card):
                 raise CannotFollow(action, "no unseen card of the seat, or the card not in the waste pile")
         elif isinstance(action, MoveFromWaste):
-            if self.phase not in (BETWEEN, BEFORE_FIRST) or not self.move_from_waste(action.seat, action.card):
+            if self._phase not in (BETWEEN, BEFORE_FIRST) or not self.move_from_waste(action.seat, action.card):
                 raise CannotFollow(action, "the card is not in the waste pile between tricks")
         elif isinstance(action, ForceDraw):
-            if action.seat != self.drawer or self.draw_source is not None or not self.force_draw(action.seat, action.card):
+            if action.seat != self._drawer or self._draw_source is not None or not self.force_draw(action.seat, action.card):
                 raise CannotFollow(action, "no draw from the waste pile due to the seat, or the card is in a hand")
         elif isinstance(action, MoveHand):
             if not self.can_move_hand(action.taker, action.target):
@@ -1893,9 +1999,9 @@ class Engine:
     def describe(self, seat_names: Sequence[str]) -> str:
         """One line of state, for debugging and ``repr``."""
         parts = []
-        for s in self.seq:
-            parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self.out[s] else ''}")
-        return f"trick {self.trick_no}, {PHASE_NAMES[self.phase]}, " + " ".join(parts)
+        for s in self._seq:
+            parts.append(f"{seat_names[s]}:{self.size(s)}{'(out)' if self._out[s] else ''}")
+        return f"trick {self._trick_no}, {PHASE_NAMES[self._phase]}, " + " ".join(parts)
 
 
 # Compiled by mypyc (the optional build, README "Compiled engine") the class's __new__ runs
@@ -1923,18 +2029,18 @@ def check_invariant(e: Engine) -> str | None:
     def add(mask: int, k: int = 1) -> None:
         for c in cards_of(mask):
             total[c] += k
-    for s in range(e.n):
-        add(e.once[s])
-        add(e.twice[s])
-    for mask in (e.waste_once, e.waste_twice, e.hidden_once, e.hidden_twice):
+    for s in range(e._n):
+        add(e._once[s])
+        add(e._twice[s])
+    for mask in (e._waste_once, e._waste_twice, e._hidden_once, e._hidden_twice):
         add(mask)
-    for _, c in e.trick + e.pending:
+    for _, c in e._trick + e._pending:
         total[c] += 1
     want_once, want_twice = e.pack()
     for c in range(CARD_COUNT):
         want = (1 if want_once & BIT[c] else 0) + (1 if want_twice & BIT[c] else 0)
         if total[c] != want:
             return f"{card_str(c)} is in {total[c]} places"
-    if e.hidden_size() != sum(e.unknown) + e.waste_unknown:
-        return f"{e.hidden_size()} unseen cards but hands and waste hide {sum(e.unknown) + e.waste_unknown}"
+    if e.hidden_size() != sum(e._unknown) + e._waste_unknown:
+        return f"{e.hidden_size()} unseen cards but hands and waste hide {sum(e._unknown) + e._waste_unknown}"
     return None

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from referee.engine.events import Action, DrawCard, TakeHand
-from referee.engine.search import OPEN, SAFE, ExactSearch, SearchLimit, all_known
+from referee.engine.search import OPEN, SAFE, ExactSearch, SearchLimit
 from referee.engine.state import Engine, Phase
 
 __all__ = ["NotSolvable", "SearchLimit", "SeatClass", "Solution", "Solver", "cards_held", "solvable", "solve"]
@@ -71,7 +71,7 @@ class NotSolvable(ValueError):
 
 def solvable(e: Engine) -> bool:
     """Is every card of the position known: no unseen card in a hand or the waste pile?"""
-    return all_known(e)
+    return e.all_known()
 
 
 def cards_held(e: Engine) -> int:
