@@ -367,11 +367,12 @@ def ask(
     game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
+    review: bool = typer.Option(False, "--review", help="could --seat have got away in this trick: the game review's answer (seconds: the game is reviewed)"),
 ) -> None:
     """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
     from referee.table.answers import ask_command
 
-    _run(lambda: ask_command(file, trick, seat, game, rules, explain))
+    _run(lambda: ask_command(file, trick, seat, game, rules, explain, review))
 
 
 @app.command("html")

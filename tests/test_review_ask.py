@@ -134,3 +134,18 @@ def test_the_hint_tells_the_verdict_on_the_last_play_of_a_game_so_far(tmp_path) 
     assert "South's K♦ was a blunder, leaving it open: Q♠ kept it safe" in said
     assert re.search(r"chances of losing now, each seat from what it could know: North \d+%, East 0%, South \d+%, "
                      r"West 0%\.$", said), said
+
+
+def test_ask_review_on_the_command_line_gives_the_reviews_answer_after_the_trick() -> None:
+    # `ask --review` reviews the game as `review` does with its defaults, and prints the
+    # answer for the seat asked after the trick's own sentence; it needs a seat.
+    r = run_cli("ask", str(BLUNDER), "--trick", "21", "--seat", "North", "--review")
+    assert r.returncode == 0, r.stderr
+    said, answer = r.stdout.splitlines()
+    assert said.startswith("Trick 21: North led J♣")
+    game = next(iter(referee.read(BLUNDER)))
+    assert answer == could_get_away(game, game.seats.index("North"), 21).sentence
+    assert answer.startswith("Yes: ") and "North's J♣ was a blunder" in answer
+    bare = run_cli("ask", str(BLUNDER), "--trick", "21", "--review")
+    assert bare.returncode == 2 and bare.stdout == ""
+    assert bare.stderr.strip().splitlines() == ["error: --review answers for one seat: name it with --seat"]

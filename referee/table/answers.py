@@ -704,9 +704,11 @@ def narrate_command(file: Path, game: int | None, rules: str | None) -> int:
 
 
 def ask_command(file: Path, trick: int, seat: str | None = None, game: int | None = None,
-                rules: str | None = None, explain: bool = False) -> int:
+                rules: str | None = None, explain: bool = False, review: bool = False) -> int:
     """``getaway-ref ask``: what happened in a trick, in one short sentence (about one seat
-    if ``seat`` names one); with ``explain``, the cited detail behind it on the next line."""
+    if ``seat`` names one); with ``explain``, the cited detail behind it on the next line;
+    with ``review``, could that seat have got away: the review's answer (issue 28), the same
+    verdict ``getaway-ref review`` gives, on the line after."""
     try:
         w = _load(file, game, rules)
     except TableError as e:
@@ -724,9 +726,15 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
         have = tricks_of(w)
         raise UsageError(f"--trick {trick}: game {w.game.number} has "
                          + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
+    if review and who is None:
+        raise UsageError("--review answers for one seat: name it with --seat")
     print(ask_sentence(w, trick, who))
     if explain:
         print(trick_sentence(w, trick, who))
+    if review and who is not None:
+        from referee.review.ask import could_get_away  # seconds: the whole game is reviewed
+
+        print(could_get_away(w.game, who, trick, w.result.rules).sentence)
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
