@@ -37,6 +37,7 @@ from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
+from referee.review.ask import could_get_away
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
 
@@ -732,8 +733,6 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
     if explain:
         print(trick_sentence(w, trick, who))
     if review and who is not None:
-        from referee.review.ask import could_get_away  # seconds: the whole game is reviewed
-
         print(could_get_away(w.game, who, trick, w.result.rules).sentence)
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
