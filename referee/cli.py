@@ -309,12 +309,15 @@ def show(
     format: Fmt = typer.Option(Fmt.text, "--format", "-f", metavar="FORMAT", help="text for people, json for programs"),
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     narrate: bool = typer.Option(False, "--narrate", help="tell the whole game trick by trick, in sentences"),
+    review: bool = typer.Option(False, "--review", help="with --narrate: after each trick, the game review's marks on its plays (seconds: the game is reviewed)"),
 ) -> None:
     """The state of a game at a point: hands, known cards and voids, the waste pile, the trick on the table, who has the power."""
+    if review and not narrate:
+        raise fail("--review goes with --narrate: the review's marks are told trick by trick")
     if narrate:
         from referee.table.answers import narrate_command
 
-        _run(lambda: narrate_command(file, game, rules))
+        _run(lambda: narrate_command(file, game, rules, review))
     from referee.table.views import show_command
 
     _run(lambda: show_command(file, game, after, as_json=format == Fmt.json, rules=rules))

@@ -785,3 +785,30 @@ def test_a_tochoo_from_an_unseen_hand_is_judged_again_when_the_next_lead_shows_t
     assert "  = help: penalty (ruling 1): East picks up the 3 cards of trick 4 and leads trick 5" in out
     assert out[-1] == "turn: West to play to trick 5, following ♦ if able"
     assert check_codes(f) == ["M201"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_hint_at_a_terminal_is_the_reviews_verdict_on_the_last_play(tmp_path):
+    # Off unless asked: `hint` reviews the game so far and tells the verdict on the last play
+    # (South's K♦ at trick 21 of the review's example, a blunder) and every seat's chances.
+    from referee.review.ask import hint
+
+    text = (RECORDS / "review-blunder.gwy").read_text(encoding="utf-8").split("\n")
+    upto = next(i for i, line in enumerate(text) if line.startswith("21. "))
+    f = tmp_path / "so-far.gwy"
+    f.write_text("\n".join(text[:upto + 1]) + "\n", encoding="utf-8")
+    expected = hint(parse(f.read_text(encoding="utf-8"), str(f))[-1])
+    assert "South's K♦ was a blunder" in expected
+    child = _pexpect_live(tmp_path, str(f))
+    try:
+        child.expect(PROMPT)
+        child.sendline("hint")
+        child.expect(r"West \d+%\.")  # the answer's last words, after the review (seconds)
+        shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", (child.before or "") + child.after)
+        child.expect(PROMPT)
+        child.sendline("quit")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        if child.isalive():
+            child.kill(signal.SIGKILL)
+    assert " ".join(expected.split()) in " ".join(shown.split())

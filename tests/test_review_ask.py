@@ -149,3 +149,24 @@ def test_ask_review_on_the_command_line_gives_the_reviews_answer_after_the_trick
     bare = run_cli("ask", str(BLUNDER), "--trick", "21", "--review")
     assert bare.returncode == 2 and bare.stdout == ""
     assert bare.stderr.strip().splitlines() == ["error: --review answers for one seat: name it with --seat"]
+
+
+def test_narration_with_review_ends_each_trick_with_its_marks() -> None:
+    # `show --narrate --review`: each trick's paragraph, then the review's marks on its plays,
+    # the same sentence the library gives for that trick; a trick it marks nothing in ends as before.
+    r = run_cli("show", str(BLUNDER), "--narrate", "--review")
+    plain = run_cli("show", str(BLUNDER), "--narrate")
+    assert r.returncode == plain.returncode == 0, r.stderr
+    game = next(iter(referee.read(BLUNDER)))
+    rv = review_game(game)
+    told = {int(m.group(1)): line for line in r.stdout.splitlines() if (m := re.match(r"Trick (\d+):", line))}
+    before = {int(m.group(1)): line for line in plain.stdout.splitlines() if (m := re.match(r"Trick (\d+):", line))}
+    assert told.keys() == before.keys()
+    marked = 0
+    for t, line in told.items():
+        said = trick_review_sentence(rv, t)
+        assert line == before[t] + (" " + said if said else "")
+        marked += bool(said)
+    assert marked >= 2 and "North's J♣ was a blunder" in told[21]
+    alone = run_cli("show", str(BLUNDER), "--review")
+    assert alone.returncode == 2 and "--review goes with --narrate" in alone.stderr

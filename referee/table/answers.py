@@ -37,7 +37,8 @@ from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
-from referee.review.ask import could_get_away
+from referee.review.ask import could_get_away, trick_review_sentence
+from referee.review.review import GameReview, review_game
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
 
@@ -538,9 +539,10 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
     return sentence
 
 
-def narrate(w: Walk) -> list[str]:
+def narrate(w: Walk, review: GameReview | None = None) -> list[str]:
     """The whole game, trick by trick, one paragraph a trick (takes and draws with the
-    trick they follow), then the end."""
+    trick they follow), then the end. With ``review`` (the game's review), each trick's
+    paragraph ends with the plays it marks (blunder, only move, mistake, inaccuracy)."""
     seats = w.game.seats
     out: list[str] = []
     before_first = []
@@ -553,7 +555,8 @@ def narrate(w: Walk) -> list[str]:
     for d in w.loose:
         out.append(_cap(diagnostic_sentence(d)) + ".")
     for t in tricks_of(w):
-        out.append(trick_sentence(w, t))
+        said = trick_review_sentence(review, t) if review is not None else ""
+        out.append(trick_sentence(w, t) + (" " + said if said else ""))
     res = w.result
     if res.stopped:
         out.append(f"The replay stops here: {res.stopped}.")
@@ -687,8 +690,9 @@ def _load(file: Path, game: int | None, rules: str | None) -> Walk:
     return walk(read_clean_game(file, game), default, overrides)
 
 
-def narrate_command(file: Path, game: int | None, rules: str | None) -> int:
-    """``show FILE --narrate``: the game told trick by trick; exit 1 if the replay stops short."""
+def narrate_command(file: Path, game: int | None, rules: str | None, review: bool = False) -> int:
+    """``show FILE --narrate``: the game told trick by trick, with ``review`` the review's
+    marks after each trick (seconds: the game is reviewed); exit 1 if the replay stops short."""
     try:
         w = _load(file, game, rules)
     except TableError as e:
@@ -699,7 +703,8 @@ def narrate_command(file: Path, game: int | None, rules: str | None) -> int:
     # other command prints them (reports/text.py), never acted on by the terminal.
     print(safe_path(file) + safe(f", game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
                                  + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}"))
-    for line in narrate(w):
+    reviewed = review_game(g, w.result.rules) if review and w.result.rules is not None else None
+    for line in narrate(w, reviewed):
         print(safe(line))
     return 1 if w.result.stopped else 0
 

@@ -62,6 +62,7 @@ from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, T
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import diagnostic_lines
 from referee.reports.text import safe, safe_path
+from referee.review.ask import hint
 from referee.table import answers
 from referee.table.entry import (
     DRAW_WORDS,
@@ -97,7 +98,8 @@ type what happened, one entry a line:
   # text   or   comment text a comment in the record
 an entry that could mean two things is asked about, never guessed: answer with the seat.
 questions: why (the last trick, in one sentence), more (the detail behind it), who leads,
-hands, legal
+hands, legal; hint (the game review's verdict on the last play and each seat's chance of
+losing: seconds, and only when asked)
 commands: show (the state), undo (remove the last entry: a wrong entry, not a table
 mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
 cancels the line being typed; Tab completes seats, commands and the cards legal now"""
@@ -473,6 +475,9 @@ class Session:
             return [(answers.live_answer("legal", self.game, self.res), "answer"), ("@legal", "")], True
         if phrase in ("turn", "whose", "whose turn"):
             return [(self.turn_line(), "turn")], True
+        if phrase in ("hint", "hint?"):
+            # Off unless asked: the game so far is reviewed, which takes seconds (issue 28).
+            return [(hint(self.game, self.res.rules), "answer")], True
         if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "more", "hands", "who"):
             return [(answers.live_answer(phrase.rstrip("?"), self.game, self.res), "answer")], True
         if phrase == "undo":
@@ -981,7 +986,7 @@ class Printer:
             sys.stdout.flush()
 
 
-COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "more", "who leads", "hands")
+COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "more", "who leads", "hands", "hint")
 
 
 def history_path() -> Path:
