@@ -35,6 +35,8 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("referee.notation.format", "referee.reports.diagnostics"): "diagnostic data",
     # The referee builds its findings as Diagnostic values (the same data module).
     ("referee.judging.referee", "referee.reports.diagnostics"): "diagnostic data",
+    ("referee.judging.setup", "referee.reports.diagnostics"): "diagnostic data",
+    ("referee.judging.result", "referee.reports.diagnostics"): "diagnostic data",
 }
 
 

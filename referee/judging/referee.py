@@ -12,18 +12,19 @@ card is, and voids. A player who plays off suit shows that their unseen cards ho
 the suit led; a later play of that suit from those cards proves the renege, reported at
 the tochoo with a note pointing at the proof.
 
-The :class:`Referee` holds only its settings. Each game is judged by a :class:`_Judging`
-(the record, the rule set and the findings: the deal or position is checked with it) and
-then replayed by a :class:`_Walk`, made once the engine exists, which holds the engine and
-the replay's bookkeeping for that game alone: nothing of one game is left for the next.
+The :class:`Referee` holds only its settings. Each game is judged by a
+:class:`~referee.judging.setup.Judging` (judging/setup.py: the record, the rule set and the
+findings; the deal or position is checked with it) and then replayed by a :class:`_Walk`,
+made once the engine exists, which holds the engine and the replay's bookkeeping for that
+game alone (mistakes and ruling 1's penalties included): nothing of one game is left for the
+next. What a game's judging gives, :class:`GameResult` and :class:`Step`, is in
+judging/result.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import reduce
-from operator import or_
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -34,7 +35,6 @@ from referee.engine.events import (
     CloseTrick,
     DrawCard,
     Effect,
-    Event,
     ForceDraw,
     ForgetVoid,
     MarkVoid,
@@ -52,25 +52,21 @@ from referee.engine.events import (
 from referee.engine.rules import RulesError, RuleSet, rule_set
 from referee.judging import wording as W
 from referee.judging.lookahead import Entry, after, best_trial, play_card, play_of, seats_for
+from referee.judging.result import GameResult as GameResult
+from referee.judging.result import Step as Step
+from referee.judging.result import Stopped, diagnostic
+from referee.judging.setup import Judging
 from referee.notation.reader import parse_result, readable_part
 from referee.notation.record import (
     Counts,
-    Deal,
     Draw,
     Game,
-    Hand,
-    Lead,
-    NextTrick,
-    Out,
     Play,
-    Position,
     Span,
     Take,
     Trick,
-    Trumps,
-    Waste,
 )
-from referee.reports.diagnostics import CODES, ERROR, Diagnostic, PenaltyFacts, Related, judged_to
+from referee.reports.diagnostics import Diagnostic, PenaltyFacts, Related, judged_to
 
 RULE_NOTES: dict[str, str] = {
     Code.RENEGE: R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
@@ -83,46 +79,6 @@ DONKEY_NOTE = R.note("a player who cannot follow suit must play a trump if they 
 DONKEY_END_NOTE = R.note("a trump never ends a trick; a card that neither follows nor trumps does", R.DONKEY)
 FIRST_NOTE = R.note("those who have a spade must play a spade", R.FIRST_TRICK)
 PENALTY_NOTE = R.note("the offender picks up the trick and leads", R.ruling(1), R.LATER_TRICKS)
-
-
-@dataclass
-class GameResult:
-    """What the referee found in one game."""
-
-    game: Game
-    rules: RuleSet | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    judged: bool = True
-    stopped: str | None = None  # why the replay stopped early
-    tricks: int = 0
-    out_order: list[int] = field(default_factory=list)
-    loser: int | None = None
-    legs: int | None = None
-    sizes: list[int] = field(default_factory=list)
-    finished: bool = False
-    engine: E.Engine | None = None
-
-    @property
-    def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == ERROR)
-
-
-class _Stop(Exception):
-    pass
-
-
-@dataclass(slots=True)
-class Step:
-    """One item of the record, replayed: the play, take, draw or count; the record's trick
-    number (plays only); the state before and after; what happened (typed events of
-    :mod:`referee.engine.events`); the diagnostics reported at it."""
-
-    item: Play | Take | Draw | Counts
-    trick: int | None
-    before: E.Engine
-    after: E.Engine
-    events: list[Event]
-    diagnostics: list[Diagnostic]
 
 
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
@@ -173,20 +129,6 @@ def _seat_or_suit(v: E.Verdict) -> int:
     return -1
 
 
-def _diagnostic(game: Game, code: str, message: str, span: Span | None, *, label: str = "",
-                notes: Iterable[str] = (), help: str | None = None, trick: int | None = None,
-                related: Iterable[Related] = (), penalty: PenaltyFacts | None = None) -> Diagnostic:
-    kept = [n for n in notes if n]
-    if code in CODES and not any(n.startswith((R.PAGAT, R.DENEXA, R.RULINGS, R.NOTATION)) for n in kept):
-        kept.append(CODES[code].rule)
-    return Diagnostic(
-        code, message, span, label=label, notes=kept, help=help,
-        severity=CODES[code].severity if code in CODES else ERROR, game=game.number, trick=trick,
-        source_line=game.source_line(span.line) if span and span.line else "", path=game.path,
-        related=list(related), penalty=penalty,
-    )
-
-
 class Referee:
     """Judges games. ``keep_engine`` keeps the final state (for show and legal)."""
 
@@ -233,7 +175,7 @@ class Referee:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
             res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
-            res.diagnostics.append(_diagnostic(game, Code.BAD_RULES, str(ex), game.span, trick=None))
+            res.diagnostics.append(diagnostic(game, Code.BAD_RULES, str(ex), game.span, trick=None))
             self.result = res
             return
         res = GameResult(game, rules, list(game.findings))
@@ -243,14 +185,14 @@ class Referee:
             res.stopped = "the record has no deal or position"
             return
         try:
-            engine = _Judging(game, res, rules).setup(game.setup)
-        except _Stop as stop:
+            engine = Judging(game, res, rules).setup(game.setup)
+        except Stopped as stop:
             res.stopped = str(stop)
             return
         walk = _Walk(game, res, rules, engine, self.stop_after)
         try:
             yield from walk.replay(snapshots, with_steps)
-        except _Stop as stop:
+        except Stopped as stop:
             res.stopped = str(stop)
         walk.finish(self.keep_engine)
 
@@ -299,213 +241,10 @@ def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str,
     return Referee(default, overrides, force, keep_engine, stop_after).judge(game)
 
 
-# ---- one game: the record, its rule set, the findings -------------------------------------------
-
-
-class _Judging:
-    """One game being judged: its record, its rule set and the findings so far. The deal
-    or position is checked here, before any engine exists; :meth:`setup` makes the engine."""
-
-    __slots__ = ("game", "res", "rules")
-
-    def __init__(self, game: Game, res: GameResult, rules: RuleSet) -> None:
-        self.game = game
-        self.res = res
-        self.rules = rules
-
-    # ---- diagnostics ------------------------------------------------------------------
-
-    def report(self, code: str, message: str, span: Span | None, *, label: str = "",
-               notes: Iterable[str] = (), help: str | None = None, trick: int | None = None,
-               related: Iterable[Related] = (), penalty: PenaltyFacts | None = None) -> Diagnostic:
-        d = _diagnostic(self.game, code, message, span, label=label, notes=notes, help=help, trick=trick,
-                        related=related, penalty=penalty)
-        self.res.diagnostics.append(d)
-        return d
-
-    def seat(self, s: int | None) -> str:
-        if s is None or s < 0:
-            return "nobody"
-        return self.game.seats[s]
-
-    # ---- the deal or the position -------------------------------------------------------
-
-    def setup(self, setup: Deal | Position) -> E.Engine:
-        """The engine at the start of the record, once the deal or position is found true."""
-        game, rules = self.game, self.rules
-        n = len(game.seats)
-        pack_once, pack_twice = E.pack_masks(rules)
-        pack_size = pack_once.bit_count() + pack_twice.bit_count()
-        seen: dict[int, int] = {}
-        fatal = False
-        placed = 0
-
-        def place(card: int, span: Span, where: str) -> bool:
-            nonlocal fatal
-            allowed = (1 if pack_once & C.BIT[card] else 0) + (1 if pack_twice & C.BIT[card] else 0)
-            seen[card] = seen.get(card, 0) + 1
-            if seen[card] > allowed:
-                what = "twice" if allowed == 1 else "three times"
-                self.report(Code.DEALT_TWICE, f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
-                            else f"{C.card_str(card)} is placed {what}", span,
-                            label=f"{C.card_str(card)} again, in {where}",
-                            notes=[R.note("each card of the pack is in exactly one place", R.ruling(5))],
-                            help="correct the hands so that every card appears as often as the pack holds it")
-                fatal = True
-                return False
-            return True
-
-        if isinstance(setup, Deal) and not pack_twice:
-            dealt_hands = setup.hands
-            dealt_cards = [h.cards for h in dealt_hands if h.cards is not None]
-            if len(dealt_cards) == len(dealt_hands):
-                # A single pack dealt card by card, as nearly every record is: the cards are
-                # checked as bit masks, and the card-by-card walk below, which can say which
-                # card is wrong and where, runs only if something is.
-                union, placed = 0, 0
-                for h, cards in zip(dealt_hands, dealt_cards):
-                    mask = reduce(or_, map(C.BIT.__getitem__, cards), 0)
-                    if mask.bit_count() != len(cards) or union & mask:
-                        break
-                    union |= mask
-                    placed += h.size
-                else:
-                    if union == pack_once and placed == pack_size:
-                        # A seat the deal leaves out (only a program's record can: the reader
-                        # requires every seat, S011) holds no cards.
-                        dealt: list[Sequence[int] | int] = [0] * n
-                        for h, cards in zip(dealt_hands, dealt_cards):
-                            dealt[h.seat] = list(cards)
-                        self._check_even(setup)
-                        return E.Engine.from_deal(rules, dealt, check=False)  # checked above
-                placed = 0
-        hands: list[list[int] | int | None] = [None] * n
-        for h in setup.items:
-            if isinstance(h, Hand):
-                if h.cards is not None:
-                    for i, c in enumerate(h.cards):
-                        sp = h.card_spans[i] if i < len(h.card_spans) else h.span
-                        place(c, sp, f"{game.seats[h.seat]}'s hand")
-                    hands[h.seat] = list(h.cards)
-                else:
-                    hands[h.seat] = h.size
-                placed += h.size
-        if isinstance(setup, Deal):
-            if fatal:
-                raise _Stop("the deal cannot be true")
-            if placed != pack_size:
-                missing = ""
-                if placed < pack_size and all(h.cards is not None for h in setup.hands):
-                    # Every hand is written card by card: the cards nobody was dealt are known.
-                    gone = [c for c in range(C.CARD_COUNT) for _ in range(
-                        (1 if pack_once & C.BIT[c] else 0) + (1 if pack_twice & C.BIT[c] else 0) - seen.get(c, 0))]
-                    missing = ": missing " + " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
-                self.report(Code.DEAL_DOES_NOT_ADD_UP, f"the deal holds {placed} cards, the pack {pack_size}{missing}",
-                            setup.hands[-1].span if setup.hands else setup.span,
-                            notes=[R.note("the whole pack is dealt", R.DEAL)],
-                            help="check each hand's size" if not missing else "give the missing cards to their hands")
-                raise _Stop("the deal cannot be true")
-            self._check_even(setup)
-            # As above: a seat the deal leaves out holds no cards.
-            return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands], check=False)
-        return self._position(setup, hands, placed, pack_size, place, lambda: fatal)
-
-    def _check_even(self, deal: Deal) -> None:
-        game, rules = self.game, self.rules
-        if rules.deal == "piles":
-            return  # Pagat, Variations: piles by eye, any sizes
-        hands = deal.hands
-        sizes = {h.seat: h.size for h in hands}
-        lo, hi = min(sizes.values()), max(sizes.values())
-        if hi - lo > 1:
-            big = max(hands, key=lambda h: h.size)
-            self.report(Code.UNEVEN_DEAL, f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
-                        big.span, label=f"{hi} cards",
-                        notes=[R.note("as equally as possible", R.DEAL, R.ruling(7))],
-                        help="with piles dealt by eye, play under deal=piles")
-            return
-        dealer = game.tag("Dealer")
-        if dealer and hi != lo:
-            seats_low = [s.lower() for s in game.seats]
-            if dealer.lower() not in seats_low:
-                return
-            d = seats_low.index(dealer.lower())
-            order = list(E.order_of_play(rules, len(game.seats)))
-            i = order.index(d)
-            after = [order[(i + k) % len(order)] for k in range(1, len(order) + 1)]
-            extra = sum(1 for s in sizes.values() if s == hi)
-            should = set(after[:extra])
-            wrong = [h for h in hands if (h.size == hi) != (h.seat in should)]
-            if wrong:
-                h = wrong[0]
-                self.report(Code.UNEVEN_DEAL, f"with {game.seats[d]} dealing, the extra cards go to "
-                            + ", ".join(game.seats[s] for s in after[:extra]),
-                            h.span, label=f"{game.seats[h.seat]} has {h.size}",
-                            notes=[R.note("the extra cards go to the players next after the dealer", R.ruling(7))])
-
-    def _position(self, pos: Position, hands: list[list[int] | int | None], placed: int, pack_size: int,
-                  place: Callable[[int, Span, str], bool], fatal: Callable[[], bool]) -> E.Engine:
-        game, rules = self.game, self.rules
-        outs: list[int] = [o.seat for o in pos.of(Out)]
-        wastes = pos.of(Waste)
-        waste = wastes[0] if wastes else None
-        waste_arg: list[int] | int | None = None
-        if waste is not None and waste.cards is not None:
-            for c in waste.cards:
-                place(c, waste.span, "the waste pile")
-            waste_arg = list(waste.cards)
-            placed += len(waste.cards)
-        elif waste is not None and waste.size is not None:
-            waste_arg = waste.size
-            placed += waste.size
-        if fatal():
-            raise _Stop("the position cannot be true")
-        if waste is None or waste.rest:
-            if placed > pack_size:
-                self.report(Code.IMPOSSIBLE_POSITION, f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
-                            notes=[str(R.ruling(5))])
-                raise _Stop("the position cannot be true")
-            waste_arg = None
-        elif placed != pack_size:
-            self.report(Code.IMPOSSIBLE_POSITION, f"the position places {placed} cards, the pack has {pack_size}",
-                        waste.span, label="the waste pile", notes=[R.note("every card is in one place", R.ruling(5))],
-                        help="give the waste pile's size so that everything adds up, or write 'waste rest'")
-            raise _Stop("the position cannot be true")
-        for s, h in enumerate(hands):
-            if s not in outs and (h == 0 or h == []):
-                outs.append(s)  # an empty hand has got away (Pagat, "Getting away")
-        for s in outs:
-            hands[s] = None
-        leads = pos.of(Lead)
-        if not leads:
-            self.report(Code.IMPOSSIBLE_POSITION, "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
-                        notes=[R.note("the player with the power leads", R.LATER_TRICKS)],
-                        help="add 'lead SEAT'")
-            raise _Stop("the position cannot be true")
-        lead = leads[0].seat
-        if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
-            self.report(Code.IMPOSSIBLE_POSITION, f"{game.seats[lead]} leads but holds no cards", leads[0].span,
-                        notes=[R.note("a player with no cards has got away", R.GETTING_AWAY)])
-            raise _Stop("the position cannot be true")
-        nt = pos.of(NextTrick)
-        first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
-        trick_no = nt[0].number if nt else (first_trick or 2)
-        trumps = pos.of(Trumps)
-        trump = -1
-        if trumps:
-            if not rules.trumps:
-                self.report(Code.IMPOSSIBLE_POSITION, f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
-                            trumps[0].span, notes=[R.note("trumps belong to the Kerala game", R.DONKEY)],
-                            help="judge it as Donkey: [Rules \"donkey\"]")
-                raise _Stop("the position cannot be true")
-            trump = trumps[0].suit
-        return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)
-
-
 # ---- the replay of one game ---------------------------------------------------------------------
 
 
-class _Walk(_Judging):
+class _Walk(Judging):
     """The replay of one game through its engine, made once the deal or position is found
     true: the engine is whole from the first item to the last (a penalty or the look-ahead
     may replace it with another state of the same game), and so is the bookkeeping below."""
@@ -718,7 +457,7 @@ class _Walk(_Judging):
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             if not self._follow_record_error(v, s, c, play, tno, k):
-                raise _Stop("from here the record cannot be replayed")
+                raise Stopped("from here the record cannot be replayed")
             return
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
         if not known:
@@ -1130,7 +869,7 @@ class _Walk(_Judging):
             if v.code == Code.AFTER_END:
                 self.report(Code.AFTER_END, f"{taker} takes {target}'s hand after the end of the game", t.span,
                             notes=[str(R.END)])
-                raise _Stop("the game is over")
+                raise Stopped("the game is over")
             if v.code == Code.DRAW_OUT_OF_PLACE:
                 self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(_seat_or_suit(v))} must draw", t.span,
                             notes=[str(R.GETTING_AWAY)], help="record the draw first")
@@ -1215,7 +954,7 @@ class _Walk(_Judging):
                     pass
                 if self._follow(ForceDraw(due.drawer, d.card)):
                     return
-        raise _Stop("from here the record cannot be replayed")
+        raise Stopped("from here the record cannot be replayed")
 
     def _counts(self, cnt: Counts) -> None:
         """One diagnostic per count line, however many of its sizes are wrong."""
