@@ -19,7 +19,6 @@ import argparse
 import datetime
 import json
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,12 +26,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from solver import cell  # noqa: E402  (bench/solver.py)
 
 from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Engine  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.review.review import review_game  # noqa: E402
-from referee.review.solver import SearchLimit, Solver, cards_held, solvable  # noqa: E402
+from referee.review.solver import cards_held, solvable  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -47,50 +49,16 @@ def endings(players: int, games: int, seed: int, spec: str) -> list[list[Engine]
     return out
 
 
-def first_with(positions: list[Engine], held: int) -> Engine | None:
-    for e in positions:
-        if solvable(e) and cards_held(e) <= held and e.phase != 4:
-            return e
-    return None
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def solve_times(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The solver's times by players, rules and cards held: bench/solver.py's cell, the one
+    timing of a position (past 12 cards a two-player ending can run to the budget: four games
+    suffice)."""
     rows = []
     for players, spec in ((2, "pagat"), (3, "pagat"), (4, "pagat"), (4, "denexa"), (4, "donkey"), (6, "pagat")):
-        games = endings(players, args.games, args.seed, spec)
-        helds = (6, 8, 10, 12) + ((16, 20) if players == 2 else ())
-        for held in helds:
-            times, nodes, limited = [], 0, 0
-            # Past 12 cards a two-player ending can run to the budget: four games suffice.
-            for positions in (games if held <= 12 else games[:4]):
-                e = first_with(positions, held)
-                if e is None:
-                    continue
-                s = Solver(max_nodes=BUDGET)
-                t = time.perf_counter()
-                try:
-                    for x in e.in_game():
-                        s.classify(e, x)
-                except SearchLimit:
-                    limited += 1
-                times.append(time.perf_counter() - t)
-                nodes += s.nodes
-            if not times:
-                continue
-            total = sum(times)
-            row = {"players": players, "rules": spec, "held_at_most": held, "positions": len(times),
-                   "median_s": round(statistics.median(times), 4), "p90_s": round(pct(times, 0.9), 4),
-                   "max_s": round(max(times), 4), "over_budget": limited,
-                   "nodes_per_s": round(nodes / total) if total else 0}
-            rows.append(row)
-            print(f"{players} players {spec:7} <= {held:2} cards: {len(times):3} positions, median "
-                  f"{row['median_s']:.3f} s, p90 {row['p90_s']:.3f} s, max {row['max_s']:.3f} s, "
-                  f"{limited} over {BUDGET} positions, {row['nodes_per_s']} nodes/s", flush=True)
+        for held in (6, 8, 10, 12) + ((16, 20) if players == 2 else ()):
+            row = cell(players, spec, held, args.games if held <= 12 else 4, args.seed, BUDGET)
+            if row["positions"]:
+                rows.append({k: v for k, v in row.items() if k != "times_s"})
     return rows
 
 

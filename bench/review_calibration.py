@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.rules import rule_set  # noqa: E402
-from referee.engine.state import OVER  # noqa: E402
+from referee.engine.state import Phase  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.notation.record import Play, Take  # noqa: E402
 from referee.review.review import BUDGET, every_seat_chances  # noqa: E402
@@ -50,8 +50,8 @@ def pairs(first: int, games: int, points: int, samples: int, players: int, seed:
     out: list[tuple[float, int]] = []
     for g in simulate(players, games, seed, rule_set(spec), first=first):
         steps = list(replay(g.game, snapshots=True))
-        loser = steps[-1].after._loser if steps else -1
-        if loser < 0:
+        loser = steps[-1].after.view().loser if steps else None
+        if loser is None:
             continue
         # The plays and takes (the review numbers them from 1), with the position after each.
         acts = [k for k, st in enumerate(steps) if isinstance(st.item, (Play, Take))]
@@ -65,11 +65,12 @@ def pairs(first: int, games: int, points: int, samples: int, players: int, seed:
             if k + 1 >= len(steps):
                 continue  # the game's end: the chances are its result, not a prediction
             after = steps[k + 1].before
-            if after._phase == OVER:
+            now = after.view()
+            if now.phase == Phase.OVER:
                 continue
             chances = every_seat_chances(g.game, None, after, k, number, samples, seed, solver, views, len(steps))
             for s, c in enumerate(chances):
-                if c is not None and not after._out[s]:
+                if c is not None and s not in now.out_order:
                     out.append((c, int(s == loser)))
     return out
 

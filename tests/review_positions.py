@@ -9,7 +9,7 @@ import random
 
 from referee.engine.events import Action, DrawCard, TakeHand
 from referee.engine.rules import RuleSet, rule_set
-from referee.engine.state import DRAW_DUE, OVER, Engine
+from referee.engine.state import Engine, Phase
 
 # Rule sets the positions are drawn under: the presets and the options that change an
 # ending (the last card, taking, the double pack, the direction, the two-player rule).
@@ -49,7 +49,7 @@ def random_position(rng: random.Random, max_held: int = 8, players: int | None =
     e = Engine.from_position(rules, hands, out, pile, rng.choice(seats), 5, trump)
     for _ in range(rng.choice((0, 0, 1, 2, 3))):
         actions = e.legal_actions()
-        if e._phase == OVER or not actions:
+        if e.current_phase() is Phase.OVER or not actions:
             break
         e.apply(rng.choice(actions))
     return e
@@ -72,13 +72,10 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
         budget[0] -= 1
         if budget[0] < 0:
             raise TooBig
-    if e._out[x]:
-        return True
-    if e._phase == OVER:
-        return e._loser != x
-    key = (e._phase, tuple(e._once), tuple(e._twice), tuple(e._out), e._waste_once, e._waste_twice, e._power,
-           e._drawer, e._draw_source, tuple(e._trick), tuple(e._pending), e._tochoo, e._trump, e._first,
-           e._drawn_lead, e._active, e._played)
+    done = e.settled_for(x)  # x out, or the game over
+    if done is not None:
+        return done
+    key = e.position_key()  # what decides the future: the engine's own notion of one position
     if key in path:
         return False
     path = path | {key}
@@ -91,13 +88,13 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
 
     if not actions:
         return False
-    if e._phase == DRAW_DUE:
+    if e.current_phase() is Phase.DRAW_DUE:
         sources: dict[int | None, list[Action]] = {}
         for a in actions:
             assert isinstance(a, DrawCard)
             sources.setdefault(a.source, []).append(a)
         results = [all(after(a) for a in cards) for cards in sources.values()]
-        return any(results) if cooperative or e._drawer == x else all(results)
+        return any(results) if cooperative or e.to_act() == x else all(results)
     if cooperative:
         return any(after(a) for a in actions)
     mine = [a for a in actions if _actor(a) == x]

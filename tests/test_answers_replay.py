@@ -27,23 +27,24 @@ def _replay_says(w: Walk, number: int) -> tuple[tuple[int, int] | None, int | No
     the state cannot be read without judging again (the next trick's lead was itself
     penalised at once, so its state holds that penalty)."""
     idx = [k for k, st in enumerate(w.steps) if st.trick == number]
-    number_in_engine = w.steps[idx[0]].after._trick_no
+    number_in_engine = w.steps[idx[0]].after.view().trick_no
     nxt = next((st for st in w.steps[idx[-1] + 1:] if st.trick is not None and st.trick != number), None)
     if nxt is None:
         r = w.steps[-1].after
-    elif nxt.before._phase != E.IN_TRICK:
+    elif nxt.before.view().phase != E.IN_TRICK:
         r = nxt.before  # between tricks: the takes and draws after it applied
     elif any(d.is_error for d in nxt.diagnostics):
         return None
     else:
         r = nxt.after  # the trick was played on after a mistake: it ended at this lead
-    if r._trick_no <= number_in_engine and r._phase == E.IN_TRICK:
+    v = r.view()
+    if v.trick_no <= number_in_engine and v.phase == E.IN_TRICK:
         return None, None, False  # still on the table
-    pickup = (r._last_picker, len(r._last_trick)) if r._last_picker >= 0 else None
-    if r._phase == E.BETWEEN:
-        leader: int | None = r._power
-    elif r._phase == E.IN_TRICK and nxt is not None:
-        leader = r._leader  # the lead the replay accepted (no diagnostic at it)
+    pickup = (v.picked_up_by, len(v.last_trick)) if v.picked_up_by is not None else None
+    if v.phase == E.BETWEEN:
+        leader: int | None = v.leader  # the seat with the power
+    elif v.phase == E.IN_TRICK and nxt is not None:
+        leader = v.leader  # the lead the replay accepted (no diagnostic at it)
     else:
         leader = None  # the game is over, or a draw is due
     return pickup, leader, True

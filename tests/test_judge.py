@@ -127,8 +127,8 @@ def test_pagat_example_who_leads_each_trick() -> None:
     expected = {1: W, 2: EAST, 3: W, 4: N, 5: S, 6: S}
     for trick, leader in expected.items():
         res = one(PAGAT, stop_after=trick, keep_engine=True)
-        assert engine_of(res)._phase == E.BETWEEN
-        assert engine_of(res)._power == leader, f"after trick {trick}"
+        assert engine_of(res).view().phase == E.BETWEEN
+        assert engine_of(res).view().power == leader, f"after trick {trick}"
 
 
 def test_pagat_example_waste_pile() -> None:
@@ -203,7 +203,7 @@ def test_penalty_play_after_tochoo_readme_example() -> None:
     assert at(d) == place(text, "4.", "4♥")
     assert d.help and "South picks up the 4 cards of trick 4 and leads trick 5" in d.help
     e = engine_of(res)
-    assert e._phase == E.BETWEEN and e._power == S and e._trick_no == 5
+    assert e.view().phase == E.BETWEEN and e.view().power == S and e.view().trick_no == 5
     assert sizes(res) == {"North": 9, "East": 9, "South": 13, "West": 9}
     assert {card_str(c) for c in e.known(S)} == {"2♥", "6♥", "K♣", "4♥"}
     assert e.known(N) == []
@@ -218,7 +218,7 @@ def test_penalty_renege_known_hand() -> None:
     assert [d.code for d in res.diagnostics] == ["M201"]
     assert at(res.diagnostics[0]) == place(text, "2.", "10♣")
     e = engine_of(res)
-    assert e._power == EAST and e._phase == E.BETWEEN
+    assert e.view().power == EAST and e.view().phase == E.BETWEEN
     assert sizes(res) == {"North": 11, "East": 14, "South": 12, "West": 11}
     assert {"5♦", "A♦", "10♣"} <= {card_str(c) for c in e.known(EAST)}
     assert e.waste_size() == 4  # only the first trick
@@ -244,7 +244,7 @@ def test_penalty_second_card_in_first_trick() -> None:
     res = one(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["M204"]
     e = engine_of(res)
-    assert e._power == N and e._trick_no == 2 and not e._first
+    assert e.view().power == N and e.view().trick_no == 2 and not e.view().first_trick
     assert sizes(res) == {"North": 14, "East": 13, "South": 13, "West": 12}
     assert e.waste_size() == 0  # the trick did not go to the waste pile (ruling 1)
     assert {"A♠", "J♠", "9♠"} <= {card_str(c) for c in e.known(N)}
@@ -255,7 +255,7 @@ def test_penalty_out_of_turn() -> None:
     res = one(text, keep_engine=True)
     assert [d.code for d in res.diagnostics] == ["M203"]
     assert "it was East's turn" in res.diagnostics[0].message
-    assert engine_of(res)._power == S
+    assert engine_of(res).view().power == S
     assert sizes(res) == {"North": 11, "East": 9, "South": 11, "West": 9}
 
 
@@ -366,7 +366,7 @@ North takes East
     res = one(text, keep_engine=True)
     assert res.diagnostics == []
     e = engine_of(res)
-    assert e._out[EAST] and e._power == S
+    assert EAST in e.view().out_order and e.view().power == S
     assert sizes(res)["North"] == 3
 
 
@@ -385,15 +385,15 @@ trick 30
     res = one(head, keep_engine=True)
     assert res.diagnostics == []
     e = engine_of(res)
-    assert e._phase == E.DRAW_DUE and e._drawer == N
-    assert not e._out[N]
+    assert e.view().phase == E.DRAW_DUE and e.view().to_act == N
+    assert N not in e.view().out_order
     # The trick just played is not yet in the waste pile: its cards cannot be drawn.
     v = e.judge_draw(N, card("5♦"), None)
     assert v is not None and v.code == "R106"
     assert e.judge_draw(N, card("6♣"), None) is None
     res = one(head + "North draws 6♣\n", keep_engine=True)
     e = engine_of(res)
-    assert e._phase == E.BETWEEN and e._power == N
+    assert e.view().phase == E.BETWEEN and e.view().power == N
     assert [card_str(c) for c in e.known(N)] == ["6♣"]
 
 
@@ -504,7 +504,7 @@ def test_a_seat_cannot_take_its_own_hand_and_nothing_moves() -> None:
     assert "own hand" in res.diagnostics[0].message
     e = engine_of(res)
     # The second take is the legal one (S is the next player holding cards): N holds 2 + 5.
-    assert e.size(0) == 7 and e._out[2] and not e._out[0]
+    assert e.size(0) == 7 and 2 in e.view().out_order and 0 not in e.view().out_order
 
 
 def test_a_take_inside_a_trick_is_one_diagnostic_and_the_replay_goes_on() -> None:
@@ -514,7 +514,7 @@ def test_a_take_inside_a_trick_is_one_diagnostic_and_the_replay_goes_on() -> Non
     assert res.stopped is None
     e = engine_of(res)
     # Followed as if written after trick 1: East's 12 cards and South's 12, less Q♥.
-    assert e._out[2] and e.size(1) == 12 + 12 - 1
+    assert 2 in e.view().out_order and e.size(1) == 12 + 12 - 1
 
 
 def test_first_trick_renege_penalised_when_the_trick_is_over() -> None:
