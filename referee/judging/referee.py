@@ -730,7 +730,7 @@ class _Walk(Judging):
         led_suit = C.SUIT[t.trick[0][1]] if t.trick else -1  # the suit led, in a trick
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
-        help = None  # the penalty's help is made from its facts (_penalty_facts)
+        help: str | None = None  # the penalty's help is made from its facts (_penalty_facts)
         notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
         code = v.code
         span = play.card_span

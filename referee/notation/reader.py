@@ -141,6 +141,13 @@ _EXPECT = {
 }
 
 
+def _pos_in_stream(e: UnexpectedInput) -> int | None:
+    """Where Lark's error is, in the text it parsed. Lark declares the attribute as None
+    (its class default); read untyped, so that the compiled reader takes the int it holds."""
+    pos: int | None = getattr(e, "pos_in_stream", None)
+    return pos
+
+
 def _expected_words(expected: Iterable[str]) -> str:
     names = set(expected)
     words: list[str] = []
@@ -782,7 +789,7 @@ class Reader:
                 col = e.column
                 word = re.match(r"\S+", src[col - 1:])
                 width = len(word.group(0)) if word else 1
-                start = offset + (e.pos_in_stream or 0)
+                start = offset + (_pos_in_stream(e) or 0)
                 where = Span(line, col, start, start + width)
                 if src[col - 1:col] == "[":
                     ctx.error(Code.BAD_TAG, "a tag belongs to a game: write it after the game's %game line", where)
@@ -1052,7 +1059,8 @@ class Reader:
         ctx = self._ctx
         line = ctx.first_line + ctx.line_shift + e.line - 1
         base = ctx.offset + ctx.offset_shift
-        start = base + e.pos_in_stream if e.pos_in_stream is not None else base
+        pos = _pos_in_stream(e)
+        start = base + pos if pos is not None else base
         if isinstance(e, UnexpectedToken):
             tok = e.token
             found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{_clip(tok)}'"
