@@ -125,9 +125,11 @@ class LocalCluster:
                 break
             time.sleep(0.05)
         self.address = json.loads(self.file.read_text())["address"]
+        # --preload: each worker imports the referee as it starts, as the README's command has a
+        # club start them, rather than on its first slice.
         self.procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", "--scheduler-file", str(self.file),
                                             "--nworkers", str(workers), "--nthreads", "1", "--no-dashboard",
-                                            "--host", "127.0.0.1"], **quiet))
+                                            "--preload", "referee.archive.slices", "--host", "127.0.0.1"], **quiet))
         from distributed import Client
 
         with Client(self.address, timeout="60s") as c:
@@ -239,12 +241,12 @@ def build_compiled(where: Path) -> Path:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a small run to see that it works")
-    ap.add_argument("--games", type=int, default=None, help="simulated 4-player games (default 3000, quick 300)")
+    ap.add_argument("--games", type=int, default=None, help="simulated 4-player games (default 10000, quick 300)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds of each timing (default 5, quick 3)")
     ap.add_argument("--compiled", action="store_true",
                     help="also time check with the optional build's modules compiled by mypyc (bench/out/compiled)")
     args = ap.parse_args(argv)
-    games = args.games or (300 if args.quick else 3000)
+    games = args.games or (300 if args.quick else 10000)
     rounds = args.rounds or (3 if args.quick else 5)
     OUT.mkdir(parents=True, exist_ok=True)
     py = sys.executable

@@ -112,7 +112,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
 
                     def on_read(pos: int, base: int = done, bar: Progress = bar, task: TaskID = task) -> None:
                         bar.update(task, completed=base + pos)
-                work = slices(str(path), on_read, name)
+                work = slices(str(path), on_read, name, runner.slice_bytes(_size(path)))
                 for pre, games in runner(work):
                     pre = file_policy.keep(pre)
                     if pre:

@@ -1,9 +1,9 @@
 """``check --dask ADDRESS``: the slices that ``--jobs`` would judge, sent to a Dask cluster.
 
-The main process cuts each file into the same byte ranges as ``--jobs`` (it reads the file
-once, counting bytes, lines and games), the workers open the file themselves and judge
-their slices, and the results come back in input order, so the report is byte for byte the
-report of ``--jobs 1``. The files must be readable by the workers at the same path (shared
+The main process cuts each file at ``%game`` lines as ``--jobs`` does (it reads the file
+once, counting bytes, lines and games), in slices sized for the cluster (slice_bytes), the
+workers open the file themselves and judge their slices, and the results come back in input
+order, so the report is byte for byte the report of ``--jobs 1``. The files must be readable by the workers at the same path (shared
 storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
 
 A cluster can fail in ways a pool of local processes cannot, and none of them may leave the
@@ -25,13 +25,20 @@ from typing import Any, Protocol, TypeVar, cast
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
 from referee.engine.rules import RuleSet
-from referee.notation.reader import ReadError
+from referee.notation.reader import RANGE_BYTES, ReadError
 
 # Slices in flight on the cluster, ahead of the one being reported: at least AHEAD, and
 # PER_THREAD for each thread of the cluster's workers, so that a large cluster is kept busy
 # while the slice at the head of the line is awaited (the report keeps the input order).
 AHEAD = 64
 PER_THREAD = 4
+# A task on a cluster costs more than a slice sent to a local worker (the scheduler's round
+# trips, the result fetched from the worker): a file is cut into about TASKS_PER_THREAD slices
+# for each thread of the cluster, no smaller than a local slice and no larger than
+# MOST_BYTES, so that the last slices still share out evenly (a thread idles for at most
+# one slice at the end, a sixteenth of its share).
+TASKS_PER_THREAD = 16
+MOST_BYTES = 4 << 20
 MISSING_HINT = "--dask needs the dask extra: pip install 'getaway-ref[dask]'"
 # How long a slice may wait while the cluster has no worker to run it, in seconds.
 NO_WORKER_WAIT = 30.0
@@ -118,6 +125,11 @@ class DaskRunner:
         except Exception:  # the scheduler went away already: the first slice says so
             threads = 0
         self.ahead = max(AHEAD, PER_THREAD * threads)
+        self.threads = threads
+
+    def slice_bytes(self, file_bytes: int) -> int:
+        share = file_bytes // (TASKS_PER_THREAD * max(1, self.threads))
+        return max(RANGE_BYTES, min(MOST_BYTES, share))
 
     def _result(self, fut: _Future) -> Any:
         """A slice's result, waited for as long as the cluster can run it: not for ever when

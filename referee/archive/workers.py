@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
-from referee.notation.reader import ReadError
+from referee.notation.reader import RANGE_BYTES, ReadError
 
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
 # few enough that results waiting for their turn stay small.
@@ -164,6 +164,9 @@ class PoolRunner:
             except Exception as e:  # a crash inside a worker: a bug, said plainly
                 raise WorkerFailed(f"a worker failed: {type(e).__name__}: {e}") from None
             yield result
+
+    def slice_bytes(self, file_bytes: int) -> int:
+        return RANGE_BYTES  # a local worker's slice costs a pickle each way: small slices balance best
 
     def close(self, abort: bool = False) -> None:
         if not abort:
