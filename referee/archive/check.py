@@ -13,7 +13,6 @@ chosen, in the section "chosen by the run" at the end of this module, and nowher
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from collections.abc import Callable
@@ -76,12 +75,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
     fixed = FileSettings(run, default, overrides)
     used: list[Path | None] = []  # each file's settings file, for the report
     rules = (default, overrides)
-    init(default, overrides, force)
-    # Everything imported and built so far (the grammar, the tables, the referee) lives as long
-    # as the run: kept out of the cycle collector's full passes, which otherwise walk it again
-    # and again while an archive is judged; done before --jobs forks its workers, as the gc
-    # module advises, so that they share it too.
-    gc.freeze()
+    init(default, overrides, force)  # before --jobs forks its workers, which share what it built
     try:
         runner = _runner(jobs, dask, default, overrides, force)
     except WorkerFailed as e:
