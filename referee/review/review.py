@@ -26,10 +26,10 @@ Seeded: the same record, seed and sample count give the same review.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from referee.engine.cards import card_str
+from referee.engine.cards import CARD_COUNT, RANK, SUIT, card_str, sort_key
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase
@@ -49,6 +49,8 @@ SAMPLES = 12
 # Samples more, each losing an even share, added to every chance (see chance()): chosen on
 # self-play games of one seed, checked on another (docs/review.md, Calibration).
 PRIOR = 2
+# Deal the samples by what the plays say of each hand (revealed_lacks), not only the voids.
+READ_PLAYS = True
 # The rise in the chance of losing (points) that marks a play, largest first (lichess).
 MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
 
@@ -178,7 +180,8 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         if not p.exact and chances and samples > 0 and result.rules is not None:
             view = _seat_view(views, game, seat, rules, len(steps))
             if k < len(view):
-                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver)
+                lacks = revealed_lacks(view, k) if READ_PLAYS else []
+                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver, lacks)
     return review
 
 
@@ -249,17 +252,134 @@ def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list
     return list(replay(g, rules, snapshots=True))[:count]
 
 
-def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng: random.Random) -> Engine | None:
+def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng: random.Random,
+                    lacks: Sequence[int] = ()) -> Engine | None:
     """A position with every hand known, consistent with what ``seat`` knows (``view``;
     ``a``: the seat's play about to be made from it, None for none):
     the seat's own hand as it truly is, the other unseen cards dealt at random to the hands
-    that hold unseen cards, never into a suit a seat has shown it lacks. None if no such
-    deal was found in a few tries, or the unseen cards include the waste pile's."""
+    that hold unseen cards, never into a suit a seat has shown it lacks. ``lacks``: per
+    seat, a mask of the cards its plays say it did not hold (:func:`revealed_lacks`), kept
+    out of its hand where a deal allows. None if no such deal was found in a few tries, or
+    the unseen cards include the waste pile's."""
     # The seat knew its own hand (and its play: a card off the suit led says it held none of
     # that suit); the engine deals the rest (Engine.sample_unseen).
     play = a if isinstance(a, PlayCard) else None
     own = ([play.card] if play is not None else []) + true.known(seat)
+    if any(lacks):
+        dealt = _deal_by_plays(view, seat, own, lacks, rng)
+        if dealt is not None:
+            f = view.sample_unseen(rng, {seat: own, **dealt}, play)
+            if f is not None:
+                return f
     return view.sample_unseen(rng, {seat: own}, play)
+
+
+def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
+    """Per seat, a mask of the cards (bit c: card c) that the seat's clean plays in steps
+    0 .. ``upto`` - 1 of ``walk`` say it did not hold, for a player who plays as the bundled
+    sensible bot (referee.selfplay.simulate.SensibleBot): one that follows or leads plays
+    its lowest card of the suit (so held no lower one), one that cannot follow sheds its
+    highest card (so held none higher). A card still unseen in a hand was in it at every
+    play since the deal, so the plays speak of the unseen cards it holds now. A take hands
+    the target's cards to the taker (what both lacked stays lacked); any other way of
+    getting an unseen card (a draw) forgets what the seat was known to lack.
+
+    Voids say which suits a seat lacks; these say which cards. Dealing the samples as if
+    they did not exist made the middle chances 2-4 points too sure (docs/review.md,
+    Calibration)."""
+    if not walk:
+        return []
+    n = len(walk[0].before.view().sizes)
+    lacks = [0] * n
+    for j in range(min(upto, len(walk))):
+        step = walk[j]
+        item = step.item
+        e = step.before
+        if isinstance(item, Play) and _clean(step):
+            t, x = item.seat, item.card
+            turn = e.turn()
+            led = SUIT[turn.trick[0][1]] if turn.phase == Phase.IN_TRICK and turn.trick else -1
+            if led < 0 and turn.first_trick:
+                pass  # the first lead: the card the rules ask for (Pagat, Getaway: First trick)
+            elif led < 0 or SUIT[x] == led:
+                # A lead or a card of the suit led: the lowest of its suit (in the first
+                # trick the highest, thrown away to the waste pile).
+                if turn.first_trick:
+                    lacks[t] |= _mask(lambda c: SUIT[c] == led and _high(c) > _high(x))
+                else:
+                    lacks[t] |= _mask(lambda c: SUIT[c] == SUIT[x] and _low(c) < _low(x))
+            elif turn.trumps is None:
+                lacks[t] |= _mask(lambda c: _high(c) > _high(x))  # a tochoo: the highest card
+        elif isinstance(item, Take):
+            lacks[item.taker] &= lacks[item.target]
+            lacks[item.target] = 0
+        elif j + 1 < len(walk):
+            after = walk[j + 1].before
+            for s in range(n):
+                if after.size(s) - len(after.known(s)) > e.size(s) - len(e.known(s)):
+                    lacks[s] = 0
+    return lacks
+
+
+def _low(c: int) -> tuple[int, int]:
+    return RANK[c], sort_key(c)
+
+
+def _high(c: int) -> tuple[int, int]:
+    return RANK[c], -sort_key(c)
+
+
+def _mask(keep: Callable[[int], bool]) -> int:
+    m = 0
+    for c in range(CARD_COUNT):
+        if keep(c):
+            m |= 1 << c
+    return m
+
+
+def _deal_by_plays(view: Engine, seat: int, own: Sequence[int], lacks: Sequence[int], rng: random.Random,
+                   tries: int = 20) -> dict[int, list[int]] | None:
+    """The unseen cards of every hand but ``seat``'s (whose own are ``own``), dealt at
+    random, each to a seat that may hold it (no void of its suit) and whose plays do not
+    say it lacked it; None if ``seat``'s own hand is not all known, or no deal was found."""
+    v = view.view()
+    n = len(v.sizes)
+    pool = list(v.hidden_cards)
+    for c in own:
+        if c in pool and c not in v.known[seat]:
+            pool.remove(c)
+    need = [v.sizes[s] - len(v.known[s]) for s in range(n)]
+    if need[seat] - sum(c not in v.known[seat] for c in own) != 0:
+        return None
+    need[seat] = 0
+    if sum(need) != len(pool):
+        return None
+    void = [0] * n
+    for s in range(n):
+        for suit in v.voids[s]:
+            void[s] |= 1 << suit
+    takers = {c: [s for s in range(n) if need[s] and not void[s] >> SUIT[c] & 1 and not lacks[s] >> c & 1]
+              for c in set(pool)}
+    for _ in range(tries):
+        # The cards fewest seats may hold first (random among equals), each to a seat in
+        # proportion to the cards it still lacks: nearly even over the deals that fit.
+        order = sorted(pool, key=lambda c: (len(takers[c]), rng.random()))
+        left = list(need)
+        out: dict[int, list[int]] = {}
+        for c in order:
+            can = [s for s in takers[c] if left[s]]
+            if not can:
+                break
+            pick = rng.randrange(sum(left[s] for s in can))
+            for s in can:
+                pick -= left[s]
+                if pick < 0:
+                    break
+            left[s] -= 1
+            out.setdefault(s, []).append(c)
+        else:
+            return out
+    return None
 
 
 def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
@@ -303,9 +423,10 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             continue
         lost = got = 0.0
         seen = _after(view, k)
+        lacks = revealed_lacks(view, k + 1) if READ_PLAYS else []
         for j in range(samples):
             rng = random.Random(f"review/{seed}/{game.number}/{number}/seat {s}/{j}")
-            f = sample_position(seen, true, s, None, rng)
+            f = sample_position(seen, true, s, None, rng, lacks)
             if f is None:
                 continue
             try:
@@ -350,7 +471,7 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
 
 
 def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, samples: int, seed: int,
-             number: int, solver: Solver) -> None:
+             number: int, solver: Solver, lacks: Sequence[int] = ()) -> None:
     """The mover's chance of losing after its play, and after the play the sensible bot
     would have made in its place (the "before"), over the same samples and the same
     generator: where the bot would have played the same card, the two agree exactly."""
@@ -360,7 +481,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     got = 0
     for k in range(samples):
         rng = random.Random(f"review/{seed}/{number}/{p.number}/{k}")
-        f = sample_position(view, true, seat, a, rng)
+        f = sample_position(view, true, seat, a, rng, lacks)
         if f is None:
             continue
         g = f.fork()
