@@ -37,6 +37,7 @@ from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Phase  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.notation.record import Play, Take  # noqa: E402
+from referee.review import review  # noqa: E402
 from referee.review.review import BUDGET, every_seat_chances  # noqa: E402
 from referee.review.solver import Solver  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
@@ -88,7 +89,12 @@ def main() -> None:
     ap.add_argument("--rules", default="pagat")
     ap.add_argument("--seed", type=int, default=2828)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes, each a share of the games")
+    ap.add_argument("--even", action="store_true",
+                    help="deal the samples by the voids alone, not by what the plays say of each hand (the old way)")
+    ap.add_argument("--out", default="review_calibration", help="the name of the figures' files in bench/out")
     args = ap.parse_args()
+    if args.even:
+        review.READ_PLAYS = False  # set before the workers fork: they inherit it
     t = time.perf_counter()
     chunk = 25
     work = [(first, min(chunk, args.games - first + 1), args.points, args.samples, args.players, args.seed, args.rules)
@@ -97,7 +103,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     # Each share's pairs as it comes (a long run stopped early still leaves its figures).
     with (multiprocessing.get_context("fork").Pool(args.jobs) as pool,
-          open(OUT / "review_calibration_pairs.jsonl", "w", encoding="utf-8") as log):
+          open(OUT / f"{args.out}_pairs.jsonl", "w", encoding="utf-8") as log):
         for part in pool.imap(_work, work):
             got.extend(part)
             log.write(json.dumps(part) + "\n")
@@ -107,7 +113,8 @@ def main() -> None:
     base = sum(o for _, o in got) / len(got)
     climatology = sum((base - o) ** 2 for _, o in got) / len(got)
     print(f"{args.games} self-play games, {args.players} players, {args.rules}, {args.points or 'every'} plays a game, "
-          f"{args.samples} samples a seat a play, seed {args.seed}: {len(got)} predictions in {took:.0f} s")
+          f"{args.samples} samples a seat a play, seed {args.seed}"
+          f"{' (dealt by the voids alone)' if args.even else ''}: {len(got)} predictions in {took:.0f} s")
     print(f"{'decile':>9} {'pairs':>7} {'predicted':>10} {'observed':>9} {'off':>6}")
     rows = []
     for d in range(10):
@@ -125,7 +132,7 @@ def main() -> None:
               "predictions": len(got), "seconds": round(took), "brier": round(brier, 4),
               "brier_base_rate": round(climatology, 4), "deciles": rows}
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "review_calibration.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    (OUT / f"{args.out}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
