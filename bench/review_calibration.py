@@ -37,7 +37,6 @@ from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Phase  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.notation.record import Play, Take  # noqa: E402
-from referee.review import review  # noqa: E402
 from referee.review.review import BUDGET, every_seat_chances  # noqa: E402
 from referee.review.solver import Solver  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
@@ -89,12 +88,8 @@ def main() -> None:
     ap.add_argument("--rules", default="pagat")
     ap.add_argument("--seed", type=int, default=2828)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes, each a share of the games")
-    ap.add_argument("--even", action="store_true",
-                    help="deal the samples by the voids alone, not by what the plays say of each hand (the old way)")
     ap.add_argument("--out", default="review_calibration", help="the name of the figures' files in bench/out")
     args = ap.parse_args()
-    if args.even:
-        review.READ_PLAYS = False  # set before the workers fork: they inherit it
     t = time.perf_counter()
     chunk = 25
     work = [(first, min(chunk, args.games - first + 1), args.points, args.samples, args.players, args.seed, args.rules)
@@ -113,8 +108,7 @@ def main() -> None:
     base = sum(o for _, o in got) / len(got)
     climatology = sum((base - o) ** 2 for _, o in got) / len(got)
     print(f"{args.games} self-play games, {args.players} players, {args.rules}, {args.points or 'every'} plays a game, "
-          f"{args.samples} samples a seat a play, seed {args.seed}"
-          f"{' (dealt by the voids alone)' if args.even else ''}: {len(got)} predictions in {took:.0f} s")
+          f"{args.samples} samples a seat a play, seed {args.seed}: {len(got)} predictions in {took:.0f} s")
     print(f"{'decile':>9} {'pairs':>7} {'predicted':>10} {'observed':>9} {'off':>6}")
     rows = []
     for d in range(10):

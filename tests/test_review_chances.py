@@ -12,7 +12,7 @@ import referee
 from referee.engine.cards import RANK, SUIT, SUIT_MASK
 from referee.engine.events import PlayCard
 from referee.notation.record import Play
-from referee.review.review import PRIOR, chance, mark_for, review_game, revealed_lacks, sample_position, view_steps
+from referee.review.review import chance, mark_for, prior_weight, review_game, revealed_lacks, sample_position, view_steps
 from referee.review.solver import solvable
 
 
@@ -81,11 +81,11 @@ def test_every_seat_has_a_chance_at_every_play() -> None:
                 continue
             if now.phase == referee.Phase.OVER:
                 continue  # the loser of a finished game: 1, the game's result
-            # The samples lost (at most 3 samples), with PRIOR samples more that lose an even
+            # The samples lost (at most 3 samples), with prior_weight samples more that lose an even
             # share; none where the seat saw every card (every sample is then one deal).
             view = views.setdefault(s, view_steps(game, s, None, len(steps)))
             seen = view[p.step + 1].before if p.step + 1 < len(view) else view[p.step].after
-            prior = 0 if solvable(seen) else PRIOR
+            prior = 0 if solvable(seen) else prior_weight(len(now.sizes) - len(now.out_order))
             share = prior / (len(now.sizes) - len(now.out_order))
             assert any(abs(c * (n + prior) - share - round(c * (n + prior) - share)) < 1e-9
                        and -1e-9 <= c * (n + prior) - share <= n + 1e-9 for n in (1, 2, 3)), c
@@ -108,6 +108,17 @@ def test_a_chance_is_drawn_towards_an_even_share_by_the_prior() -> None:
     assert chance(6, 12, 2) == pytest.approx(0.5)  # a half is already the even share of two
     assert chance(3, 12, 4) == pytest.approx(0.25)
     assert chance(0, 12, 4, prior=0) == 0.0  # no prior: the samples' share as it is
+
+
+def test_the_prior_weighs_less_the_fewer_seats_are_left() -> None:
+    """With fewer seats left fewer cards are unseen and the samples are nearer the truth: a
+    seat that lost every sample with one other seat left is nearer certain than with three."""
+    weights = [prior_weight(n) for n in range(2, 9)]
+    assert weights == sorted(weights) and weights[0] > 0
+    assert chance(12, 12, 2) > chance(12, 12, 3) > chance(12, 12, 4)
+    assert chance(0, 12, 2) < chance(0, 12, 3) < chance(0, 12, 4)
+    for n in range(2, 9):
+        assert chance(0, 0, n) == pytest.approx(1 / n)  # no sample: the even share
 
 
 @pytest.mark.parametrize("spec,players", [("pagat", 4), ("pagat", 3), ("donkey", 4)])

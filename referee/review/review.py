@@ -14,8 +14,8 @@ own. Two kinds of judgement, one per play:
   the seat knows); the unseen hands are sampled consistently with it; each sample is
   played on by the bundled bots, who know the voids shown so far as the table did (the
   solver settles a sample it finds lost once few cards are held), the same generator for
-  before and after; the share lost is drawn towards an even share by a prior of PRIOR
-  samples (:func:`chance`). The rise in the chance of losing marks the play: 10,
+  before and after; the share lost is drawn towards an even share by a prior of a few
+  samples, fewer the fewer seats are left (:func:`chance`). The rise in the chance of losing marks the play: 10,
   20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
   chance with the bots choosing the mover's play, not with the best play: a simpler
   estimate than the best-play value, stated as such in the report.
@@ -39,18 +39,17 @@ from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "review_game",
-           "sample_position", "view_steps"]
+__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "prior_weight",
+           "revealed_lacks", "review_game", "sample_position", "view_steps"]
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a lost sample of the chances
 BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
 SAMPLES = 12
-# Samples more, each losing an even share, added to every chance (see chance()): chosen on
-# self-play games of one seed, checked on another (docs/review.md, Calibration).
-PRIOR = 2
-# Deal the samples by what the plays say of each hand (revealed_lacks), not only the voids.
-READ_PLAYS = True
+# The prior's weight (see chance()): this many samples fewer than the seats still in the
+# game, each losing an even share; fitted on self-play games of two seeds, measured on a
+# third (docs/review.md, Calibration).
+PRIOR_FEWER = 1.5
 # The rise in the chance of losing (points) that marks a play, largest first (lichess).
 MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
 
@@ -180,7 +179,7 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         if not p.exact and chances and samples > 0 and result.rules is not None:
             view = _seat_view(views, game, seat, rules, len(steps))
             if k < len(view):
-                lacks = revealed_lacks(view, k) if READ_PLAYS else []
+                lacks = revealed_lacks(view, k)
                 _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver, lacks)
     return review
 
@@ -423,7 +422,7 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             continue
         lost = got = 0.0
         seen = _after(view, k)
-        lacks = revealed_lacks(view, k + 1) if READ_PLAYS else []
+        lacks = revealed_lacks(view, k + 1)
         for j in range(samples):
             rng = random.Random(f"review/{seed}/{game.number}/{number}/seat {s}/{j}")
             f = sample_position(seen, true, s, None, rng, lacks)
@@ -434,19 +433,30 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             except SimulationError:
                 continue
             got += 1
-        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else PRIOR) if got else None)
+        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else None) if got else None)
     return out
 
 
-def chance(lost: float, got: int, seats_in: int, prior: int = PRIOR) -> float:
+def prior_weight(seats_in: int) -> float:
+    """The prior's weight, in samples, where ``seats_in`` seats are still in the game:
+    PRIOR_FEWER fewer than them (half a sample with two seats left, two and a half with
+    four). With fewer seats left fewer cards are unseen and the samples differ less from
+    the truth: with two seats, a seat that lost all of its samples lost 99 games in 100,
+    and a prior of two samples said 93 (docs/review.md, Calibration)."""
+    return max(seats_in - PRIOR_FEWER, 0.0)
+
+
+def chance(lost: float, got: int, seats_in: int, prior: float | None = None) -> float:
     """The chance of losing from ``lost`` lost games in ``got`` samples, with ``prior``
-    samples more that lose an even share (1 in ``seats_in``, the seats still in the game):
-    the mean of the chance given the samples, for a prior of that mean and the weight of
-    ``prior`` samples (a beta prior). A handful of sampled deals alone is too sure of
-    itself: a chance measured 0 or 1 in 12 samples is rarely 0 or 1. Where the seat saw
-    every card (the samples are one deal, and differ only by the bots' few random choices)
-    the callers give no prior (docs/review.md, Calibration)."""
-    return (lost + prior / seats_in) / (got + prior)
+    samples more (default :func:`prior_weight`) that lose an even share (1 in
+    ``seats_in``, the seats still in the game): the mean of the chance given the samples,
+    for a prior of that mean and the weight of ``prior`` samples (a beta prior). A handful
+    of sampled deals alone is too sure of itself: a chance measured 0 or 1 in 12 samples is
+    rarely 0 or 1. Where the seat saw every card (the samples are one deal, and differ only
+    by the bots' few random choices) the callers give no prior (docs/review.md,
+    Calibration)."""
+    weight = prior_weight(seats_in) if prior is None else prior
+    return (lost + weight / seats_in) / (got + weight)
 
 
 def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
@@ -509,7 +519,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     if got:
         p.samples = got
         seats_in = len(true.in_game())
-        prior = 0 if solvable(view) else PRIOR
+        prior = 0 if solvable(view) else None
         p.chance_before, p.chance_after = chance(before, got, seats_in, prior), chance(after, got, seats_in, prior)
         p.mark = mark_for(p.chance_after - p.chance_before)
 
