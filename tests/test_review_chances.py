@@ -12,7 +12,15 @@ import referee
 from referee.engine.cards import RANK, SUIT, SUIT_MASK
 from referee.engine.events import PlayCard
 from referee.notation.record import Play
-from referee.review.review import chance, mark_for, prior_weight, review_game, revealed_lacks, sample_position, view_steps
+from referee.review.review import (
+    chance,
+    mark_for,
+    prior_weight,
+    revealed_lacks,
+    review_game,
+    sample_position,
+    view_steps,
+)
 from referee.review.solver import solvable
 
 

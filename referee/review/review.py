@@ -11,12 +11,13 @@ own. Two kinds of judgement, one per play:
 * **chances** (earlier plays): the mover's chance of being the loser, before and after the
   play, judged from what that seat could know. The record is replayed once more from each
   seat's view (the other hands dealt face down, so the referee's knowledge of voids is what
-  the seat knows); the unseen hands are sampled consistently with it; each sample is
-  played on by the bundled bots, who know the voids shown so far as the table did (the
-  solver settles a sample it finds lost once few cards are held), the same generator for
-  before and after; the share lost is drawn towards an even share by a prior of a few
-  samples, fewer the fewer seats are left (:func:`chance`). The rise in the chance of losing marks the play: 10,
-  20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
+  the seat knows); the unseen hands are sampled consistently with it and with what each
+  seat's plays showed of its hand (:func:`revealed_lacks`); each sample is played on by
+  the bundled bots, who know the voids shown so far as the table did (the solver settles
+  a sample it finds lost once few cards are held), the same generator for before and
+  after; the share lost is drawn towards an even share by a prior of a few samples, fewer
+  the fewer seats are left (:func:`chance`). The rise in the chance of losing marks the
+  play: 10, 20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
   chance with the bots choosing the mover's play, not with the best play: a simpler
   estimate than the best-play value, stated as such in the report.
 
@@ -303,12 +304,9 @@ def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
             elif led < 0 or SUIT[x] == led:
                 # A lead or a card of the suit led: the lowest of its suit (in the first
                 # trick the highest, thrown away to the waste pile).
-                if turn.first_trick:
-                    lacks[t] |= _mask(lambda c: SUIT[c] == led and _high(c) > _high(x))
-                else:
-                    lacks[t] |= _mask(lambda c: SUIT[c] == SUIT[x] and _low(c) < _low(x))
+                lacks[t] |= _HIGHER_IN_SUIT[x] if turn.first_trick else _LOWER_IN_SUIT[x]
             elif turn.trumps is None:
-                lacks[t] |= _mask(lambda c: _high(c) > _high(x))  # a tochoo: the highest card
+                lacks[t] |= _HIGHER[x]  # a tochoo: the highest card
         elif isinstance(item, Take):
             lacks[item.taker] &= lacks[item.target]
             lacks[item.target] = 0
@@ -320,20 +318,22 @@ def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
     return lacks
 
 
+def _masks(keep: Callable[[int, int], bool]) -> tuple[int, ...]:
+    """For each card x, the mask of the cards c with ``keep(c, x)``."""
+    return tuple(sum(1 << c for c in range(CARD_COUNT) if keep(c, x)) for x in range(CARD_COUNT))
+
+
 def _low(c: int) -> tuple[int, int]:
-    return RANK[c], sort_key(c)
+    return RANK[c], sort_key(c)  # the order the sensible bot picks its lowest card by
 
 
 def _high(c: int) -> tuple[int, int]:
-    return RANK[c], -sort_key(c)
+    return RANK[c], -sort_key(c)  # and its highest
 
 
-def _mask(keep: Callable[[int], bool]) -> int:
-    m = 0
-    for c in range(CARD_COUNT):
-        if keep(c):
-            m |= 1 << c
-    return m
+_LOWER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _low(c) < _low(x))
+_HIGHER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _high(c) > _high(x))
+_HIGHER = _masks(lambda c, x: _high(c) > _high(x))
 
 
 def _deal_by_plays(view: Engine, seat: int, own: Sequence[int], lacks: Sequence[int], rng: random.Random,
