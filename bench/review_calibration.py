@@ -2,7 +2,7 @@
 lose about 30 % of the time?
 
     python bench/review_calibration.py [--games N] [--points P] [--samples S] [--players P]
-                                       [--seed S] [--jobs J]
+                                       [--seed S] [--jobs J] [--out NAME]
 
 Self-play games (sensible bots, seeded) are played; in each, ``--points`` plays chosen at
 random (seeded; 0: every play, as ``review`` does) get every seat's chance of losing after
