@@ -2,7 +2,7 @@
 lose about 30 % of the time?
 
     python bench/review_calibration.py [--games N] [--points P] [--samples S] [--players P]
-                                       [--seed S] [--jobs J]
+                                       [--seed S] [--jobs J] [--out NAME]
 
 Self-play games (sensible bots, seeded) are played; in each, ``--points`` plays chosen at
 random (seeded; 0: every play, as ``review`` does) get every seat's chance of losing after
@@ -88,6 +88,7 @@ def main() -> None:
     ap.add_argument("--rules", default="pagat")
     ap.add_argument("--seed", type=int, default=2828)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes, each a share of the games")
+    ap.add_argument("--out", default="review_calibration", help="the name of the figures' files in bench/out")
     args = ap.parse_args()
     t = time.perf_counter()
     chunk = 25
@@ -97,7 +98,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     # Each share's pairs as it comes (a long run stopped early still leaves its figures).
     with (multiprocessing.get_context("fork").Pool(args.jobs) as pool,
-          open(OUT / "review_calibration_pairs.jsonl", "w", encoding="utf-8") as log):
+          open(OUT / f"{args.out}_pairs.jsonl", "w", encoding="utf-8") as log):
         for part in pool.imap(_work, work):
             got.extend(part)
             log.write(json.dumps(part) + "\n")
@@ -125,7 +126,7 @@ def main() -> None:
               "predictions": len(got), "seconds": round(took), "brier": round(brier, 4),
               "brier_base_rate": round(climatology, 4), "deciles": rows}
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "review_calibration.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    (OUT / f"{args.out}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -11,12 +11,13 @@ own. Two kinds of judgement, one per play:
 * **chances** (earlier plays): the mover's chance of being the loser, before and after the
   play, judged from what that seat could know. The record is replayed once more from each
   seat's view (the other hands dealt face down, so the referee's knowledge of voids is what
-  the seat knows); the unseen hands are sampled consistently with it; each sample is
-  played on by the bundled bots, who know the voids shown so far as the table did (the
-  solver settles a sample it finds lost once few cards are held), the same generator for
-  before and after; the share lost is drawn towards an even share by a prior of PRIOR
-  samples (:func:`chance`). The rise in the chance of losing marks the play: 10,
-  20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
+  the seat knows); the unseen hands are sampled consistently with it and with what each
+  seat's plays showed of its hand (:func:`revealed_lacks`); each sample is played on by
+  the bundled bots, who know the voids shown so far as the table did (the solver settles
+  a sample it finds lost once few cards are held), the same generator for before and
+  after; the share lost is drawn towards an even share by a prior of a few samples, fewer
+  the fewer seats are left (:func:`chance`). The rise in the chance of losing marks the
+  play: 10, 20, 30 points for an inaccuracy, a mistake, a blunder (lichess's steps). Before is the
   chance with the bots choosing the mover's play, not with the best play: a simpler
   estimate than the best-play value, stated as such in the report.
 
@@ -26,10 +27,10 @@ Seeded: the same record, seed and sample count give the same review.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from referee.engine.cards import card_str
+from referee.engine.cards import CARD_COUNT, RANK, SUIT, card_str, sort_key
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase
@@ -39,16 +40,17 @@ from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "review_game",
-           "sample_position", "view_steps"]
+__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "prior_weight",
+           "revealed_lacks", "review_game", "sample_position", "view_steps"]
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a lost sample of the chances
 BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
 SAMPLES = 12
-# Samples more, each losing an even share, added to every chance (see chance()): chosen on
-# self-play games of one seed, checked on another (docs/review.md, Calibration).
-PRIOR = 2
+# The prior's weight (see chance()): this many samples fewer than the seats still in the
+# game, each losing an even share; fitted on self-play games of two seeds, measured on a
+# third (docs/review.md, Calibration).
+PRIOR_FEWER = 1.5
 # The rise in the chance of losing (points) that marks a play, largest first (lichess).
 MARKS = ((30, "blunder"), (20, "mistake"), (10, "inaccuracy"))
 
@@ -178,7 +180,8 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         if not p.exact and chances and samples > 0 and result.rules is not None:
             view = _seat_view(views, game, seat, rules, len(steps))
             if k < len(view):
-                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver)
+                lacks = revealed_lacks(view, k)
+                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver, lacks)
     return review
 
 
@@ -249,17 +252,133 @@ def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list
     return list(replay(g, rules, snapshots=True))[:count]
 
 
-def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng: random.Random) -> Engine | None:
+def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng: random.Random,
+                    lacks: Sequence[int] = ()) -> Engine | None:
     """A position with every hand known, consistent with what ``seat`` knows (``view``;
     ``a``: the seat's play about to be made from it, None for none):
     the seat's own hand as it truly is, the other unseen cards dealt at random to the hands
-    that hold unseen cards, never into a suit a seat has shown it lacks. None if no such
-    deal was found in a few tries, or the unseen cards include the waste pile's."""
+    that hold unseen cards, never into a suit a seat has shown it lacks. ``lacks``: per
+    seat, a mask of the cards its plays say it did not hold (:func:`revealed_lacks`), kept
+    out of its hand where a deal allows. None if no such deal was found in a few tries, or
+    the unseen cards include the waste pile's."""
     # The seat knew its own hand (and its play: a card off the suit led says it held none of
     # that suit); the engine deals the rest (Engine.sample_unseen).
     play = a if isinstance(a, PlayCard) else None
     own = ([play.card] if play is not None else []) + true.known(seat)
+    if any(lacks):
+        dealt = _deal_by_plays(view, seat, own, lacks, rng)
+        if dealt is not None:
+            f = view.sample_unseen(rng, {seat: own, **dealt}, play)
+            if f is not None:
+                return f
     return view.sample_unseen(rng, {seat: own}, play)
+
+
+def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
+    """Per seat, a mask of the cards (bit c: card c) that the seat's clean plays in steps
+    0 .. ``upto`` - 1 of ``walk`` say it did not hold, for a player who plays as the bundled
+    sensible bot (referee.selfplay.simulate.SensibleBot): one that follows or leads plays
+    its lowest card of the suit (so held no lower one), one that cannot follow sheds its
+    highest card (so held none higher). A card still unseen in a hand was in it at every
+    play since the deal, so the plays speak of the unseen cards it holds now. A take hands
+    the target's cards to the taker (what both lacked stays lacked); any other way of
+    getting an unseen card (a draw) forgets what the seat was known to lack.
+
+    Voids say which suits a seat lacks; these say which cards. Dealing the samples as if
+    they did not exist made the middle chances 2-4 points too sure (docs/review.md,
+    Calibration)."""
+    if not walk:
+        return []
+    n = len(walk[0].before.view().sizes)
+    lacks = [0] * n
+    for j in range(min(upto, len(walk))):
+        step = walk[j]
+        item = step.item
+        e = step.before
+        if isinstance(item, Play) and _clean(step):
+            t, x = item.seat, item.card
+            turn = e.turn()
+            led = SUIT[turn.trick[0][1]] if turn.phase == Phase.IN_TRICK and turn.trick else -1
+            if led < 0 and turn.first_trick:
+                pass  # the first lead: the card the rules ask for (Pagat, Getaway: First trick)
+            elif led < 0 or SUIT[x] == led:
+                # A lead or a card of the suit led: the lowest of its suit (in the first
+                # trick the highest, thrown away to the waste pile).
+                lacks[t] |= _HIGHER_IN_SUIT[x] if turn.first_trick else _LOWER_IN_SUIT[x]
+            elif turn.trumps is None:
+                lacks[t] |= _HIGHER[x]  # a tochoo: the highest card
+        elif isinstance(item, Take):
+            lacks[item.taker] &= lacks[item.target]
+            lacks[item.target] = 0
+        elif j + 1 < len(walk):
+            after = walk[j + 1].before
+            for s in range(n):
+                if after.size(s) - len(after.known(s)) > e.size(s) - len(e.known(s)):
+                    lacks[s] = 0
+    return lacks
+
+
+def _masks(keep: Callable[[int, int], bool]) -> tuple[int, ...]:
+    """For each card x, the mask of the cards c with ``keep(c, x)``."""
+    return tuple(sum(1 << c for c in range(CARD_COUNT) if keep(c, x)) for x in range(CARD_COUNT))
+
+
+def _low(c: int) -> tuple[int, int]:
+    return RANK[c], sort_key(c)  # the order the sensible bot picks its lowest card by
+
+
+def _high(c: int) -> tuple[int, int]:
+    return RANK[c], -sort_key(c)  # and its highest
+
+
+_LOWER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _low(c) < _low(x))
+_HIGHER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _high(c) > _high(x))
+_HIGHER = _masks(lambda c, x: _high(c) > _high(x))
+
+
+def _deal_by_plays(view: Engine, seat: int, own: Sequence[int], lacks: Sequence[int], rng: random.Random,
+                   tries: int = 20) -> dict[int, list[int]] | None:
+    """The unseen cards of every hand but ``seat``'s (whose own are ``own``), dealt at
+    random, each to a seat that may hold it (no void of its suit) and whose plays do not
+    say it lacked it; None if ``seat``'s own hand is not all known, or no deal was found."""
+    v = view.view()
+    n = len(v.sizes)
+    pool = list(v.hidden_cards)
+    for c in own:
+        if c in pool and c not in v.known[seat]:
+            pool.remove(c)
+    need = [v.sizes[s] - len(v.known[s]) for s in range(n)]
+    if need[seat] - sum(c not in v.known[seat] for c in own) != 0:
+        return None
+    need[seat] = 0
+    if sum(need) != len(pool):
+        return None
+    void = [0] * n
+    for s in range(n):
+        for suit in v.voids[s]:
+            void[s] |= 1 << suit
+    takers = {c: [s for s in range(n) if need[s] and not void[s] >> SUIT[c] & 1 and not lacks[s] >> c & 1]
+              for c in set(pool)}
+    for _ in range(tries):
+        # The cards fewest seats may hold first (random among equals), each to a seat in
+        # proportion to the cards it still lacks: nearly even over the deals that fit.
+        order = sorted(pool, key=lambda c: (len(takers[c]), rng.random()))
+        left = list(need)
+        out: dict[int, list[int]] = {}
+        for c in order:
+            can = [s for s in takers[c] if left[s]]
+            if not can:
+                break
+            pick = rng.randrange(sum(left[s] for s in can))
+            for s in can:
+                pick -= left[s]
+                if pick < 0:
+                    break
+            left[s] -= 1
+            out.setdefault(s, []).append(c)
+        else:
+            return out
+    return None
 
 
 def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
@@ -303,9 +422,10 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             continue
         lost = got = 0.0
         seen = _after(view, k)
+        lacks = revealed_lacks(view, k + 1)
         for j in range(samples):
             rng = random.Random(f"review/{seed}/{game.number}/{number}/seat {s}/{j}")
-            f = sample_position(seen, true, s, None, rng)
+            f = sample_position(seen, true, s, None, rng, lacks)
             if f is None:
                 continue
             try:
@@ -313,19 +433,30 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             except SimulationError:
                 continue
             got += 1
-        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else PRIOR) if got else None)
+        out.append(chance(lost, int(got), seats_in, 0 if solvable(seen) else None) if got else None)
     return out
 
 
-def chance(lost: float, got: int, seats_in: int, prior: int = PRIOR) -> float:
+def prior_weight(seats_in: int) -> float:
+    """The prior's weight, in samples, where ``seats_in`` seats are still in the game:
+    PRIOR_FEWER fewer than them (half a sample with two seats left, two and a half with
+    four). With fewer seats left fewer cards are unseen and the samples differ less from
+    the truth: with two seats, a seat that lost all of its samples lost 99 games in 100,
+    and a prior of two samples said 93 (docs/review.md, Calibration)."""
+    return max(seats_in - PRIOR_FEWER, 0.0)
+
+
+def chance(lost: float, got: int, seats_in: int, prior: float | None = None) -> float:
     """The chance of losing from ``lost`` lost games in ``got`` samples, with ``prior``
-    samples more that lose an even share (1 in ``seats_in``, the seats still in the game):
-    the mean of the chance given the samples, for a prior of that mean and the weight of
-    ``prior`` samples (a beta prior). A handful of sampled deals alone is too sure of
-    itself: a chance measured 0 or 1 in 12 samples is rarely 0 or 1. Where the seat saw
-    every card (the samples are one deal, and differ only by the bots' few random choices)
-    the callers give no prior (docs/review.md, Calibration)."""
-    return (lost + prior / seats_in) / (got + prior)
+    samples more (default :func:`prior_weight`) that lose an even share (1 in
+    ``seats_in``, the seats still in the game): the mean of the chance given the samples,
+    for a prior of that mean and the weight of ``prior`` samples (a beta prior). A handful
+    of sampled deals alone is too sure of itself: a chance measured 0 or 1 in 12 samples is
+    rarely 0 or 1. Where the seat saw every card (the samples are one deal, and differ only
+    by the bots' few random choices) the callers give no prior (docs/review.md,
+    Calibration)."""
+    weight = prior_weight(seats_in) if prior is None else prior
+    return (lost + weight / seats_in) / (got + weight)
 
 
 def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
@@ -350,7 +481,7 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
 
 
 def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, samples: int, seed: int,
-             number: int, solver: Solver) -> None:
+             number: int, solver: Solver, lacks: Sequence[int] = ()) -> None:
     """The mover's chance of losing after its play, and after the play the sensible bot
     would have made in its place (the "before"), over the same samples and the same
     generator: where the bot would have played the same card, the two agree exactly."""
@@ -360,7 +491,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     got = 0
     for k in range(samples):
         rng = random.Random(f"review/{seed}/{number}/{p.number}/{k}")
-        f = sample_position(view, true, seat, a, rng)
+        f = sample_position(view, true, seat, a, rng, lacks)
         if f is None:
             continue
         g = f.fork()
@@ -388,7 +519,7 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
     if got:
         p.samples = got
         seats_in = len(true.in_game())
-        prior = 0 if solvable(view) else PRIOR
+        prior = 0 if solvable(view) else None
         p.chance_before, p.chance_after = chance(before, got, seats_in, prior), chance(after, got, seats_in, prior)
         p.mark = mark_for(p.chance_after - p.chance_before)
 
