@@ -235,3 +235,34 @@ def test_fork_is_the_state_without_the_log(seed: int) -> None:
         if k not in ("_log", "_made", "void_since", "trick_no"):
             assert getattr(f, k) == getattr(c, k), k
     assert e.legal_actions() == e.copy().legal_actions()
+
+
+@_settings(150)
+@given(SEEDS, st.sampled_from(TWO_PLAYER_SPECS))
+def test_with_two_seats_one_seats_search_answers_the_other_seat_as_the_brute_force_does(seed: int, spec: str) -> None:
+    """With two seats left a "safe" question also proves the other seat's answers where it
+    can and keeps them in the table (ExactSearch._search): one solver asked about one seat,
+    then about the other, at the position and after each action from it (where those kept
+    answers are read), gives the brute force's classes, whichever seat it is asked first."""
+    rng = random.Random(seed)
+    e = random_position(rng, max_held=8, players=2, spec=spec, waste=rng.randint(0, 8))
+    assume(e._phase != OVER and len(e.in_game()) == 2)
+    positions = [e]
+    for a in e.legal_actions():
+        child = e.fork()
+        child.apply(a)
+        if child._phase != OVER and len(child.in_game()) == 2:
+            positions.append(child)
+    try:
+        want = [{x: brute_class(p, x, budget=6000) for x in p.in_game()} for p in positions]
+    except TooBig:
+        assume(False)
+        return
+    for first in (0, 1):
+        solver = Solver()
+        for p, w in zip(positions, want):
+            seats = p.in_game()
+            order = seats if first == 0 else seats[::-1]
+            got = {x: solver.classify(p, x).value for x in order}
+            assert got == w
+    event(f"{sum(len(p.in_game()) for p in positions)} seats")
