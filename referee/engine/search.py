@@ -84,12 +84,13 @@ class ExactSearch:
         # The other seat of a two-seat "safe" question, whose own "safe" answers the search
         # also proves where it can (see _search); -1 otherwise.
         self._opp = -1
+        self._watch = False
 
     def wins(self, e: Engine, seat: int, mode: int) -> bool:
         """Can ``seat`` get away: forced (``mode`` SAFE) or with everyone's help (OPEN)?"""
         self._budget = self.max_nodes if self.max_nodes is not None else -1
-        seats = e.in_game()
-        self._opp = seats[1 - seats.index(seat)] if mode == SAFE and len(seats) == 2 else -1
+        self._opp = -1
+        self._watch = mode == SAFE  # look for the two-seat positions below (see _search)
         won, _, _ = self._search(e, seat, mode, 0, {})
         return won
 
@@ -155,6 +156,18 @@ class ExactSearch:
         safe. A draw proves nothing of it (each question's draw is the worst card for
         its own seat), nor a repetition. These answers go to the table as the other
         seat's, so its own question later starts from them."""
+        if self._watch and e.in_game_count() == 2 and e.settled_for(x) is None:
+            # The first position of a "safe" question with two seats left, x one of them:
+            # below it, the other seat's answers are proven too. Seats only leave the game
+            # as the search goes down, so the whole subtree has these two (or is settled).
+            seats = e.in_game()
+            self._opp = seats[1 - seats.index(x)]
+            self._watch = False
+            try:
+                return self._search(e, x, mode, depth, path, None)
+            finally:
+                self._opp = -1
+                self._watch = True
         if key is None:
             settled, key, opp = self._known(e, x, mode)
             if settled is not None:
