@@ -191,9 +191,14 @@ class ExactSearch:
         elif mode == OPEN:
             won, rep, _ = self._any(e, x, mode, depth, path, actions, False)
         else:
-            mine = [a for a in actions if _actor(a) == x]
-            theirs = [a for a in actions if _actor(a) != x]
-            they_play = any(not a & TAKE for a in theirs)
+            # _actor, written out: once an action at every node.
+            mine = [a for a in actions if a >> 6 & 63 == x]
+            theirs = [a for a in actions if a >> 6 & 63 != x]
+            they_play = False
+            for a in theirs:
+                if not a & TAKE:
+                    they_play = True
+                    break
             # The other seat's answer follows from x's only where one of the two chooses.
             derive = self._opp >= 0 and they_play != any(not a & TAKE for a in mine)
             won, rep, opp = self._all(e, x, mode, depth, path, theirs, derive)
