@@ -141,7 +141,7 @@ class ExactSearch:
         return None, key, False
 
     def _search(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
-                key: tuple[object, ...] | None = None) -> tuple[bool, int, bool]:
+                key: tuple[object, ...] | None = None, moves: list[int] | None = None) -> tuple[bool, int, bool]:
         """(x wins, the shallowest path depth a repetition below met (_NO_REPEAT if none),
         the other seat of a two-seat "safe" question proven safe here).
         ``key``: the position's, when the caller found nothing settled (:meth:`_known`).
@@ -182,7 +182,7 @@ class ExactSearch:
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
         path[key] = depth
-        actions = e.search_moves()
+        actions = e.search_moves() if moves is None else moves
         opp = False
         if not actions:
             won, rep = False, _NO_REPEAT  # nothing may happen: no escape (the engine never stalls)
@@ -236,7 +236,7 @@ class ExactSearch:
         self.history[k] = self.history.get(k, 0) + (1 << held)
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int], decisive: bool
-                  ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...]]]]:
+                  ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...], list[int]]]]:
         """Every action's position, each looked up first (an enhanced transposition cutoff):
         (an action whose settled answer is ``decisive``, or -1; whether the other seat is
         proven safe after it (after every settled one that is not decisive, when none is);
@@ -248,11 +248,25 @@ class ExactSearch:
             settled, key, opp = self._known(c, x, mode)
             if settled is None:
                 assert key is not None
-                rest.append((a, c, key))
+                rest.append((a, c, key, c.search_moves()))
             elif settled is decisive:
                 return a, opp, opp, []
             else:
                 opp_all = opp_all and opp
+        if len(rest) > 1:
+            # The positions easiest to settle first, as proof-number search starts (Allis):
+            # one where the side looking for the answer chooses needs one good action (1);
+            # one where the other side (or a draw) chooses needs every action checked
+            # (their number). Ties keep the history's order (the sort is stable).
+            # 12% to 36% fewer positions on the bench's endings (docs/review.md, Speed).
+            def cost(t: tuple[int, Engine, tuple[object, ...], list[int]]) -> int:
+                m = t[3]
+                if not m or m[-1] & DRAW:
+                    return len(m)
+                # The last action is the lead or play of the seat to act (takes come first).
+                ours = mode == OPEN or m[-1] >> 6 & 63 == x
+                return 1 if ours is decisive else len(m)
+            rest.sort(key=cost)
         return -1, opp_all, opp_all, rest
 
     def _any(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
@@ -264,8 +278,8 @@ class ExactSearch:
             self._credit(hit, x, e)
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
-        for a, c, key in rest:
-            won, r, o = self._search(c, x, mode, depth + 1, path, key)
+        for a, c, key, m in rest:
+            won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
                 self._credit(a, x, e)
                 return True, _NO_REPEAT, False
@@ -284,8 +298,8 @@ class ExactSearch:
         if hit >= 0:
             self._credit(hit, x, e)
             return False, _NO_REPEAT, derive and opp
-        for a, c, key in rest:
-            won, r, o = self._search(c, x, mode, depth + 1, path, key)
+        for a, c, key, m in rest:
+            won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if not won:
                 self._credit(a, x, e)
                 return False, r, derive and o
