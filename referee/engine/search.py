@@ -23,7 +23,6 @@ the same here, node for node.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
 from referee.engine.state import DRAW, MOVE_KIND, TAKE, Engine, Phase
@@ -69,8 +68,7 @@ def _actor(m: int) -> int:
 
 
 class ExactSearch:
-    """The search with its transposition table and move-ordering history, kept across
-    questions. ``table_size`` bounds the table (entries; the oldest half is dropped when it
+    """The search with its transposition table, kept across questions. ``table_size`` bounds the table (entries; the oldest half is dropped when it
     is full); ``max_nodes`` bounds one question (:class:`SearchLimit` beyond it), None for
     no bound."""
 
@@ -78,7 +76,6 @@ class ExactSearch:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
         self.table_size = table_size
         self.max_nodes = max_nodes
-        self.history: dict[int, int] = {}
         self.nodes = 0  # every node searched, over the search's life
         self._budget = 0
         # The other seat of a two-seat "safe" question, whose own "safe" answers the search
@@ -93,10 +90,6 @@ class ExactSearch:
         self._watch = mode == SAFE  # look for the two-seat positions below (see _search)
         won, _, _ = self._search(e, seat, mode, 0, {})
         return won
-
-    def order(self, a: Action, seat: int) -> int:
-        """How often the action decided a question about ``seat``: the move order's weight."""
-        return self.history.get(encode(a) | seat << 24, 0)
 
     def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool, opp: bool = False) -> None:
         """Keep ``x``'s answer; in a two-seat "safe" question also the other seat's "safe"
@@ -220,21 +213,6 @@ class ExactSearch:
                 del table[k]
         table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
 
-    def _ordered(self, actions: list[int], x: int) -> Sequence[int]:
-        if len(actions) < 2:
-            return actions
-        h = self.history
-        xk = x << 24  # a history per seat analysed: who helps or hurts it differs from seat to seat
-        return sorted(actions, key=lambda a: -h.get(a | xk, 0))
-
-    def _credit(self, a: int, x: int, e: Engine) -> None:
-        """The action decided the question at ``e``: a weight that doubles with each card
-        held there, so a decision near the top of the tree, over many positions, outweighs
-        the many near its leaves (the history heuristic's weight by depth)."""
-        k = a | x << 24
-        held = e.held_known()
-        self.history[k] = self.history.get(k, 0) + (1 << held)
-
     def _children(self, e: Engine, x: int, mode: int, actions: list[int], decisive: bool
                   ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...], list[int]]]]:
         """Every action's position, each looked up first (an enhanced transposition cutoff):
@@ -243,7 +221,7 @@ class ExactSearch:
         the positions still to search, in the move order)."""
         rest = []
         opp_all = True
-        for a in self._ordered(actions, x):
+        for a in actions:
             c = e.child(a)
             settled, key, opp = self._known(c, x, mode)
             if settled is None:
@@ -257,8 +235,9 @@ class ExactSearch:
             # The positions easiest to settle first, as proof-number search starts (Allis):
             # one where the side looking for the answer chooses needs one good action (1);
             # one where the other side (or a draw) chooses needs every action checked
-            # (their number). Ties keep the history's order (the sort is stable).
-            # 12% to 36% fewer positions on the bench's endings (docs/review.md, Speed).
+            # (their number). Ties keep the engine's order (the sort is stable): high cards
+            # first within a suit. A history heuristic on top of this cost more positions
+            # than it saved (docs/review.md, Speed).
             def cost(t: tuple[int, Engine, tuple[object, ...], list[int]]) -> int:
                 m = t[3]
                 if not m or m[-1] & DRAW:
@@ -275,13 +254,11 @@ class ExactSearch:
         seat is safe if it is after each of them."""
         hit, _, opp, rest = self._children(e, x, mode, actions, True)
         if hit >= 0:
-            self._credit(hit, x, e)
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
         for a, c, key, m in rest:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
-                self._credit(a, x, e)
                 return True, _NO_REPEAT, False
             rep = min(rep, r)
             opp = opp and o
@@ -296,12 +273,10 @@ class ExactSearch:
             return self._all_in_turn(e, x, mode, depth, path, actions, derive)
         hit, opp, _, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
-            self._credit(hit, x, e)
             return False, _NO_REPEAT, derive and opp
         for a, c, key, m in rest:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if not won:
-                self._credit(a, x, e)
                 return False, r, derive and o
         return True, _NO_REPEAT, False
 
@@ -309,10 +284,9 @@ class ExactSearch:
                      actions: list[int], derive: bool) -> tuple[bool, int, bool]:
         """:meth:`_all` for many actions (a draw from a large waste pile), each position searched
         as it is made: looking every one up first costs more than it saves there."""
-        for a in self._ordered(actions, x):
+        for a in actions:
             won, r, o = self._search(e.child(a), x, mode, depth + 1, path)
             if not won:
-                self._credit(a, x, e)
                 return False, r, derive and o
         return True, _NO_REPEAT, False
 
