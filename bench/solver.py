@@ -4,6 +4,9 @@
   players, the three presets: p90 at most 1 s a position;
 * two players with 20 cards held: within 350 ms.
 
+It also times two players with at most 12, 14, 16 and 18 cards (not targets: how far from 20
+cards the 350 ms reaches), before the pooled figures; ``--no-sizes`` skips them.
+
     python bench/solver.py [--games N] [--seed S] [--budget B] [--json PATH]
 
 The endings are those of self-play games (sensible bots, seeded): per game, the first position
@@ -36,6 +39,8 @@ from referee.selfplay.simulate import simulate
 
 CELLS = [(p, spec, 12) for p in (3, 4, 5, 6, 8) for spec in ("pagat", "denexa", "donkey")]
 CELLS += [(2, "pagat", 20), (2, "denexa", 20)]
+# Two players with fewer cards (not a target): how far from 20 cards the 350 ms reaches.
+SIZES = [(2, "pagat", h) for h in (12, 14, 16, 18)]
 
 
 def ending(game_positions: list[Engine], held: int) -> Engine | None:
@@ -87,12 +92,19 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=100_000, help="positions a question")
     ap.add_argument("--json", type=Path, default=None, help="write the figures here")
     ap.add_argument("--only", default="", help="cells to run, e.g. '2,4' (players)")
+    ap.add_argument("--no-sizes", action="store_true",
+                    help="skip the two-player cells of 12 to 18 cards (not targets)")
     args = ap.parse_args()
     only = {int(p) for p in args.only.split(",") if p}
     start = time.perf_counter()
     rows = [cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in CELLS if not only or p in only]
     many = [t for r in rows if r["players"] >= 3 for t in r["times_s"]]
     two = [t for r in rows if r["players"] == 2 for t in r["times_s"]]
+    sizes = [] if args.no_sizes or (only and 2 not in only) else [
+        cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in SIZES]
+    for r in sizes:
+        print(f"  2 players <= {r['held_at_most']} cards: {sum(t <= 0.35 for t in r['times_s'])} of "
+              f"{r['positions']} within 350 ms", flush=True)
     pooled = {"3-8 players, <= 12 cards": {"positions": len(many), "p90_s": round(pct(many, 0.9), 4) if many else None,
                                            "within_1_s": sum(t <= 1 for t in many)},
               "2 players, <= 20 cards": {"positions": len(two), "p90_s": round(pct(two, 0.9), 4) if two else None,
@@ -104,7 +116,7 @@ def main() -> None:
         args.json.write_text(json.dumps({
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
             "python": sys.version.split()[0], "games": args.games, "seed": args.seed, "budget": args.budget,
-            "pooled": pooled, "cells": rows}, indent=2) + "\n", encoding="utf-8")
+            "pooled": pooled, "cells": rows, "two_player_sizes": sizes}, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

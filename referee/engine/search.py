@@ -23,7 +23,6 @@ the same here, node for node.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
 from referee.engine.state import DRAW, MOVE_KIND, TAKE, Engine, Phase
@@ -69,8 +68,7 @@ def _actor(m: int) -> int:
 
 
 class ExactSearch:
-    """The search with its transposition table and move-ordering history, kept across
-    questions. ``table_size`` bounds the table (entries; the oldest half is dropped when it
+    """The search with its transposition table, kept across questions. ``table_size`` bounds the table (entries; the oldest half is dropped when it
     is full); ``max_nodes`` bounds one question (:class:`SearchLimit` beyond it), None for
     no bound."""
 
@@ -78,21 +76,25 @@ class ExactSearch:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
         self.table_size = table_size
         self.max_nodes = max_nodes
-        self.history: dict[int, int] = {}
         self.nodes = 0  # every node searched, over the search's life
         self._budget = 0
+        # The other seat of a two-seat "safe" question, whose own "safe" answers the search
+        # also proves where it can (see _search); -1 otherwise.
+        self._opp = -1
+        self._watch = False
 
     def wins(self, e: Engine, seat: int, mode: int) -> bool:
         """Can ``seat`` get away: forced (``mode`` SAFE) or with everyone's help (OPEN)?"""
         self._budget = self.max_nodes if self.max_nodes is not None else -1
-        won, _ = self._search(e, seat, mode, 0, {})
+        self._opp = -1
+        self._watch = mode == SAFE  # look for the two-seat positions below (see _search)
+        won, _, _ = self._search(e, seat, mode, 0, {})
         return won
 
-    def order(self, a: Action, seat: int) -> int:
-        """How often the action decided a question about ``seat``: the move order's weight."""
-        return self.history.get(encode(a) | seat << 24, 0)
-
-    def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool) -> None:
+    def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool, opp: bool = False) -> None:
+        """Keep ``x``'s answer; in a two-seat "safe" question also the other seat's "safe"
+        answer where it is proven: not safe where ``x`` is (one of two seats loses), safe
+        where ``opp`` says so."""
         table = self.table
         old = table.get(key)
         if old is None and len(table) >= self.table_size:
@@ -100,138 +102,193 @@ class ExactSearch:
             for k in list(table)[: len(table) // 2]:
                 del table[k]
         bit = 4 * x + 2 * mode
-        table[key] = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
+        new = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
+        if self._opp >= 0 and (won or opp):
+            new |= (1 | int(opp) << 1) << (4 * self._opp + 2 * SAFE)
+        table[key] = new
 
-    def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None]:
+    def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None, bool]:
         """What is settled of ``e`` without a search: x out (a win), the game over, or the
-        table's answer; None if nothing is. The position's key, when it was made."""
+        table's answer; None if nothing is. The position's key, when it was made. Last,
+        in a two-seat "safe" question: is the other seat proven safe there?"""
         done = e.settled_for(x)
+        opp = self._opp
         if done is not None:
-            return done, None
+            return done, None, opp >= 0 and e.settled_for(opp) is True
         # One key a position; each entry packs, for every seat and mode, whether it is known
         # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
         # question, so the path needs the position only.
         key = e.position_key()
         known = self.table.get(key)
         if known is not None:
+            theirs = opp >= 0 and known >> (4 * opp + 2 * SAFE) & 3 == 3
             bit = 4 * x + 2 * mode
             if known >> bit & 1:
-                return bool(known >> (bit + 1) & 1), key
+                return bool(known >> (bit + 1) & 1), key, theirs
             # Safe implies open: a safe win is an open win, an open loss a safe loss.
             other = 4 * x + 2 * (SAFE if mode == OPEN else OPEN)
             if known >> other & 1 and bool(known >> (other + 1) & 1) is (mode == OPEN):
-                return mode == OPEN, key
-        return None, key
+                return mode == OPEN, key, theirs
+            if theirs:
+                return False, key, True  # the other of two seats is safe: x is not
+        return None, key, False
 
-    def _search(self, e: Engine, x: int, mode: int, depth: int,
-                path: dict[tuple[object, ...], int], key: tuple[object, ...] | None = None) -> tuple[bool, int]:
-        """(x wins, the shallowest path depth a repetition below met; _NO_REPEAT if none).
-        ``key``: the position's, when the caller found nothing settled (:meth:`_known`)."""
+    def _search(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
+                key: tuple[object, ...] | None = None, moves: list[int] | None = None) -> tuple[bool, int, bool]:
+        """(x wins, the shallowest path depth a repetition below met (_NO_REPEAT if none),
+        the other seat of a two-seat "safe" question proven safe here).
+        ``key``: the position's, when the caller found nothing settled (:meth:`_known`).
+
+        With two seats left, one search answers much of the other seat's question as well:
+        where x is safe the other is not (one of two loses, and the two strategies cannot
+        both win one line), and where x is not, the other seat is safe if the nodes x's
+        search visited prove it by the other seat's own rules: at a node where x chooses
+        (and the other seat may only take, which lets x get away), the other is safe if
+        it is safe after every one of x's actions, all of which x's failed search tried;
+        where the other chooses (x may only take), if the action that beat x leaves it
+        safe. A draw proves nothing of it (each question's draw is the worst card for
+        its own seat), nor a repetition. These answers go to the table as the other
+        seat's, so its own question later starts from them."""
+        if self._watch and e.in_game_count() == 2 and e.settled_for(x) is None:
+            # The first position of a "safe" question with two seats left, x one of them:
+            # below it, the other seat's answers are proven too. Seats only leave the game
+            # as the search goes down, so the whole subtree has these two (or is settled).
+            seats = e.in_game()
+            self._opp = seats[1 - seats.index(x)]
+            self._watch = False
+            try:
+                return self._search(e, x, mode, depth, path, None)
+            finally:
+                self._opp = -1
+                self._watch = True
         if key is None:
-            settled, key = self._known(e, x, mode)
+            settled, key, opp = self._known(e, x, mode)
             if settled is not None:
-                return settled, _NO_REPEAT
+                return settled, _NO_REPEAT, opp
             assert key is not None
         seen = path.get(key)
         if seen is not None:
-            return False, seen  # a repetition: not a finite escape on this path
+            return False, seen, False  # a repetition: not a finite escape on this path
         self.nodes += 1
         if self._budget >= 0:
             self._budget -= 1
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
         path[key] = depth
-        actions = e.search_moves()
+        actions = e.search_moves() if moves is None else moves
+        opp = False
         if not actions:
             won, rep = False, _NO_REPEAT  # nothing may happen: no escape (the engine never stalls)
         elif e.current_phase() is Phase.DRAW_DUE:
             won, rep = self._draw(e, x, mode, depth, path, e.twin_draws(actions))
         elif mode == OPEN:
-            won, rep = self._any(e, x, mode, depth, path, actions)
+            won, rep, _ = self._any(e, x, mode, depth, path, actions, False)
         else:
-            mine = [a for a in actions if _actor(a) == x]
-            theirs = [a for a in actions if _actor(a) != x]
-            won, rep = self._all(e, x, mode, depth, path, theirs)
-            if won and mine and not any(not a & TAKE for a in theirs):
-                won, rep = self._any(e, x, mode, depth, path, mine)
+            # _actor, written out: once an action at every node.
+            mine = [a for a in actions if a >> 6 & 63 == x]
+            theirs = [a for a in actions if a >> 6 & 63 != x]
+            they_play = False
+            for a in theirs:
+                if not a & TAKE:
+                    they_play = True
+                    break
+            # The other seat's answer follows from x's only where one of the two chooses.
+            derive = self._opp >= 0 and they_play != any(not a & TAKE for a in mine)
+            won, rep, opp = self._all(e, x, mode, depth, path, theirs, derive)
+            if won and mine and not they_play:
+                won, rep, opp = self._any(e, x, mode, depth, path, mine, derive)
         del path[key]
         if won or rep >= depth:
-            self._store(key, x, mode, won)
-        return won, (_NO_REPEAT if won else rep)
+            self._store(key, x, mode, won, opp)
+        elif opp:
+            self._store_opp(key)
+        return won, (_NO_REPEAT if won else rep), opp
 
-    def _ordered(self, actions: list[int], x: int) -> Sequence[int]:
-        if len(actions) < 2:
-            return actions
-        h = self.history
-        xk = x << 24  # a history per seat analysed: who helps or hurts it differs from seat to seat
-        return sorted(actions, key=lambda a: -h.get(a | xk, 0))
+    def _store_opp(self, key: tuple[object, ...]) -> None:
+        """The other seat proven safe where x's own loss held on this path only."""
+        table = self.table
+        old = table.get(key)
+        if old is None and len(table) >= self.table_size:
+            for k in list(table)[: len(table) // 2]:
+                del table[k]
+        table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
 
-    def _credit(self, a: int, x: int, e: Engine) -> None:
-        """The action decided the question at ``e``: a weight that doubles with each card
-        held there, so a decision near the top of the tree, over many positions, outweighs
-        the many near its leaves (the history heuristic's weight by depth)."""
-        k = a | x << 24
-        held = e.held_known()
-        self.history[k] = self.history.get(k, 0) + (1 << held)
-
-    def _children(self, e: Engine, x: int, mode: int, actions: list[int],
-                  decisive: bool) -> tuple[int, list[tuple[int, Engine, tuple[object, ...]]]]:
+    def _children(self, e: Engine, x: int, mode: int, actions: list[int], decisive: bool
+                  ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...], list[int]]]]:
         """Every action's position, each looked up first (an enhanced transposition cutoff):
-        (an action whose settled answer is ``decisive``, or -1; the positions still to search,
-        in the move order)."""
+        (an action whose settled answer is ``decisive``, or -1; whether the other seat is
+        proven safe after it (after every settled one that is not decisive, when none is);
+        the positions still to search, in the move order)."""
         rest = []
-        for a in self._ordered(actions, x):
+        opp_all = True
+        for a in actions:
             c = e.child(a)
-            settled, key = self._known(c, x, mode)
+            settled, key, opp = self._known(c, x, mode)
             if settled is None:
                 assert key is not None
-                rest.append((a, c, key))
+                rest.append((a, c, key, c.search_moves()))
             elif settled is decisive:
-                return a, []
-        return -1, rest
+                return a, opp, opp, []
+            else:
+                opp_all = opp_all and opp
+        if len(rest) > 1:
+            # The positions easiest to settle first, as proof-number search starts (Allis):
+            # one where the side looking for the answer chooses needs one good action (1);
+            # one where the other side (or a draw) chooses needs every action checked
+            # (their number). Ties keep the engine's order (the sort is stable): high cards
+            # first within a suit. A history heuristic on top of this cost more positions
+            # than it saved (docs/review.md, Speed).
+            def cost(t: tuple[int, Engine, tuple[object, ...], list[int]]) -> int:
+                m = t[3]
+                if not m or m[-1] & DRAW:
+                    return len(m)
+                # The last action is the lead or play of the seat to act (takes come first).
+                ours = mode == OPEN or m[-1] >> 6 & 63 == x
+                return 1 if ours is decisive else len(m)
+            rest.sort(key=cost)
+        return -1, opp_all, opp_all, rest
 
     def _any(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
-             actions: list[int]) -> tuple[bool, int]:
-        """x wins if one of these actions wins (x's choice)."""
-        hit, rest = self._children(e, x, mode, actions, True)
+             actions: list[int], derive: bool) -> tuple[bool, int, bool]:
+        """x wins if one of these actions wins (x's choice). Else, with ``derive``, the other
+        seat is safe if it is after each of them."""
+        hit, _, opp, rest = self._children(e, x, mode, actions, True)
         if hit >= 0:
-            self._credit(hit, x, e)
-            return True, _NO_REPEAT
+            return True, _NO_REPEAT, False
         rep = _NO_REPEAT
-        for a, c, key in rest:
-            won, r = self._search(c, x, mode, depth + 1, path, key)
+        for a, c, key, m in rest:
+            won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
-                self._credit(a, x, e)
-                return True, _NO_REPEAT
+                return True, _NO_REPEAT, False
             rep = min(rep, r)
-        return False, rep
+            opp = opp and o
+        return False, rep, derive and opp
 
     def _all(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
-             actions: list[int]) -> tuple[bool, int]:
-        """x wins if every one of these actions wins (the adversary's, or chance's, choice)."""
+             actions: list[int], derive: bool = False) -> tuple[bool, int, bool]:
+        """x wins if every one of these actions wins (the adversary's, or chance's, choice).
+        Else, with ``derive`` (the other seat's own choice), the other seat is safe if it
+        is after the action that beat x."""
         if len(actions) > WIDE:
-            return self._all_in_turn(e, x, mode, depth, path, actions)
-        hit, rest = self._children(e, x, mode, actions, False)
+            return self._all_in_turn(e, x, mode, depth, path, actions, derive)
+        hit, opp, _, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
-            self._credit(hit, x, e)
-            return False, _NO_REPEAT
-        for a, c, key in rest:
-            won, r = self._search(c, x, mode, depth + 1, path, key)
+            return False, _NO_REPEAT, derive and opp
+        for a, c, key, m in rest:
+            won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if not won:
-                self._credit(a, x, e)
-                return False, r
-        return True, _NO_REPEAT
+                return False, r, derive and o
+        return True, _NO_REPEAT, False
 
     def _all_in_turn(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
-                     actions: list[int]) -> tuple[bool, int]:
+                     actions: list[int], derive: bool) -> tuple[bool, int, bool]:
         """:meth:`_all` for many actions (a draw from a large waste pile), each position searched
         as it is made: looking every one up first costs more than it saves there."""
-        for a in self._ordered(actions, x):
-            won, r = self._search(e.child(a), x, mode, depth + 1, path)
+        for a in actions:
+            won, r, o = self._search(e.child(a), x, mode, depth + 1, path)
             if not won:
-                self._credit(a, x, e)
-                return False, r
-        return True, _NO_REPEAT
+                return False, r, derive and o
+        return True, _NO_REPEAT, False
 
     def _draw(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
               actions: list[int]) -> tuple[bool, int]:
@@ -243,7 +300,7 @@ class ExactSearch:
         drawer_helps = mode == OPEN or e.to_act() == x
         rep = _NO_REPEAT
         for cards in by_source.values():
-            won, r = self._all(e, x, mode, depth, path, cards)
+            won, r, _ = self._all(e, x, mode, depth, path, cards)
             if won and drawer_helps:
                 return True, _NO_REPEAT
             if not won and not drawer_helps:

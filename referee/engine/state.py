@@ -1736,10 +1736,6 @@ class Engine:
             c.draw(m >> 6 & 63, m & 63, src - 1 if src else None)
         return c
 
-    def held_known(self) -> int:
-        """How many known cards the hands hold (the search weighs its history by it)."""
-        return sum(h.bit_count() for h in self._once)
-
     def settled_for(self, x: int) -> bool | None:
         """Whether ``x`` gets away, where nothing is left to search: True once it is out,
         the game's answer once it is over; None while it is still in a game going on."""

@@ -97,7 +97,7 @@ class Solution:
 
 
 class Solver:
-    """A solver with its transposition table and move-ordering history, kept across calls
+    """A solver with its transposition table, kept across calls
     (a game's review asks about many positions of one game). ``table_size`` bounds the
     table (entries; the oldest half is dropped when it is full); ``max_nodes`` bounds one
     call's search (:class:`SearchLimit` beyond it), None for no bound."""
@@ -143,14 +143,13 @@ class Solver:
         return out
 
     def best(self, e: Engine, seat: int) -> Action | None:
-        """An action of the seat's own that keeps its best class, the first found in the
-        solver's move order; None if it has no action to choose now."""
+        """An action of the seat's own that keeps its best class, the first of them in the
+        engine's order (``legal_actions()``); None if it has no action to choose now."""
         options = self.choices(e, seat)
         if not options:
             return None
         top = max(c.rank for _, c in options)
-        picks = [a for a, c in options if c.rank == top]
-        return max(picks, key=lambda a: self.search.order(a, seat))
+        return next(a for a, c in options if c.rank == top)
 
     def line(self, e: Engine, seat: int, length: int = 12) -> list[Action]:
         """The play the solver shows for ``seat``: the seat keeps its best class; every other
