@@ -1,6 +1,6 @@
 """Issue 16's figures: check against python-chess (and pgn-extract), start-up, --jobs.
 
-    python bench/speed.py [--quick] [--games N] [--rounds R]
+    python bench/speed.py [--quick] [--games N] [--dask-games N] [--rounds R] [--compiled]
 
 - **python-chess ratio**: our ``check --jobs 1`` (plays/s, in a fresh process as a user runs
   it) against python-chess's ``chess.pgn.read_game`` (moves/s: PGN parse plus full move
@@ -19,7 +19,10 @@
 - **--dask against --jobs**: a local cluster started as a club would start one on several
   machines, ``dask scheduler`` and ``dask worker --nworkers N --nthreads 1`` as processes of
   their own on 127.0.0.1, N the cores available; ``check --dask`` on it against
-  ``check --jobs N``, alternated (needs the dask extra; skipped without it).
+  ``check --jobs N``, alternated, on a larger archive (``--dask-games``, 30,000 games: a
+  cluster is for archives of that size and more, and its fixed cost, the client's import of
+  distributed, would otherwise be most of the difference; needs the dask extra; skipped
+  without it).
 - **--compiled**: the modules pyproject.toml's optional mypyc build compiles (its
   ``[tool.hatch.build.targets.wheel.hooks.mypyc]`` list) compiled in a copy of the package,
   bench/out/compiled/ (rebuilt when those sources change; needs mypy, of the ``test`` extra,
@@ -243,6 +246,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="a small run to see that it works")
     ap.add_argument("--games", type=int, default=None, help="simulated 4-player games (default 10000, quick 300)")
     ap.add_argument("--rounds", type=int, default=None, help="rounds of each timing (default 5, quick 3)")
+    ap.add_argument("--dask-games", type=int, default=None,
+                    help="simulated 4-player games of --dask against --jobs (default 30000, quick 300): a cluster "
+                         "is for large archives, and its fixed cost, the client's import of distributed and its "
+                         "connection, is about a third of a second")
     ap.add_argument("--compiled", action="store_true",
                     help="also time check with the optional build's modules compiled by mypyc (bench/out/compiled)")
     args = ap.parse_args(argv)
@@ -368,17 +375,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     except ImportError:
         print("--dask: the dask extra is not installed (pip install -e '.[dask]'): skipped")
     else:
+        dask_games = args.dask_games or (300 if args.quick else 30000)
+        big = OUT / f"speed-4p-{dask_games}.gwy"
+        simulate(big, 4, dask_games, seed=1)
         cluster = LocalCluster(n_cores, OUT)
         try:
             dk = alternate(rounds, dask=lambda: wall([py, "-m", "referee", "check", "-q", "--dask", cluster.address,
-                                                      str(sim)], label="dask"),
-                           jobs=lambda: check(str(n_cores)))
+                                                      str(big)], label="dask"),
+                           jobs=lambda: wall([py, "-m", "referee", "check", "-q", "--jobs", str(n_cores), str(big)]))
         finally:
             cluster.close()
-        results["dask"] = {"workers": n_cores, "dask_s": round(dk["dask"], 3), "jobs_s": round(dk["jobs"], 3),
+        results["dask"] = {"workers": n_cores, "games": dask_games, "bytes": big.stat().st_size,
+                           "dask_s": round(dk["dask"], 3), "jobs_s": round(dk["jobs"], 3),
                            "dask_cpu_s": round(statistics.median(CPU["dask"]), 3),
                            "dask_over_jobs": round(dk["dask"] / dk["jobs"], 2)}
-        print(f"--dask on a local cluster (dask scheduler + {n_cores} one-thread dask workers, separate processes): "
+        print(f"--dask on {big.stat().st_size / 1e6:.1f} MB ({dask_games} games), a local cluster (dask scheduler + "
+              f"{n_cores} one-thread dask workers, separate processes): "
               f"{dk['dask']:.2f} s against --jobs {n_cores} {dk['jobs']:.2f} s = {dk['dask'] / dk['jobs']:.2f} x its time"
               f" (wall; the check's own process used {results['dask']['dask_cpu_s']:.2f} s of CPU, the cluster's"
               " processes are not counted)")

@@ -256,7 +256,7 @@ class ExactSearch:
         if hit >= 0:
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
-        for a, c, key, m in rest:
+        for _, c, key, m in rest:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
                 return True, _NO_REPEAT, False
@@ -274,7 +274,7 @@ class ExactSearch:
         hit, opp, _, rest = self._children(e, x, mode, actions, False)
         if hit >= 0:
             return False, _NO_REPEAT, derive and opp
-        for a, c, key, m in rest:
+        for _, c, key, m in rest:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if not won:
                 return False, r, derive and o
