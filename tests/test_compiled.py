@@ -65,3 +65,15 @@ def test_the_compiled_reader_reports_broken_records_alike(compiled: Path, lane: 
         theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=600, env=env)
         assert ours.returncode == 1 and "S001" in ours.stdout
         assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)
+
+
+def test_the_compiled_solver_reviews_alike(compiled: Path) -> None:
+    # The review's exact solver (engine/search.py) is compiled too: the same classes, verdicts,
+    # lines and sampled chances, as text and JSON, on the record of the README's review.
+    record = str(ROOT / "records" / "review-blunder.gwy")
+    for form in ("text", "json"):
+        args = [sys.executable, "-m", "referee", "review", record, "--format", form, "--samples", "4"]
+        ours = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=600)
+        assert ours.returncode == 0 and "blunder" in ours.stdout
+        assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)

@@ -39,8 +39,10 @@ _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every 
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 
 
-class SearchLimit(RuntimeError):
-    """The search met its node budget before an answer."""
+class SearchLimit(Exception):
+    """The search met its node budget before an answer. (An Exception, not a RuntimeError:
+    mypyc compiles this module in the optional build, and a compiled class may derive from
+    Exception but not from most other built-in classes.)"""
 
 
 def encode(a: Action) -> int:
