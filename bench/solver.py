@@ -87,6 +87,15 @@ def cell(players: int, spec: str, held: int, games: int, seed: int, budget: int)
     return row
 
 
+def write_json(args: argparse.Namespace, **figures: Any) -> None:
+    """The run's figures, with its date, Python and settings, to --json (if given)."""
+    if args.json:
+        args.json.write_text(json.dumps({
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
+            "python": sys.version.split()[0], "games": args.games, "seed": args.seed, "budget": args.budget,
+            **figures}, indent=2) + "\n", encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=10, help="self-play games (endings) a cell")
@@ -108,11 +117,7 @@ def main() -> None:
                         "within_30_s": sum(t <= 30 for t in times), "over_budget": sum(r["over_budget"] for r in rows)}
         print(f"3-8 players, <= 16 cards (batch): {pooled_batch}", flush=True)
         print(f"whole run {time.perf_counter() - start:.0f} s", flush=True)
-        if args.json:
-            args.json.write_text(json.dumps({
-                "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
-                "python": sys.version.split()[0], "games": args.games, "seed": args.seed, "budget": args.budget,
-                "batch": pooled_batch, "cells": rows}, indent=2) + "\n", encoding="utf-8")
+        write_json(args, batch=pooled_batch, cells=rows)
         return
     rows = [cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in CELLS if not only or p in only]
     many = [t for r in rows if r["players"] >= 3 for t in r["times_s"]]
@@ -129,11 +134,7 @@ def main() -> None:
     for name, p in pooled.items():
         print(f"{name}: {p}", flush=True)
     print(f"whole run {time.perf_counter() - start:.0f} s", flush=True)
-    if args.json:
-        args.json.write_text(json.dumps({
-            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="minutes"),
-            "python": sys.version.split()[0], "games": args.games, "seed": args.seed, "budget": args.budget,
-            "pooled": pooled, "cells": rows, "two_player_sizes": sizes}, indent=2) + "\n", encoding="utf-8")
+    write_json(args, pooled=pooled, cells=rows, two_player_sizes=sizes)
 
 
 if __name__ == "__main__":

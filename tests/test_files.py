@@ -241,8 +241,8 @@ def test_a_read_only_directory_is_a_one_line_error_and_nothing_is_written(shared
     assert list(d.iterdir()) == []
 
 
-@needs_root
-def test_a_writable_file_in_a_read_only_directory_is_rewritten_in_place(shared: Path) -> None:
+def _mine_in_read_only_dir(shared: Path) -> tuple[Path, Path]:
+    """ro/mine.gwy, the user's and writable, in a directory ro/ the user may not write to."""
     d = shared / "ro"
     d.mkdir()
     f = d / "mine.gwy"
@@ -250,6 +250,12 @@ def test_a_writable_file_in_a_read_only_directory_is_rewritten_in_place(shared: 
     for p in (d, f):
         os.chown(p, NOBODY, NOBODY)
     d.chmod(0o555)
+    return d, f
+
+
+@needs_root
+def test_a_writable_file_in_a_read_only_directory_is_rewritten_in_place(shared: Path) -> None:
+    d, f = _mine_in_read_only_dir(shared)
     inode = f.stat().st_ino
     r = run(*SIM, "--games", "1", "-o", "ro/mine.gwy", "--force", cwd=shared, user=NOBODY)
     assert r.returncode == 0, r.stderr
@@ -263,13 +269,7 @@ def test_with_nowhere_to_keep_a_journal_the_file_is_left_as_it_was(shared: Path,
     # A writable file in a read-only directory is rewritten through a journal kept elsewhere
     # (the user's state directory, else a private one under the temporary directory). With
     # neither writable there is no safe way to rewrite it: one line, exit 2, the text intact.
-    d = shared / "ro"
-    d.mkdir()
-    f = d / "mine.gwy"
-    f.write_text("old\n", encoding="utf-8")
-    for p in (d, f):
-        os.chown(p, NOBODY, NOBODY)
-    d.chmod(0o555)
+    d, f = _mine_in_read_only_dir(shared)
     closed = shared / "closed"  # root's, and shut to everyone else
     closed.mkdir(mode=0o555)
     monkeypatch.setenv("XDG_STATE_HOME", str(closed))

@@ -103,6 +103,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
                 runner = _runner(jobs, dask, own.default, own.overrides, force)
             sink.start_file(name)
             problem = refuse(path)
+            size = _size(path)  # the slices' size for the runner, and the progress bar's share
             try:
                 if problem is not None:
                     raise ReadError(name, problem)
@@ -112,7 +113,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
 
                     def on_read(pos: int, base: int = done, bar: Progress = bar, task: TaskID = task) -> None:
                         bar.update(task, completed=base + pos)
-                work = slices(str(path), on_read, name, runner.slice_bytes(_size(path)))
+                work = slices(str(path), on_read, name, runner.slice_bytes(size))
                 for pre, games in runner(work):
                     pre = file_policy.keep(pre)
                     if pre:
@@ -135,7 +136,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
             # A file that could not be read was not checked: it is counted as unreadable only.
             totals["unreadable" if problem is not None else "files"] += 1
             sink.end_file(problem)
-            done += _size(path)
+            done += size
         completed = failed is None
     except KeyboardInterrupt:
         failed = "interrupted"

@@ -1,10 +1,11 @@
-"""``check --dask ADDRESS``: the slices that ``--jobs`` would judge, sent to a Dask cluster.
+"""``check --dask ADDRESS``: a file's slices, cut as for ``--jobs``, judged on a Dask cluster.
 
 The main process cuts each file at ``%game`` lines as ``--jobs`` does (it reads the file
-once, counting bytes, lines and games), in slices sized for the cluster (slice_bytes), the
+once, counting bytes, lines and games), in slices sized for the cluster (slice_bytes); the
 workers open the file themselves and judge their slices, and the results come back in input
-order, so the report is byte for byte the report of ``--jobs 1``. The files must be readable by the workers at the same path (shared
-storage). Needs the ``dask`` extra: ``pip install 'getaway-ref[dask]'``.
+order, so the report is byte for byte the report of ``--jobs 1``. The files must be readable
+by the workers at the same path (shared storage). Needs the ``dask`` extra:
+``pip install 'getaway-ref[dask]'``.
 
 A cluster can fail in ways a pool of local processes cannot, and none of them may leave the
 user waiting for ever or reading distributed's log (issue 22): an address that cannot be one

@@ -8,9 +8,7 @@ from dataclasses import dataclass, field
 
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.engine.events import (
-    Event,
-)
+from referee.engine.events import Event
 from referee.engine.rules import RuleSet
 from referee.notation.record import (
     Counts,
