@@ -567,7 +567,10 @@ class Engine:
         return ms_cards(self._once[s], self._twice[s])
 
     def may_hold(self, s: int, c: int) -> bool:
-        """Could the seat hold this card? Known, or unseen and not excluded by a void."""
+        """Could the seat hold this card? Known, or one of the cards nobody has seen while the
+        seat holds unseen cards. A void shown does not rule a card out here: a seat that
+        showed it lacks a suit and then plays one reneged, and the judge must find the card
+        in its hand to say so (the review's samples keep to the voids: sample_unseen)."""
         if self._once[s] & BIT[c]:
             return True
         return self._unknown[s] > 0 and bool(self._hidden_once & BIT[c])
@@ -1609,14 +1612,28 @@ class Engine:
         return tuple(out)
 
     def sample_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]] | None = None,
-                      play: PlayCard | None = None, tries: int = 20) -> Engine | None:
+                      play: PlayCard | None = None, tries: int = 20, lacks: Sequence[int] = ()) -> Engine | None:
         """A copy of the position with every unseen card of the hands dealt (the review's
         samples): first the cards of ``known`` (a seat's own hand as it truly is), each placed
         if the seat has an unseen card left and may hold it; then the other unseen cards at
         random, never into a suit a seat has shown it lacks, the seats with the most such
         suits first. ``play``: the seat's play about to be made from this position, which
         shows what a card off the suit led shows (no card of that suit, nor in Donkey of the
-        trumps). None if the waste pile holds unseen cards or no deal fits in ``tries`` tries."""
+        trumps). ``lacks``: per seat, a mask of cards (bit c: card c) to keep out of its hand
+        where a deal allows (the review's reading of the plays); a deal that keeps them too
+        is tried first (:meth:`_deal_around`). None if the waste pile holds unseen cards or
+        no deal fits in ``tries`` tries."""
+        known = known or {}
+        if any(lacks):
+            dealt = self._deal_around(known, lacks, rng, tries)
+            if dealt is not None:
+                f = self._deal_unseen(rng, {**known, **dealt}, play, tries)
+                if f is not None:
+                    return f
+        return self._deal_unseen(rng, known, play, tries)
+
+    def _deal_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]], play: PlayCard | None,
+                     tries: int) -> Engine | None:
         if self._waste_unknown:
             return None
         for _ in range(tries):
@@ -1625,7 +1642,7 @@ class Engine:
                 f.mark_void(play.seat, f._led, None)
                 if f._trumps and f._trump >= 0 and SUIT[play.card] != f._trump:
                     f.mark_void(play.seat, f._trump, None)
-            for s, cards in (known or {}).items():
+            for s, cards in known.items():
                 for c in cards:
                     if f._unknown[s] and not f._once[s] & BIT[c] and f.may_hold(s, c):
                         f.reveal(s, c)
@@ -1638,8 +1655,8 @@ class Engine:
                 need = f._unknown[s]
                 if need == 0:
                     continue
-                lacks = f._void[s]
-                picked = [c for c in pool if not lacks >> SUIT[c] & 1][:need]
+                void = f._void[s]
+                picked = [c for c in pool if not void >> SUIT[c] & 1][:need]
                 if len(picked) < need:
                     ok = False
                     break
@@ -1648,6 +1665,49 @@ class Engine:
                     f.reveal(s, c)
             if ok and f._waste_unknown == 0 and not any(f._unknown):
                 return f
+        return None
+
+    def _deal_around(self, known: Mapping[int, Sequence[int]], lacks: Sequence[int], rng: random.Random,
+                     tries: int) -> dict[int, list[int]] | None:
+        """The unseen cards of every hand not in ``known`` (whose hands must be whole with
+        their cards), dealt at random, each to a seat that may hold it: no void of its suit
+        and not in the seat's ``lacks``. None if a known hand is not whole, or no deal was
+        found in ``tries`` tries."""
+        n = self._n
+        pool = list(_cards_held(self._hidden_once, self._hidden_twice))
+        need = [self.size(s) - len(self.known(s)) for s in range(n)]
+        for s, cards in known.items():
+            held = self._once[s]
+            for c in cards:
+                if c in pool and not held & BIT[c]:
+                    pool.remove(c)
+            if need[s] - sum(not held & BIT[c] for c in cards) != 0:
+                return None
+            need[s] = 0
+        if sum(need) != len(pool):
+            return None
+        void = self._void
+        takers = {c: [s for s in range(n) if need[s] and not void[s] >> SUIT[c] & 1 and not lacks[s] >> c & 1]
+                  for c in set(pool)}
+        for _ in range(tries):
+            # The cards fewest seats may hold first (random among equals), each to a seat in
+            # proportion to the cards it still lacks: nearly even over the deals that fit.
+            order = sorted(pool, key=lambda c: (len(takers[c]), rng.random()))
+            left = list(need)
+            out: dict[int, list[int]] = {}
+            for c in order:
+                can = [s for s in takers[c] if left[s]]
+                if not can:
+                    break
+                pick = rng.randrange(sum(left[s] for s in can))
+                for s in can:
+                    pick -= left[s]
+                    if pick < 0:
+                        break
+                left[s] -= 1
+                out.setdefault(s, []).append(c)
+            else:
+                return out
         return None
 
     # ---- the solver's search (engine/search.py): its questions on the ints, moves as ints ----

@@ -265,13 +265,7 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng
     # that suit); the engine deals the rest (Engine.sample_unseen).
     play = a if isinstance(a, PlayCard) else None
     own = ([play.card] if play is not None else []) + true.known(seat)
-    if any(lacks):
-        dealt = _deal_by_plays(view, seat, own, lacks, rng)
-        if dealt is not None:
-            f = view.sample_unseen(rng, {seat: own, **dealt}, play)
-            if f is not None:
-                return f
-    return view.sample_unseen(rng, {seat: own}, play)
+    return view.sample_unseen(rng, {seat: own}, play, lacks=lacks)
 
 
 def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
@@ -334,51 +328,6 @@ def _high(c: int) -> tuple[int, int]:
 _LOWER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _low(c) < _low(x))
 _HIGHER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _high(c) > _high(x))
 _HIGHER = _masks(lambda c, x: _high(c) > _high(x))
-
-
-def _deal_by_plays(view: Engine, seat: int, own: Sequence[int], lacks: Sequence[int], rng: random.Random,
-                   tries: int = 20) -> dict[int, list[int]] | None:
-    """The unseen cards of every hand but ``seat``'s (whose own are ``own``), dealt at
-    random, each to a seat that may hold it (no void of its suit) and whose plays do not
-    say it lacked it; None if ``seat``'s own hand is not all known, or no deal was found."""
-    v = view.view()
-    n = len(v.sizes)
-    pool = list(v.hidden_cards)
-    for c in own:
-        if c in pool and c not in v.known[seat]:
-            pool.remove(c)
-    need = [v.sizes[s] - len(v.known[s]) for s in range(n)]
-    if need[seat] - sum(c not in v.known[seat] for c in own) != 0:
-        return None
-    need[seat] = 0
-    if sum(need) != len(pool):
-        return None
-    void = [0] * n
-    for s in range(n):
-        for suit in v.voids[s]:
-            void[s] |= 1 << suit
-    takers = {c: [s for s in range(n) if need[s] and not void[s] >> SUIT[c] & 1 and not lacks[s] >> c & 1]
-              for c in set(pool)}
-    for _ in range(tries):
-        # The cards fewest seats may hold first (random among equals), each to a seat in
-        # proportion to the cards it still lacks: nearly even over the deals that fit.
-        order = sorted(pool, key=lambda c: (len(takers[c]), rng.random()))
-        left = list(need)
-        out: dict[int, list[int]] = {}
-        for c in order:
-            can = [s for s in takers[c] if left[s]]
-            if not can:
-                break
-            pick = rng.randrange(sum(left[s] for s in can))
-            for s in can:
-                pick -= left[s]
-                if pick < 0:
-                    break
-            left[s] -= 1
-            out.setdefault(s, []).append(c)
-        else:
-            return out
-    return None
 
 
 def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
