@@ -120,7 +120,7 @@ class ExactSearch:
         # One key a position; each entry packs, for every seat and mode, whether it is known
         # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
         # question, so the path needs the position only.
-        key = e.position_key()
+        key = e.search_key()
         known = self.table.get(key)
         if known is not None:
             theirs = opp >= 0 and known >> (4 * opp + 2 * SAFE) & 3 == 3

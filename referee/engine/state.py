@@ -1719,6 +1719,44 @@ class Engine:
                 self._drawer, self._draw_source, tuple(self._trick), tuple(self._pending), self._tochoo, self._trump, self._first,
                 self._drawn_lead, self._active, self._played)
 
+    def search_key(self) -> tuple[object, ...]:
+        """The transposition table's key (engine/search.py): :meth:`position_key`, except with
+        two seats left and one pack, where positions that differ only by the waste pile's
+        cards as :data:`WASTE_RUN_CAP` collapses them share one key, proven to have one value
+        for every seat and either question (docs/review.md, "One key for many waste piles").
+
+        There, each suit is read in rank order, the cards out of play skipped, each card
+        labelled by where it is (the hand of the first or second seat left, the trick on the
+        table), and each run of waste cards between two labelled cards kept as its length
+        capped at :data:`WASTE_RUN_CAP`. Elsewhere (the first trick, a draw due with its
+        trick waiting for the waste pile, three seats or more, two packs, a trick of two
+        cards) the argument is not made and the key is the position's own. Along one line of
+        play the two keys repeat together (the proof shows it), so a repetition is met
+        at the same place whichever the search uses."""
+        out = self._out
+        if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1
+                or out.count(False) != 2):
+            return self.position_key()
+        first = out.index(False)
+        once = self._once
+        lo = once[first]
+        hi = once[out.index(False, first + 1)]
+        waste = self._waste_once
+        trick = self._trick
+        table = BIT[trick[0][1]] if trick else 0
+        codes = _SUIT_CODES
+        suits = []
+        for shift in (0, 13, 26, 39):
+            packed = (lo >> shift & 0x1FFF | (hi >> shift & 0x1FFF) << 13 | (waste >> shift & 0x1FFF) << 26
+                      | (table >> shift & 0x1FFF) << 39)
+            code = codes.get(packed)
+            if code is None:
+                code = codes[packed] = _suit_code(packed)
+            suits.append(code)
+        return (_CANON, self._phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
+                self._trump, self._drawn_lead, self._active, self._played, trick[0][0] if trick else -1,
+                suits[0], suits[1], suits[2], suits[3])
+
     def child(self, m: int) -> Engine:
         """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
         with no second judgement and no event made."""
@@ -2017,6 +2055,43 @@ def _cards_held(once: int, twice: int) -> tuple[int, ...]:
     """A hand or a pile as View shows it, canonical order. Cached: from one view to the next,
     a play changes one or two hands, and the simulator and the pages ask a view per step."""
     return tuple(ms_cards(once, twice) if twice else cards_of(once))
+
+
+# The canonical search key (Engine.search_key): a run of waste cards between two labelled
+# cards of a suit counts up to this many. Two, not one: docs/review.md, "One key for many
+# waste piles" (with one, tests/test_review_keys.py finds positions of different values).
+WASTE_RUN_CAP = 2
+_CANON = "canonical"  # the first item of a canonical key: never equal to a position_key
+# A suit's code by its four 13-bit masks packed in one int (first seat's hand, second seat's,
+# waste, table): endings meet few distinct suits, so nearly every look-up is a hit.
+_SUIT_CODES: dict[int, int] = {}
+
+
+def _suit_code(packed: int) -> int:
+    """One suit of Engine.search_key: from its lowest rank up, 3 bits a token (1, 2 the first
+    or second seat's hand, 3 the table, 4 + n a run of n waste cards, n capped), after a
+    leading 1 bit."""
+    code = 1
+    run = 0
+    for r in range(13):
+        if packed >> (26 + r) & 1:
+            run += 1
+            continue
+        if packed >> r & 1:
+            label = 1
+        elif packed >> (13 + r) & 1:
+            label = 2
+        elif packed >> (39 + r) & 1:
+            label = 3
+        else:
+            continue  # out of play: never comes back
+        if run:
+            code = code << 3 | (3 + min(run, WASTE_RUN_CAP))
+            run = 0
+        code = code << 3 | label
+    if run:
+        code = code << 3 | (3 + min(run, WASTE_RUN_CAP))
+    return code
 
 
 def check_invariant(e: Engine) -> str | None:
