@@ -184,3 +184,24 @@ def test_the_key_is_the_positions_own_where_the_argument_is_not_made() -> None:
     for e in (two_packs, first, three):
         assert e.search_key() == e.position_key()
     assert canonical(plain)
+
+
+def test_a_run_of_one_waste_card_is_not_a_run_of_two() -> None:
+    """docs/review.md's example: South (seat 0) leads its one card, 5♥; North holds 3♥ 7♥ 2♣;
+    no taking. With 9♣ alone in the waste pile South's second draw can only be a heart, which
+    North's 7♥ must take: South gets away, safe. With 9♣ 10♣ the second draw may be the other
+    club, on which North plays 7♥, a tochoo on a drawn lead: South is open. So the key keeps a
+    run of one apart from a run of two, and a run of three with a run of two."""
+    from referee import parse_card, rule_set
+
+    def position(waste: list[str]) -> Engine:
+        hands = [[parse_card("5♥")], [parse_card(c) for c in ("3♥", "7♥", "2♣")]]
+        return Engine.from_position(rule_set("pagat taking=no"), hands, [], [parse_card(c) for c in waste], 0, 9)
+
+    one, two, three = position(["9♣"]), position(["9♣", "10♣"]), position(["9♣", "10♣", "J♣"])
+    assert _classes(one) == {0: "safe", 1: "lost"}
+    assert _classes(two) == _classes(three) == {0: "open", 1: "lost"}
+    assert one.search_key() != two.search_key()
+    assert two.search_key() == three.search_key()
+    solver = Solver()
+    assert [solver.classify(p, 0).value for p in (one, two, three)] == ["safe", "open", "open"]
