@@ -6,7 +6,8 @@ own key). docs/review.md, "One key for many waste piles", gives the proof; this 
 Each example walks a random two-seat ending (some of them the last two seats of a larger
 table) to a position where the key applies, then changes it the ways the key forgets: a card
 moved to another rank of its suit with no card in play between (its place kept), a card out
-of play put in the waste pile next to a run of waste cards, a waste card taken out of play.
+of play put in the waste pile next to a run of waste cards, a waste card taken out of play,
+the suits renamed (Donkey's trump suit kept).
 Every change whose key is the original's must keep both seats' classes. With the cap of a
 run at 1 instead of 2 this fails (a run of one waste card can be empty at a draw where a run
 of two never is).
@@ -116,6 +117,13 @@ def _variants(e: Engine) -> list[Engine]:
         q._hidden_once ^= BIT[o]
         q._waste_once |= BIT[o]
         out.append(q)
+    # The suits renamed (Donkey's trump suit, once set, kept): every card, the suit led, the trump.
+    suits = [t for t in range(4) if t != e._trump]
+    for shuffled in ([suits[1], suits[0], *suits[2:]], suits[1:] + suits[:1]):
+        rename = dict(zip(suits, shuffled))
+        if e._trump >= 0:
+            rename[e._trump] = e._trump
+        out.append(_renamed(e, [rename[SUIT[c]] * 13 + RANK[c] for c in range(52)], rename))
     for c, place in where.items():  # a waste card leaves play
         if place == "w":
             q = e.copy()
@@ -123,6 +131,22 @@ def _variants(e: Engine) -> list[Engine]:
             q._hidden_once |= BIT[c]
             out.append(q)
     return out
+
+
+def _renamed(e: Engine, card: list[int], suit: dict[int, int]) -> Engine:
+    """The position with card c put where card[c] is (one pack, no marked ace)."""
+    def mask(m: int) -> int:
+        return sum(BIT[card[c]] for c in range(52) if m >> c & 1)
+
+    q = e.copy()
+    q._once = [mask(m) for m in e._once]
+    q._waste_once, q._hidden_once = mask(e._waste_once), mask(e._hidden_once)
+    q._trick = [(s, card[c]) for s, c in e._trick]
+    q._last_trick = [(s, card[c]) for s, c in e._last_trick]
+    q._led = suit[e._led] if e._led >= 0 else -1
+    q._trump = suit[e._trump] if e._trump >= 0 else -1
+    q._void = [sum(1 << suit[t] for t in range(4) if v >> t & 1) for v in e._void]
+    return q
 
 
 def _classes(e: Engine) -> dict[int, str]:
@@ -137,9 +161,12 @@ def test_positions_of_one_canonical_key_have_the_same_classes(seed: int) -> None
     key = p.search_key()
     same = [q for q in _variants(p) if q.search_key() == key and q.position_key() != p.position_key()]
     assume(same)
-    # The waste changes first (growing or shrinking a run), then the moves of a card.
+    # The waste changes first (growing or shrinking a run), then the suits renamed, then the
+    # moves of a card.
     sized = [q for q in same if q._waste_once.bit_count() != p._waste_once.bit_count()]
-    picked = rng.sample(sized, min(4, len(sized))) + rng.sample(same, min(2, len(same)))
+    renamed = [q for q in same if q._led != p._led or q._once[0] & 0x1FFF != p._once[0] & 0x1FFF]
+    picked = (rng.sample(sized, min(4, len(sized))) + rng.sample(renamed, min(1, len(renamed)))
+              + rng.sample(same, min(2, len(same))))
     try:
         want = _classes(p)
         for q in picked:
@@ -148,6 +175,7 @@ def test_positions_of_one_canonical_key_have_the_same_classes(seed: int) -> None
         assume(False)
         return
     event("a waste run grown or shrunk" if sized else "cards moved only")
+    event("suits renamed" if renamed else "no suits renamed")
     event("drawn lead" if p._drawn_lead else "no drawn lead")
     event("classes " + " ".join(sorted(want.values())))
 

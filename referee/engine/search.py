@@ -171,7 +171,11 @@ class ExactSearch:
             if settled is not None:
                 return settled, _NO_REPEAT, opp
             assert key is not None
-        seen = path.get(key)
+        # The path is kept by the position's own key: a repetition is the position itself
+        # coming again, as the classes' definition says, whatever positions the table's key
+        # merges (docs/review.md, "One key for many waste piles").
+        here = e.position_key()
+        seen = path.get(here)
         if seen is not None:
             return False, seen, False  # a repetition: not a finite escape on this path
         self.nodes += 1
@@ -179,7 +183,7 @@ class ExactSearch:
             self._budget -= 1
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
-        path[key] = depth
+        path[here] = depth
         actions = e.search_moves() if moves is None else moves
         opp = False
         if not actions:
@@ -202,7 +206,7 @@ class ExactSearch:
             won, rep, opp = self._all(e, x, mode, depth, path, theirs, derive)
             if won and mine and not they_play:
                 won, rep, opp = self._any(e, x, mode, depth, path, mine, derive)
-        del path[key]
+        del path[here]
         if won or rep >= depth:
             self._store(key, x, mode, won, opp)
         elif opp:

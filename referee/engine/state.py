@@ -1753,8 +1753,18 @@ class Engine:
             if code is None:
                 code = codes[packed] = _suit_code(packed)
             suits.append(code)
+        # Suits in order of their codes: outside the first trick and with one pack no rule
+        # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
+        # keeps the last place.
+        trump = self._trump
+        if trump >= 0:
+            last = suits.pop(trump)
+            suits.sort()
+            suits.append(last)
+        else:
+            suits.sort()
         return (_CANON, self._phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
-                self._trump, self._drawn_lead, self._active, self._played, trick[0][0] if trick else -1,
+                trump >= 0, self._drawn_lead, self._active, self._played, trick[0][0] if trick else -1,
                 suits[0], suits[1], suits[2], suits[3])
 
     def child(self, m: int) -> Engine:
