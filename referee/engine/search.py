@@ -117,12 +117,11 @@ class ExactSearch:
         opp = self._opp
         if done is not None:
             return done, None, opp >= 0 and e.settled_for(opp) is True
-        # One key a position (with two seats left, one for the positions whose waste piles
-        # differ only where Engine.search_key proves it does not matter, so the table's
-        # answer for one serves all, and a repetition is met where the position's own key
-        # would meet it: docs/review.md); each entry packs, for every seat and mode, whether it is known
-        # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
-        # question, so the path needs the position only.
+        # One key a position (with two seats left, one for the positions whose waste piles or
+        # suits differ only where Engine.search_key proves it does not matter, so the table's
+        # answer for one serves all: docs/review.md); each entry packs, for every seat and
+        # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
+        # mode are fixed within one question, so the path needs the position only.
         key = e.search_key()
         known = self.table.get(key)
         if known is not None:

@@ -1728,11 +1728,11 @@ class Engine:
         There, each suit is read in rank order, the cards out of play skipped, each card
         labelled by where it is (the hand of the first or second seat left, the trick on the
         table), and each run of waste cards between two labelled cards kept as its length
-        capped at :data:`WASTE_RUN_CAP`. Elsewhere (the first trick, a draw due with its
-        trick waiting for the waste pile, three seats or more, two packs, a trick of two
-        cards) the argument is not made and the key is the position's own. Along one line of
-        play the two keys repeat together (the proof shows it), so a repetition is met
-        at the same place whichever the search uses."""
+        capped at :data:`WASTE_RUN_CAP`; the suits in the order of their codes (Donkey's
+        trump suit, once set, last). Elsewhere (the first trick, a draw due with its trick
+        waiting for the waste pile, three seats or more, two packs, a trick of two cards) the
+        argument is not made and the key is the position's own. The search keeps its path
+        (repetitions) by :meth:`position_key`, never by this key."""
         out = self._out
         if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1
                 or out.count(False) != 2):
