@@ -7,7 +7,8 @@ Each example walks a random two-seat ending (some of them the last two seats of 
 table) to a position where the key applies, then changes it the ways the key forgets: a card
 moved to another rank of its suit with no card in play between (its place kept), a card out
 of play put in the waste pile next to a run of waste cards, a waste card taken out of play,
-the suits renamed (Donkey's trump suit kept).
+the suits renamed (Donkey's trump suit kept), between tricks the seats that held cards when
+the last trick began.
 Every change whose key is the original's must keep both seats' classes. With the cap of a
 run at 1 instead of 2 this fails (a run of one waste card can be empty at a draw where a run
 of two never is).
@@ -24,7 +25,7 @@ from review_positions import TooBig, brute_class, random_position
 
 from referee.engine.cards import BIT, RANK, SUIT
 from referee.engine.events import TakeHand
-from referee.engine.state import OVER, Engine
+from referee.engine.state import BETWEEN, OVER, Engine
 from referee.review.solver import Solver
 
 SCALE = 20 if os.environ.get("GETAWAY_PROFILE") == "long" else 1
@@ -124,6 +125,11 @@ def _variants(e: Engine) -> list[Engine]:
         if e._trump >= 0:
             rename[e._trump] = e._trump
         out.append(_renamed(e, [rename[SUIT[c]] * 13 + RANK[c] for c in range(52)], rename))
+    if e._phase == BETWEEN:  # who held cards when the last trick began: read by no rule till the next
+        for bit in range(e._n):
+            q = e.copy()
+            q._active ^= 1 << bit
+            out.append(q)
     for c, place in where.items():  # a waste card leaves play
         if place == "w":
             q = e.copy()

@@ -1763,9 +1763,13 @@ class Engine:
             suits.append(last)
         else:
             suits.sort()
-        return (_CANON, self._phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
-                trump >= 0, self._drawn_lead, self._active, self._played, trick[0][0] if trick else -1,
-                suits[0], suits[1], suits[2], suits[3])
+        # Between tricks the seats that held cards when the last trick began are stale: the
+        # next lead sets them anew, and nothing reads them before (a seat that got away in
+        # that trick would otherwise tell apart positions with one future).
+        phase = self._phase
+        return (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
+                trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
+                trick[0][0] if trick else -1, suits[0], suits[1], suits[2], suits[3])
 
     def child(self, m: int) -> Engine:
         """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
