@@ -36,6 +36,7 @@ if sys.getrecursionlimit() < 20_000:
 SAFE, OPEN = 0, 1  # forced by the seat against all others; with everyone's help
 _KIND = MOVE_KIND
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
+_KNOWN = int("01" * 32, 2)  # the "known" bit of every seat's and mode's answer in an entry
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 
 
@@ -76,6 +77,9 @@ class ExactSearch:
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
+        # With two seats left a key is (shape, profile of the waste pile): the profiles kept
+        # of each shape, for the answers one profile gives another (see _entry).
+        self.shapes: dict[object, list[int]] = {}
         self.table_size = table_size
         self.max_nodes = max_nodes
         self.nodes = 0  # every node searched, over the search's life
@@ -99,10 +103,8 @@ class ExactSearch:
         where ``opp`` says so."""
         table = self.table
         old = table.get(key)
-        if old is None and len(table) >= self.table_size:
-            # Dicts keep insertion order: drop the oldest half (a bound, not the machine's).
-            for k in list(table)[: len(table) // 2]:
-                del table[k]
+        if old is None:
+            self._make_room(key)
         bit = 4 * x + 2 * mode
         new = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
         if self._opp >= 0 and (won or opp):
@@ -123,7 +125,7 @@ class ExactSearch:
         # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
         # mode are fixed within one question, so the path needs the position only.
         key = e.search_key()
-        known = self.table.get(key)
+        known = self._entry(key)
         if known is not None:
             theirs = opp >= 0 and known >> (4 * opp + 2 * SAFE) & 3 == 3
             bit = 4 * x + 2 * mode
@@ -216,10 +218,57 @@ class ExactSearch:
         """The other seat proven safe where x's own loss held on this path only."""
         table = self.table
         old = table.get(key)
-        if old is None and len(table) >= self.table_size:
+        if old is None:
+            self._make_room(key)
+        table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
+
+    def _make_room(self, key: tuple[object, ...]) -> None:
+        """Before a new entry: drop the oldest half if the table is full (dicts keep insertion
+        order; a bound, not the machine's), and list the key's profile under its shape."""
+        table = self.table
+        if len(table) >= self.table_size:
             for k in list(table)[: len(table) // 2]:
                 del table[k]
-        table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
+            shapes: dict[object, list[int]] = {}
+            for k in table:
+                if len(k) == 2 and isinstance(k[1], int) and k[1] >= 0:
+                    shapes.setdefault(k[0], []).append(k[1])
+            self.shapes = shapes
+        if len(key) == 2:
+            profile = key[1]
+            if isinstance(profile, int) and profile >= 0:
+                self.shapes.setdefault(key[0], []).append(profile)
+
+    def _entry(self, key: tuple[object, ...]) -> int | None:
+        """The table's answers for the position of ``key``, packed as its entries; with two
+        seats left, with those that positions of the same shape prove (docs/review.md, "One
+        key for many waste piles"): one whose long waste runs include this one's has more
+        waste cards, so more draws against every seat: a win there is a win here; one whose
+        long runs are among this one's, a loss there is a loss here."""
+        table = self.table
+        known = table.get(key)
+        if len(key) != 2:
+            return known
+        shape, p = key
+        if not isinstance(p, int) or p < 0:
+            return known
+        profiles = self.shapes.get(shape)
+        if profiles is None or len(profiles) < 2 - (known is None):
+            return known
+        wins = losses = 0
+        for q in profiles:
+            if q == p:
+                continue
+            e = table.get((shape, q))
+            if e is None:
+                continue
+            if q & p == p:
+                wins |= e & e >> 1 & _KNOWN
+            if q & p == q:
+                losses |= e & ~(e >> 1) & _KNOWN
+        if wins or losses:
+            return (known or 0) | wins | wins << 1 | losses
+        return known
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int], decisive: bool
                   ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...], list[int]]]]:

@@ -1721,18 +1721,22 @@ class Engine:
 
     def search_key(self) -> tuple[object, ...]:
         """The transposition table's key (engine/search.py): :meth:`position_key`, except with
-        two seats left and one pack, where positions that differ only by the waste pile's
-        cards as :data:`WASTE_RUN_CAP` collapses them share one key, proven to have one value
-        for every seat and either question (docs/review.md, "One key for many waste piles").
+        two seats left and one pack, where it is a pair: the position's shape and a profile of
+        its waste pile (docs/review.md, "One key for many waste piles").
 
-        There, each suit is read in rank order, the cards out of play skipped, each card
+        The shape reads each suit in rank order, the cards out of play skipped, each card
         labelled by where it is (the hand of the first or second seat left, the trick on the
-        table), and each run of waste cards between two labelled cards kept as its length
-        capped at :data:`WASTE_RUN_CAP`; the suits in the order of their codes (Donkey's
-        trump suit, once set, last). Elsewhere (the first trick, a draw due with its trick
-        waiting for the waste pile, three seats or more, two packs, a trick of two cards) the
-        argument is not made and the key is the position's own. The search keeps its path
-        (repetitions) by :meth:`position_key`, never by this key."""
+        table), a run of waste cards between two labelled cards kept only as being there; the
+        suits in the order of their codes (Donkey's trump suit, once set, last); and the
+        position key's other fields. The profile says which runs hold two cards or more
+        (:data:`WASTE_RUN_CAP`): positions of one shape and one profile have one value for
+        every seat and either question, and of one shape, the one whose long runs include the
+        other's is no better for any seat (more waste cards, more draws against it). With fewer
+        than two waste cards the profile is negative: that key stands for itself alone.
+        Elsewhere (the first trick, a draw due with its trick waiting for the waste pile, three
+        seats or more, two packs, a trick of two cards) the argument is not made and the key is
+        the position's own. The search keeps its path (repetitions) by :meth:`position_key`,
+        never by this key."""
         out = self._out
         if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1
                 or out.count(False) != 2):
@@ -1763,13 +1767,18 @@ class Engine:
             suits.append(last)
         else:
             suits.sort()
+        profile = wasted = 0
+        for code in suits:  # each suit's code: shape << 16 | long runs << 8 | runs << 4 | waste cards (capped)
+            profile = profile << (code >> 4 & 15) | code >> 8 & 255
+            wasted += code & 15
         # Between tricks the seats that held cards when the last trick began are stale: the
         # next lead sets them anew, and nothing reads them before (a seat that got away in
         # that trick would otherwise tell apart positions with one future).
         phase = self._phase
-        return (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
-                trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
-                trick[0][0] if trick else -1, suits[0], suits[1], suits[2], suits[3])
+        shape = (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
+                 trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
+                 trick[0][0] if trick else -1, suits[0] >> 16, suits[1] >> 16, suits[2] >> 16, suits[3] >> 16)
+        return (shape, profile if wasted >= 2 else -1 - profile)
 
     def child(self, m: int) -> Engine:
         """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
@@ -2072,26 +2081,32 @@ def _cards_held(once: int, twice: int) -> tuple[int, ...]:
 
 
 # The canonical search key (Engine.search_key): a run of waste cards between two labelled
-# cards of a suit counts up to this many. Two, not one: docs/review.md, "One key for many
-# waste piles" (with one, tests/test_review_keys.py finds positions of different values).
+# cards of a suit counts up to this many (the profile's bit: two or more). Two, not one:
+# docs/review.md, "One key for many waste piles" (with one, tests/test_review_keys.py finds
+# positions of one key with different values).
 WASTE_RUN_CAP = 2
 _CANON = "canonical"  # the first item of a canonical key: never equal to a position_key
-# A suit's code by its four 13-bit masks packed in one int (first seat's hand, second seat's,
-# waste, table): endings meet few distinct suits, so nearly every look-up is a hit.
+# A suit's code (_suit_code) by its four 13-bit masks packed in one int (first seat's hand,
+# second seat's, waste, table): endings meet few distinct suits, so nearly every look-up is a hit.
 _SUIT_CODES: dict[int, int] = {}
 
 
 def _suit_code(packed: int) -> int:
-    """One suit of Engine.search_key: from its lowest rank up, 3 bits a token (1, 2 the first
-    or second seat's hand, 3 the table, 4 + n a run of n waste cards, n capped), after a
-    leading 1 bit."""
-    code = 1
+    """One suit of Engine.search_key, as shape << 16 | long runs << 8 | runs << 4 | waste cards.
+    The shape: from the suit's lowest rank up, 3 bits a token (1, 2 the first or second seat's
+    hand, 3 the table, 4 a run of waste cards) after a leading 1 bit; long runs: a bit a run,
+    the first run highest, set where it holds :data:`WASTE_RUN_CAP` cards or more (always
+    clear with a cap of 1); waste cards: each run's, capped at two, summed."""
+    shape = 1
+    runs = long = wasted = 0
     run = 0
-    for r in range(13):
-        if packed >> (26 + r) & 1:
+    for r in range(14):
+        if r < 13 and packed >> (26 + r) & 1:
             run += 1
             continue
-        if packed >> r & 1:
+        if r == 13:
+            label = 0
+        elif packed >> r & 1:
             label = 1
         elif packed >> (13 + r) & 1:
             label = 2
@@ -2100,12 +2115,14 @@ def _suit_code(packed: int) -> int:
         else:
             continue  # out of play: never comes back
         if run:
-            code = code << 3 | (3 + min(run, WASTE_RUN_CAP))
+            shape = shape << 3 | 4
+            runs += 1
+            long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
+            wasted += min(run, 2)
             run = 0
-        code = code << 3 | label
-    if run:
-        code = code << 3 | (3 + min(run, WASTE_RUN_CAP))
-    return code
+        if label:
+            shape = shape << 3 | label
+    return shape << 16 | long << 8 | runs << 4 | wasted
 
 
 def check_invariant(e: Engine) -> str | None:
