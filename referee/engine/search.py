@@ -77,9 +77,10 @@ class ExactSearch:
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
-        # With two seats left a key is (shape, profile of the waste pile): the profiles kept
-        # of each shape, for the answers one profile gives another (see _entry).
-        self.shapes: dict[object, list[int]] = {}
+        # With two seats left a key is (shape, profile of the waste pile): those entries are
+        # kept by shape, then profile, for the answers one profile gives another (see _entry).
+        self.shapes: dict[object, dict[int, int]] = {}
+        self._shaped = 0  # entries in self.shapes
         self.table_size = table_size
         self.max_nodes = max_nodes
         self.nodes = 0  # every node searched, over the search's life
@@ -101,15 +102,11 @@ class ExactSearch:
         """Keep ``x``'s answer; in a two-seat "safe" question also the other seat's "safe"
         answer where it is proven: not safe where ``x`` is (one of two seats loses), safe
         where ``opp`` says so."""
-        table = self.table
-        old = table.get(key)
-        if old is None:
-            self._make_room(key)
         bit = 4 * x + 2 * mode
-        new = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
+        new = (1 << bit) | (int(won) << (bit + 1))
         if self._opp >= 0 and (won or opp):
             new |= (1 | int(opp) << 1) << (4 * self._opp + 2 * SAFE)
-        table[key] = new
+        self._put(key, new)
 
     def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None, bool]:
         """What is settled of ``e`` without a search: x out (a win), the game over, or the
@@ -216,55 +213,67 @@ class ExactSearch:
 
     def _store_opp(self, key: tuple[object, ...]) -> None:
         """The other seat proven safe where x's own loss held on this path only."""
+        self._put(key, 3 << (4 * self._opp + 2 * SAFE))
+
+    def _put(self, key: tuple[object, ...], bits: int) -> None:
+        """Add answers to the entry of ``key``; before a new entry, drop the oldest half of the
+        entries if the table is full (dicts keep insertion order; a bound, not the machine's)."""
+        if len(key) == 2:
+            shape, profile = key
+            assert isinstance(profile, int)
+            group = self.shapes.get(shape)
+            old = None if group is None else group.get(profile)
+            if old is None:
+                self._make_room()
+                group = self.shapes.get(shape)  # (the room made may have dropped it)
+                if group is None:
+                    group = self.shapes[shape] = {}
+                self._shaped += 1
+                old = 0
+            assert group is not None
+            group[profile] = old | bits
+            return
         table = self.table
         old = table.get(key)
         if old is None:
-            self._make_room(key)
-        table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
+            self._make_room()
+            old = 0
+        table[key] = old | bits
 
-    def _make_room(self, key: tuple[object, ...]) -> None:
-        """Before a new entry: drop the oldest half if the table is full (dicts keep insertion
-        order; a bound, not the machine's), and list the key's profile under its shape."""
-        table = self.table
-        if len(table) >= self.table_size:
-            for k in list(table)[: len(table) // 2]:
-                del table[k]
-            shapes: dict[object, list[int]] = {}
-            for k in table:
-                if len(k) == 2 and isinstance(k[1], int) and k[1] >= 0:
-                    shapes.setdefault(k[0], []).append(k[1])
-            self.shapes = shapes
-        if len(key) == 2:
-            profile = key[1]
-            if isinstance(profile, int) and profile >= 0:
-                self.shapes.setdefault(key[0], []).append(profile)
+    def _make_room(self) -> None:
+        table, shapes = self.table, self.shapes
+        if len(table) + self._shaped < self.table_size:
+            return
+        for k in list(table)[: len(table) // 2]:
+            del table[k]
+        for shape in list(shapes)[: len(shapes) // 2]:
+            self._shaped -= len(shapes.pop(shape))
 
     def _entry(self, key: tuple[object, ...]) -> int | None:
         """The table's answers for the position of ``key``, packed as its entries; with two
         seats left, with those that positions of the same shape prove (docs/review.md, "One
-        key for many waste piles"): one whose long waste runs include this one's has more
-        waste cards, so more draws against every seat: a win there is a win here; one whose
-        long runs are among this one's, a loss there is a loss here."""
-        table = self.table
-        known = table.get(key)
+        key for many waste piles"): one whose waste runs are each as long or longer (counted
+        up to two) has more waste cards, so more draws against every seat: a win there is a
+        win here; one whose runs are each as short or shorter, a loss there is a loss here.
+        A negative profile (fewer than two waste cards) stands for itself alone."""
         if len(key) != 2:
-            return known
+            return self.table.get(key)
         shape, p = key
-        if not isinstance(p, int) or p < 0:
-            return known
-        profiles = self.shapes.get(shape)
-        if profiles is None or len(profiles) < 2 - (known is None):
+        group = self.shapes.get(shape)
+        if group is None:
+            return None
+        assert isinstance(p, int)
+        known = group.get(p)
+        if p < 0 or len(group) < 2 - (known is None):
             return known
         wins = losses = 0
-        for q in profiles:
-            if q == p:
+        for q, e in group.items():
+            if q < 0 or q == p:
                 continue
-            e = table.get((shape, q))
-            if e is None:
-                continue
-            if q & p == p:
+            common = q & p
+            if common == p:
                 wins |= e & e >> 1 & _KNOWN
-            if q & p == q:
+            elif common == q:
                 losses |= e & ~(e >> 1) & _KNOWN
         if wins or losses:
             return (known or 0) | wins | wins << 1 | losses

@@ -1749,17 +1749,27 @@ class Engine:
         trick = self._trick
         table = BIT[trick[0][1]] if trick else 0
         codes = _SUIT_CODES
-        suits = []
-        for shift in (0, 13, 26, 39):
-            packed = (lo >> shift & 0x1FFF | (hi >> shift & 0x1FFF) << 13 | (waste >> shift & 0x1FFF) << 26
-                      | (table >> shift & 0x1FFF) << 39)
-            code = codes.get(packed)
-            if code is None:
-                code = codes[packed] = _suit_code(packed)
-            suits.append(code)
+        # Each suit's code (_suit_code): shape << 40 | capped waste cards << 32 | profile.
+        k = lo & 0x1FFF | (hi & 0x1FFF) << 13 | (waste & 0x1FFF) << 26 | (table & 0x1FFF) << 39
+        c0 = codes.get(k)
+        if c0 is None:
+            c0 = codes[k] = _suit_code(k)
+        k = lo >> 13 & 0x1FFF | (hi >> 13 & 0x1FFF) << 13 | (waste >> 13 & 0x1FFF) << 26 | (table >> 13 & 0x1FFF) << 39
+        c1 = codes.get(k)
+        if c1 is None:
+            c1 = codes[k] = _suit_code(k)
+        k = lo >> 26 & 0x1FFF | (hi >> 26 & 0x1FFF) << 13 | (waste >> 26 & 0x1FFF) << 26 | (table >> 26 & 0x1FFF) << 39
+        c2 = codes.get(k)
+        if c2 is None:
+            c2 = codes[k] = _suit_code(k)
+        k = lo >> 39 & 0x1FFF | (hi >> 39 & 0x1FFF) << 13 | (waste >> 39 & 0x1FFF) << 26 | (table >> 39 & 0x1FFF) << 39
+        c3 = codes.get(k)
+        if c3 is None:
+            c3 = codes[k] = _suit_code(k)
         # Suits in order of their codes: outside the first trick and with one pack no rule
         # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
         # keeps the last place.
+        suits = [c0, c1, c2, c3]
         trump = self._trump
         if trump >= 0:
             last = suits.pop(trump)
@@ -1767,17 +1777,16 @@ class Engine:
             suits.append(last)
         else:
             suits.sort()
-        profile = wasted = 0
-        for code in suits:  # each suit's code: shape << 16 | long runs << 8 | runs << 4 | waste cards (capped)
-            profile = profile << (code >> 4 & 15) | code >> 8 & 255
-            wasted += code & 15
+        c0, c1, c2, c3 = suits
+        profile = c0 & 0xFFFFFFFF | (c1 & 0xFFFFFFFF) << 32 | (c2 & 0xFFFFFFFF) << 64 | (c3 & 0xFFFFFFFF) << 96
+        wasted = (c0 >> 32 & 255) + (c1 >> 32 & 255) + (c2 >> 32 & 255) + (c3 >> 32 & 255)
         # Between tricks the seats that held cards when the last trick began are stale: the
         # next lead sets them anew, and nothing reads them before (a seat that got away in
         # that trick would otherwise tell apart positions with one future).
         phase = self._phase
         shape = (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
                  trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
-                 trick[0][0] if trick else -1, suits[0] >> 16, suits[1] >> 16, suits[2] >> 16, suits[3] >> 16)
+                 trick[0][0] if trick else -1, c0 >> 40, c1 >> 40, c2 >> 40, c3 >> 40)
         return (shape, profile if wasted >= 2 else -1 - profile)
 
     def child(self, m: int) -> Engine:
@@ -2092,13 +2101,15 @@ _SUIT_CODES: dict[int, int] = {}
 
 
 def _suit_code(packed: int) -> int:
-    """One suit of Engine.search_key, as shape << 16 | long runs << 8 | runs << 4 | waste cards.
-    The shape: from the suit's lowest rank up, 3 bits a token (1, 2 the first or second seat's
-    hand, 3 the table, 4 a run of waste cards) after a leading 1 bit; long runs: a bit a run,
-    the first run highest, set where it holds :data:`WASTE_RUN_CAP` cards or more (always
-    clear with a cap of 1); waste cards: each run's, capped at two, summed."""
+    """One suit of Engine.search_key (its four 13-bit masks packed: the first seat's hand, the
+    second's, the waste pile, the table), as shape << 40 | waste cards << 32 | long runs << 16
+    | runs. The shape: from the suit's lowest rank up, 2 bits a labelled card (1, 2 the first
+    or second seat's hand, 3 the table) after a leading 1 bit. Runs: a bit a gap (below, between
+    and above the labelled cards; the lowest gap the highest bit), set where waste cards lie
+    in it; long runs: set where :data:`WASTE_RUN_CAP` or more do (always clear with a cap of
+    1); waste cards: each gap's, counted up to two, summed."""
     shape = 1
-    runs = long = wasted = 0
+    present = long = wasted = 0
     run = 0
     for r in range(14):
         if r < 13 and packed >> (26 + r) & 1:
@@ -2114,15 +2125,13 @@ def _suit_code(packed: int) -> int:
             label = 3
         else:
             continue  # out of play: never comes back
-        if run:
-            shape = shape << 3 | 4
-            runs += 1
-            long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
-            wasted += min(run, 2)
-            run = 0
+        present = present << 1 | int(run >= 1)
+        long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
+        wasted += min(run, 2)
+        run = 0
         if label:
-            shape = shape << 3 | label
-    return shape << 16 | long << 8 | runs << 4 | wasted
+            shape = shape << 2 | label
+    return shape << 40 | wasted << 32 | long << 16 | present
 
 
 def check_invariant(e: Engine) -> str | None:
