@@ -1749,7 +1749,7 @@ class Engine:
         trick = self._trick
         table = BIT[trick[0][1]] if trick else 0
         codes = _SUIT_CODES
-        # Each suit's code (_suit_code): shape << 40 | capped waste cards << 32 | profile.
+        # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards.
         k = lo & 0x1FFF | (hi & 0x1FFF) << 13 | (waste & 0x1FFF) << 26 | (table & 0x1FFF) << 39
         c0 = codes.get(k)
         if c0 is None:
@@ -1778,15 +1778,24 @@ class Engine:
         else:
             suits.sort()
         c0, c1, c2, c3 = suits
-        profile = c0 & 0xFFFFFFFF | (c1 & 0xFFFFFFFF) << 32 | (c2 & 0xFFFFFFFF) << 64 | (c3 & 0xFFFFFFFF) << 96
-        wasted = (c0 >> 32 & 255) + (c1 >> 32 & 255) + (c2 >> 32 & 255) + (c3 >> 32 & 255)
+        # The profile: each suit's gaps' bits, runs and long runs, one after the other (a
+        # small int: the table compares profiles of one shape bit by bit, see search._entry).
+        g = c0 >> 8 & 255
+        profile = (c0 >> 32 & 0xFFFF) << g | c0 >> 16 & 0xFFFF
+        g = c1 >> 8 & 255
+        profile = (profile << g | c1 >> 32 & 0xFFFF) << g | c1 >> 16 & 0xFFFF
+        g = c2 >> 8 & 255
+        profile = (profile << g | c2 >> 32 & 0xFFFF) << g | c2 >> 16 & 0xFFFF
+        g = c3 >> 8 & 255
+        profile = (profile << g | c3 >> 32 & 0xFFFF) << g | c3 >> 16 & 0xFFFF
+        wasted = (c0 & 255) + (c1 & 255) + (c2 & 255) + (c3 & 255)
         # Between tricks the seats that held cards when the last trick began are stale: the
         # next lead sets them anew, and nothing reads them before (a seat that got away in
         # that trick would otherwise tell apart positions with one future).
         phase = self._phase
         shape = (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
                  trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
-                 trick[0][0] if trick else -1, c0 >> 40, c1 >> 40, c2 >> 40, c3 >> 40)
+                 trick[0][0] if trick else -1, c0 >> 48, c1 >> 48, c2 >> 48, c3 >> 48)
         return (shape, profile if wasted >= 2 else -1 - profile)
 
     def child(self, m: int) -> Engine:
@@ -2102,14 +2111,14 @@ _SUIT_CODES: dict[int, int] = {}
 
 def _suit_code(packed: int) -> int:
     """One suit of Engine.search_key (its four 13-bit masks packed: the first seat's hand, the
-    second's, the waste pile, the table), as shape << 40 | waste cards << 32 | long runs << 16
-    | runs. The shape: from the suit's lowest rank up, 2 bits a labelled card (1, 2 the first
+    second's, the waste pile, the table), as shape << 48 | long runs << 32 | runs << 16 | gaps
+    << 8 | waste cards (so codes sort by shape, then long runs, then runs). The shape: from the suit's lowest rank up, 2 bits a labelled card (1, 2 the first
     or second seat's hand, 3 the table) after a leading 1 bit. Runs: a bit a gap (below, between
     and above the labelled cards; the lowest gap the highest bit), set where waste cards lie
     in it; long runs: set where :data:`WASTE_RUN_CAP` or more do (always clear with a cap of
     1); waste cards: each gap's, counted up to two, summed."""
     shape = 1
-    present = long = wasted = 0
+    present = long = wasted = gaps = 0
     run = 0
     for r in range(14):
         if r < 13 and packed >> (26 + r) & 1:
@@ -2128,10 +2137,11 @@ def _suit_code(packed: int) -> int:
         present = present << 1 | int(run >= 1)
         long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
         wasted += min(run, 2)
+        gaps += 1
         run = 0
         if label:
             shape = shape << 2 | label
-    return shape << 40 | wasted << 32 | long << 16 | present
+    return shape << 48 | long << 32 | present << 16 | gaps << 8 | wasted
 
 
 def check_invariant(e: Engine) -> str | None:
