@@ -122,10 +122,10 @@ class ExactSearch:
         # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
         # mode are fixed within one question, so the path needs the position only.
         key = e.search_key()
-        known = self._entry(key)
+        bit = 4 * x + 2 * mode
+        known = self._entry(key, bit)
         if known is not None:
             theirs = opp >= 0 and known >> (4 * opp + 2 * SAFE) & 3 == 3
-            bit = 4 * x + 2 * mode
             if known >> bit & 1:
                 return bool(known >> (bit + 1) & 1), key, theirs
             # Safe implies open: a safe win is an open win, an open loss a safe loss.
@@ -249,13 +249,14 @@ class ExactSearch:
         for shape in list(shapes)[: len(shapes) // 2]:
             self._shaped -= len(shapes.pop(shape))
 
-    def _entry(self, key: tuple[object, ...]) -> int | None:
+    def _entry(self, key: tuple[object, ...], bit: int) -> int | None:
         """The table's answers for the position of ``key``, packed as its entries; with two
         seats left, with those that positions of the same shape prove (docs/review.md, "One
         key for many waste piles"): one whose waste runs are each as long or longer (counted
         up to two) has more waste cards, so more draws against every seat: a win there is a
         win here; one whose runs are each as short or shorter, a loss there is a loss here.
-        A negative profile (fewer than two waste cards) stands for itself alone."""
+        A negative profile (fewer than two waste cards) stands for itself alone. An entry of
+        its own that knows the answer at ``bit`` is taken as it is."""
         if len(key) != 2:
             return self.table.get(key)
         shape, p = key
@@ -264,7 +265,7 @@ class ExactSearch:
             return None
         assert isinstance(p, int)
         known = group.get(p)
-        if p < 0 or len(group) < 2 - (known is None):
+        if p < 0 or len(group) < 2 - (known is None) or (known is not None and known >> bit & 1):
             return known
         wins = losses = 0
         for q, e in group.items():
