@@ -302,16 +302,24 @@ class ExactSearch:
             # The positions easiest to settle first, as proof-number search starts (Allis):
             # one where the side looking for the answer chooses needs one good action (1);
             # one where the other side (or a draw) chooses needs every action checked
-            # (their number). Ties keep the engine's order (the sort is stable): high cards
-            # first within a suit. A history heuristic on top of this cost more positions
-            # than it saved (docs/review.md, Speed).
+            # (their number). Then, with two seats left, the one with more waste cards (its
+            # profile's bits): a win proven there answers for the positions of its shape
+            # with fewer (_entry), such as its siblings. Ties keep the engine's order (the
+            # sort is stable): high cards first within a suit. A history heuristic on top of
+            # this cost more positions than it saved (docs/review.md, Speed).
             def cost(t: tuple[int, Engine, tuple[object, ...], list[int]]) -> int:
                 m = t[3]
+                key = t[2]
+                wasted = 0
+                if len(key) == 2:
+                    profile = key[1]
+                    if isinstance(profile, int) and profile >= 0:
+                        wasted = profile.bit_count()
                 if not m or m[-1] & DRAW:
-                    return len(m)
+                    return len(m) * 64 - wasted
                 # The last action is the lead or play of the seat to act (takes come first).
                 ours = mode == OPEN or m[-1] >> 6 & 63 == x
-                return 1 if ours is decisive else len(m)
+                return (1 if ours is decisive else len(m)) * 64 - wasted
             rest.sort(key=cost)
         return -1, opp_all, opp_all, rest
 
