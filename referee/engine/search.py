@@ -241,6 +241,7 @@ class ExactSearch:
         table[key] = old | bits
 
     def _make_room(self) -> None:
+        """Drop the oldest half of the entries (and of the shapes) if the table is full."""
         table, shapes = self.table, self.shapes
         if len(table) + self._shaped < self.table_size:
             return
