@@ -312,3 +312,23 @@ def test_a_safe_seat_with_a_run_of_one_says_nothing_of_a_run_of_two() -> None:
         solver = Solver()
         got = [solver.classify(p, 0).value for p in order]
         assert got == [_classes(p)[0] for p in order]
+
+
+@_settings(60)
+@given(SEEDS)
+def test_a_small_table_drops_entries_and_still_gives_the_brute_forces_classes(seed: int) -> None:
+    """The table's bound (issue 28: memory bounded by a table size, not the machine's) holds
+    for the entries kept by shape too, and dropping them changes no answer."""
+    rng = random.Random(seed)
+    p = _walk(rng)
+    try:
+        want = _classes(p)
+    except TooBig:
+        assume(False)
+        return
+    solver = Solver(table_size=8)
+    assert {x: solver.classify(p, x).value for x in p.in_game()} == want
+    search = solver.search
+    assert len(search.table) + search._shaped <= 8
+    assert search._shaped == sum(len(group) for group in search.shapes.values())
+    event("entries dropped" if solver.nodes > 8 else "no entry dropped")
