@@ -58,8 +58,9 @@ def pct(xs: list[float], q: float) -> float:
     return xs[max(0, math.ceil(q * len(xs)) - 1)]
 
 
-def cell(players: int, spec: str, held: int, games: int, seed: int, budget: int) -> dict[str, Any]:
+def cell(players: int, spec: str, held: int, games: int, seed: int, budget: int, each: bool = False) -> dict[str, Any]:
     times: list[float] = []
+    counts: list[int] = []  # positions searched, each ending: machine-independent, unlike the times
     over = 0
     nodes = 0
     for g in simulate(players, games, seed, rule_set(spec)):
@@ -74,16 +75,20 @@ def cell(players: int, spec: str, held: int, games: int, seed: int, budget: int)
         except SearchLimit:
             over += 1
         times.append(time.perf_counter() - t)
+        counts.append(s.nodes)
         nodes += s.nodes
     total = sum(times)
     row = {"players": players, "rules": spec, "held_at_most": held, "positions": len(times),
            "median_s": round(statistics.median(times), 4) if times else None,
            "p90_s": round(pct(times, 0.9), 4) if times else None,
            "max_s": round(max(times), 4) if times else None, "over_budget": over,
-           "nodes_per_s": round(nodes / total) if total else 0, "times_s": [round(t, 4) for t in times]}
+           "nodes_per_s": round(nodes / total) if total else 0, "times_s": [round(t, 4) for t in times],
+           "nodes": counts}
     print(f"{players} players {spec:7} <= {held:2} cards: {len(times):3} positions, median {row['median_s']} s, "
           f"p90 {row['p90_s']} s, max {row['max_s']} s, {over} over budget, {row['nodes_per_s']} nodes/s",
           flush=True)
+    if each:
+        print("   each (s, positions): " + " ".join(f"{t:.3f}/{k}" for t, k in zip(times, counts)), flush=True)
     return row
 
 
@@ -105,13 +110,14 @@ def main() -> None:
     ap.add_argument("--only", default="", help="cells to run, e.g. '2,4' (players)")
     ap.add_argument("--no-sizes", action="store_true",
                     help="skip the two-player cells of 12 to 18 cards (not targets)")
+    ap.add_argument("--each", action="store_true", help="print each ending's time and positions searched")
     ap.add_argument("--batch", action="store_true",
                     help="only the batch target: 3-8 players at 16 cards, p90 at most 30 s (use a larger --budget)")
     args = ap.parse_args()
     only = {int(p) for p in args.only.split(",") if p}
     start = time.perf_counter()
     if args.batch:
-        rows = [cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in BATCH if not only or p in only]
+        rows = [cell(p, spec, h, args.games, args.seed, args.budget, args.each) for p, spec, h in BATCH if not only or p in only]
         times = [t for r in rows for t in r["times_s"]]
         pooled_batch = {"positions": len(times), "p90_s": round(pct(times, 0.9), 4) if times else None,
                         "within_30_s": sum(t <= 30 for t in times), "over_budget": sum(r["over_budget"] for r in rows)}
@@ -119,11 +125,11 @@ def main() -> None:
         print(f"whole run {time.perf_counter() - start:.0f} s", flush=True)
         write_json(args, batch=pooled_batch, cells=rows)
         return
-    rows = [cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in CELLS if not only or p in only]
+    rows = [cell(p, spec, h, args.games, args.seed, args.budget, args.each) for p, spec, h in CELLS if not only or p in only]
     many = [t for r in rows if r["players"] >= 3 for t in r["times_s"]]
     two = [t for r in rows if r["players"] == 2 for t in r["times_s"]]
     sizes = [] if args.no_sizes or (only and 2 not in only) else [
-        cell(p, spec, h, args.games, args.seed, args.budget) for p, spec, h in SIZES]
+        cell(p, spec, h, args.games, args.seed, args.budget, args.each) for p, spec, h in SIZES]
     for r in sizes:
         print(f"  2 players <= {r['held_at_most']} cards: {sum(t <= 0.35 for t in r['times_s'])} of "
               f"{r['positions']} within 350 ms", flush=True)

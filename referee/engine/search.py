@@ -36,6 +36,7 @@ if sys.getrecursionlimit() < 20_000:
 SAFE, OPEN = 0, 1  # forced by the seat against all others; with everyone's help
 _KIND = MOVE_KIND
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
+_KNOWN = int("01" * 32, 2)  # the "known" bit of every seat's and mode's answer in an entry
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 
 
@@ -76,6 +77,10 @@ class ExactSearch:
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)
+        # With two seats left a key is (shape, profile of the waste pile): those entries are
+        # kept by shape, then profile, for the answers one profile gives another (see _entry).
+        self.shapes: dict[object, dict[int, int]] = {}
+        self._shaped = 0  # entries in self.shapes
         self.table_size = table_size
         self.max_nodes = max_nodes
         self.nodes = 0  # every node searched, over the search's life
@@ -97,17 +102,11 @@ class ExactSearch:
         """Keep ``x``'s answer; in a two-seat "safe" question also the other seat's "safe"
         answer where it is proven: not safe where ``x`` is (one of two seats loses), safe
         where ``opp`` says so."""
-        table = self.table
-        old = table.get(key)
-        if old is None and len(table) >= self.table_size:
-            # Dicts keep insertion order: drop the oldest half (a bound, not the machine's).
-            for k in list(table)[: len(table) // 2]:
-                del table[k]
         bit = 4 * x + 2 * mode
-        new = (old or 0) | (1 << bit) | (int(won) << (bit + 1))
+        new = (1 << bit) | (int(won) << (bit + 1))
         if self._opp >= 0 and (won or opp):
             new |= (1 | int(opp) << 1) << (4 * self._opp + 2 * SAFE)
-        table[key] = new
+        self._put(key, new)
 
     def _known(self, e: Engine, x: int, mode: int) -> tuple[bool | None, tuple[object, ...] | None, bool]:
         """What is settled of ``e`` without a search: x out (a win), the game over, or the
@@ -117,14 +116,16 @@ class ExactSearch:
         opp = self._opp
         if done is not None:
             return done, None, opp >= 0 and e.settled_for(opp) is True
-        # One key a position; each entry packs, for every seat and mode, whether it is known
-        # (bit 4x + 2mode) and its answer (the bit above); x and mode are fixed within one
-        # question, so the path needs the position only.
-        key = e.position_key()
-        known = self.table.get(key)
+        # One key a position (with two seats left, one for the positions whose waste piles or
+        # suits differ only where Engine.search_key proves it does not matter, so the table's
+        # answer for one serves all: docs/review.md); each entry packs, for every seat and
+        # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
+        # mode are fixed within one question, so the path needs the position only.
+        key = e.search_key()
+        bit = 4 * x + 2 * mode
+        known = self._entry(key, bit)
         if known is not None:
             theirs = opp >= 0 and known >> (4 * opp + 2 * SAFE) & 3 == 3
-            bit = 4 * x + 2 * mode
             if known >> bit & 1:
                 return bool(known >> (bit + 1) & 1), key, theirs
             # Safe implies open: a safe win is an open win, an open loss a safe loss.
@@ -168,7 +169,11 @@ class ExactSearch:
             if settled is not None:
                 return settled, _NO_REPEAT, opp
             assert key is not None
-        seen = path.get(key)
+        # The path is kept by the position's own key: a repetition is the position itself
+        # coming again, as the classes' definition says, whatever positions the table's key
+        # merges (docs/review.md, "One key for many waste piles").
+        here = e.position_key()
+        seen = path.get(here)
         if seen is not None:
             return False, seen, False  # a repetition: not a finite escape on this path
         self.nodes += 1
@@ -176,7 +181,7 @@ class ExactSearch:
             self._budget -= 1
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
-        path[key] = depth
+        path[here] = depth
         actions = e.search_moves() if moves is None else moves
         opp = False
         if not actions:
@@ -199,7 +204,7 @@ class ExactSearch:
             won, rep, opp = self._all(e, x, mode, depth, path, theirs, derive)
             if won and mine and not they_play:
                 won, rep, opp = self._any(e, x, mode, depth, path, mine, derive)
-        del path[key]
+        del path[here]
         if won or rep >= depth:
             self._store(key, x, mode, won, opp)
         elif opp:
@@ -208,12 +213,73 @@ class ExactSearch:
 
     def _store_opp(self, key: tuple[object, ...]) -> None:
         """The other seat proven safe where x's own loss held on this path only."""
+        self._put(key, 3 << (4 * self._opp + 2 * SAFE))
+
+    def _put(self, key: tuple[object, ...], bits: int) -> None:
+        """Add answers to the entry of ``key``; before a new entry, drop the oldest half of the
+        entries if the table is full (dicts keep insertion order; a bound, not the machine's)."""
+        if len(key) == 2:
+            shape, profile = key
+            assert isinstance(profile, int)
+            group = self.shapes.get(shape)
+            old = None if group is None else group.get(profile)
+            if old is None:
+                self._make_room()
+                group = self.shapes.get(shape)  # (the room made may have dropped it)
+                if group is None:
+                    group = self.shapes[shape] = {}
+                self._shaped += 1
+                old = 0
+            assert group is not None
+            group[profile] = old | bits
+            return
         table = self.table
         old = table.get(key)
-        if old is None and len(table) >= self.table_size:
-            for k in list(table)[: len(table) // 2]:
-                del table[k]
-        table[key] = (old or 0) | 3 << (4 * self._opp + 2 * SAFE)
+        if old is None:
+            self._make_room()
+            old = 0
+        table[key] = old | bits
+
+    def _make_room(self) -> None:
+        """Drop the oldest half of the entries (and of the shapes) if the table is full."""
+        table, shapes = self.table, self.shapes
+        if len(table) + self._shaped < self.table_size:
+            return
+        for k in list(table)[: len(table) // 2]:
+            del table[k]
+        for shape in list(shapes)[: len(shapes) // 2]:
+            self._shaped -= len(shapes.pop(shape))
+
+    def _entry(self, key: tuple[object, ...], bit: int) -> int | None:
+        """The table's answers for the position of ``key``, packed as its entries; with two
+        seats left, with those that positions of the same shape prove (docs/review.md, "One
+        key for many waste piles"): one whose waste runs are each as long or longer (counted
+        up to two) has more waste cards, so more draws against every seat: a win there is a
+        win here; one whose runs are each as short or shorter, a loss there is a loss here.
+        A negative profile (fewer than two waste cards) stands for itself alone. An entry of
+        its own that knows the answer at ``bit`` is taken as it is."""
+        if len(key) != 2:
+            return self.table.get(key)
+        shape, p = key
+        group = self.shapes.get(shape)
+        if group is None:
+            return None
+        assert isinstance(p, int)
+        known = group.get(p)
+        if p < 0 or len(group) < 2 - (known is None) or (known is not None and known >> bit & 1):
+            return known
+        wins = losses = 0
+        for q, e in group.items():
+            if q < 0 or q == p:
+                continue
+            common = q & p
+            if common == p:
+                wins |= e & e >> 1 & _KNOWN
+            elif common == q:
+                losses |= e & ~(e >> 1) & _KNOWN
+        if wins or losses:
+            return (known or 0) | wins | wins << 1 | losses
+        return known
 
     def _children(self, e: Engine, x: int, mode: int, actions: list[int], decisive: bool
                   ) -> tuple[int, bool, bool, list[tuple[int, Engine, tuple[object, ...], list[int]]]]:
@@ -237,16 +303,24 @@ class ExactSearch:
             # The positions easiest to settle first, as proof-number search starts (Allis):
             # one where the side looking for the answer chooses needs one good action (1);
             # one where the other side (or a draw) chooses needs every action checked
-            # (their number). Ties keep the engine's order (the sort is stable): high cards
-            # first within a suit. A history heuristic on top of this cost more positions
-            # than it saved (docs/review.md, Speed).
+            # (their number). Then, with two seats left, the one with more waste cards (its
+            # profile's bits): a win proven there answers for the positions of its shape
+            # with fewer (_entry), such as its siblings. Ties keep the engine's order (the
+            # sort is stable): high cards first within a suit. A history heuristic on top of
+            # this cost more positions than it saved (docs/review.md, Speed).
             def cost(t: tuple[int, Engine, tuple[object, ...], list[int]]) -> int:
                 m = t[3]
+                key = t[2]
+                wasted = 0
+                if len(key) == 2:
+                    profile = key[1]
+                    if isinstance(profile, int) and profile >= 0:
+                        wasted = profile.bit_count()
                 if not m or m[-1] & DRAW:
-                    return len(m)
+                    return len(m) * 64 - wasted
                 # The last action is the lead or play of the seat to act (takes come first).
                 ours = mode == OPEN or m[-1] >> 6 & 63 == x
-                return 1 if ours is decisive else len(m)
+                return (1 if ours is decisive else len(m)) * 64 - wasted
             rest.sort(key=cost)
         return -1, opp_all, opp_all, rest
 

@@ -1779,6 +1779,85 @@ class Engine:
                 self._drawer, self._draw_source, tuple(self._trick), tuple(self._pending), self._tochoo, self._trump, self._first,
                 self._drawn_lead, self._active, self._played)
 
+    def search_key(self) -> tuple[object, ...]:
+        """The transposition table's key (engine/search.py): :meth:`position_key`, except with
+        two seats left and one pack, where it is a pair: the position's shape and a profile of
+        its waste pile (docs/review.md, "One key for many waste piles").
+
+        The shape reads each suit in rank order, the cards out of play skipped, each card
+        labelled by where it is (the hand of the first or second seat left, the trick on the
+        table), a run of waste cards between two labelled cards kept only as being there; the
+        suits in the order of their codes (Donkey's trump suit, once set, last); and the
+        position key's other fields. The profile says which runs hold two cards or more
+        (:data:`WASTE_RUN_CAP`): positions of one shape and one profile have one value for
+        every seat and either question, and of one shape, the one whose long runs include the
+        other's is no better for any seat (more waste cards, more draws against it). With fewer
+        than two waste cards the profile is negative: that key stands for itself alone.
+        Elsewhere (the first trick, a draw due with its trick waiting for the waste pile, three
+        seats or more, two packs, a trick of two cards) the argument is not made and the key is
+        the position's own. The search keeps its path (repetitions) by :meth:`position_key`,
+        never by this key."""
+        out = self._out
+        if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1
+                or out.count(False) != 2):
+            return self.position_key()
+        first = out.index(False)
+        once = self._once
+        lo = once[first]
+        hi = once[out.index(False, first + 1)]
+        waste = self._waste_once
+        trick = self._trick
+        table = BIT[trick[0][1]] if trick else 0
+        codes = _SUIT_CODES
+        # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards.
+        k = lo & 0x1FFF | (hi & 0x1FFF) << 13 | (waste & 0x1FFF) << 26 | (table & 0x1FFF) << 39
+        c0 = codes.get(k)
+        if c0 is None:
+            c0 = codes[k] = _suit_code(k)
+        k = lo >> 13 & 0x1FFF | (hi >> 13 & 0x1FFF) << 13 | (waste >> 13 & 0x1FFF) << 26 | (table >> 13 & 0x1FFF) << 39
+        c1 = codes.get(k)
+        if c1 is None:
+            c1 = codes[k] = _suit_code(k)
+        k = lo >> 26 & 0x1FFF | (hi >> 26 & 0x1FFF) << 13 | (waste >> 26 & 0x1FFF) << 26 | (table >> 26 & 0x1FFF) << 39
+        c2 = codes.get(k)
+        if c2 is None:
+            c2 = codes[k] = _suit_code(k)
+        k = lo >> 39 & 0x1FFF | (hi >> 39 & 0x1FFF) << 13 | (waste >> 39 & 0x1FFF) << 26 | (table >> 39 & 0x1FFF) << 39
+        c3 = codes.get(k)
+        if c3 is None:
+            c3 = codes[k] = _suit_code(k)
+        # Suits in order of their codes: outside the first trick and with one pack no rule
+        # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
+        # keeps the last place.
+        suits = [c0, c1, c2, c3]
+        trump = self._trump
+        if trump >= 0:
+            last = suits.pop(trump)
+            suits.sort()
+            suits.append(last)
+        else:
+            suits.sort()
+        c0, c1, c2, c3 = suits
+        # The profile: each suit's gaps' bits, runs and long runs, one after the other (a
+        # small int: the table compares profiles of one shape bit by bit, see search._entry).
+        g = c0 >> 8 & 255
+        profile = (c0 >> 32 & 0xFFFF) << g | c0 >> 16 & 0xFFFF
+        g = c1 >> 8 & 255
+        profile = (profile << g | c1 >> 32 & 0xFFFF) << g | c1 >> 16 & 0xFFFF
+        g = c2 >> 8 & 255
+        profile = (profile << g | c2 >> 32 & 0xFFFF) << g | c2 >> 16 & 0xFFFF
+        g = c3 >> 8 & 255
+        profile = (profile << g | c3 >> 32 & 0xFFFF) << g | c3 >> 16 & 0xFFFF
+        wasted = (c0 & 255) + (c1 & 255) + (c2 & 255) + (c3 & 255)
+        # Between tricks the seats that held cards when the last trick began are stale: the
+        # next lead sets them anew, and nothing reads them before (a seat that got away in
+        # that trick would otherwise tell apart positions with one future).
+        phase = self._phase
+        shape = (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
+                 trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
+                 trick[0][0] if trick else -1, c0 >> 48, c1 >> 48, c2 >> 48, c3 >> 48)
+        return (shape, profile if wasted >= 2 else -1 - profile)
+
     def child(self, m: int) -> Engine:
         """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
         with no second judgement and no event made."""
@@ -2077,6 +2156,52 @@ def _cards_held(once: int, twice: int) -> tuple[int, ...]:
     """A hand or a pile as View shows it, canonical order. Cached: from one view to the next,
     a play changes one or two hands, and the simulator and the pages ask a view per step."""
     return tuple(ms_cards(once, twice) if twice else cards_of(once))
+
+
+# The canonical search key (Engine.search_key): a run of waste cards between two labelled
+# cards of a suit counts up to this many (the profile's bit: two or more). Two, not one:
+# docs/review.md, "One key for many waste piles" (with one, tests/test_review_keys.py finds
+# positions of one key with different values).
+WASTE_RUN_CAP = 2
+_CANON = "canonical"  # the first item of a canonical key: never equal to a position_key
+# A suit's code (_suit_code) by its four 13-bit masks packed in one int (first seat's hand,
+# second seat's, waste, table): endings meet few distinct suits, so nearly every look-up is a hit.
+_SUIT_CODES: dict[int, int] = {}
+
+
+def _suit_code(packed: int) -> int:
+    """One suit of Engine.search_key (its four 13-bit masks packed: the first seat's hand, the
+    second's, the waste pile, the table), as shape << 48 | long runs << 32 | runs << 16 | gaps
+    << 8 | waste cards (so codes sort by shape, then long runs, then runs). The shape: from the suit's lowest rank up, 2 bits a labelled card (1, 2 the first
+    or second seat's hand, 3 the table) after a leading 1 bit. Runs: a bit a gap (below, between
+    and above the labelled cards; the lowest gap the highest bit), set where waste cards lie
+    in it; long runs: set where :data:`WASTE_RUN_CAP` or more do (always clear with a cap of
+    1); waste cards: each gap's, counted up to two, summed."""
+    shape = 1
+    present = long = wasted = gaps = 0
+    run = 0
+    for r in range(14):
+        if r < 13 and packed >> (26 + r) & 1:
+            run += 1
+            continue
+        if r == 13:
+            label = 0
+        elif packed >> r & 1:
+            label = 1
+        elif packed >> (13 + r) & 1:
+            label = 2
+        elif packed >> (39 + r) & 1:
+            label = 3
+        else:
+            continue  # out of play: never comes back
+        present = present << 1 | int(run >= 1)
+        long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
+        wasted += min(run, 2)
+        gaps += 1
+        run = 0
+        if label:
+            shape = shape << 2 | label
+    return shape << 48 | long << 32 | present << 16 | gaps << 8 | wasted
 
 
 def check_invariant(e: Engine) -> str | None:

@@ -32,7 +32,11 @@ it met was of a position at or below it, so only those losses enter the transpos
 table (the rest were true on this path only; the graph-history problem of game search).
 Cards are merged only where it is proven: with two players left, a draw from the waste pile
 tries one card of each class of twins (same suit, no held card between them; docs/review.md,
-"Twins in the waste pile"). Every other card is its own move.
+"Twins in the waste pile"); and with two seats left the table keeps one entry for positions
+whose waste piles differ only in runs of waste cards longer than two or in the suits' names,
+and carries a win to the positions of one shape with fewer waste cards, a loss to those with
+more (``Engine.search_key``; docs/review.md, "One key for many waste piles"). Every other
+card is its own move.
 """
 
 from __future__ import annotations
