@@ -495,8 +495,10 @@ class Engine:
         e._any_order, e._lead_why, e._ended_by = self._any_order, self._lead_why, self._ended_by
         e._once, e._twice, e._unknown, e._void = self._once[:], self._twice[:], self._unknown[:], self._void[:]
         e._out, e._out_order = self._out[:], self._out_order[:]
-        e._trick, e._pending, e._last_trick = self._trick[:], self._pending[:], self._last_trick[:]
-        e._void_since = [{} for _ in range(self._n)]
+        # The last trick's list is never changed in place (it is replaced when a trick ends),
+        # so the fork shares it; the void references start empty, made on first use.
+        e._trick, e._pending, e._last_trick = self._trick[:], self._pending[:], self._last_trick
+        e._void_since = []
         e._log, e._made = [], []
         return e
 
@@ -1189,9 +1191,9 @@ class Engine:
         # Unseen cards join unseen cards: only a suit both lacked is still lacking.
         if self._unknown[target]:
             self._void[taker] &= self._void[target]
-            for suit in list(self._void_since[taker]):
+            for suit in list(self._since(taker)):
                 if not self._void[taker] & (1 << suit):
-                    del self._void_since[taker][suit]
+                    del self._since(taker)[suit]
         self._unknown[taker] += self._unknown[target]
         self._unknown[target] = 0
         self._get_away(target)
@@ -1888,13 +1890,20 @@ class Engine:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self._void[s] & (1 << suit):
             self._void[s] |= 1 << suit
-            self._void_since[s][suit] = ref
+            self._since(s)[suit] = ref
+
+    def _since(self, s: int) -> dict[int, VoidShown | None]:
+        """The seat's void references by suit; a fork's are made on first use (a search makes
+        hundreds of thousands of forks and never asks)."""
+        if not self._void_since:
+            self._void_since = [{} for _ in range(self._n)]
+        return self._void_since[s]
 
     def unseen_void(self, s: int, suit: int) -> VoidShown | None:
         """The play that showed the seat's unseen cards void in ``suit`` (:class:`MarkVoid`),
         or None (no void shown, or none kept)."""
         if self._void[s] & (1 << suit):
-            return self._void_since[s].get(suit)
+            return self._since(s).get(suit)
         return None
 
     # ---- the table's mistakes, as typed actions ------------------------------------------
@@ -2109,7 +2118,7 @@ class Engine:
             self.mark_void(action.seat, action.suit, action.shown)
         elif isinstance(action, ForgetVoid):
             self._void[action.seat] &= ~(1 << action.suit)
-            self._void_since[action.seat].pop(action.suit, None)
+            self._since(action.seat).pop(action.suit, None)
         elif isinstance(action, RevealCard):
             if not self.may_hold(action.seat, action.card):
                 raise CannotFollow(action, "the seat cannot hold the card")
