@@ -131,8 +131,7 @@ def _trick_ending(w: Walk, upto: int, st: Step, next_trick: int) -> str:
     seats = w.game.seats
     assert st.trick is not None
     o = outcome(Walk(w.game, w.result, w.start, w.steps[:upto], w.loose), st.trick)
-    end = outcome_clause(o, seats, highest=True, next_trick=next_trick)
-    return ("the trick ends; " + end) if o.pickup is not None and not o.penalty else end
+    return outcome_clause(o, seats, highest=True, next_trick=next_trick, ends=True)
 
 
 def _played_on(w: Walk, upto: int, st: Step) -> bool:
