@@ -1812,22 +1812,25 @@ class Engine:
         table = BIT[trick[0][1]] if trick else 0
         codes = _SUIT_CODES
         # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards.
-        k = lo & 0x1FFF | (hi & 0x1FFF) << 13 | (waste & 0x1FFF) << 26 | (table & 0x1FFF) << 39
+        # The four masks side by side, 64 bits apart: a suit's four 13-bit masks are then one
+        # shift and one mask of this int (the code's look-up key; _lanes_to_packed on a miss).
+        lanes = lo | hi << 64 | waste << 128 | table << 192
+        k = lanes & _LANES
         c0 = codes.get(k)
         if c0 is None:
-            c0 = codes[k] = _suit_code(k)
-        k = lo >> 13 & 0x1FFF | (hi >> 13 & 0x1FFF) << 13 | (waste >> 13 & 0x1FFF) << 26 | (table >> 13 & 0x1FFF) << 39
+            c0 = codes[k] = _suit_code(_lanes_to_packed(k))
+        k = lanes >> 13 & _LANES
         c1 = codes.get(k)
         if c1 is None:
-            c1 = codes[k] = _suit_code(k)
-        k = lo >> 26 & 0x1FFF | (hi >> 26 & 0x1FFF) << 13 | (waste >> 26 & 0x1FFF) << 26 | (table >> 26 & 0x1FFF) << 39
+            c1 = codes[k] = _suit_code(_lanes_to_packed(k))
+        k = lanes >> 26 & _LANES
         c2 = codes.get(k)
         if c2 is None:
-            c2 = codes[k] = _suit_code(k)
-        k = lo >> 39 & 0x1FFF | (hi >> 39 & 0x1FFF) << 13 | (waste >> 39 & 0x1FFF) << 26 | (table >> 39 & 0x1FFF) << 39
+            c2 = codes[k] = _suit_code(_lanes_to_packed(k))
+        k = lanes >> 39 & _LANES
         c3 = codes.get(k)
         if c3 is None:
-            c3 = codes[k] = _suit_code(k)
+            c3 = codes[k] = _suit_code(_lanes_to_packed(k))
         # Suits in order of their codes: outside the first trick and with one pack no rule
         # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
         # keeps the last place.
@@ -2173,9 +2176,19 @@ def _cards_held(once: int, twice: int) -> tuple[int, ...]:
 # positions of one key with different values).
 WASTE_RUN_CAP = 2
 _CANON = "canonical"  # the first item of a canonical key: never equal to a position_key
-# A suit's code (_suit_code) by its four 13-bit masks packed in one int (first seat's hand,
-# second seat's, waste, table): endings meet few distinct suits, so nearly every look-up is a hit.
+# A suit's code (_suit_code) by its four 13-bit masks in the lanes of one int (first seat's
+# hand, second seat's, waste, table; _LANES): endings meet few distinct suits, so nearly every
+# look-up is a hit.
 _SUIT_CODES: dict[int, int] = {}
+
+
+# One suit's 13 bits in each of the four 64-bit lanes of Engine.search_key's ``lanes``.
+_LANES = 0x1FFF | 0x1FFF << 64 | 0x1FFF << 128 | 0x1FFF << 192
+
+
+def _lanes_to_packed(k: int) -> int:
+    """A suit's four masks from their lanes (search_key) to _suit_code's packing."""
+    return k & 0x1FFF | (k >> 64 & 0x1FFF) << 13 | (k >> 128 & 0x1FFF) << 26 | (k >> 192 & 0x1FFF) << 39
 
 
 def _suit_code(packed: int) -> int:
