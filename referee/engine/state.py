@@ -1191,9 +1191,10 @@ class Engine:
         # Unseen cards join unseen cards: only a suit both lacked is still lacking.
         if self._unknown[target]:
             self._void[taker] &= self._void[target]
-            for suit in list(self._since(taker)):
+            since = self._since(taker)
+            for suit in list(since):
                 if not self._void[taker] & (1 << suit):
-                    del self._since(taker)[suit]
+                    del since[suit]
         self._unknown[taker] += self._unknown[target]
         self._unknown[target] = 0
         self._get_away(target)
@@ -1677,7 +1678,7 @@ class Engine:
         found in ``tries`` tries."""
         n = self._n
         pool = list(_cards_held(self._hidden_once, self._hidden_twice))
-        need = [self.size(s) - len(self.known(s)) for s in range(n)]
+        need = list(self._unknown)  # each hand's unseen cards
         for s, cards in known.items():
             held = self._once[s]
             for c in cards:
@@ -1810,31 +1811,18 @@ class Engine:
         waste = self._waste_once
         trick = self._trick
         table = BIT[trick[0][1]] if trick else 0
-        codes = _SUIT_CODES
-        # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards.
-        # The four masks side by side, 64 bits apart: a suit's four 13-bit masks are then one
-        # shift and one mask of this int (the code's look-up key; _lanes_to_packed on a miss).
+        # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards. The four
+        # masks side by side, 64 bits apart: a suit's four 13-bit masks are then one shift and
+        # one mask of this int (the code's look-up key; _lanes_to_packed on a miss).
         lanes = lo | hi << 64 | waste << 128 | table << 192
-        k = lanes & _LANES
-        c0 = codes.get(k)
-        if c0 is None:
-            c0 = codes[k] = _suit_code(_lanes_to_packed(k))
-        k = lanes >> 13 & _LANES
-        c1 = codes.get(k)
-        if c1 is None:
-            c1 = codes[k] = _suit_code(_lanes_to_packed(k))
-        k = lanes >> 26 & _LANES
-        c2 = codes.get(k)
-        if c2 is None:
-            c2 = codes[k] = _suit_code(_lanes_to_packed(k))
-        k = lanes >> 39 & _LANES
-        c3 = codes.get(k)
-        if c3 is None:
-            c3 = codes[k] = _suit_code(_lanes_to_packed(k))
+        get = _SUIT_CODES.get  # a miss is made and kept by _suit_code_of (a code is never 0)
+        suits = [get(k0 := lanes & _LANES) or _suit_code_of(k0),
+                 get(k1 := lanes >> 13 & _LANES) or _suit_code_of(k1),
+                 get(k2 := lanes >> 26 & _LANES) or _suit_code_of(k2),
+                 get(k3 := lanes >> 39 & _LANES) or _suit_code_of(k3)]
         # Suits in order of their codes: outside the first trick and with one pack no rule
         # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
         # keeps the last place.
-        suits = [c0, c1, c2, c3]
         trump = self._trump
         if trump >= 0:
             last = suits.pop(trump)
@@ -1842,18 +1830,14 @@ class Engine:
             suits.append(last)
         else:
             suits.sort()
-        c0, c1, c2, c3 = suits
         # The profile: each suit's gaps' bits, runs and long runs, one after the other (a
         # small int: the table compares profiles of one shape bit by bit, see search._entry).
-        g = c0 >> 8 & 255
-        profile = (c0 >> 32 & 0xFFFF) << g | c0 >> 16 & 0xFFFF
-        g = c1 >> 8 & 255
-        profile = (profile << g | c1 >> 32 & 0xFFFF) << g | c1 >> 16 & 0xFFFF
-        g = c2 >> 8 & 255
-        profile = (profile << g | c2 >> 32 & 0xFFFF) << g | c2 >> 16 & 0xFFFF
-        g = c3 >> 8 & 255
-        profile = (profile << g | c3 >> 32 & 0xFFFF) << g | c3 >> 16 & 0xFFFF
-        wasted = (c0 & 255) + (c1 & 255) + (c2 & 255) + (c3 & 255)
+        profile = wasted = 0
+        for c in suits:
+            g = c >> 8 & 255
+            profile = (profile << g | c >> 32 & 0xFFFF) << g | c >> 16 & 0xFFFF
+            wasted += c & 255
+        c0, c1, c2, c3 = suits
         # Between tricks the seats that held cards when the last trick began are stale: the
         # next lead sets them anew, and nothing reads them before (a seat that got away in
         # that trick would otherwise tell apart positions with one future).
@@ -2189,6 +2173,14 @@ _LANES = 0x1FFF | 0x1FFF << 64 | 0x1FFF << 128 | 0x1FFF << 192
 def _lanes_to_packed(k: int) -> int:
     """A suit's four masks from their lanes (search_key) to _suit_code's packing."""
     return k & 0x1FFF | (k >> 64 & 0x1FFF) << 13 | (k >> 128 & 0x1FFF) << 26 | (k >> 192 & 0x1FFF) << 39
+
+
+def _suit_code_of(k: int) -> int:
+    """A suit's code by its lanes (Engine.search_key), made once and kept."""
+    code = _SUIT_CODES.get(k)
+    if code is None:
+        code = _SUIT_CODES[k] = _suit_code(_lanes_to_packed(k))
+    return code
 
 
 def _suit_code(packed: int) -> int:
