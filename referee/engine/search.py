@@ -178,17 +178,22 @@ class ExactSearch:
             assert key is not None
         # The path is kept by the position's own key: a repetition is the position itself
         # coming again, as the classes' definition says, whatever positions the table's key
-        # merges (docs/review.md, "One key for many waste piles").
-        here = e.position_key()
-        seen = path.get(here)
-        if seen is not None:
-            return False, seen, False  # a repetition: not a finite escape on this path
+        # merges (docs/review.md, "One key for many waste piles"). A position the table does
+        # not keep (two seats, a card on the table) is left off it too: the plays of one
+        # trick only go forward, so every repetition passes through a position between
+        # tricks, which is on the path, one lead later at most (docs/review.md, Speed).
+        on_path = key is not _NOT_KEPT
+        if on_path:
+            here = e.position_key()
+            seen = path.get(here)
+            if seen is not None:
+                return False, seen, False  # a repetition: not a finite escape on this path
+            path[here] = depth
         self.nodes += 1
         if self._budget >= 0:
             self._budget -= 1
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
-        path[here] = depth
         actions = e.search_moves() if moves is None else moves
         opp = False
         if not actions:
@@ -211,7 +216,8 @@ class ExactSearch:
             won, rep, opp = self._all(e, x, mode, depth, path, theirs, derive)
             if won and mine and not they_play:
                 won, rep, opp = self._any(e, x, mode, depth, path, mine, derive)
-        del path[here]
+        if on_path:
+            del path[here]
         if won or rep >= depth:
             self._store(key, x, mode, won, opp)
         elif opp:
