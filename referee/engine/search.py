@@ -202,6 +202,13 @@ class ExactSearch:
             won, rep = self._draw(e, x, mode, depth, path, e.twin_draws(actions))
         elif mode == OPEN:
             won, rep, _ = self._any(e, x, mode, depth, path, actions, False)
+        elif not on_path and actions[0] >> 6 & 63 == actions[-1] >> 6 & 63:
+            # Two seats and a card on the table, one seat to play (not a first trick in any
+            # order): what the general case below comes to, without its lists.
+            if actions[0] >> 6 & 63 == x:
+                won, rep, opp = self._any(e, x, mode, depth, path, actions, self._opp >= 0)
+            else:
+                won, rep, opp = self._all(e, x, mode, depth, path, actions, self._opp >= 0)
         else:
             # _actor, written out: once an action at every node.
             mine = [a for a in actions if a >> 6 & 63 == x]
@@ -218,10 +225,10 @@ class ExactSearch:
                 won, rep, opp = self._any(e, x, mode, depth, path, mine, derive)
         if on_path:
             del path[here]
-        if won or rep >= depth:
-            self._store(key, x, mode, won, opp)
-        elif opp:
-            self._store_opp(key)
+            if won or rep >= depth:
+                self._store(key, x, mode, won, opp)
+            elif opp:
+                self._store_opp(key)
         return won, (_NO_REPEAT if won else rep), opp
 
     def _store_opp(self, key: tuple[object, ...]) -> None:
@@ -231,9 +238,8 @@ class ExactSearch:
     def _put(self, key: tuple[object, ...], bits: int) -> None:
         """Add answers to the entry of ``key``; before a new entry, drop the oldest half of the
         entries if the table is full (dicts keep insertion order; a bound, not the machine's).
-        A position the table does not keep (_NOT_KEPT) adds nothing."""
-        if key is _NOT_KEPT:
-            return
+        (A position the table does not keep, _NOT_KEPT, never comes here: _search stores it
+        not.)"""
         if len(key) == 2:
             shape, profile = key
             assert isinstance(profile, int)
