@@ -287,3 +287,22 @@ def test_with_two_seats_one_seats_search_answers_the_other_seat_as_the_brute_for
             got = {x: solver.classify(p, x).value for x in order}
             assert got == w
     event(f"{sum(len(p.in_game()) for p in positions)} seats")
+
+
+def test_touching_cards_share_a_run_until_a_card_lies_between_them() -> None:
+    """Engine.touching, the solver's move order: South's K♠ Q♠ touch (no card between them),
+    Q♠ and 9♠ do not (North holds J♠), 5♥ 3♥ touch (4♥ is out of play), 7♦ and 5♦ do not
+    (6♦ is in the waste pile); every play is in one run with its first card."""
+    from referee import parse_card, rule_set
+
+    def c(word: str) -> int:
+        return parse_card(word)
+
+    south = [c(w) for w in ("K♠", "Q♠", "9♠", "5♥", "3♥", "7♦", "5♦")]
+    north = [c(w) for w in ("J♠", "2♣")]
+    e = Engine.from_position(rule_set("pagat taking=no"), [south, north], [], [c("6♦"), c("10♣")], 0, 9)
+    moves = e.search_moves()
+    assert [m & 63 for m in moves] == south  # South leads: its cards, in the engine's order
+    first = {m & 63: r & 63 for m, r in zip(moves, e.touching(moves))}
+    assert first == {c("K♠"): c("K♠"), c("Q♠"): c("K♠"), c("9♠"): c("9♠"), c("5♥"): c("5♥"),
+                     c("3♥"): c("5♥"), c("7♦"): c("7♦"), c("5♦"): c("5♦")}

@@ -354,7 +354,23 @@ class ExactSearch:
         if hit >= 0:
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
-        for _, c, key, m in rest:
+        # Touching cards (Engine.touching) nearly always have one value: once one fails, the
+        # rest of its run waits until every other action has been tried (an order only).
+        run = dict(zip(actions, e.touching(actions))) if len(rest) > 2 else None
+        failed: set[int] = set()
+        later = []
+        for t in rest:
+            if run is not None and run[t[0]] in failed:
+                later.append(t)
+                continue
+            won, r, o = self._search(t[1], x, mode, depth + 1, path, t[2], t[3])
+            if won:
+                return True, _NO_REPEAT, False
+            rep = min(rep, r)
+            opp = opp and o
+            if run is not None:
+                failed.add(run[t[0]])
+        for _, c, key, m in later:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
                 return True, _NO_REPEAT, False

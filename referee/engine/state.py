@@ -1775,6 +1775,40 @@ class Engine:
                 out.append(a)
         return out
 
+    def touching(self, actions: list[int]) -> list[int]:
+        """For each of ``actions`` (:meth:`search_moves`' ints, in its order), the first action
+        of its run: plays of one seat in one suit with no card between them in rank anywhere
+        (a hand, the waste pile, the table, or unseen where a hand or the waste pile holds
+        unseen cards; a card out of play is nowhere). Every other action is a run of its own.
+
+        Touching cards are not equivalent (docs/review.md, "Twins in the waste pile": a pickup
+        or a draw can part them, and then they meet in a trick), so the solver searches every
+        one; but they nearly always have one value, so once one of them fails, the solver
+        tries its other actions before the rest of that run (docs/review.md, Speed)."""
+        present = self._waste_once | self._waste_twice
+        if self._waste_unknown or any(self._unknown):
+            present |= self._hidden_once | self._hidden_twice
+        for m in self._once:
+            present |= m
+        for _, c in self._trick:
+            present |= BIT[c]
+        for _, c in self._pending:
+            present |= BIT[c]
+        out = []
+        run = prev = -1
+        for a in actions:
+            c = a & 63
+            # The same seat and suit as the action before, a play (not a take or a draw), and
+            # no card present strictly between the two: cards of a suit are 13 bits in order.
+            if (prev >= 0 and not a & MOVE_KIND and a >> 6 == prev >> 6 and SUIT[c] == SUIT[prev & 63]
+                    and not present & (BIT[prev & 63] - (BIT[c] << 1))):
+                out.append(run)
+            else:
+                run = a
+                out.append(a)
+            prev = a if not a & MOVE_KIND else -1
+        return out
+
     def position_key(self) -> tuple[object, ...]:
         """Everything of a position that decides what may follow (not the trick number, the
         event log or why the leader leads): two positions with one key have one future."""
