@@ -37,6 +37,7 @@ SAFE, OPEN = 0, 1  # forced by the seat against all others; with everyone's help
 _KIND = MOVE_KIND
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
 _KNOWN = int("01" * 32, 2)  # the "known" bit of every seat's and mode's answer in an entry
+RACE_FIRST = 1000  # positions a turn of a two-seat "safe" question starts with (see wins)
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 # The key of a position the table does not keep: with two seats left, one with a card on the
 # table. It is one lead away from the position before it, which the table keeps; looking
@@ -96,11 +97,55 @@ class ExactSearch:
         self._watch = False
 
     def wins(self, e: Engine, seat: int, mode: int) -> bool:
-        """Can ``seat`` get away: forced (``mode`` SAFE) or with everyone's help (OPEN)?"""
-        self._budget = self.max_nodes if self.max_nodes is not None else -1
+        """Can ``seat`` get away: forced (``mode`` SAFE) or with everyone's help (OPEN)?
+        ``max_nodes`` bounds the positions searched for the answer, all searches together."""
+        left = self.max_nodes
+        if mode == SAFE and e.in_game_count() == 2 and e.settled_for(seat) is None:
+            # Two seats: if the other seat is safe, this one is not, and proving the safe
+            # seat safe costs far less than proving the other not safe (its every action
+            # answered). Which one is safe is not known, so the two questions take turns,
+            # each stopped at a number of positions that doubles every round; what a
+            # stopped search proved stays in the table for its next turn. The first to end
+            # answers: this seat's own answer; the other safe, so this one not; or the
+            # other not safe, and then this seat's question is searched to its end.
+            seats = e.in_game()
+            other = seats[1 - seats.index(seat)]
+            step = RACE_FIRST
+            while left is None or left > 0:
+                for y in (seat, other):
+                    before = self.nodes
+                    got = self._question(e, y, mode, step if left is None else min(step, left))
+                    if left is not None:
+                        left -= self.nodes - before
+                    if got is None:
+                        if left is not None and left <= 0:
+                            break
+                        continue
+                    if y == seat:
+                        return got
+                    if got:
+                        return False
+                    break  # the other seat is not safe: this seat's own question decides
+                else:
+                    step *= 2
+                    continue
+                break
+        got = self._question(e, seat, mode, left)
+        if got is None:
+            raise SearchLimit(f"more than {self.max_nodes} positions")
+        return got
+
+    def _question(self, e: Engine, x: int, mode: int, budget: int | None) -> bool | None:
+        """One search for ``x``'s answer, None if it met ``budget`` positions first."""
+        if budget is not None and budget <= 0:
+            return None
+        self._budget = budget if budget is not None else -1
         self._opp = -1
         self._watch = mode == SAFE  # look for the two-seat positions below (see _search)
-        won, _, _ = self._search(e, seat, mode, 0, {})
+        try:
+            won, _, _ = self._search(e, x, mode, 0, {})
+        except SearchLimit:
+            return None
         return won
 
     def _store(self, key: tuple[object, ...], x: int, mode: int, won: bool, opp: bool = False) -> None:
