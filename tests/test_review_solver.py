@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from review_positions import TooBig, brute_class, random_position
@@ -18,7 +19,7 @@ from referee.engine.cards import RANK, SUIT
 from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import DRAW_DUE, OVER, Engine, Phase
 from referee.review.solver import NotSolvable, SeatClass, Solver, solve
-from referee.selfplay.simulate import SolverBot, rollout
+from referee.selfplay.simulate import SolverBot, rollout, simulate
 
 LONG = os.environ.get("GETAWAY_PROFILE") == "long"
 SCALE = 20 if LONG else 1
@@ -306,3 +307,26 @@ def test_touching_cards_share_a_run_until_a_card_lies_between_them() -> None:
     first = {m & 63: r & 63 for m, r in zip(moves, e.touching(moves))}
     assert first == {c("K♠"): c("K♠"), c("Q♠"): c("K♠"), c("9♠"): c("9♠"), c("5♥"): c("5♥"),
                      c("3♥"): c("5♥"), c("7♦"): c("7♦"), c("5♦"): c("5♦")}
+
+
+def test_a_budget_bounds_a_two_seat_question_whose_searches_take_turns() -> None:
+    """With two seats left a "safe" question and the other seat's take turns (ExactSearch.wins):
+    ``max_nodes`` still bounds all of them together, and a budget large enough gives the
+    unbounded solver's classes."""
+    from referee import rule_set
+    from referee.judging.replay import replay
+    from referee.review.solver import SearchLimit, cards_held
+
+    game = next(iter(simulate(2, 1, 2828, rule_set("pagat")))).game
+    e = next(s.before for s in replay(game, snapshots=True)
+             if s.before.all_known() and cards_held(s.before) <= 20 and s.before.in_game_count() == 2)
+    free = Solver()
+    want = {x: free.classify(e, x) for x in e.in_game()}
+    assert free.nodes > 3000  # big enough for the turns below to be stopped and resumed
+    small = Solver(max_nodes=2000)
+    with pytest.raises(SearchLimit):
+        for x in e.in_game():
+            small.classify(e, x)
+    assert small.nodes <= 2000 + 20  # a stopped search counts the position it stopped at
+    ample = Solver(max_nodes=free.nodes * 3)
+    assert {x: ample.classify(e, x) for x in e.in_game()} == want

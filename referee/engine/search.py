@@ -283,8 +283,7 @@ class ExactSearch:
     def _put(self, key: tuple[object, ...], bits: int) -> None:
         """Add answers to the entry of ``key``; before a new entry, drop the oldest half of the
         entries if the table is full (dicts keep insertion order; a bound, not the machine's).
-        (A position the table does not keep, _NOT_KEPT, never comes here: _search stores it
-        not.)"""
+        _search never stores a position the table does not keep (_NOT_KEPT)."""
         if len(key) == 2:
             shape, profile = key
             assert isinstance(profile, int)
