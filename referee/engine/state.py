@@ -1743,8 +1743,14 @@ class Engine:
         for s in ((mover,) if mover >= 0 else self._seq):
             cards = self.legal_cards(s)
             if cards:
-                base = s << 6
-                out.extend(base | c for c in cards_of(cards))
+                key = cards << 6 | s
+                plays = _PLAYS.get(key)
+                if plays is None:
+                    if len(_PLAYS) >= _PLAYS_KEPT:
+                        _PLAYS.clear()
+                    base = s << 6
+                    plays = _PLAYS[key] = [base | c for c in cards_of(cards)]
+                out += plays
         return out
 
     def twin_draws(self, actions: list[int]) -> list[int]:
@@ -1882,8 +1888,8 @@ class Engine:
         return (shape, profile if wasted >= 2 else -1 - profile)
 
     def child(self, m: int) -> Engine:
-        """The position after the action ``m`` (one that :func:`moves` listed): applied to a fork,
-        with no second judgement and no event made."""
+        """The position after the action ``m`` (one that :meth:`search_moves` listed): applied to
+        a fork, with no second judgement and no event made."""
         c = self.fork()
         kind = m & MOVE_KIND
         if kind == 0:
@@ -2198,6 +2204,10 @@ _CANON = "canonical"  # the first item of a canonical key: never equal to a posi
 # hand, second seat's, waste, table; _LANES): endings meet few distinct suits, so nearly every
 # look-up is a hit.
 _SUIT_CODES: dict[int, int] = {}
+# A seat's plays as the search's ints (Engine.search_moves) by the seat and its legal cards: a
+# search meets the same hands over and over. Emptied when it holds _PLAYS_KEPT lists.
+_PLAYS: dict[int, list[int]] = {}
+_PLAYS_KEPT = 1 << 16
 
 
 # One suit's 13 bits in each of the four 64-bit lanes of Engine.search_key's ``lanes``.
