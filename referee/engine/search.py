@@ -399,12 +399,13 @@ class ExactSearch:
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
         # Touching cards (Engine.touching) nearly always have one value: once one fails, the
-        # rest of its run waits until every other action has been tried (an order only).
-        run = dict(zip(actions, e.touching(actions))) if len(rest) > 2 else None
+        # rest of its run waits until every other action has been tried (an order only; the
+        # runs are found at the first failure, as the first action tried often wins).
+        run: dict[int, int] | None = None
         failed: set[int] = set()
         later = []
         for t in rest:
-            if run is not None and run[t[0]] in failed:
+            if failed and run is not None and run[t[0]] in failed:
                 later.append(t)
                 continue
             won, r, o = self._search(t[1], x, mode, depth + 1, path, t[2], t[3])
@@ -412,7 +413,9 @@ class ExactSearch:
                 return True, _NO_REPEAT, False
             rep = min(rep, r)
             opp = opp and o
-            if run is not None:
+            if len(rest) > 2:
+                if run is None:
+                    run = dict(zip(actions, e.touching(actions)))
                 failed.add(run[t[0]])
         for _, c, key, m in later:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
