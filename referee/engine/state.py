@@ -1749,7 +1749,7 @@ class Engine:
                     if len(_PLAYS) >= _PLAYS_KEPT:
                         _PLAYS.clear()
                     base = s << 6
-                    plays = _PLAYS[key] = [base | c for c in cards_of(cards)]
+                    plays = _PLAYS[key] = tuple([base | c for c in cards_of(cards)])
                 out += plays
         return out
 
@@ -2205,8 +2205,9 @@ _CANON = "canonical"  # the first item of a canonical key: never equal to a posi
 # look-up is a hit.
 _SUIT_CODES: dict[int, int] = {}
 # A seat's plays as the search's ints (Engine.search_moves) by the seat and its legal cards: a
-# search meets the same hands over and over. Emptied when it holds _PLAYS_KEPT lists.
-_PLAYS: dict[int, list[int]] = {}
+# search meets the same hands over and over. Tuples of ints, which the cycle collector stops
+# tracking; emptied when it holds _PLAYS_KEPT of them.
+_PLAYS: dict[int, tuple[int, ...]] = {}
 _PLAYS_KEPT = 1 << 16
 
 
