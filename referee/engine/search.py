@@ -101,39 +101,39 @@ class ExactSearch:
         ``max_nodes`` bounds the positions searched for the answer, all searches together."""
         left = self.max_nodes
         if mode == SAFE and e.in_game_count() == 2 and e.settled_for(seat) is None:
-            # Two seats: if the other seat is safe, this one is not, and proving the safe
-            # seat safe costs far less than proving the other not safe (its every action
-            # answered). Which one is safe is not known, so the two questions take turns,
-            # each stopped at a number of positions that doubles every round; what a
-            # stopped search proved stays in the table for its next turn. The first to end
-            # answers: this seat's own answer; the other safe, so this one not; or the
-            # other not safe, and then this seat's question is searched to its end.
             seats = e.in_game()
-            other = seats[1 - seats.index(seat)]
-            step = RACE_FIRST
-            while left is None or left > 0:
-                for y in (seat, other):
-                    before = self.nodes
-                    got = self._question(e, y, mode, step if left is None else min(step, left))
-                    if left is not None:
-                        left -= self.nodes - before
-                    if got is None:
-                        if left is not None and left <= 0:
-                            break
-                        continue
-                    if y == seat:
-                        return got
-                    if got:
-                        return False
-                    break  # the other seat is not safe: this seat's own question decides
-                else:
-                    step *= 2
-                    continue
-                break
+            got, left = self._in_turns(e, seat, seats[1 - seats.index(seat)], left)
+            if got is not None:
+                return got
         got = self._question(e, seat, mode, left)
         if got is None:
             raise SearchLimit(f"more than {self.max_nodes} positions")
         return got
+
+    def _in_turns(self, e: Engine, seat: int, other: int, left: int | None) -> tuple[bool | None, int | None]:
+        """Two seats: if the other seat is safe, this one is not, and proving the safe seat
+        safe costs far less than proving the other not safe (its every action answered).
+        Which one is safe is not known, so the two "safe" questions take turns, each stopped
+        at a number of positions that doubles every round; what a stopped search proved stays
+        in the table for its next turn. The first to end answers: this seat's own answer; the
+        other safe, so this one not. (None, and the positions ``left``, when the other seat
+        is not safe or the budget ran out: then this seat's question is searched to its end.)"""
+        step = RACE_FIRST
+        while left is None or left > 0:
+            for y in (seat, other):
+                before = self.nodes
+                got = self._question(e, y, SAFE, step if left is None else min(step, left))
+                if left is not None:
+                    left -= self.nodes - before
+                if got is None:
+                    if left is not None and left <= 0:
+                        return None, left
+                    continue
+                if y == seat:
+                    return got, left
+                return (False if got else None), left
+            step *= 2
+        return None, left
 
     def _question(self, e: Engine, x: int, mode: int, budget: int | None) -> bool | None:
         """One search for ``x``'s answer, None if it met ``budget`` positions first."""

@@ -1787,10 +1787,10 @@ class Engine:
         (a hand, the waste pile, the table, or unseen where a hand or the waste pile holds
         unseen cards; a card out of play is nowhere). Every other action is a run of its own.
 
-        Touching cards are not equivalent (docs/review.md, "Twins in the waste pile": a pickup
-        or a draw can part them, and then they meet in a trick), so the solver searches every
-        one; but they nearly always have one value, so once one of them fails, the solver
-        tries its other actions before the rest of that run (docs/review.md, Speed)."""
+        Touching cards are not equivalent (docs/review.md, "One key for many waste piles", its
+        end: a pickup or a draw can part them, and then they meet in a trick), so the solver
+        searches every one; but they nearly always have one value, so once one of them fails,
+        the solver tries its other actions before the rest of that run."""
         present = self._waste_once | self._waste_twice
         if self._waste_unknown or any(self._unknown):
             present |= self._hidden_once | self._hidden_twice
