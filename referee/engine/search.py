@@ -77,9 +77,10 @@ def _actor(m: int) -> int:
 
 
 class ExactSearch:
-    """The search with its transposition table, kept across questions. ``table_size`` bounds the table (entries; the oldest half is dropped when it
-    is full); ``max_nodes`` bounds one question (:class:`SearchLimit` beyond it), None for
-    no bound."""
+    """The search with its transposition table, kept across questions. ``table_size`` bounds
+    the table (entries; the oldest half is dropped when it is full); ``max_nodes`` bounds the
+    positions of one question, all its searches together (:class:`SearchLimit` beyond it),
+    None for no bound."""
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
         self.table: dict[tuple[object, ...], int] = {}  # position -> answers packed (see _search)

@@ -105,8 +105,9 @@ class Solution:
 class Solver:
     """A solver with its transposition table, kept across calls
     (a game's review asks about many positions of one game). ``table_size`` bounds the
-    table (entries; the oldest half is dropped when it is full); ``max_nodes`` bounds one
-    call's search (:class:`SearchLimit` beyond it), None for no bound."""
+    table (entries; the oldest half is dropped when it is full); ``max_nodes`` bounds the
+    positions one question searches, all its searches together (:class:`SearchLimit` beyond
+    it), None for no bound."""
 
     def __init__(self, *, table_size: int = 400_000, max_nodes: int | None = None) -> None:
         self.search = ExactSearch(table_size=table_size, max_nodes=max_nodes)
