@@ -402,28 +402,23 @@ class ExactSearch:
         # Touching cards (Engine.touching) nearly always have one value: once one fails, the
         # rest of its run waits until every other action has been tried (an order only; the
         # runs are found at the first failure, as the first action tried often wins).
+        # A deferred action goes to the end of ``rest`` itself, which the loop then reaches.
         run: dict[int, int] | None = None
         failed: set[int] = set()
-        later = []
-        for t in rest:
-            if failed and run is not None and run[t[0]] in failed:
-                later.append(t)
+        first = len(rest)
+        for k, (a, c, key, m) in enumerate(rest):
+            if k < first and run is not None and run[a] in failed:
+                rest.append((a, c, key, m))
                 continue
-            won, r, o = self._search(t[1], x, mode, depth + 1, path, t[2], t[3])
-            if won:
-                return True, _NO_REPEAT, False
-            rep = min(rep, r)
-            opp = opp and o
-            if len(rest) > 2:
-                if run is None:
-                    run = dict(zip(actions, e.touching(actions)))
-                failed.add(run[t[0]])
-        for _, c, key, m in later:
             won, r, o = self._search(c, x, mode, depth + 1, path, key, m)
             if won:
                 return True, _NO_REPEAT, False
             rep = min(rep, r)
             opp = opp and o
+            if first > 2:
+                if run is None:
+                    run = dict(zip(actions, e.touching(actions)))
+                failed.add(run[a])
         return False, rep, derive and opp
 
     def _all(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],

@@ -2231,8 +2231,9 @@ def _suit_code_of(k: int) -> int:
 def _suit_code(packed: int) -> int:
     """One suit of Engine.search_key (its four 13-bit masks packed: the first seat's hand, the
     second's, the waste pile, the table), as shape << 48 | long runs << 32 | runs << 16 | gaps
-    << 8 | waste cards (so codes sort by shape, then long runs, then runs). The shape: from the suit's lowest rank up, 2 bits a labelled card (1, 2 the first
-    or second seat's hand, 3 the table) after a leading 1 bit. Runs: a bit a gap (below, between
+    << 8 | waste cards (so codes sort by shape, then long runs, then runs). The shape: from
+    the suit's lowest rank up, 2 bits a labelled card (1, 2 the first or second seat's hand,
+    3 the table) after a leading 1 bit. Runs: a bit a gap (below, between
     and above the labelled cards; the lowest gap the highest bit), set where waste cards lie
     in it; long runs: set where :data:`WASTE_RUN_CAP` or more do (always clear with a cap of
     1); waste cards: each gap's, counted up to two, summed."""
@@ -2254,7 +2255,7 @@ def _suit_code(packed: int) -> int:
         else:
             continue  # out of play: never comes back
         present = present << 1 | int(run >= 1)
-        long = long << 1 | int(run >= 2 and WASTE_RUN_CAP >= 2)
+        long = long << 1 | int(WASTE_RUN_CAP >= 2 and run >= WASTE_RUN_CAP)
         wasted += min(run, 2)
         gaps += 1
         run = 0
