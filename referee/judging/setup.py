@@ -108,8 +108,9 @@ class Judging:
                         return E.Engine.from_deal(rules, dealt, check=False)  # checked above
                 placed = 0
         hands: list[list[int] | int | None] = [None] * n
-        for h in setup.items:
-            if isinstance(h, Hand):
+        for item in setup.items:  # not ``h``: typed Hand above, and a compiled walk checks it
+            if isinstance(item, Hand):
+                h = item
                 if h.cards is not None:
                     for i, c in enumerate(h.cards):
                         sp = h.card_spans[i] if i < len(h.card_spans) else h.span

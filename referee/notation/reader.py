@@ -32,6 +32,7 @@ from referee.engine.rules import PRESETS, RulesError, RuleSet, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
 from referee.notation.record import (
+    NOWHERE,
     Action,
     Comment,
     Counts,
@@ -956,7 +957,7 @@ class Reader:
         line, pos = 1, 0  # the line of ``pos`` (counted only where a line number is needed)
         # The hot loop of the reader (issue 16): a trick line whose seats and cards all read
         # is made from the lane's pairs of words, as its seats and cards, with no play, no
-        # span and no line number until a program or a diagnostic asks (Trick.written); any
+        # span and no line number until a program or a diagnostic asks (the lane's form of Trick); any
         # other line goes through build_trick, which reports.
         seat_index = ctx.seat_index
         # Nearly every seat and card is written as the game names it: look the word up as
@@ -970,8 +971,7 @@ class Reader:
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
-        at = (row0, base, lane.play)  # where this game's trick lines are written (Trick.written)
-        written = Trick.written
+        at = (row0, base, lane.play)  # where this game's trick lines are written (the lane's form of Trick)
         for m in found:
             no, plays, comment = m.group("no", "plays", "comment")
             if no is not None:
@@ -997,8 +997,8 @@ class Reader:
                                            comment[1:].strip() if comment is not None else None))
                         continue
                 # No None left in seats and cards: checked above.
-                append(written(_TRICK_NUMBER.get(no) or int(no[:-1]), seats, cards,
-                               comment[1:].strip() if comment is not None else None, m, at))
+                append(Trick(_TRICK_NUMBER.get(no) or int(no[:-1]), None,
+                             comment[1:].strip() if comment is not None else None, NOWHERE, seats, cards, m, at))
                 continue
             start = m.start()
             line += text.count("\n", pos, start)

@@ -33,7 +33,8 @@ class Span(NamedTuple):
 NOWHERE = Span(0, 0, 0, 0)
 
 
-def _span() -> Span:
+def _span() -> Any:
+    # Any: a dataclass field standing for a Span default (mypyc checks a declared return type).
     return field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -181,13 +182,23 @@ class Play:
     """One card played to a trick: ``seat`` and ``card``, and where each is written.
     Equal plays have the same seat and card, wherever they are written."""
 
-    __slots__ = ("card", "card_span", "seat", "seat_span")
+    __slots__ = ("_card_span", "_seat_span", "card", "seat")
 
     def __init__(self, seat: int, card: int, seat_span: Span = NOWHERE, card_span: Span = NOWHERE):
         self.seat = seat
         self.card = card
-        self.seat_span = seat_span
-        self.card_span = card_span
+        self._seat_span = seat_span
+        self._card_span = card_span
+
+    # Read-only properties, not plain attributes, so that LanePlay can find its spans when
+    # first asked (the compiled build cannot override an attribute with a property).
+    @property
+    def seat_span(self) -> Span:
+        return self._seat_span
+
+    @property
+    def card_span(self) -> Span:
+        return self._card_span
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
@@ -202,7 +213,7 @@ class Play:
 
 class LanePlay(Play):
     """A play read by the fast lane: it keeps its trick line and its place in it, and finds
-    its spans when first asked (Trick.written)."""
+    its spans when first asked (the lane's form of Trick)."""
 
     __slots__ = ("_i", "_trick")
 
@@ -213,17 +224,17 @@ class LanePlay(Play):
         self._i = i
 
     @property
-    def seat_span(self) -> Span:  # type: ignore[override]
+    def seat_span(self) -> Span:
         return self._trick._play_spans()[self._i][0]
 
     @property
-    def card_span(self) -> Span:  # type: ignore[override]
+    def card_span(self) -> Span:
         return self._trick._play_spans()[self._i][1]
 
 
 # Where the fast lane found a game's trick lines: (the line before the game's text, the
 # offset of the game's text in the file, the pattern of one play). One per game, shared by
-# its tricks (Trick.written).
+# its tricks (the lane's form of Trick).
 LaneGame = tuple[int, int, re.Pattern[str]]
 
 
@@ -232,7 +243,7 @@ class Trick:
 
     ``Trick(number, plays, comment, span)`` is a trick made of :class:`Play` values. The
     reader's fast lane writes a trick line as what it says, its seats and cards (two lists
-    of ints) and the lane's match of the line (Trick.written). The Play values and the spans are
+    of ints) and the lane's match of the line (see ``__init__``). The Play values and the spans are
     made only when first asked: checking an archive reads the seats and cards alone, and
     makes no object per play (issue 16).
     """
@@ -240,34 +251,30 @@ class Trick:
     __slots__ = ("_at", "_cards", "_match", "_plays", "_seats", "_span", "_spans", "comment", "number")
 
     def __init__(self, number: int, plays: list[Play] | None = None, comment: str | None = None,
-                 span: Span = NOWHERE) -> None:
+                 span: Span = NOWHERE, seats: list[int] | None = None, cards: list[int] | None = None,
+                 match: re.Match[str] | None = None, at: LaneGame | None = None) -> None:
+        """``Trick(number, plays, comment, span)``; or, from the fast lane, a line as it is
+        written: ``Trick(number, None, comment, NOWHERE, seats, cards, match, at)``, its
+        seats and cards, and the lane's match of the line (groups ``no`` and ``plays``) in
+        the game ``at``, from which its span and its plays' spans are found when first asked.
+        One constructor for both, called positionally: the lane makes one a trick line, and
+        mypyc compiles no other way to make an object without its ``__init__``."""
         self.number = number
         self.comment = comment
-        self._plays: list[Play] | None = [] if plays is None else plays
-        self._seats: list[int] = []
-        self._cards: list[int] = []
-        self._match: re.Match[str] | None = None
-        self._at: LaneGame | None = None
-        self._span: Span | None = span
+        self._match = match
+        self._at = at
         self._spans: list[tuple[Span, Span]] | None = None
-
-    @classmethod
-    def written(cls, number: int, seats: list[int], cards: list[int], comment: str | None,
-                match: re.Match[str], at: LaneGame) -> Trick:
-        """A trick line as the fast lane reads it: its number, seats, cards and comment, and
-        the lane's match of the line (groups ``no`` and ``plays``) in the game ``at``, from
-        which its span and its plays' spans are found when first asked."""
-        t = cls.__new__(cls)
-        t.number = number
-        t.comment = comment
-        t._plays = None
-        t._seats = seats
-        t._cards = cards
-        t._match = match
-        t._at = at
-        t._span = None
-        t._spans = None
-        return t
+        if match is None:
+            self._plays: list[Play] | None = [] if plays is None else plays
+            self._seats: list[int] = []
+            self._cards: list[int] = []
+            self._span: Span | None = span
+        else:
+            assert seats is not None and cards is not None
+            self._plays = None
+            self._seats = seats
+            self._cards = cards
+            self._span = None
 
     def _play_spans(self) -> list[tuple[Span, Span]]:
         """The (seat, card) spans of the plays of a line the lane read, found once."""
