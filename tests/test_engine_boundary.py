@@ -1,7 +1,8 @@
 """The engine's typed API is the boundary (issue 23): every module outside ``referee/engine/``
 reads no field of an ``Engine`` and calls none of its internal methods; it asks ``view()``,
 ``turn()``, ``legal()``, ``legal_actions()`` and the read-only questions, and changes a game
-only through ``apply()`` and ``apply_mistake()``.
+only through ``apply()`` (or ``play_card()``, its form for a plain play with no events) and
+``apply_mistake()``.
 
 Like tests/test_architecture.py, every module is parsed with ``ast`` (nothing is imported).
 A small inference finds the expressions that are engines: a parameter or a variable annotated
@@ -27,6 +28,7 @@ INSIDE = PACKAGE / "engine"
 # mutator, the events, a line for an error message, and the rule set it was built with.
 TYPED_API = frozenset({
     "from_deal", "from_position", "fork", "copy", "view", "turn", "legal", "playable", "legal_actions", "legal_takes", "apply", "apply_mistake",
+    "play_card",  # apply(PlayCard(s, c), events=False) with the ints alone: the replay's plain plays
     "event_count", "events_since", "events", "describe", "rules",
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",

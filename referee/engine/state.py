@@ -1455,13 +1455,7 @@ class Engine:
                 else:
                     self.lead(s, c)
                 return self.events_since(mark)
-            if self._phase == IN_TRICK:
-                self.play(s, c)
-            else:  # lead(), written out: a lead keeps the drawn-lead mark
-                drawn = self._drawn_lead
-                self.play(s, c)
-                if self._phase == IN_TRICK:
-                    self._drawn_lead = drawn
+            self.play_card(s, c)
             return []
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action, events=events)
@@ -1485,6 +1479,26 @@ class Engine:
                 raise IllegalAction(action, v)
             self.draw(action.seat, action.card, action.source)
         return self.events_since(mark) if events else []
+
+    def play_card(self, s: int, c: int) -> bool:
+        """Judge seat ``s`` playing card ``c`` now and, if legal, apply it without making its
+        events: ``apply(PlayCard(s, c), events=False)`` with the ints alone, as the referee's
+        replay asks at nearly every play. True if a trick is on the table after it (False:
+        the play ended the trick). Raises :class:`IllegalAction`, changing nothing, if the
+        rules do not allow it."""
+        v = self.judge_play(s, c)
+        if v is not None:
+            raise IllegalAction(PlayCard(s, c), v)
+        if self._phase == IN_TRICK:
+            self.play(s, c)
+            return self._phase == IN_TRICK
+        # lead(), written out: a lead keeps the drawn-lead mark
+        drawn = self._drawn_lead
+        self.play(s, c)
+        if self._phase == IN_TRICK:
+            self._drawn_lead = drawn
+            return True
+        return False
 
     def do(self, action: Action) -> None:
         """Apply an action that :meth:`legal_actions` offered now, without judging it again

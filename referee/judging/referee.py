@@ -340,12 +340,15 @@ class _Walk(Judging):
                     if plain:
                         before = e.copy() if snapshots else e
                         try:
-                            events = e.apply(plays[s][c], events=with_steps)
+                            if with_steps:
+                                events = e.apply(plays[s][c])
+                                on = e.in_trick()
+                            else:  # judge(): the same, with no action object and no events
+                                on = e.play_card(s, c)
                         except Illegal:
                             pass  # a mistake or an error in the record: judged by _item
                         else:
-                            # No trick on the table after a play to one (or a lead): it ended.
-                            if not e.in_trick():  # no trick on the table: the play ended it
+                            if not on:  # no trick on the table after a play to one (or a lead): it ended
                                 self.closed_rec = tno
                                 steady = False
                                 if phase != IN_TRICK:
