@@ -12,26 +12,32 @@ held at least once, ``twice`` those held twice. Helper functions work on such pa
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-SUIT_SYMBOLS = "♠♥♦♣"
-SUIT_LETTERS = "SHDC"
-SUIT_NAMES = ("spade", "heart", "diamond", "club")
-RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+# Final: the compiled build keeps these in C statics instead of looking them up in the
+# module's dict at every use (a play reads BIT and SUIT several times).
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_LETTERS: Final = "SHDC"
+SUIT_NAMES: Final = ("spade", "heart", "diamond", "club")
+RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
-ACE = 12
-ACE_OF_SPADES = SPADES * 13 + ACE
-MARKED_ACE = 52
-CARD_COUNT = 53  # 52 faces and the marked ace
+ACE: Final = 12
+ACE_OF_SPADES: Final = SPADES * 13 + ACE
+MARKED_ACE: Final = 52
+CARD_COUNT: Final = 53  # 52 faces and the marked ace
 
-SUIT = tuple([c // 13 for c in range(52)] + [SPADES])
-RANK = tuple([c % 13 for c in range(52)] + [ACE])
-BIT = tuple(1 << c for c in range(CARD_COUNT))
+SUIT: Final[tuple[int, ...]] = tuple([c // 13 for c in range(52)] + [SPADES])
+RANK: Final[tuple[int, ...]] = tuple([c % 13 for c in range(52)] + [ACE])
+BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(CARD_COUNT))
 
-SUIT_MASK = tuple(
+SUIT_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << c for c in range(CARD_COUNT) if SUIT[c] == s) for s in range(4)
 )
-FULL_PACK = (1 << 52) - 1
+FULL_PACK: Final = (1 << 52) - 1
 
 
 def card_str(card: int) -> str:

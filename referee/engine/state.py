@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import reduce
 from operator import or_
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from referee.engine.cards import (
     ACE_OF_SPADES,
@@ -100,12 +100,20 @@ class Phase(IntEnum):
     OVER = 4  # one player is left holding cards: the loser
 
 
-# Effects the hot path compares (module constants: no look-up on the enum class each play).
-FOLLOWS, TOCHOO, TRUMPS, LEADS = Effect.FOLLOWS, Effect.TOCHOO, Effect.TRUMPS, Effect.LEADS
-POWER = LeadReason.POWER
+# Effects the hot path compares (module constants: no look-up on the enum class each play;
+# Final, so the compiled build reads them from C statics, not from the module's dict).
+FOLLOWS: Final = Effect.FOLLOWS
+TOCHOO: Final = Effect.TOCHOO
+TRUMPS: Final = Effect.TRUMPS
+LEADS: Final = Effect.LEADS
+POWER: Final = LeadReason.POWER
 
 # The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
-BEFORE_FIRST, BETWEEN, IN_TRICK, DRAW_DUE, OVER = (int(p) for p in Phase)
+BEFORE_FIRST: Final = int(Phase.BEFORE_FIRST)
+BETWEEN: Final = int(Phase.BETWEEN)
+IN_TRICK: Final = int(Phase.IN_TRICK)
+DRAW_DUE: Final = int(Phase.DRAW_DUE)
+OVER: Final = int(Phase.OVER)
 PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw is due", "over")
 
 # what a judge says of a play

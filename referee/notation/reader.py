@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, ClassVar, Union, cast
+from typing import Any, BinaryIO, ClassVar, Final, Union, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -1121,7 +1121,7 @@ def _tokens(m: re.Match[str], first: tuple[str, str] | None, line_start: int, li
 
 
 # A trick's number as the lane reads it ("12."), for the numbers of nearly every game.
-_TRICK_NUMBER = {f"{n}.": n for n in range(1, 301)}
+_TRICK_NUMBER: Final = {f"{n}.": n for n in range(1, 301)}  # Final: a C static when compiled
 
 
 def _merge(items: list[_Item], lane: Sequence[_Item], starts: Sequence[int]) -> list[_Item]:
@@ -1148,8 +1148,10 @@ def _terminated(text: str) -> str:
 
 # ---- assembling a game from its items, and checking their order ------------------------------
 
-_HEADER, _SETUP, _BODY = 0, 1, 2
-_ACTIONS = (Trick, Take, Draw, Counts)
+_HEADER: Final = 0  # Final: constants of the compiled build, not look-ups in the module's dict
+_SETUP: Final = 1
+_BODY: Final = 2
+_ACTIONS: Final = (Trick, Take, Draw, Counts)
 
 
 def _runs(numbers: list[int]) -> list[int]:

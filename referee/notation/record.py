@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import count, repeat
-from typing import Any, NamedTuple, overload
+from typing import Any, Final, NamedTuple, overload
 
 
 class Span(NamedTuple):
@@ -30,7 +30,7 @@ class Span(NamedTuple):
         return max(1, self.end - self.start)
 
 
-NOWHERE = Span(0, 0, 0, 0)
+NOWHERE: Final = Span(0, 0, 0, 0)
 
 
 def _span() -> Any:
