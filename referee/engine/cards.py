@@ -147,6 +147,9 @@ def _spellings() -> dict[str, int]:
 
 _SPELLINGS = _spellings()
 SPELLINGS = _SPELLINGS  # every accepted spelling, upper-cased, to its card
+# The same without the marked ace's spellings: a single pack has no marked ace, so the
+# reader's fast lane looks words up here and a marked ace goes to the builder, which reports it.
+ONE_PACK_SPELLINGS = {word: card for word, card in _SPELLINGS.items() if card != MARKED_ACE}
 ASCII_UPPER = _ASCII_UPPER  # str.translate table: upper case for ASCII letters only
 
 

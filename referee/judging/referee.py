@@ -322,10 +322,10 @@ class _Walk(Judging):
                 if stop_after is not None and tno > stop_after:
                     break
                 seats, cards = a.seats, a.cards
+                e = self.engine  # read again after _item, which may put another in its place
                 for i in range(len(seats)):
                     # docs/rulings.md, ruling 10: the plays are judged in the order written.
                     s, c = seats[i], cards[i]
-                    e = self.engine
                     # The plain play of nearly every item: a known card, in turn, to the trick
                     # the record is writing (or a lead to the next one), with more than two
                     # players in the game (Engine.plain_phase). It is judged and applied by
@@ -338,9 +338,9 @@ class _Walk(Judging):
                     else:
                         plain = phase == BETWEEN and not self.deferred and tno != self.closed_rec
                     if plain:
-                        before = e.copy() if snapshots else e
                         try:
                             if with_steps:
+                                before = e.copy() if snapshots else e
                                 events = e.apply(plays[s][c])
                                 on = e.in_trick()
                             else:  # judge(): the same, with no action object and no events
@@ -362,7 +362,8 @@ class _Walk(Judging):
                             continue
                     steady = False
                     yield from self._item(k, s, c, tno, a, i, snapshots, with_steps)
-                    seen = self.engine.hands_seen()
+                    e = self.engine
+                    seen = e.hands_seen()
                     k += 1
             elif isinstance(a, (Take, Draw, Counts)):
                 steady = False

@@ -965,9 +965,9 @@ class Reader:
         # Typed as giving Any: the lists they make are checked for None before they are used
         # as seats and cards, and typing.cast would cost two calls a trick line.
         seat_of: Callable[[str], Any] = {name: i for i, name in enumerate(ctx.seats)}.get
-        card_of: Callable[[str], Any] = C.SPELLINGS.get
-        no_marked = ctx.rules.packs != 2
-        marked = C.MARKED_ACE
+        # With a single pack, a spelling of the marked ace is no card (so None, as any
+        # unknown word): such a line goes to build_trick or the builder's hand(), which report it.
+        card_of: Callable[[str], Any] = (C.SPELLINGS if ctx.rules.packs == 2 else C.ONE_PACK_SPELLINGS).get
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
@@ -982,14 +982,14 @@ class Reader:
                 words = plays.replace(",", " ").split()
                 seats = list(map(seat_of, words[0::2]))
                 cards = list(map(card_of, words[1::2]))
-                if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
+                if None in seats or None in cards or len(seats) != len(cards):
                     # Again with the words' case folded: a line still not read whole goes to
                     # build_trick, which reports.
                     if None in seats:
                         seats = [seat_index.get(w.lower()) for w in words[0::2]]
                     if None in cards:
                         cards = [card_of(w.translate(C.ASCII_UPPER)) for w in words[1::2]]
-                    if None in seats or None in cards or len(seats) != len(cards) or (no_marked and marked in cards):
+                    if None in seats or None in cards or len(seats) != len(cards):
                         start = m.start()
                         line += text.count("\n", pos, start)
                         pos = start
@@ -1012,7 +1012,7 @@ class Reader:
             got = list(map(card_of, words))
             if None in got:
                 got = [card_of(c.translate(C.ASCII_UPPER)) for c in words]
-            if seat is not None and None not in got and not (no_marked and marked in got):
+            if seat is not None and None not in got:
                 dealt: list[int] = got  # no None: checked above
                 row = row0 + line
                 s0 = m.start("seat")
