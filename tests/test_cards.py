@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import referee
 from referee.engine import cards as C
@@ -204,3 +206,26 @@ def test_a_hand_may_hold_two_of_a_card_in_a_double_pack():
     once, twice = C.ms_remove(once, twice, qh)
     assert C.ms_size(once, twice) == 1
     assert [C.card_str(c) for c in C.ms_cards(once, twice)] == ["Q♥"]
+
+
+@given(st.lists(st.integers(0, C.CARD_COUNT - 1), max_size=26))
+def test_a_hands_mask_is_its_cards_union_only_when_no_card_is_there_twice(cards: list[int]) -> None:
+    # The reader and the engine mask every hand of a deal this way; a card written twice in
+    # one hand must not pass as a hand of distinct cards (the deal's check reports it, R101).
+    union = 0
+    for c in cards:
+        union |= 1 << c
+    expected = union if len(set(cards)) == len(cards) else -1
+    assert C.distinct_mask(cards) == expected
+
+
+def test_a_card_written_twice_in_one_hand_is_dealt_twice(tmp_path) -> None:
+    record = tmp_path / "twice.gwy"
+    record.write_text("%gwy 1\n%game\n[Seats \"North East South West\"]\ndeal\n"
+                      "North A♠ A♠ A♥ 7♥ Q♦ J♦ 7♦ A♣ J♣ 10♣ 8♣ 7♣ 2♣\n"
+                      "East 10♠ 9♠ 7♠ 5♠ 4♠ 10♥ 8♥ 6♥ 3♥ 2♥ 6♦ 5♦ 4♣\n"
+                      "South J♠ 3♠ 2♠ Q♥ J♥ 9♥ 5♥ 9♦ 8♦ 3♦ 2♦ 6♣ 3♣\n"
+                      "West K♠ Q♠ 6♠ K♥ 4♥ A♦ K♦ 10♦ 4♦ K♣ Q♣ 9♣ 5♣\n", encoding="utf-8")
+    (game,) = referee.read(str(record))
+    codes = [d.code for d in referee.judge(game).diagnostics]
+    assert codes == ["R101"]

@@ -11,7 +11,7 @@ held at least once, ``twice`` those held twice. Helper functions work on such pa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 # Final: the compiled build keeps these in C statics instead of looking them up in the
@@ -77,6 +77,15 @@ def cards_of(mask: int) -> list[int]:
             out.append(c)
             m ^= 1 << c
     return out
+
+
+def distinct_mask(cards: Sequence[int]) -> int:
+    """The mask of ``cards`` if none of them is there twice, else -1 (cards are 0 to 52).
+    The sum of their bits: that is their union exactly when the bits are distinct, and a
+    repeated bit carries, leaving fewer bits set than there are cards. (A sum is cheaper
+    than a chain of ``|``: a deal's hands are masked for every game read.)"""
+    mask = sum(map(BIT.__getitem__, cards))
+    return mask if mask.bit_count() == len(cards) else -1
 
 
 def sort_cards(cards: Iterable[int]) -> list[int]:

@@ -19,8 +19,6 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from functools import reduce
-from operator import or_
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from referee.engine.cards import (
@@ -34,6 +32,7 @@ from referee.engine.cards import (
     SUIT_MASK,
     card_str,
     cards_of,
+    distinct_mask,
     ms_add,
     ms_cards,
 )
@@ -438,8 +437,8 @@ class Engine:
                 continue
             total += len(h)
             if h and min(h) >= 0 and max(h) < CARD_COUNT:
-                mask = reduce(or_, map(BIT.__getitem__, h), 0)
-                if mask.bit_count() == len(h) and not once & mask and not mask & ~pack_once:
+                mask = distinct_mask(h)
+                if mask >= 0 and not once & mask and not mask & ~pack_once:
                     once |= mask  # distinct cards of the pack, none dealt before: the usual hand
                     continue
             for c in h:
@@ -467,8 +466,8 @@ class Engine:
             if isinstance(h, int):
                 self._unknown[s] = h
             else:
-                mask = reduce(or_, map(BIT.__getitem__, h), 0)
-                if mask.bit_count() == len(h) and not self._once[s] & mask and not self._hidden_twice & mask:
+                mask = distinct_mask(h)
+                if mask >= 0 and not self._once[s] & mask and not self._hidden_twice & mask:
                     # Distinct cards, none held twice or hidden twice (a single pack): the
                     # card-by-card loop below, done for the whole hand at once.
                     self._once[s] |= mask

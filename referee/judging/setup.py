@@ -5,8 +5,6 @@ and the findings so far (:class:`Judging`); :meth:`Judging.setup` makes the engi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import reduce
-from operator import or_
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -92,8 +90,8 @@ class Judging:
                 # card is wrong and where, runs only if something is.
                 union, placed = 0, 0
                 for h, cards in zip(dealt_hands, dealt_cards):
-                    mask = reduce(or_, map(C.BIT.__getitem__, cards), 0)
-                    if mask.bit_count() != len(cards) or union & mask:
+                    mask = C.distinct_mask(cards)
+                    if mask < 0 or union & mask:
                         break
                     union |= mask
                     placed += h.size

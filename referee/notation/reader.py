@@ -333,6 +333,11 @@ def unescape(s: str) -> str:
     return re.sub(r"\\(.)", r"\1", s)
 
 
+# A tag as written, taken apart: (name, value as written, value, where the value starts). An
+# archive writes the same few tags game after game ([Rules "pagat"], its tables' [Seats]).
+_TAG_PARTS: dict[str, tuple[str, str, str, int]] = {}
+_TAG_PARTS_KEPT = 4096
+
 # [Seats] values that read without a fault, and what they gave (a few tables per archive).
 _GOOD_SEATS: dict[str, tuple[tuple[str, ...], dict[str, int]]] = {}
 
@@ -373,12 +378,17 @@ class _Builder(Transformer[Token, Any]):
     def tag_at(self, text: str, comment: str | None, span: Span) -> Tag:
         """The tag written ``text`` (a TAG terminal) at ``span``: made, and its meaning
         taken (the seats, the rules). The fast lane calls it without Lark's tokens."""
-        m = _TAG_RE.match(text)
-        assert m is not None  # the TAG terminal has this shape
-        name, raw = m.group(1), m.group(2)
-        vstart = span.start + m.start(2)
-        value_span = Span(span.line, span.col + m.start(2), vstart, vstart + len(raw))
-        tag = Tag(name, unescape(raw), comment, span, value_span)
+        parts = _TAG_PARTS.get(text)
+        if parts is None:
+            m = _TAG_RE.match(text)
+            assert m is not None  # the TAG terminal has this shape
+            parts = (m.group(1), m.group(2), unescape(m.group(2)), m.start(2))
+            if len(_TAG_PARTS) < _TAG_PARTS_KEPT:
+                _TAG_PARTS[text] = parts
+        name, raw, value, at = parts
+        vstart = span.start + at
+        value_span = Span(span.line, span.col + at, vstart, vstart + len(raw))
+        tag = Tag(name, value, comment, span, value_span)
         self._interpret(tag)
         return tag
 
