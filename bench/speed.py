@@ -23,8 +23,8 @@
   size issue 25 measured: a cluster is for archives of that size and more, and its fixed
   cost, the client's import of distributed, about 0.4 s, would otherwise be much of the
   difference; needs the dask extra; skipped without it).
-- **--compiled**: the modules pyproject.toml's optional mypyc build compiles (its
-  ``[tool.hatch.build.targets.wheel.hooks.mypyc]`` list) compiled in a copy of the package,
+- **--compiled**: the modules a standard wheel carries compiled by mypyc (pyproject.toml's
+  ``[tool.hatch.build.targets.wheel.hooks.custom]`` list, hatch_build.py) compiled in a copy of the package,
   bench/out/compiled/ (rebuilt when those sources change; needs mypy, of the ``test`` extra,
   and a C compiler), and its ``check --jobs 1`` timed in the same rounds as the rest.
 Figures go to stdout and to bench/out/speed.json, with the date, the machine and its load.
@@ -203,17 +203,9 @@ def simulate(path: Path, players: int, games: int, seed: int) -> int:
 
 
 # What the optional compiled build compiles (pyproject.toml, written there once).
-_SETUP = """from setuptools import setup
-from mypyc.build import mypycify
-
-setup(name="getaway-ref-compiled", packages=[], py_modules=[],
-      ext_modules=mypycify(["--ignore-missing-imports", *{modules!r}], opt_level="3"))
-"""
-
-
 def compiled_modules() -> list[str]:
     hooks = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]["targets"]
-    return list(hooks["wheel"]["hooks"]["mypyc"]["include"])
+    return list(hooks["wheel"]["hooks"]["custom"]["include"])
 
 
 def build_compiled(where: Path) -> Path:
@@ -222,21 +214,22 @@ def build_compiled(where: Path) -> Path:
     package changed (a compiled module calls the others as they were when it was built)."""
     modules = compiled_modules()
     digest = hashlib.sha256(sys.version.encode())
-    for f in sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "grammar" / "gwy.lark", ROOT / "pyproject.toml"]:
+    for f in sorted((ROOT / "referee").rglob("*.py")) + [ROOT / "grammar" / "gwy.lark", ROOT / "pyproject.toml",
+                                                        ROOT / "hatch_build.py"]:
         digest.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
     stamp = digest.hexdigest()
     if (where / "stamp.json").exists() and (where / "stamp.json").read_text(encoding="utf-8") == stamp:
         return where
-    shutil.rmtree(where, ignore_errors=True)
-    where.mkdir(parents=True)
-    shutil.copytree(ROOT / "referee", where / "referee", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    shutil.copytree(ROOT / "grammar", where / "grammar")
-    (where / "setup.py").write_text(_SETUP.format(modules=modules), encoding="utf-8")
     print(f"building the compiled modules ({', '.join(modules)}) with mypyc in {where} ...", flush=True)
-    r = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=where,
-                       capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"the mypyc build failed:\n{(r.stdout + r.stderr)[-3000:]}")
+    sys.path.insert(0, str(ROOT))  # hatch_build.py, the wheel's own build of them
+    try:
+        from hatch_build import CompileFailed, compile_copy
+    finally:
+        sys.path.remove(str(ROOT))
+    try:
+        compile_copy(ROOT, modules, where)
+    except CompileFailed as e:
+        raise SystemExit(f"the mypyc build failed:\n{e}") from None
     (where / "stamp.json").write_text(stamp, encoding="utf-8")
     return where
 

@@ -1,5 +1,6 @@
-"""The optional compiled build (README "Compiled engine"): the modules pyproject.toml's mypyc
-hook lists, compiled as bench/speed.py --compiled compiles them, are the ones a run loads,
+"""The compiled build (README "Compiled engine"): the modules a standard wheel carries compiled
+(pyproject.toml's hook list, hatch_build.py), compiled by the same code in a copy of the
+package as bench/speed.py --compiled does, are the ones a run loads,
 and `check` judges every record and a simulated archive with table mistakes through them
 exactly as through the Python modules: the same report, byte for byte, and the same exit."""
 

@@ -3,10 +3,12 @@ copy of the project; the wheel carries the licence, the typing marker and the me
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from conftest import RECORDS, ROOT
@@ -44,6 +46,13 @@ def test_the_readme_install_line_works_in_a_fresh_virtual_environment(tmp_path: 
     installed = project / ".venv" / "lib"
     (site,) = installed.glob("python3*/site-packages")
     assert (site / "referee" / "py.typed").exists() and (site / "referee" / "grammar" / "gwy.lark").exists()
+    # The install is the compiled build (hatch_build.py): every module of the hook's list is
+    # compiled beside its source, and the checkout it was built from is left as it was.
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    for module in listed["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["include"]:
+        source = site / module
+        assert source.exists() and list(source.parent.glob(source.stem + ".*.so")), module
+    assert not list((project / "referee").rglob("*.so"))
     # the page's template, styles and script ship in the wheel: the installed html wrote a page
     assert (site / "referee" / "table" / "templates" / "table.html.j2").exists()
     assert 'id="data"' in (tmp_path / "page.html").read_text(encoding="utf-8")
@@ -56,3 +65,18 @@ def test_the_readme_install_line_works_in_a_fresh_virtual_environment(tmp_path: 
     assert "## Use in CI" in meta  # the README is the long description
     licences = list(dist.rglob("LICENSE"))
     assert licences and licences[0].read_text(encoding="utf-8") == (ROOT / "LICENSE").read_text(encoding="utf-8")
+
+
+def test_without_a_c_compiler_the_wheel_is_the_python_modules_and_the_build_says_why(tmp_path: Path) -> None:
+    # A machine that cannot compile the modules still installs: the build says so in one
+    # line and makes a wheel of the Python modules, which do the same.
+    project = _copy_project(tmp_path / "getaway-ref")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "-v", "-w", str(tmp_path / "wheels")],
+                       cwd=project, capture_output=True, text=True, timeout=600,
+                       env={**os.environ, "CC": "/bin/false", "HOME": str(tmp_path)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    (wheel,) = (tmp_path / "wheels").glob("*.whl")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    said = [line for line in (r.stdout + r.stderr).splitlines() if "getaway-ref: the compiled modules could not be built" in line]
+    assert len(said) == 1 and "installing the Python modules" in said[0] and len(said[0]) < 400
+    assert not list((project / "referee").rglob("*.so"))
