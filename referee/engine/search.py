@@ -415,7 +415,7 @@ class ExactSearch:
                 return True, _NO_REPEAT, False
             rep = min(rep, r)
             opp = opp and o
-            if first > 2:
+            if first > 2:  # with two actions or fewer, putting one off changes no order
                 if run is None:
                     run = dict(zip(actions, e.touching(actions)))
                 failed.add(run[a])

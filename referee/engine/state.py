@@ -1452,18 +1452,18 @@ class Engine:
             # The path of nearly every action (the referee's replay, self-play): judged and
             # applied with the ints of the card and seat, no other object made.
             s, c = action.seat, action.card
+            if not events:
+                self.play_card(s, c)
+                return []
             v = self.judge_play(s, c)
             if v is not None:
                 raise IllegalAction(action, v)
-            if events:
-                mark = len(self._log)
-                if self._phase == IN_TRICK:
-                    self.play(s, c)
-                else:
-                    self.lead(s, c)
-                return self.events_since(mark)
-            self.play_card(s, c)
-            return []
+            mark = len(self._log)
+            if self._phase == IN_TRICK:
+                self.play(s, c)
+            else:
+                self.lead(s, c)
+            return self.events_since(mark)
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action, events=events)
         mark = self.event_count()
@@ -1498,14 +1498,9 @@ class Engine:
             raise IllegalAction(PlayCard(s, c), v)
         if self._phase == IN_TRICK:
             self.play(s, c)
-            return self._phase == IN_TRICK
-        # lead(), written out: a lead keeps the drawn-lead mark
-        drawn = self._drawn_lead
-        self.play(s, c)
-        if self._phase == IN_TRICK:
-            self._drawn_lead = drawn
-            return True
-        return False
+        else:
+            self.lead(s, c)
+        return self._phase == IN_TRICK
 
     def do(self, action: Action) -> None:
         """Apply an action that :meth:`legal_actions` offered now, without judging it again
