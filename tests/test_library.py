@@ -38,6 +38,7 @@ from referee import (
     card_str,
     parse_card,
 )
+from referee.engine.citations import FIRST_TRICK, LATER_TRICKS
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("Anu", "Babu", "Chitra", "Dev", "Esha", "Farid", "Gita", "Hari", "Indu", "Jai", "Kiran", "Lata")
@@ -225,23 +226,23 @@ def test_an_illegal_take_and_draw_raise_and_change_nothing() -> None:
 
 def test_legal_says_which_cards_and_why() -> None:
     e = deal("pagat", HANDS)
-    assert e.legal(0) == referee.Legal(0, (card("A♠"),), LegalReason.ACE_FIRST)
+    assert e.legal(0) == referee.Legal(0, (card("A♠"),), LegalReason.ACE_FIRST, FIRST_TRICK)
     assert e.legal(1).reason == LegalReason.NOT_YOUR_TURN and e.legal(1).cards == ()
     e.apply(PlayCard(0, card("A♠")))
-    assert e.legal(1) == referee.Legal(1, (card("K♠"),), LegalReason.FIRST_TRICK_SPADE)
+    assert e.legal(1) == referee.Legal(1, (card("K♠"),), LegalReason.FIRST_TRICK_SPADE, FIRST_TRICK)
     for s, c in ((1, "K♠"), (2, "Q♠"), (3, "J♠")):
         e.apply(PlayCard(s, card(c)))
     # A clean first trick: Anu played the highest spade and leads any card.
     assert e.legal(0).reason == LegalReason.ANY and set(e.legal(0).cards) == set(e.known(0))
     e.apply(PlayCard(0, card("2♥")))
-    assert e.legal(1) == referee.Legal(1, (card("5♥"),), LegalReason.FOLLOW)
+    assert e.legal(1) == referee.Legal(1, (card("5♥"),), LegalReason.FOLLOW, LATER_TRICKS)
     assert e.legal(2).reason == LegalReason.NOT_YOUR_TURN
     e.apply(PlayCard(1, card("5♥")))
     e.apply(PlayCard(2, card("8♥")))
     e.apply(PlayCard(3, card("10♥")))
     # Dev played the highest heart and leads clubs; Anu, next, holds none: any card, a tochoo.
     e.apply(PlayCard(3, card("3♣")))
-    assert e.legal(0) == referee.Legal(0, (card("3♥"), card("4♦")), LegalReason.OFF_SUIT)
+    assert e.legal(0) == referee.Legal(0, (card("3♥"), card("4♦")), LegalReason.OFF_SUIT, LATER_TRICKS)
     assert e.legal(1).reason == LegalReason.NOT_YOUR_TURN
 
 
@@ -250,7 +251,7 @@ def test_a_tochoo_and_its_pickup_as_events() -> None:
     for s, c in ((0, "A♠"), (1, "K♠"), (2, "Q♠"), (3, "J♠"), (0, "2♥"), (1, "5♥"), (2, "8♥"), (3, "10♥"),
                  (3, "3♣")):
         e.apply(PlayCard(s, card(c)))
-    assert e.legal(0) == referee.Legal(0, (card("3♥"), card("4♦")), LegalReason.OFF_SUIT)
+    assert e.legal(0) == referee.Legal(0, (card("3♥"), card("4♦")), LegalReason.OFF_SUIT, LATER_TRICKS)
     events = e.apply(PlayCard(0, card("4♦")))
     assert events[0] == Played(0, card("4♦"), referee.Effect.TOCHOO)
     # Dev's 3♣ was the highest club: Dev picks up the two cards and leads.

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from referee.engine.citations import Cite
 from referee.engine.codes import Code
 
 
@@ -247,11 +248,44 @@ TableAction = Penalise | PlayAnyway | EndTrick
 @dataclass(frozen=True, slots=True)
 class Legal:
     """What a seat may play now, and why: the known cards it may play (for a hand nobody
-    has seen, the cards it may hold that would be legal), and the rule that says so."""
+    has seen, the cards it may hold that would be legal), the rule that says so, and where
+    it is written (None when nothing may be played)."""
 
     seat: int
     cards: tuple[int, ...]
     reason: LegalReason
+    cite: Cite | None = None
+
+
+class Asked(NamedTuple):
+    """One step of the duty to follow: the cards it asks for (a mask), the suit (-1: any
+    card), the rule and its source, and the mistake of passing it by while able to meet it,
+    with the verdict's reason for a hand known to hold such a card and for an unseen one that
+    may. ``Engine`` keeps the steps of the trick on the table in the order the rule asks."""
+
+    cards: int
+    suit: int
+    reason: LegalReason
+    cite: Cite
+    code: Code
+    holds: str
+    may_hold: str
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """What the rule asks of a seat now, as one value (``Engine.duty_of``): the rule its
+    known cards meet (``reason``, ``cite``; NONE or NOT_YOUR_TURN when it may play nothing),
+    the known cards it may play, the cards its unseen cards may hold and legally play, and,
+    in a trick, the rules that may be its duty in the order they are asked (several only
+    while unseen cards may hold what an earlier one asks for)."""
+
+    seat: int
+    reason: LegalReason
+    cite: Cite | None
+    cards: tuple[int, ...]
+    unseen: tuple[int, ...]
+    steps: tuple[LegalReason, ...]
 
 
 # ---- the judge following an imperfect record (branch seamjudge) ------------------------------

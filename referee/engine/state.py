@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from referee.engine import citations as R
 from referee.engine.cards import (
     ACE_OF_SPADES,
     BIT,
@@ -36,14 +37,17 @@ from referee.engine.cards import (
     ms_add,
     ms_cards,
 )
+from referee.engine.citations import Cite
 from referee.engine.codes import Code
 from referee.engine.events import (
     ANY_SOURCE,
     Action,
+    Asked,
     CloseTrick,
     DrawCard,
     DrawDue,
     Drew,
+    Duty,
     Effect,
     EndTrick,
     Event,
@@ -117,6 +121,38 @@ PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw
 
 # what a judge says of a play
 OK = None
+
+
+# ---- the duty to follow: the rule, written once ----------------------------------------------
+
+_ASKED: dict[int, tuple[Asked, ...]] = {}
+_EVERY_CARD: Final = (1 << CARD_COUNT) - 1  # the marked ace of a double pack included
+
+
+def asked(led: int, first: bool, trump: int) -> tuple[Asked, ...]:
+    """What a seat playing to a trick led in ``led`` must play, as steps in the order the rule
+    asks them: a card of the suit led (in the first trick, a spade); in Donkey, once a suit
+    is trumps (``trump``, -1 before or outside Donkey), a trump; else any card, which ends the
+    trick (a tochoo). A hand's duty is the first step it can meet. Every judge of a play, every
+    list of legal cards, every void the engine infers from a play and the solver's moves read
+    these steps, so a house rule of following changes here and nowhere else (Pagat, Getaway:
+    First trick; Second and subsequent tricks; Donkey). The first step is always the suit
+    led: the hot paths test it before asking for the rest."""
+    key = led | first << 2 | (trump + 1) << 3
+    steps = _ASKED.get(key)
+    if steps is None:
+        follow = (LegalReason.FIRST_TRICK_SPADE, R.FIRST_TRICK) if first else (LegalReason.FOLLOW, R.LATER_TRICKS)
+        out = [Asked(SUIT_MASK[led], led, *follow, Code.RENEGE, "holds the suit led", "may hold the suit led")]
+        if trump >= 0 and trump != led:
+            out.append(Asked(SUIT_MASK[trump], trump, LegalReason.TRUMP, R.DONKEY, Code.RENEGE,
+                             "holds a trump", "may hold a trump"))
+        out.append(Asked(_EVERY_CARD, -1, LegalReason.OFF_SUIT, R.LATER_TRICKS, Code.RENEGE, "", ""))
+        steps = _ASKED[key] = tuple(out)
+    return steps
+
+
+# Where the rules that are not the duty to follow say what a seat may play.
+_LEAD_CITES: dict[LegalReason, Cite] = {LegalReason.ANY: R.LATER_TRICKS, LegalReason.ACE_FIRST: R.FIRST_TRICK}
 
 
 @dataclass(frozen=True, slots=True)
@@ -749,20 +785,20 @@ class Engine:
             return Verdict(Code.OUT_OF_TURN, "not this seat's lead", TurnOf(self._power))
         return OK
 
+    def _asked(self) -> tuple[Asked, ...]:
+        """The duty to follow in the trick on the table (:func:`asked`)."""
+        return asked(self._led, self._first, self._trump if self._trumps else -1)
+
     def _judge_follow(self, s: int, c: int) -> Verdict | None:
-        """Follow suit if able; in Donkey, trump if unable (Pagat, Second and subsequent
-        tricks; Donkey). Only known cards prove a renege now; unseen ones are judged later
-        through voids (see the referee)."""
-        led = self._led
-        suit = SUIT[c]
-        if suit == led:
-            # Any card of the suit led, higher or lower, in the two-player ending too
-            # (docs/rulings.md, ruling 8).
-            return OK
-        if self._once[s] & SUIT_MASK[led]:
-            return Verdict(Code.RENEGE, "holds the suit led", SuitHeld(led))
-        if self._trumps and self._trump >= 0 and suit != self._trump and self._once[s] & SUIT_MASK[self._trump]:
-            return Verdict(Code.RENEGE, "holds a trump", SuitHeld(self._trump))
+        """The duty to follow (:func:`asked`): the first step the known hand meets must hold
+        ``c``. Any card of the suit led is legal, higher or lower, in the two-player ending
+        too (docs/rulings.md, ruling 8). Only known cards prove a renege now; unseen ones are
+        judged later through voids (see the referee)."""
+        hand = self._once[s]
+        bit = BIT[c]
+        for step in self._asked():
+            if hand & step.cards:
+                return OK if bit & step.cards else Verdict(step.code, step.holds, SuitHeld(step.suit))
         return OK
 
     def shootout(self) -> bool:
@@ -1354,29 +1390,52 @@ class Engine:
             return 0
         if not (self._first and self._any_order) and s != self._next_to_play():
             return 0
-        follow = hand & SUIT_MASK[self._led]
-        if follow:
+        follow = hand & SUIT_MASK[self._led]  # the first step of the duty (asked()), tested first
+        if follow or not hand:
             return follow
-        if self._trumps and self._trump >= 0 and hand & SUIT_MASK[self._trump]:
-            return hand & SUIT_MASK[self._trump]
-        return hand
+        for step in self._asked():
+            if hand & step.cards:
+                return hand & step.cards
+        return 0
 
     def legal(self, s: int) -> Legal:
-        """What seat ``s`` may play now and the rule that says so (known cards; for an
-        unseen hand, the cards it may hold that would be legal)."""
+        """What seat ``s`` may play now, the rule that says so and where (known cards; for
+        an unseen hand, the cards it may hold that would be legal): :meth:`duty_of`, with
+        both kinds of card in one list."""
+        d = self.duty_of(s)
+        return Legal(s, tuple(sorted(d.cards + d.unseen)) if d.unseen else d.cards, d.reason, d.cite)
+
+    def duty_of(self, s: int) -> Duty:
+        """What the rule asks of seat ``s`` now, as one value (:class:`Duty`): the rule its
+        known cards meet and its source, the known cards it may play, the cards its unseen
+        cards may hold and legally play, and in a trick the steps of :func:`asked` that may
+        be its duty. Every other question of what may be played (``legal``, ``duty``,
+        ``could_have_followed``, ``shows_void``, a verdict on an unseen hand) is read from
+        the same steps."""
         reason, mask = self._legal_reason(s)
-        if self._unknown[s] and reason not in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN):
-            # Unseen cards: any card the seat may hold that the rule allows.
-            allowed = {LegalReason.ANY: FULL_PACK, LegalReason.ACE_FIRST: BIT[self.first_card()],
-                       LegalReason.FOLLOW: SUIT_MASK[self._led] if self._led >= 0 else 0,
-                       LegalReason.FIRST_TRICK_SPADE: SUIT_MASK[0],
-                       LegalReason.TRUMP: SUIT_MASK[self._trump] if self._trump >= 0 else 0,
-                       LegalReason.OFF_SUIT: FULL_PACK}[reason]
-            if reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP) and self._led >= 0:
-                # Until the seat shows a void, it may still hold the suit led.
-                allowed |= SUIT_MASK[self._led]
-            mask |= self._hidden_once & allowed & ~self._void_mask(s)
-        return Legal(s, tuple(cards_of(mask)), reason)
+        if reason in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN):
+            return Duty(s, reason, None, (), (), ())
+        if self._phase != IN_TRICK:
+            allowed = BIT[self.first_card()] if reason == LegalReason.ACE_FIRST else FULL_PACK
+            unseen = self._hidden_once & allowed & ~self._void_mask(s) if self._unknown[s] else 0
+            return Duty(s, reason, _LEAD_CITES[reason], tuple(cards_of(mask)), tuple(cards_of(unseen & ~mask)), ())
+        steps = self._asked()
+        hand = self._once[s]
+        hidden = self._hidden_once & ~self._void_mask(s) if self._unknown[s] else 0
+        cite = steps[-1].cite
+        may: list[LegalReason] = []
+        allowed = 0
+        for step in steps:
+            if step.reason == reason:
+                cite = step.cite
+            if not (hand & step.cards or hidden & step.cards or step.suit < 0):
+                continue  # neither the known nor the unseen cards can meet this step
+            may.append(step.reason)
+            allowed |= step.cards
+            if hand & step.cards or step.suit < 0:
+                break  # the known hand meets it: no later step can be the duty
+        return Duty(s, reason, cite, tuple(cards_of(mask)), tuple(cards_of(hidden & allowed & ~mask)),
+                    tuple(may) if self._unknown[s] else (reason,))
 
     def playable(self, s: int) -> tuple[int, ...]:
         """The cards of :meth:`legal` that ``s`` is known to hold: what a player with the
@@ -1405,11 +1464,13 @@ class Engine:
         if not (self._first and self._any_order) and s != self._next_to_play():
             return LegalReason.NOT_YOUR_TURN, 0
         hand = self._once[s]
-        if hand & SUIT_MASK[self._led] or (not hand and self._unknown[s]):
-            return (LegalReason.FIRST_TRICK_SPADE if self._first else LegalReason.FOLLOW), mask
-        if self._trumps and self._trump >= 0 and hand & SUIT_MASK[self._trump]:
-            return LegalReason.TRUMP, mask
-        return LegalReason.OFF_SUIT, mask
+        steps = self._asked()
+        if not hand and self._unknown[s]:
+            return steps[0].reason, mask  # nothing known: the first thing the rule asks
+        for step in steps:
+            if hand & step.cards:
+                return step.reason, mask
+        return steps[-1].reason, mask
 
     def legal_actions(self) -> list[Action]:
         """Every action the rules allow now whose card is known: the plays of the seats
@@ -1609,26 +1670,7 @@ class Engine:
         have several: follow if it holds the suit led, else (Donkey) trump if it holds a
         trump, else any card. Empty when ``s`` is not to play (Pagat, Getaway: Second and
         subsequent tricks; Donkey)."""
-        reason = self._legal_reason(s)[0]
-        if reason in (LegalReason.NONE, LegalReason.NOT_YOUR_TURN, LegalReason.ANY, LegalReason.ACE_FIRST):
-            return ()
-        if not self._unknown[s]:
-            return (reason,)
-        led, hand = self._led, self._once[s]
-        follow = LegalReason.FIRST_TRICK_SPADE if self._first else LegalReason.FOLLOW
-        if hand & SUIT_MASK[led]:
-            return (follow,)
-        out: list[LegalReason] = []
-        if not self._void[s] >> led & 1 and (self._hidden_once & SUIT_MASK[led]):
-            out.append(follow)
-        trump = self._trump if self._trumps else -1
-        if trump >= 0 and trump != led:
-            if not out and hand & SUIT_MASK[trump]:
-                return (LegalReason.TRUMP,)
-            if out or not self._void[s] >> trump & 1:
-                out.append(LegalReason.TRUMP)
-        out.append(LegalReason.OFF_SUIT)
-        return tuple(out)
+        return self.duty_of(s).steps
 
     def sample_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]] | None = None,
                       play: PlayCard | None = None, tries: int = 20, lacks: Sequence[int] = ()) -> Engine | None:
@@ -1657,10 +1699,9 @@ class Engine:
             return None
         for _ in range(tries):
             f = self.fork()
-            if play is not None and f._phase == IN_TRICK and f._led >= 0 and SUIT[play.card] != f._led:
-                f.mark_void(play.seat, f._led, None)
-                if f._trumps and f._trump >= 0 and SUIT[play.card] != f._trump:
-                    f.mark_void(play.seat, f._trump, None)
+            if play is not None:
+                for suit in f.shows_void(play.seat, play.card):
+                    f.mark_void(play.seat, suit, None)
             for s, cards in known.items():
                 for c in cards:
                     if f._unknown[s] and not f._once[s] & BIT[c] and f.may_hold(s, c):
@@ -2014,11 +2055,10 @@ class Engine:
         penalised it saw the hand."""
         if not late:
             v = self.judge_play(s, c)
-            if v is None and unseen and self._phase == IN_TRICK and self._unknown[s] > 0 and SUIT[c] != self._led:
-                if self._hidden_once & SUIT_MASK[self._led]:
-                    return Verdict(Code.RENEGE, "may hold the suit led", SuitHeld(self._led))
-                if self._trumps and self._trump >= 0 and SUIT[c] != self._trump and self._hidden_once & SUIT_MASK[self._trump]:
-                    return Verdict(Code.RENEGE, "may hold a trump", SuitHeld(self._trump))
+            if v is None and unseen:
+                step = self._passed_by(s, c)
+                if step is not None:
+                    return Verdict(step.code, step.may_hold, SuitHeld(step.suit))
             return v
         if self._phase == IN_TRICK or not self._last_trick:
             raise ValueError(f"a late play of seat {s}: no trick has just ended")
@@ -2134,22 +2174,35 @@ class Engine:
         those cards have held the suit led (or, in Donkey, a trump when ``c`` is none)? Then
         the play may have been a renege, which the table saw and the record may show
         (Pagat, Getaway: Second and subsequent tricks; Donkey)."""
-        if self._phase != IN_TRICK or self._unknown[s] == 0 or SUIT[c] == self._led:
-            return False
-        if self._hidden_once & SUIT_MASK[self._led]:
-            return True
-        return bool(self._trumps and self._trump >= 0 and SUIT[c] != self._trump
-                    and self._hidden_once & SUIT_MASK[self._trump])
+        return self._passed_by(s, c) is not None
+
+    def _passed_by(self, s: int, c: int) -> Asked | None:
+        """The first step of the duty (:func:`asked`) that ``s``'s unseen cards may hold and
+        that playing ``c`` from them passes by, or None (a lead, a known hand, or ``c`` meets
+        the first step the unseen cards may meet)."""
+        if self._phase != IN_TRICK or self._unknown[s] == 0:
+            return None
+        bit = BIT[c]
+        for step in self._asked():
+            if bit & step.cards:
+                return None
+            if self._hidden_once & step.cards:
+                return step
+        return None
 
     def shows_void(self, s: int, c: int) -> tuple[int, ...]:
         """The suits seat ``s``'s unseen cards are shown to lack if it plays ``c`` now: the
         suit led, for a card of another suit from unseen cards, and in Donkey the trump too
         when ``c`` is none (it had to trump if able). Empty for a lead or a known hand."""
-        if self._phase != IN_TRICK or self._unknown[s] == 0 or SUIT[c] == self._led:
+        if self._phase != IN_TRICK or self._unknown[s] == 0:
             return ()
-        if self._trumps and self._trump >= 0 and SUIT[c] != self._trump:
-            return (self._led, self._trump)
-        return (self._led,)
+        bit = BIT[c]
+        out: list[int] = []
+        for step in self._asked():
+            if bit & step.cards:
+                break
+            out.append(step.suit)
+        return tuple(out)
 
     def _draw_due(self) -> DrawDueFrom:
         src = self._draw_source
