@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from referee.archive.dask import DaskRunner
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
-from referee.commands.pipes import same_terminal
+from referee.commands.pipes import EXIT_CLOSED, closed_pipe, end_now, same_terminal
 from referee.engine.rules import RuleSet
 from referee.notation.reader import ReadError
 from referee.reports.diagnostics import NOTE
@@ -87,6 +87,8 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
     done = 0
     failed: str | None = None
     completed = False
+    ended = True  # the runner's threads ended when it closed
+    closed: BrokenPipeError | None = None
     try:
         for path in files:
             name = (names or {}).get(path, str(path))
@@ -140,18 +142,27 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
         completed = failed is None
     except KeyboardInterrupt:
         failed = "interrupted"
+    except BrokenPipeError as e:
+        # The report's reader went away: the entry point ends every command alike, silently
+        # with exit 2 (referee/commands/pipes.py); at once if the pool could not be ended.
+        closed = e
     finally:
-        runner.close(abort=not completed)
+        ended = runner.close(abort=not completed)
         if progress is not None:
             progress[0].stop()
+    if closed is not None:
+        if not ended:
+            closed_pipe()
+            end_now(EXIT_CLOSED)
+        raise closed
     if failed == "interrupted":
         sys.stdout.flush()
         sys.stderr.write("interrupted: the check was not finished\n")
-        return 130
+        return 130 if ended else end_now(130)
     if failed is not None:
         sys.stdout.flush()
         _say_error(f"{failed}; the check was not finished")
-        return 2
+        return 2 if ended else end_now(2)
     # What the policy counted as it kept each diagnostic: errors and mistakes fail the
     # check, notes never do (referee.reports.select).
     totals["errors"], totals["warnings"] = run.failing, run.by_severity[NOTE]

@@ -188,8 +188,9 @@ class DaskRunner:
                 return
             yield cast(T, self._result(pending.popleft()))
 
-    def close(self, abort: bool = False) -> None:
+    def close(self, abort: bool = False) -> bool:
         try:
             self.client.close(timeout=5 if abort else 20)
         except Exception:
             pass
+        return True  # the client's close is bounded by its timeout

@@ -111,7 +111,7 @@ class Runner(Protocol):
     """Judges the slices it is given and yields their results in input order."""
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]: ...
-    def close(self, abort: bool = False) -> None: ...
+    def close(self, abort: bool = False) -> bool: ...  # False: a thread of it could not be ended
     def slice_bytes(self, file_bytes: int) -> int: ...
 
 
@@ -194,8 +194,8 @@ class InProcess:
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         return map(judge_range, work)
 
-    def close(self, abort: bool = False) -> None:
-        pass
+    def close(self, abort: bool = False) -> bool:
+        return True
 
     def slice_bytes(self, file_bytes: int) -> int:
         return RANGE_BYTES

@@ -45,6 +45,10 @@ from referee.notation.reader import RANGE_BYTES, ReadError
 # few enough that results waiting for their turn stay small.
 AHEAD = 3
 
+# How long an interrupted pool's thread is waited for once its workers are killed (it ends in
+# milliseconds; the bound is for a state of the pool no one foresaw).
+SHUTDOWN_SECONDS = 10.0
+
 T = TypeVar("T")
 
 
@@ -168,17 +172,33 @@ class PoolRunner:
     def slice_bytes(self, file_bytes: int) -> int:
         return RANGE_BYTES  # a local worker's slice costs a pickle each way: small slices balance best
 
-    def close(self, abort: bool = False) -> None:
+    def close(self, abort: bool = False) -> bool:
+        """Stop the pool: after its slices (``abort`` False), or now. True when the pool's
+        threads have ended; False when one could not be ended within the bound (the process
+        must then end without waiting for it: :func:`referee.commands.pipes.end_now`)."""
         if not abort:
             self.pool.shutdown(wait=True)
             self._restore()
-            return
-        # Interrupted, or a worker died: stop every worker now, not after its slice.
-        # The pool's processes are this process's children: kill them through
-        # multiprocessing, not the executor's private table.
+            return True
+        # Interrupted, a worker died, or the report's reader went away: stop every worker
+        # now, not after its slice. The pool's processes are this process's children: kill
+        # them through multiprocessing, not the executor's private table.
         _kill_workers()
-        # With its workers dead the pool's manager thread ends at once: wait for it, so that
-        # the interpreter's exit does not wake a thread whose pipe is already closed (a
-        # traceback at exit otherwise, now and then).
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        # A worker killed while sending its slice's result leaves half a message in the
+        # result pipe, and the pool's manager thread waiting for the rest for ever: this
+        # process holds the pipe's other end too (issue 36: 'check | head -1' hung once in 38
+        # runs). Closed here, the pipe has no writer left once the workers are dead, and the
+        # read ends at once; the pool then sees its workers gone and its thread ends.
+        writer = getattr(getattr(self.pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the manager thread, so that the interpreter's exit does not wake a thread
+        # whose pipe is already closed (a traceback at exit otherwise, now and then); but
+        # within a bound, whatever state the pool's internals are left in.
+        manager = getattr(self.pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(SHUTDOWN_SECONDS)
         self._restore()
+        return manager is None or not manager.is_alive()

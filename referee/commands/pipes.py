@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import NoReturn
 
 EXIT_CLOSED = 2  # the output was not all delivered: an I/O error
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -26,6 +27,19 @@ def closed_pipe() -> int:
     except (OSError, ValueError):  # standard output closed or replaced: nothing to redirect
         pass
     return EXIT_CLOSED
+
+
+def end_now(code: int) -> NoReturn:
+    """End the process at once with ``code``, what was written delivered, without waiting
+    for its threads: for a run whose worker pool kept a thread that could not be ended (the
+    interpreter's exit would wait for it for ever, issue 36). Nothing the user wrote is at
+    stake: ``check`` writes no file."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def same_terminal() -> bool:

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
 from referee.engine import cards as C
 from referee.engine import state as E
+from referee.notation.reader import _card_help as card_help  # the sentence is the reader's, said once
 
 PLAY_WORDS = frozenset({"plays", "played", "play", "leads", "led", "lead"})
 TAKE_WORDS = frozenset({"takes", "took", "take"})
@@ -145,63 +146,131 @@ class _Failure:
     expected: str = ""
 
 
-def _parses(ws: list[Word], i: int, fail: _Failure) -> Iterator[list[Act]]:
-    """Every way of reading ws[i:] as a sequence of acts."""
-    if i == len(ws):
-        yield []
-        return
+@dataclass
+class Work:
+    """The reader's work, counted (issue 36): ``steps`` to read the words (a word
+    classified, a way of reading a word examined, a position of an attempt visited), which
+    an entry twice as long at most doubles; ``listed``, the steps walking the readings found
+    (at most nine, each as long as the entry), to say them."""
 
-    def note(at: int, expected: str) -> None:
-        if at > fail.at:
-            fail.at, fail.expected = at, expected
+    steps: int = 0
+    listed: int = 0
 
+
+# The longest line read as an entry, in characters: sixteen plays of the longest seat names
+# fit several times over; past it the line is refused in one line before a word is read.
+MAX_ENTRY_CHARS = 2000
+
+# How many readings are listed when an entry can be read more than one way (enough to ask).
+_READINGS_LISTED = 9
+
+# One way of reading the words from a position: (act, j, "") an act of the words before
+# position j, or (None, at, expected) none, as what was expected at position ``at`` was not there.
+_Way = tuple[Union[Act, None], int, str]
+
+
+def _ways(ws: list[Word], i: int, work: Work) -> list[_Way]:
+    """Every way of reading an act that begins at word ``i``, in the order they are tried:
+    each depends only on the few words from ``i`` on, never on how ``i`` was reached."""
+    out: list[_Way] = []
+    n = len(ws)
     w = ws[i]
-    # the card alone
-    if w.card is not None:
-        for rest in _parses(ws, i + 1, fail):
-            yield [Play(None, w.card)] + rest
+    if w.card is not None:  # the card alone
+        out.append((Play(None, w.card), i + 1, ""))
     for s in w.seats:
+        work.steps += 1
         j = i + 1
-        if j < len(ws) and ws[j].keyword == "take":
+        if j < n and ws[j].keyword == "take":
             k = j + 1
-            if k < len(ws) and ws[k].seats:
-                end = k + 1
-                if end < len(ws) and ws[end].keyword == "hand":
-                    end += 1
-                for t in ws[k].seats:
-                    for rest in _parses(ws, end, fail):
-                        yield [TakeAct(s, t)] + rest
+            if k < n and ws[k].seats:
+                end = k + 2 if k + 1 < n and ws[k + 1].keyword == "hand" else k + 1
+                out.extend((TakeAct(s, t), end, "") for t in ws[k].seats)
             else:
-                note(k, "the seat whose hand is taken")
+                out.append((None, k, "the seat whose hand is taken"))
             continue
-        if j < len(ws) and ws[j].keyword == "draw":
+        if j < n and ws[j].keyword == "draw":
             k = j + 1
-            drawn = ws[k].card if k < len(ws) else None
-            if drawn is not None:
-                end = k + 1
-                if end < len(ws) and ws[end].keyword == "from":
-                    if end + 1 < len(ws) and ws[end + 1].seats:
-                        for src in ws[end + 1].seats:
-                            for rest in _parses(ws, end + 2, fail):
-                                yield [DrawAct(s, drawn, src)] + rest
-                    else:
-                        note(end + 1, "the seat whose hand the card is drawn from")
-                    continue
-                for rest in _parses(ws, end, fail):
-                    yield [DrawAct(s, drawn, None)] + rest
-            else:
-                note(k, "the card drawn")
+            drawn = ws[k].card if k < n else None
+            if drawn is None:
+                out.append((None, k, "the card drawn"))
+                continue
+            end = k + 1
+            if end < n and ws[end].keyword == "from":
+                if end + 1 < n and ws[end + 1].seats:
+                    out.extend((DrawAct(s, drawn, src), end + 2, "") for src in ws[end + 1].seats)
+                else:
+                    out.append((None, end + 1, "the seat whose hand the card is drawn from"))
+                continue
+            out.append((DrawAct(s, drawn, None), end, ""))
             continue
-        if j < len(ws) and ws[j].keyword == "play":
+        if j < n and ws[j].keyword == "play":
             j += 1
-        card = ws[j].card if j < len(ws) else None
+        card = ws[j].card if j < n else None
         if card is not None:
-            for rest in _parses(ws, j + 1, fail):
-                yield [Play(s, card)] + rest
+            out.append((Play(s, card), j + 1, ""))
         else:
-            note(j, "a card")
+            out.append((None, j, "a card"))
     if w.card is None and not w.seats:
-        note(i, "a seat or a card")
+        out.append((None, i, "a seat or a card"))
+    work.steps += len(out) + 1
+    return out
+
+
+def _read(ws: list[Word], work: Work) -> tuple[list[list[Act]], _Failure]:
+    """The first readings of the words (up to enough to ask), or none and how far the
+    longest attempt got. The readings from word ``i`` on are the same however ``i`` was
+    reached, so each position is examined once: whether any reading ends from it is found
+    from the last word back, and only ways that end are walked. No recursion: a line of
+    thousands of words needs no deeper stack than a line of one."""
+    n = len(ws)
+    ways = [_ways(ws, i, work) for i in range(n)]
+    ends = [False] * n + [True]  # ends[i]: some reading of ws[i:] reads every word
+    work.steps += 1  # the end of the line, where every reading ends
+    for i in range(n - 1, -1, -1):
+        ends[i] = any(act is not None and ends[j] for act, j, _ in ways[i])
+    fail = _Failure()
+    if not ends[0]:
+        # Every position an attempt reaches, once each, in the order the attempts reach
+        # them: the furthest note says which word is wrong (the first note, on a tie).
+        seen = {0}
+        stack = [iter(ways[0])]
+        while stack:
+            way = next(stack[-1], None)
+            work.steps += 1
+            if way is None:
+                stack.pop()
+            elif way[0] is None:
+                _, at, expected = way
+                if at > fail.at:
+                    fail.at, fail.expected = at, expected
+            else:
+                j = way[1]
+                if j < n and j not in seen:
+                    seen.add(j)
+                    stack.append(iter(ways[j]))
+        return [], fail
+    # The readings, in the order they are tried, walking only ways that end.
+    found: list[list[Act]] = []
+    path: list[Act] = []
+    frames = [iter(ways[0])]
+    while frames and len(found) < _READINGS_LISTED:
+        way = next(frames[-1], None)
+        work.listed += 1
+        if way is None:
+            frames.pop()
+            if path:
+                path.pop()
+            continue
+        act, j, _ = way
+        if act is None or not ends[j]:
+            continue
+        path.append(act)
+        if j == n:
+            found.append(list(path))
+            path.pop()
+        else:
+            frames.append(iter(ways[j]))
+    return found, fail
 
 
 def _unknown_word(word: str, seats: Sequence[str]) -> str:
@@ -211,24 +280,30 @@ def _unknown_word(word: str, seats: Sequence[str]) -> str:
         difflib.get_close_matches(word.capitalize(), names, n=1, cutoff=0.6)
     if close:
         return f"unknown seat '{word}' (did you mean '{close[0]}'?)"
+    # A word of a card's length that is nearly a card ('11s', 'Qx'): the ranks or the suits,
+    # in the words of the notation's reader.
+    nearly = card_help(word) if len(word) <= 4 else None
+    if nearly:
+        return f"expected a card such as Q♥ or QH, found '{word}': {nearly}"
     if re.fullmatch(r"(10|[2-9TtJjQqKkAa1])\S*", word) or len(word) <= 3:
         return (f"expected a card such as Q♥ or QH, found '{word}'" if len(word) <= 3
                 else f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card")
     return f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card"
 
 
-def read_acts(text: str, seats: Sequence[str]) -> list[list[Act]] | Rejection:
-    """Every reading of the entry as acts (an empty list: none, with why)."""
+def read_acts(text: str, seats: Sequence[str], work: Work | None = None) -> list[list[Act]] | Rejection:
+    """Every reading of the entry as acts (up to enough to ask about), or a rejection that
+    says which word is wrong. ``work`` counts the steps taken."""
+    work = work if work is not None else Work()
+    if len(text) > MAX_ENTRY_CHARS:
+        return Rejection(f"the line is {len(text):,} characters long, too long for an entry (at most "
+                         f"{MAX_ENTRY_CHARS:,}): type a few actions a line")
     raw = words_of(text)
     if not raw:
         return Rejection("nothing was typed")
     ws = [classify(w, seats) for w in raw]
-    fail = _Failure()
-    found = []
-    for p in _parses(ws, 0, fail):
-        found.append(p)
-        if len(found) > 8:  # enough to ask
-            break
+    work.steps += len(ws)
+    found, fail = _read(ws, work)
     if found:
         return found
     at = fail.at if fail.at >= 0 else 0
@@ -276,13 +351,13 @@ def render_act(a: Act, seats: Sequence[str]) -> str:
     return f"{seats[a.seat]} draws {C.card_str(a.card)}" + (f" from {seats[a.source]}" if a.source is not None else "")
 
 
-def read_entry(text: str, seats: Sequence[str], engine: E.Engine | None) -> Reading:
+def read_entry(text: str, seats: Sequence[str], engine: E.Engine | None, work: Work | None = None) -> Reading:
     """One typed line, read: the notation lines it stands for, a question, or a rejection.
 
     The seat of a card typed alone is settled here only for the first such card of the line;
     a card alone after it is settled by :func:`settle` once the plays before it are judged.
     """
-    got = read_acts(text, seats)
+    got = read_acts(text, seats, work)
     if isinstance(got, Rejection):
         return got
     readings = {tuple(render_act(a, seats) if not (isinstance(a, Play) and a.seat is None) else f"? {C.card_str(a.card)}"

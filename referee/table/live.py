@@ -65,6 +65,7 @@ from referee.reports.text import safe, safe_path
 from referee.review.ask import hint
 from referee.table import answers
 from referee.table.entry import (
+    ACCEPTED,
     DRAW_WORDS,
     PLAY_WORDS,
     TAKE_WORDS,
@@ -288,6 +289,7 @@ class Session:
         self.written = False  # the file has been written by this session
         self.snap: Snapshot | None = None  # the file as last read or written (None: not checked)
         self.unwritten = 0  # entries answered but not written (the file could not be written)
+        self.told_accepted = False  # the entries accepted have been listed (once a session, issue 38)
 
     # ---- text --------------------------------------------------------------------------
 
@@ -468,6 +470,7 @@ class Session:
         if phrase in ("quit", "exit", "q", "bye"):
             return [], False
         if phrase in ("help", "?", "h"):
+            self.told_accepted = True
             return [(HELP, "")], True
         if phrase == "show":
             return [("@show", "")], True
@@ -498,11 +501,23 @@ class Session:
             return self.act(text), True  # the notation's own line, read as written
         reading = read_entry(body, self.seats(), self.engine)
         if isinstance(reading, Rejection):
-            return [(f"rejected (not recorded): {reading.why}", "error"), (f"  accepted: {reading.accepted}", "help")], True
+            return self.rejection(reading), True
         if isinstance(reading, Question):
             self.pending = Pending(reading)
             return [(f"question (not recorded): {reading.text}", "warning")], True
         return self.record_lines(list(reading.lines), comment), True
+
+    def rejection(self, reading: Rejection, left: str = "") -> list[Line]:
+        """An entry refused: why, in one line; then what would be accepted. The list of every
+        kind of entry is said once a session (help says it again); a hint for this entry alone
+        every time."""
+        out = [(f"rejected (not recorded): {reading.why}{left}", "error")]
+        if reading.accepted != ACCEPTED:
+            out.append((f"  accepted: {reading.accepted}", "help"))
+        elif not self.told_accepted:
+            self.told_accepted = True
+            out.append((f"  accepted: {reading.accepted}; 'help' lists them again", "help"))
+        return out
 
     def record_lines(self, lines: list[str], comment: str | None) -> list[Line]:
         """Record the lines of one entry in turn; a card typed alone gets its seat from the
@@ -513,9 +528,7 @@ class Session:
             rest = lines[i + 1:]
             left = f" (nor the rest of the entry: {', '.join(x.replace('? ', '') for x in rest)})" if rest else ""
             if isinstance(reading, Rejection):
-                out += [(f"rejected (not recorded): {reading.why}{left}", "error"),
-                        (f"  accepted: {reading.accepted}", "help"), (self.turn_line(), "turn")]
-                return out
+                return out + self.rejection(reading, left) + [(self.turn_line(), "turn")]
             if isinstance(reading, Question):
                 self.pending = Pending(reading, rest)
                 out += [(f"question (not recorded): {reading.text}", "warning")]
