@@ -407,6 +407,11 @@ class Guard:
         return None
 
 
+_SLOW_TEXT = b"refused: the request came too slowly\n"
+_TOO_SLOW = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+             b"content-length: " + str(len(_SLOW_TEXT)).encode() + b"\r\n\r\n" + _SLOW_TEXT)
+
+
 def guarded_protocol(timeout: float) -> type[H11Protocol]:
     """uvicorn's HTTP/1.1 protocol, with a deadline: each request must arrive whole (its
     headers and its body) within ``timeout`` seconds of the connection opening or of the
@@ -447,10 +452,9 @@ def guarded_protocol(timeout: float) -> type[H11Protocol]:
             self._deadline = None
             if self.transport.is_closing():
                 return
-            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and self.conn.their_state is not h11.IDLE:
-                self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
-                                     b"connection: close\r\ncontent-length: 40\r\n\r\n"
-                                     b"refused: the request came too slowly\r\n\r\n")
+            begun = self.conn.their_state is not h11.IDLE or bool(self.conn.trailing_data[0])
+            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and begun:
+                self.transport.write(_TOO_SLOW)
             self.transport.close()
 
     return Guarded
@@ -681,32 +685,32 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
     watch = base + (f"?t={join}" if join else "")
     more = "&" if join else "?"
     record = watch + more + f"r={table.recorder}"
-    plays = sum(len(u.plays) for u in session.units)
-    out.write(f"getaway-ref serve: {session.path}, " + (f"continuing game {session.number} ({plays} plays recorded)"
-              if session.units else f"game {session.number}") + f", seats {' '.join(session.seats())}, "
-              f"rules {session.rules.spec()}; saved after every entry\n")
-    out.write(f"watch and ask:  {watch}\n")
-    out.write(f"record (one phone): {record}\n")
-    if host is None:
-        out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
-    if recorder_qr:
-        # Asked for: whoever sees this screen can record, so it is not shown by default.
-        _qr(record, out)
-        out.write("scan to record (the recorder's phone only)\n")
-    for token, name in seat_tokens.items():
-        # Each player scans their own: that phone records that seat's plays, takes and draws only.
-        address = watch + more + f"s={token}"
-        out.write(f"{name} records {name}'s own plays: {address}\n")
-        _qr(address, out)
-        out.write(f"scan to record {name}'s plays ({name}'s phone only)\n")
-    _qr(watch, out)
-    out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
-    out.flush()
     try:
+        plays = sum(len(u.plays) for u in session.units)
+        out.write(f"getaway-ref serve: {session.path}, " + (f"continuing game {session.number} ({plays} plays recorded)"
+                  if session.units else f"game {session.number}") + f", seats {' '.join(session.seats())}, "
+                  f"rules {session.rules.spec()}; saved after every entry\n")
+        out.write(f"watch and ask:  {watch}\n")
+        out.write(f"record (one phone): {record}\n")
+        if host is None:
+            out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
+        if recorder_qr:
+            # Asked for: whoever sees this screen can record, so it is not shown by default.
+            _qr(record, out)
+            out.write("scan to record (the recorder's phone only)\n")
+        for token, name in seat_tokens.items():
+            # Each player scans their own: that phone records that seat's plays, takes and draws only.
+            address = watch + more + f"s={token}"
+            out.write(f"{name} records {name}'s own plays: {address}\n")
+            _qr(address, out)
+            out.write(f"scan to record {name}'s plays ({name}'s phone only)\n")
+        _qr(watch, out)
+        out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
+        out.flush()
         config = uvicorn.Config(make_app(table), log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                                 lifespan="off", http=guarded_protocol(request_timeout))
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C as soon as the addresses are printed: a stop like any other
         pass
     finally:
         sock.close()
