@@ -403,11 +403,16 @@ def serve(
     deal: str | None = typer.Option(None, "--deal", metavar="DEAL", help="a new game's deal, as for live"),
     recorder_qr: bool = typer.Option(False, "--recorder-qr", help="print a QR code of the recorder's address too "
                                                                    "(anyone who sees it can record)"),
+    seat_phones: bool = typer.Option(False, "--seat-phones", help="each player records their own plays from their own "
+                                     "phone: an address and a QR code per seat, whose phone may record only that seat's "
+                                     "plays, takes and draws (the recorder's address still records every seat)"),
+    request_timeout: float = typer.Option(10.0, "--request-timeout", min=0.1, metavar="SECONDS",
+                                          help="how long a phone may take to send one request before it is cut off"),
 ) -> None:
     """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
     from referee.web import serve_command
 
-    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr))
+    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr, seat_phones, request_timeout))
 
 
 @app.command()

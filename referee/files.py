@@ -42,6 +42,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import FrameType
@@ -372,6 +373,54 @@ def _give_name(fd: int, directory: str, real: str) -> tuple[str, os.stat_result]
         raise
     os.close(out)
     return name, mine
+
+
+_LEFTOVER_AGE = 60.0  # seconds: a copy (the fallback of _give_name) older than this was cut short
+
+
+def remove_leftovers(path: os.PathLike[str] | str) -> list[str]:
+    """Remove what a write of ``path`` killed between naming its new text and the rename
+    left beside it: ``.NAME.PID.tmp`` (:func:`_give_name`) whose process is gone, and
+    ``.NAME.XXXXXXXX.tmp`` (its copying fallback) once older than any write takes. Only
+    these names, for this file; returns the paths removed."""
+    real = os.path.realpath(path)
+    directory, base = os.path.dirname(real) or ".", os.path.basename(real)
+    head = f".{base}."
+    gone: list[str] = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return gone
+    now = time.time()
+    for name in names:
+        middle = name[len(head):-len(".tmp")] if name.startswith(head) and name.endswith(".tmp") else ""
+        if not middle:
+            continue
+        leftover = os.path.join(directory, name)
+        if middle.isdigit():
+            try:
+                os.kill(int(middle), 0)
+                continue  # its writer still runs (or is another user's): not ours to remove
+            except ProcessLookupError:
+                pass
+            except (PermissionError, OverflowError, ValueError):
+                continue
+        elif len(middle) == 8 and all(c.isalnum() or c == "_" for c in middle):
+            try:
+                st = os.lstat(leftover)
+            except OSError:
+                continue
+            if now - st.st_mtime < _LEFTOVER_AGE:
+                continue
+        else:
+            continue
+        try:
+            if stat.S_ISREG(os.lstat(leftover).st_mode):
+                os.unlink(leftover)
+                gone.append(leftover)
+        except OSError:
+            pass
+    return gone
 
 
 @contextlib.contextmanager

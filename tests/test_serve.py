@@ -104,6 +104,17 @@ def _status(url: str, data: dict | None = None) -> int:
         return e.code
 
 
+def _state(srv: Server) -> dict:
+    """The table as the server sends it to every phone (the join token only)."""
+    with urllib.request.urlopen(srv.watch.replace("/?", "/state?") if "?" in srv.watch else srv.watch + "state",
+                                timeout=WAIT) as r:
+        return json.loads(r.read())
+
+
+def _version(srv: Server) -> str:
+    return _state(srv)["live"]["version"]
+
+
 def _query(url: str) -> str:
     return url.split("?", 1)[1] if "?" in url else ""
 
@@ -182,7 +193,7 @@ def test_a_request_without_the_token_is_refused(tmp_path):
         assert _status(srv.base + "undo?" + q, {"expect": ""}) == 403
         assert _status(srv.base + "entry", {"text": "North A♠"}) == 403
         assert "10." not in rec.read_text(encoding="utf-8")  # nothing refused was recorded
-        assert _status(srv.base + "entry?" + _query(srv.record), {"text": "North A♠"}) == 200
+        assert _status(srv.base + "entry?" + _query(srv.record), {"text": "North A♠", "version": _version(srv)}) == 200
         assert "10. North A♠" in rec.read_text(encoding="utf-8")
     finally:
         srv.stop()

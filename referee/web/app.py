@@ -15,6 +15,7 @@ recorder's token too (``&r=``), printed once, for the recorder's phone.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import secrets
 import socket
@@ -22,21 +23,26 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import h11
 import segno
 import uvicorn
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.events import TakeHand
 from referee.engine.rules import RulesError, parse_spec
+from referee.files import ABSENT, WriteError, read_snapshot, recover, remove_leftovers
 from referee.notation.reader import ReadError
 from referee.table import answers
-from referee.table.entry import seat_matches
+from referee.table.entry import Lines, Question, read_entry, seat_matches
 from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name
 from referee.table.page import card_data, game_data, render
 
@@ -49,19 +55,37 @@ _NOT_HERE = {"quit": "the server stops with Ctrl-C where it was started", "exit"
 
 
 class Table:
-    """The live session every phone shares, its version, and the last ruling."""
+    """The live session every phone shares, its version, and the last ruling.
 
-    def __init__(self, session: Session, join: str | None, recorder: str) -> None:
+    Every step that reads or changes the session (an entry, undo, a new game, a question)
+    runs in a worker thread, one at a time (the app holds ``lock`` around it), so that the
+    server answers the other phones meanwhile; what they are shown is computed there too and
+    put in place in one assignment (``_shown``), then announced on the event loop
+    (:meth:`publish`)."""
+
+    def __init__(self, session: Session, join: str | None, recorder: str,
+                 seat_tokens: dict[str, str] | None = None) -> None:
         self.session = session
         self.join = join
         self.recorder = recorder
-        self.version = 0
+        self.seat_tokens = seat_tokens or {}  # token -> the seat's name (--seat-phones)
+        # The record's version: this run's mark and a count of changes. An entry carries the
+        # version its phone saw; a retry of it (or a tap on a screen not yet redrawn) carries
+        # an old one and is refused, so nothing is recorded twice. The mark keeps a phone's
+        # page from a run before a restart from matching.
+        self.run = secrets.token_hex(4)
+        self.changes = 0
+        self.made: dict[str, str] = {}  # version -> the entry that changed it (for "already recorded")
         self.answered = 0
         self.answer: dict[str, Any] | None = None
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self._message = ""
-        self._refresh()
+        self._shown: tuple[dict[str, Any], dict[str, Any], str] = ({}, {}, "")
+        self._compute()
+
+    @property
+    def version(self) -> str:
+        return f"{self.run}-{self.changes}"
 
     # ---- what every phone is shown --------------------------------------------------------
 
@@ -97,21 +121,28 @@ class Table:
             "answer": self.answer, "game": s.number,
         }
 
-    def _refresh(self) -> None:
+    def _compute(self) -> None:
+        """What the phones are shown, from the session as it is now (in the worker thread)."""
         s = self.session
-        self._game = game_data(answers.walk(s.game, s.default))
-        self._message = json.dumps({"game": self._game, "live": self._live()}, ensure_ascii=False)
+        game = game_data(answers.walk(s.game, s.default))
+        live = self._live()
+        self._shown = (game, live, json.dumps({"game": game, "live": live}, ensure_ascii=False))
+
+    def publish(self) -> None:
+        """Wake every phone's event stream (on the event loop: an asyncio.Event is not
+        thread-safe)."""
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
     def message(self) -> str:
-        return self._message
+        return self._shown[2]
 
-    def page(self, role: str) -> str:
-        return render({"file": self.session.path.name, "games": [self._game], "live": self._live(), "role": role},
+    def page(self, role: str, seat: str | None = None) -> str:
+        game, live, _ = self._shown
+        return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
                       serve=True)
 
-    # ---- changing the record (the recorder only) ------------------------------------------
+    # ---- changing the record (the recorder, or a seat's own phone) ------------------------
 
     def _ruling(self, lines: list[tuple[str, str]]) -> dict[str, Any]:
         """The entry's ruling: the one sentence of ``ask`` for what was recorded (or why it
@@ -127,19 +158,64 @@ class Table:
         self.answered += 1
         return {"n": self.answered, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why)}
 
-    def enter(self, text: str) -> dict[str, Any]:
+    def stale(self, version: str, text: str) -> str | None:
+        """Why an entry made on ``version`` of the record is not taken (None: it is current)."""
+        if version == self.version:
+            return None
+        if self.made.get(version) == _same(text):
+            return f"already recorded: '{text.strip()}' (sent twice; it is in the record once)"
+        return "the record changed since this screen was drawn: look at the table again, then enter it"
+
+    def enter(self, text: str, seat: str | None = None) -> dict[str, Any]:
+        """Record one entry; ``seat``: the entry comes from that seat's own phone and may
+        only be that seat's play, take or draw."""
         word = " ".join(text.lower().split())
         if word in _NOT_HERE:
             ruling = {"n": self.answered + 1, "kind": "rejected", "text": f"'{text.strip()}' is not an entry here: "
                       + (_NOT_HERE[word] or "use the buttons for undo, a new game and the questions"), "why": ""}
             self.answered += 1
             self.answer = ruling
+            self._compute()
             return ruling
-        before = self.session.file_text()
-        lines, _ = self.session.handle(text)
+        entered = text
+        if seat is not None:
+            own = self._own_lines(text, seat)
+            if isinstance(own, str):
+                raise SeatError(own)
+            entered = "; ".join(own)
+        version, before = self.version, self.session.file_text()
+        lines, _ = self.session.handle(entered)
         self.answer = self._ruling(lines)
-        self._changed(before)
+        if self._changed(before):
+            self.made[version] = _same(text)
+            while len(self.made) > 64:
+                del self.made[next(iter(self.made))]
         return self.answer
+
+    def _own_lines(self, text: str, name: str) -> list[str] | str:
+        """The notation lines of an entry from ``name``'s own phone, if it is only that seat's
+        own plays, take or draw; else why not. A card typed alone is the seat's own."""
+        s = self.session
+        seats = s.seats()
+        if name not in seats:
+            return f"{name} is not a seat of this game: this phone records nothing now"
+        if "#" in text:
+            return "a seat's phone records plays, takes and draws, without comments"
+        reading = read_entry(text, seats, s.engine)
+        if isinstance(reading, Question):
+            mine = [o for o in reading.options if all(part.strip().startswith(name + " ") or part.strip().startswith("? ")
+                                                     for part in o.split(";"))]
+            if len(mine) != 1:
+                return f"this phone records {name}'s plays only: '{text.strip()}' is not read as one of them"
+            lines = [part.strip() for part in mine[0].split(";")]
+        elif isinstance(reading, Lines):
+            lines = list(reading.lines)
+        else:
+            return f"not recorded: {reading.why}"
+        lines = [f"{name} {line[2:]}" if line.startswith("? ") else line for line in lines]
+        if not lines or any(not line.startswith(name + " ") for line in lines):
+            return f"this phone records {name}'s plays only"
+        return lines
 
     def undo(self, expect: str) -> tuple[int, dict[str, Any]]:
         s = self.session
@@ -159,10 +235,12 @@ class Table:
         self._changed(before)
         return self.answer
 
-    def _changed(self, before: str) -> None:
-        if self.session.file_text() != before:
-            self.version += 1
-        self._refresh()
+    def _changed(self, before: str) -> bool:
+        moved = self.session.file_text() != before
+        if moved:
+            self.changes += 1
+        self._compute()
+        return moved
 
     # ---- asking (anyone) --------------------------------------------------------------------
 
@@ -197,6 +275,191 @@ class Table:
                                              if v.sizes[i] > len(v.known[i]) else "") + f". {whole}"
 
 
+class SeatError(Exception):
+    """An entry from a seat's phone that is not that seat's own."""
+
+
+def _same(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+# ---- guarding the door ----------------------------------------------------------------------------
+
+MAX_BODY = 4096  # bytes: an entry is one line; a question or an undo is shorter
+REQUEST_TIMEOUT = 10.0  # seconds a phone may take to send one request, headers and body
+
+
+def _plain(status: int, text: str, close: bool = False) -> list[dict[str, Any]]:
+    """An ASGI response of one line of text."""
+    body = text.encode("utf-8") + b"\n"
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    return [{"type": "http.response.start", "status": status, "headers": headers},
+            {"type": "http.response.body", "body": body}]
+
+
+def _host_port(value: str) -> tuple[str, int] | None:
+    """A Host header (or an Origin's authority) as (address, port), or None."""
+    try:
+        parts = urlsplit("http://" + value)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not host or parts.path or parts.query or parts.username is not None:
+        return None
+    return host.lower(), port if port is not None else 80
+
+
+def _same_address(name: str, local: str) -> bool:
+    """Whether ``name`` (from a Host header) is the address the connection came in on, or
+    ``localhost`` on a loopback connection. A name a DNS server could point anywhere is not
+    (DNS rebinding): the phones use the address ``serve`` prints."""
+    try:
+        mine = ipaddress.ip_address(local.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(mine, ipaddress.IPv6Address) and mine.ipv4_mapped is not None:
+        mine = mine.ipv4_mapped
+    if name == "localhost":
+        return mine.is_loopback
+    try:
+        said = ipaddress.ip_address(name.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(said, ipaddress.IPv6Address) and said.ipv4_mapped is not None:
+        said = said.ipv4_mapped
+    return said == mine
+
+
+class Guard:
+    """In front of the app: a request is answered only if its ``Host`` is an address the
+    server is reached at (else 403: DNS rebinding), it carries no foreign ``Origin`` (403: a
+    page elsewhere posting here), a POST says ``application/json`` (else 415: a form or a
+    ``text/plain`` body needs no preflight), and its body is at most :data:`MAX_BODY` bytes
+    (413, from ``Content-Length`` before reading, or counted as a chunked body arrives). The
+    body is read here, bounded, and handed to the app whole."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        why = self._refusal(scope)
+        if why is not None:
+            status, text = why
+            for m in _plain(status, f"refused: {text}", close=True):
+                await send(m)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            m = await receive()
+            if m["type"] == "http.disconnect":
+                return
+            part = m.get("body", b"")
+            size += len(part)
+            if size > MAX_BODY:
+                # Refused as soon as it is too big: the rest is never read (the connection closes).
+                for r in _plain(413, f"refused: a request body is at most {MAX_BODY} bytes", close=True):
+                    await send(r)
+                return
+            chunks.append(part)
+            if not m.get("more_body", False):
+                break
+        whole: dict[str, Any] | None = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        async def replay() -> Any:
+            nonlocal whole
+            if whole is not None:
+                m, whole = whole, None
+                return m
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    @staticmethod
+    def _refusal(scope: dict[str, Any]) -> tuple[int, str] | None:
+        headers: dict[str, str] = {}
+        for k, v in scope.get("headers", []):
+            key = k.decode("latin-1").lower()
+            if key in headers and key in ("host", "origin", "content-type", "content-length"):
+                return 400, f"the {key} header is given twice"
+            headers[key] = v.decode("latin-1")
+        server = scope.get("server") or ("", None)
+        host = _host_port(headers.get("host", ""))
+        if host is None or host[1] != server[1] or not _same_address(host[0], str(server[0])):
+            return 403, "this server answers at the address it printed, not at the name this request used"
+        origin = headers.get("origin")
+        if origin is not None:
+            scheme, _, rest = origin.partition("://")
+            if scheme.lower() != "http" or _host_port(rest) != host:
+                return 403, "a page of another site may not use this table"
+        length = headers.get("content-length")
+        if length is not None and (not length.strip().isdigit() or int(length) > MAX_BODY):
+            return 413, f"a request body is at most {MAX_BODY} bytes"
+        if scope.get("method") == "POST":
+            kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            if kind != "application/json":
+                return 415, "the table takes JSON (Content-Type: application/json)"
+        return None
+
+
+_SLOW_TEXT = b"refused: the request came too slowly\n"
+_TOO_SLOW = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+             b"content-length: " + str(len(_SLOW_TEXT)).encode() + b"\r\n\r\n" + _SLOW_TEXT)
+
+
+def guarded_protocol(timeout: float) -> type[H11Protocol]:
+    """uvicorn's HTTP/1.1 protocol, with a deadline: each request must arrive whole (its
+    headers and its body) within ``timeout`` seconds of the connection opening or of the
+    answer before it, else the connection is closed (with a 408 where nothing was answered
+    yet). uvicorn's own keep-alive timer stops at the first byte, so a request sent half
+    would hold its connection for ever."""
+
+    class Guarded(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.conn.their_state in (h11.DONE, h11.MUST_CLOSE):
+                self._disarm()  # the request is in: the answer may take as long as it takes (events)
+
+        def on_response_complete(self) -> None:
+            self._arm()  # armed first: a pipelined request already whole disarms it below
+            super().on_response_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing():
+                return
+            begun = self.conn.their_state is not h11.IDLE or bool(self.conn.trailing_data[0])
+            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and begun:
+                self.transport.write(_TOO_SLOW)
+            self.transport.close()
+
+    return Guarded
+
+
 # ---- the app -------------------------------------------------------------------------------------
 
 
@@ -208,25 +471,37 @@ def _token_ok(given: str | None, want: str | None) -> bool:
     return want is None or (given is not None and secrets.compare_digest(given.encode(), want.encode()))
 
 
-def make_app(table: Table) -> Starlette:
+def make_app(table: Table) -> Guard:
     def joined(request: Request) -> bool:
         return _token_ok(request.query_params.get("t"), table.join)
 
     def recorder(request: Request) -> bool:
         return joined(request) and _token_ok(request.query_params.get("r"), table.recorder)
 
+    def seat_of(request: Request) -> str | None:
+        """The seat whose own phone this is (--seat-phones), or None."""
+        given = request.query_params.get("s")
+        if not given or not joined(request):
+            return None
+        for token, name in table.seat_tokens.items():
+            if secrets.compare_digest(given.encode(), token.encode()):
+                return name
+        return None
+
     async def body(request: Request) -> dict[str, Any]:
         try:
-            got = await request.json()
-        except ValueError:
+            got = json.loads(await request.body())
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return {}
         return got if isinstance(got, dict) else {}
 
     async def page(request: Request) -> Response:
         if not joined(request):
             return _refused("this table's address carries a join token; ask whoever started serve for it")
-        role = "recorder" if recorder(request) else "watcher"
-        return HTMLResponse(table.page(role), headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        seat = None if recorder(request) else seat_of(request)
+        role = "recorder" if recorder(request) else "seat" if seat is not None else "watcher"
+        html = await run_in_threadpool(table.page, role, seat)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def state(request: Request) -> Response:
         if not joined(request):
@@ -253,48 +528,81 @@ def make_app(table: Table) -> Starlette:
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def entry(request: Request) -> Response:
-        if not recorder(request):
-            return _refused("only the recorder's phone changes the record")
-        text = str((await body(request)).get("text", ""))
-        if not text.strip() or "\n" in text or "\r" in text:
+        seat = None if recorder(request) else seat_of(request)
+        if not recorder(request) and seat is None:
+            return _refused("only the recorder's phone (or a seat's own, with --seat-phones) changes the record")
+        got = await body(request)
+        text, version = got.get("text", ""), got.get("version")
+        if not isinstance(text, str) or not text.strip() or "\n" in text or "\r" in text:
             return JSONResponse({"error": "one entry, on one line"}, status_code=400)
+        if not isinstance(version, str):
+            return JSONResponse({"error": "an entry carries the version of the record it was made on (the page "
+                                 "sends it: load the page again)"}, status_code=400)
         async with table.lock:
-            return JSONResponse({"answer": table.enter(text)})
+            why = table.stale(version, text)
+            if why is not None:
+                return JSONResponse({"error": why, "already": why.startswith("already"), "version": table.version},
+                                    status_code=409)
+            try:
+                answer = await run_in_threadpool(table.enter, text, seat)
+            except SeatError as ex:
+                return JSONResponse({"error": str(ex)}, status_code=403)
+            table.publish()
+            return JSONResponse({"answer": answer, "version": table.version})
 
     async def undo(request: Request) -> Response:
         if not recorder(request):
-            return _refused("only the recorder's phone changes the record")
+            return _refused("only the recorder's phone undoes")
         expect = str((await body(request)).get("expect", ""))
         async with table.lock:
-            code, got = table.undo(expect)
+            code, got = await run_in_threadpool(table.undo, expect)
+            table.publish()
         return JSONResponse(got, status_code=code)
 
     async def new(request: Request) -> Response:
         if not recorder(request):
-            return _refused("only the recorder's phone changes the record")
+            return _refused("only the recorder's phone starts the next game")
         async with table.lock:
-            return JSONResponse({"answer": table.new_game()})
+            answer = await run_in_threadpool(table.new_game)
+            table.publish()
+            return JSONResponse({"answer": answer, "version": table.version})
 
     async def ask(request: Request) -> Response:
         if not joined(request):
             return _refused("no join token")
         got = await body(request)
         seat = got.get("seat")
-        return JSONResponse({"answer": table.ask(str(got.get("q", "")), str(seat) if seat else None)})
+        async with table.lock:
+            said = await run_in_threadpool(table.ask, str(got.get("q", "")), str(seat) if seat else None)
+        return JSONResponse({"answer": said})
 
-    return Starlette(routes=[
+    return Guard(Starlette(routes=[
         Route("/", page), Route("/state", state), Route("/events", events),
         Route("/entry", entry, methods=["POST"]), Route("/undo", undo, methods=["POST"]),
         Route("/new", new, methods=["POST"]), Route("/ask", ask, methods=["POST"]),
-    ])
+    ]))
 
 
 # ---- the command ---------------------------------------------------------------------------------
 
 
-def open_session(file: Path | None, seats: str | None, rules: str | None, deal: str | None) -> Session:
-    """The record's last game continued, or a new game, as ``live`` opens it."""
-    path = file if file is not None else fresh_name(Path("."))
+def open_session(file: Path | None, seats: str | None, rules: str | None, deal: str | None) -> tuple[Session, bool]:
+    """The record's last game continued, or a new game, as ``live`` opens it; and whether
+    the file is new (then it is first written with the first entry, so that a server
+    started and stopped leaves nothing behind)."""
+    if file is not None:
+        return _open(file, file.exists(), seats, rules, deal)
+    path = fresh_name(Path("."))  # created empty, to hold the name
+    try:
+        return _open(path, False, seats, rules, deal)
+    except BaseException:
+        if path.exists() and path.stat().st_size == 0:
+            path.unlink()
+        raise
+
+
+def _open(path: Path, existed: bool, seats: str | None, rules: str | None, deal: str | None) -> tuple[Session, bool]:
+    new = not existed
     default = None
     if rules:
         try:
@@ -305,9 +613,12 @@ def open_session(file: Path | None, seats: str | None, rules: str | None, deal: 
     mode: int | None = None
     if path.is_dir():
         raise LiveError(f"{path} is a directory")
-    if path.exists() and path.stat().st_size:
+    recover([path])  # a rewrite of it cut short by a kill: put back before it is read
+    remove_leftovers(path)  # a temporary file of a write killed before its rename (ours, by name)
+    if path.exists():
         try:
-            text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+            raw, snap = read_snapshot(path)
+            text = raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
             raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
         except OSError as ex:
@@ -315,13 +626,19 @@ def open_session(file: Path | None, seats: str | None, rules: str | None, deal: 
         mode = path.stat().st_mode & 0o777
     elif not path.parent.exists():
         raise LiveError(f"{path.parent}: no such directory")
+    else:
+        snap = ABSENT
     session = Session.resume(path, text, default=default, mode=mode) if text and text.strip() else None
     if session is None:
         session = Session.start(path, text, seats.split() if seats else DEFAULT_SEATS.split(), rules or "pagat", deal,
                                 default=None, mode=mode)
-        session.save()  # the file exists from the start: the phones may be opened before the first entry
+        session.snap = snap
+        if not new:
+            session.save()  # a record with no game yet (empty, or only its version line) gets its game now
+    else:
+        session.snap = snap
     session.options = {"seats": seats.split() if seats else None, "rules": rules, "deal": deal}
-    return session
+    return session, new
 
 
 def _lan_address() -> str:
@@ -334,8 +651,13 @@ def _lan_address() -> str:
             return LOCAL
 
 
+def _qr(text: str, out: Any) -> None:
+    segno.make(text, error="m").terminal(out=out, compact=True)
+
+
 def serve(file: Path | None, host: str | None, port: int, seats: str | None, rules: str | None,
-          deal: str | None, recorder_qr: bool = False) -> int:
+          deal: str | None, recorder_qr: bool = False, seat_phones: bool = False,
+          request_timeout: float = REQUEST_TIMEOUT) -> int:
     out = sys.stdout
     bind = host or LOCAL
     # The port first: a server that cannot listen leaves no new file behind.
@@ -345,8 +667,8 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
         sys.stderr.write(f"error: cannot listen on {bind} port {port}: {ex.strerror or ex}\n")
         return 2
     try:
-        session = open_session(file, seats, rules, deal)
-    except (LiveError, ReadError) as ex:
+        session, new = open_session(file, seats, rules, deal)
+    except (LiveError, ReadError, WriteError) as ex:
         sock.close()
         sys.stderr.write(f"error: {ex}\n")
         return 2
@@ -356,36 +678,50 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
         return 2
     real_port = sock.getsockname()[1]
     join = secrets.token_urlsafe(12) if host is not None else None
-    table = Table(session, join, secrets.token_urlsafe(12))
+    seat_tokens = {secrets.token_urlsafe(12): name for name in session.seats()} if seat_phones else {}
+    table = Table(session, join, secrets.token_urlsafe(12), seat_tokens)
     shown = _lan_address() if bind in ("0.0.0.0", "::", "") else bind
     base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{real_port}/"
     watch = base + (f"?t={join}" if join else "")
-    record = watch + ("&" if join else "?") + f"r={table.recorder}"
-    plays = sum(len(u.plays) for u in session.units)
-    out.write(f"getaway-ref serve: {session.path}, " + (f"continuing game {session.number} ({plays} plays recorded)"
-              if session.units else f"game {session.number}") + f", seats {' '.join(session.seats())}, "
-              f"rules {session.rules.spec()}; saved after every entry\n")
-    out.write(f"watch and ask:  {watch}\n")
-    out.write(f"record (one phone): {record}\n")
-    if host is None:
-        out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
-    if recorder_qr:
-        # Asked for: whoever sees this screen can record, so it is not shown by default.
-        segno.make(record, error="m").terminal(out=out, compact=True)
-        out.write("scan to record (the recorder's phone only)\n")
-    segno.make(watch, error="m").terminal(out=out, compact=True)
-    out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
-    out.flush()
+    more = "&" if join else "?"
+    record = watch + more + f"r={table.recorder}"
     try:
+        plays = sum(len(u.plays) for u in session.units)
+        out.write(f"getaway-ref serve: {session.path}, " + (f"continuing game {session.number} ({plays} plays recorded)"
+                  if session.units else f"game {session.number}") + f", seats {' '.join(session.seats())}, "
+                  f"rules {session.rules.spec()}; saved after every entry\n")
+        out.write(f"watch and ask:  {watch}\n")
+        out.write(f"record (one phone): {record}\n")
+        if host is None:
+            out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
+        if recorder_qr:
+            # Asked for: whoever sees this screen can record, so it is not shown by default.
+            _qr(record, out)
+            out.write("scan to record (the recorder's phone only)\n")
+        for token, name in seat_tokens.items():
+            # Each player scans their own: that phone records that seat's plays, takes and draws only.
+            address = watch + more + f"s={token}"
+            out.write(f"{name} records {name}'s own plays: {address}\n")
+            _qr(address, out)
+            out.write(f"scan to record {name}'s plays ({name}'s phone only)\n")
+        _qr(watch, out)
+        out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
+        out.flush()
         config = uvicorn.Config(make_app(table), log_level="warning", access_log=False, timeout_graceful_shutdown=1,
-                                lifespan="off")
+                                lifespan="off", http=guarded_protocol(request_timeout))
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C as soon as the addresses are printed: a stop like any other
         pass
     finally:
         sock.close()
+    if new and not session.written:
+        # Nothing was recorded: no file (a new name was held empty), as live leaves none.
+        if session.path.exists() and session.path.stat().st_size == 0:
+            session.path.unlink()
+        out.write(f"nothing recorded: {session.path} not written\n")
+        return 0
     out.write(f"saved: {session.path}\n")
     return 0
 
 
-__all__ = ["Table", "make_app", "open_session", "serve"]
+__all__ = ["Guard", "Table", "guarded_protocol", "make_app", "open_session", "serve"]

@@ -321,14 +321,23 @@
 
   // ---- serve: the live table ----
   var Q = location.search, L = D.live || {}, RECORDER = D.role === "recorder", seat = null, lastAnswer = -1;
+  // a seat's own phone (serve --seat-phones) records that seat's plays only
+  var OWN = D.role === "seat" ? D.seat : null;
   function post(path, body) {
     $("status").textContent = "sending…";
     return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
-      .then(function (r) { return r.json().then(function (j) { if (!r.ok) throw new Error(j.error || r.statusText); return j; }); })
+      .then(function (r) { return r.json().then(function (j) { if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; } return j; }); })
       .then(function (j) { $("status").textContent = ""; return j; })
-      .catch(function (e) { $("status").textContent = "not sent: " + e.message; throw e; });
+      .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
   }
-  function entry(text) { return post("entry", { text: text }).then(function (j) { if (j.answer) answer(j.answer); }, function () {}); }
+  // Each entry carries the version of the record it was made on: sent twice (a retry, a
+  // second tap before the table was redrawn), it is refused, never recorded twice.
+  function entry(text) {
+    return post("entry", { text: text, version: L.version }).then(function (j) {
+      if (j.version) L.version = j.version;
+      if (j.answer) answer(j.answer);
+    }, function () {});
+  }
   function answer(a) {
     if (!a || a.n === lastAnswer) return;
     lastAnswer = a.n;
