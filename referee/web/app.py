@@ -34,6 +34,7 @@ from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.events import TakeHand
 from referee.engine.rules import RulesError, parse_spec
+from referee.files import recover
 from referee.notation.reader import ReadError
 from referee.table import answers
 from referee.table.entry import seat_matches
@@ -303,6 +304,7 @@ def open_session(file: Path | None, seats: str | None, rules: str | None, deal: 
             raise LiveError(f"--rules: {ex.message}") from None
     text: str | None = None
     mode: int | None = None
+    recover([path])  # a rewrite of it cut short by a kill: put back before it is read, as live does
     if path.is_dir():
         raise LiveError(f"{path} is a directory")
     if path.exists() and path.stat().st_size:
