@@ -54,6 +54,10 @@ try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; the journal still restores a cut copy
     fcntl = None  # type: ignore[assignment]
+try:
+    import resource
+except ImportError:  # Windows: no file size limit to ask about
+    resource = None  # type: ignore[assignment]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -68,9 +72,9 @@ __all__ = [
     "io_error",
     "read_snapshot",
     "reason_of",
-    "scratch",
     "recover",
     "replacing",
+    "scratch",
     "snapshot",
     "write_text",
 ]
@@ -138,6 +142,27 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=20).digest()
 
 
+def _digest_fd(fd: int) -> bytes:
+    """The hash of the whole file open on ``fd``, read a block at a time (a file's size is
+    not held in memory to hash it)."""
+    h = hashlib.blake2b(digest_size=20)
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        h.update(chunk)
+    return h.digest()
+
+
+def _stat_digest(path: os.PathLike[str] | str) -> Snapshot:
+    """What the file is now, its bytes hashed as they are read (status taken first, as
+    :func:`read_snapshot` does)."""
+    fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        return Snapshot(True, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, _digest_fd(fd))
+    finally:
+        os.close(fd)
+
+
 def _read_fd(fd: int) -> bytes:
     """The whole file open on ``fd``, from its start."""
     parts: list[bytes] = []
@@ -175,7 +200,7 @@ def snapshot(path: os.PathLike[str] | str, *, read: bool = True) -> Snapshot:
     """What the file is now (``ABSENT`` if there is none); its bytes hashed if ``read``."""
     try:
         if read:
-            return read_snapshot(path)[1]
+            return _stat_digest(path)
         return Snapshot.of(os.stat(path), None)
     except FileNotFoundError:
         return ABSENT
@@ -193,7 +218,7 @@ def changed(path: os.PathLike[str] | str, was: Snapshot) -> bool:
     if was.digest is None:
         return False
     try:
-        now = read_snapshot(path)[1]
+        now = _stat_digest(path)
     except FileNotFoundError:
         return True
     return now != was
@@ -204,7 +229,7 @@ def _changed_fd(fd: int, was: Snapshot) -> bool:
     st = os.fstat(fd)
     if not was.same_stat(st):
         return True
-    return was.digest is not None and _digest(_read_fd(fd)) != was.digest
+    return was.digest is not None and _digest_fd(fd) != was.digest
 
 
 def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[str] | str]) -> None:
@@ -254,11 +279,11 @@ def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
 
 def _size_limited() -> bool:
     """Whether a file size limit is set (``ulimit -f``)."""
+    if resource is None:
+        return False
     try:
-        import resource  # Unix only; deferred: most commands never ask
-
         return resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
-    except (ImportError, OSError, ValueError):
+    except (OSError, ValueError):
         return False
 
 

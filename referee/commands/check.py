@@ -17,7 +17,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
 from referee.archive.jobs import choose_jobs
 from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
 from referee.config import Config, ConfigError, Settings, where
-from referee.files import WriteError, recover
+from referee.files import WriteError, io_error, recover
 from referee.fixes import fix_paths
 from referee.reports.select import Policy, SelectError, parse_codes
 
@@ -120,7 +120,5 @@ def check_main(args: Sequence[str]) -> int:
     except BrokenPipeError:
         raise  # the reader of the report went away: referee/commands/pipes.py ends the run
     except OSError as e:  # an I/O error nothing else said (a file size limit, a full disk): one line
-        from referee.files import io_error  # deferred: a plain check does not load it
-
         say_error(io_error(e))
         return EXIT_USAGE
