@@ -180,6 +180,12 @@ def _run(command: Callable[[], int]) -> NoReturn:
         # The reader went away (... | head): silence and exit 2, as for every command
         # (referee/commands/pipes.py), where click would say nothing and exit 1.
         raise typer.Exit(closed_pipe()) from None
+    except OSError as e:
+        # An I/O error no command foresaw (a file size limit, a full disk, a temporary
+        # directory that cannot be written): one line, exit 2, never a traceback.
+        from referee.files import io_error  # deferred: see the module's docstring
+
+        raise fail(io_error(e)) from None
     raise typer.Exit(code)
 
 

@@ -26,7 +26,8 @@ journal holding the old text and the new is written and synced (beside the file,
 the user's state directory, else a private directory under /tmp; with none, the write is
 refused), the stopping signals are held while the text is copied in, and the journal is
 removed once the copy is synced. A SIGKILL or a power cut mid-copy leaves the journal:
-:func:`recover`, run by every writing command, puts the old text back.
+:func:`recover`, run by every command that reads or writes a record (and by the editor
+server and the table server when they open one), puts the old text back.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import FrameType
-from typing import IO
+from typing import IO, Any
 
 from referee.reports.text import safe_path
 
@@ -54,6 +55,10 @@ try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; the journal still restores a cut copy
     fcntl = None  # type: ignore[assignment]
+try:
+    import resource
+except ImportError:  # Windows: no file size limit to ask about
+    resource = None  # type: ignore[assignment]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -65,10 +70,12 @@ __all__ = [
     "WriteError",
     "changed",
     "check_distinct",
+    "io_error",
     "read_snapshot",
     "reason_of",
     "recover",
     "replacing",
+    "scratch",
     "snapshot",
     "write_text",
 ]
@@ -136,6 +143,27 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=20).digest()
 
 
+def _digest_fd(fd: int) -> bytes:
+    """The hash of the whole file open on ``fd``, read a block at a time (a file's size is
+    not held in memory to hash it)."""
+    h = hashlib.blake2b(digest_size=20)
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        h.update(chunk)
+    return h.digest()
+
+
+def _stat_digest(path: os.PathLike[str] | str) -> Snapshot:
+    """What the file is now, its bytes hashed as they are read (status taken first, as
+    :func:`read_snapshot` does)."""
+    fd = os.open(path, os.O_RDONLY | _CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        return Snapshot(True, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, _digest_fd(fd))
+    finally:
+        os.close(fd)
+
+
 def _read_fd(fd: int) -> bytes:
     """The whole file open on ``fd``, from its start."""
     parts: list[bytes] = []
@@ -173,7 +201,7 @@ def snapshot(path: os.PathLike[str] | str, *, read: bool = True) -> Snapshot:
     """What the file is now (``ABSENT`` if there is none); its bytes hashed if ``read``."""
     try:
         if read:
-            return read_snapshot(path)[1]
+            return _stat_digest(path)
         return Snapshot.of(os.stat(path), None)
     except FileNotFoundError:
         return ABSENT
@@ -191,7 +219,7 @@ def changed(path: os.PathLike[str] | str, was: Snapshot) -> bool:
     if was.digest is None:
         return False
     try:
-        now = read_snapshot(path)[1]
+        now = _stat_digest(path)
     except FileNotFoundError:
         return True
     return now != was
@@ -202,7 +230,7 @@ def _changed_fd(fd: int, was: Snapshot) -> bool:
     st = os.fstat(fd)
     if not was.same_stat(st):
         return True
-    return was.digest is not None and _digest(_read_fd(fd)) != was.digest
+    return was.digest is not None and _digest_fd(fd) != was.digest
 
 
 def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[str] | str]) -> None:
@@ -237,10 +265,48 @@ def reason_of(e: OSError) -> str:
     return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
 
 
-def _error(path: str, e: OSError) -> WriteError:
+def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
+    """An I/O error as the one line a command prints after ``error: ``: the file (``path``,
+    else the one the error names) and the reason in a few words."""
+    if isinstance(e, WriteError):
+        return e.message
+    where = path if path is not None else e.filename
+    reason = reason_of(e)
+    if e.errno == errno.ENOENT and where is None and _size_limited():
+        # tempfile's "no usable temporary directory": its trial write met the limit
+        reason += " (a file size limit, ulimit -f, lets nothing be written there)"
+    return f"{safe_path(os.fsdecode(where))}: {reason}" if where not in (None, "") else reason
+
+
+def _size_limited() -> bool:
+    """Whether a file size limit is set (``ulimit -f``)."""
+    if resource is None:
+        return False
+    try:
+        return resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY
+    except (OSError, ValueError):
+        return False
+
+
+def scratch(binary: bool = False) -> IO[Any]:
+    """A temporary file for a command's own use (output held back until it is whole), never a
+    user's file: on disk where the system allows, else in memory (no usable temporary
+    directory, or a file size limit (``ulimit -f``), which a file of ours would meet first)."""
+    if not _size_limited():
+        try:
+            if binary:
+                return tempfile.TemporaryFile("w+b", dir=_system_tmp())
+            return tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=_system_tmp())
+        except OSError:
+            pass
+    return io.BytesIO() if binary else io.StringIO(newline="")
+
+
+def _error(path: str, e: OSError, existed: bool = True) -> WriteError:
     if isinstance(e, WriteError):
         return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
-    return WriteError(path, f"cannot write: {reason_of(e)}; the file is unchanged", e.errno or 0)
+    kept = "the file is unchanged" if existed else "nothing was written"
+    return WriteError(path, f"cannot write: {reason_of(e)}; {kept}", e.errno or 0)
 
 
 def _umask_mode() -> int:
@@ -487,8 +553,22 @@ def _uid() -> int:
     return os.geteuid() if hasattr(os, "geteuid") else 0
 
 
+def _system_tmp() -> str:
+    """The system's temporary directory, found without writing to it: ``tempfile.gettempdir``
+    tries a write in each candidate, and under a file size limit (``ulimit -f 0``) every
+    write fails, so it raises "no usable temporary directory" before a command could say
+    what is wrong in one line."""
+    if tempfile.tempdir:
+        return tempfile.tempdir
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        d = os.environ.get(name)
+        if d and os.path.isdir(d):
+            return d
+    return next((d for d in ("/tmp", "/var/tmp", "/usr/tmp") if os.path.isdir(d)), os.getcwd())
+
+
 def _tmp_dir() -> str:
-    return os.path.join(tempfile.gettempdir(), f"getaway-ref-{_uid()}")
+    return os.path.join(_system_tmp(), f"getaway-ref-{_uid()}")
 
 
 def _private(d: str, create: bool) -> bool:
@@ -772,13 +852,19 @@ def _restore(journal: str) -> str | None:
 def recover(paths: Iterable[os.PathLike[str] | str] = (), tell: Callable[[str], object] | None = None) -> list[str]:
     """Restore every file whose rewrite in place was cut short (a journal left): those in
     the user's journal directories, and those beside ``paths`` (the files a command is
-    about to read or write). Run first by every writing command. Each restoration is said
-    in one line (to ``tell``, else standard error), and returned."""
+    about to read or write). Run first by every command that writes a record, and by every
+    command that reads one (a reader must not take a half-written record for the user's).
+    Each restoration is said in one line (to ``tell``, else standard error), and returned.
+    ``-`` (standard input) has no journal."""
     _no_sigxfsz()
     dirs: list[str] = [d for d in (_state_dir(), _tmp_dir()) if _private(d, create=False)]
+    seen = set(dirs)
     for p in paths:
+        if os.fspath(p) == "-":
+            continue
         d = os.path.dirname(os.path.realpath(p)) or "."
-        if d not in dirs:
+        if d not in seen:
+            seen.add(d)
             dirs.append(d)
     said: list[str] = []
     for d in dirs:
@@ -840,7 +926,7 @@ def _replacing(path: os.PathLike[str] | str, expect: Snapshot | None, inputs: It
     except Changed:
         raise Changed(shown) from None
     except OSError as e:
-        raise _error(shown, e) from None
+        raise _error(shown, e, existed=st is not None) from None
 
 
 @contextlib.contextmanager

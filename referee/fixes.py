@@ -64,11 +64,13 @@ def fix_text(text: str, policy: Policy | None = None, path: str = "<text>") -> t
 
 
 def fix_paths(paths: Sequence[Path], select: Sequence[str] = (), ignore: Sequence[str] = (),
-              then: Callable[[], int] | None = None, err: TextIO | None = None) -> int:
+              then: Callable[[], int] | None = None, err: TextIO | None = None,
+              not_written: list[WriteError] | None = None) -> int:
     """Apply the safe fixes to the files of ``paths``, telling ``err`` what was fixed; then
     run ``then`` (the check of the files as they are now) and return its exit code, or the
     number of problems fixed without it. A file that cannot be read is left to the check,
-    which reports it."""
+    which reports it; one that cannot be written is said in one line and added to
+    ``not_written`` (the command exits 2, an I/O error)."""
     err = err or sys.stderr
     try:
         policy = Policy(select=parse_codes(list(select) or ["ALL"], "--select"),
@@ -91,6 +93,8 @@ def fix_paths(paths: Sequence[Path], select: Sequence[str] = (), ignore: Sequenc
             write_text(p, new)
         except WriteError as e:
             err.write(f"error: {e.message}\n")
+            if not_written is not None:
+                not_written.append(e)
             continue
         total += len(done)
         for d in done:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import errno
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import TextIO, cast
 
@@ -22,7 +21,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_std
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
-from referee.files import Beside, WriteError, reason_of, recover
+from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
@@ -51,8 +50,7 @@ def fmt_command(files: list[Path], *, check_only: bool = False, write: bool = Fa
     if write and any(str(p) == STDIN for p in paths):
         raise UsageError("--write rewrites files; standard input has none")
     err = console(stderr=True)
-    if write:
-        recover(paths)  # a rewrite of these files cut short by a kill: put back first
+    recover(paths)  # a rewrite of these files cut short by a kill: put back before they are read
     status = EXIT_OK
     for path in paths:
         status = max(status, _fmt_one(path, err, check_only=check_only, write=write, diff=diff))
@@ -75,8 +73,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
         return EXIT_USAGE
     # Output waits in a temporary file until the whole record has read cleanly: a record
     # with a syntax error in its last game prints nothing, as before, in flat memory.
-    shown: TextIO | None = (tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
-                            if (not write and not check_only) or diff else None)
+    shown: TextIO | None = (cast(TextIO, scratch()) if (not write and not check_only) or diff else None)
     res: Formatted | None = None
     problem_text = ""
     try:
@@ -93,6 +90,9 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     except OSError as e:
         if target is not None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             problem_text = f"cannot write: {reason_of(e)}; the file is unchanged"  # the new text did not fit
+        elif e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            # the output held back in a temporary file until the record has read cleanly
+            problem_text = f"cannot hold the output in a temporary file: {reason_of(e)}"
         else:
             problem_text = e.strerror or str(e)
     finally:
@@ -144,6 +144,7 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
     why = problem(file)
     if why is not None:
         raise UsageError(f"{name}: {why}")
+    recover([file])  # a rewrite of it cut short by a kill: put back before it is read
     spooled = spool_stdin() if str(file) == STDIN else None
     try:
         if game is not None:

@@ -17,6 +17,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
 from referee.archive.jobs import choose_jobs
 from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
 from referee.config import Config, ConfigError, Settings, where
+from referee.files import WriteError, io_error, recover
 from referee.fixes import fix_paths
 from referee.reports.select import Policy, SelectError, parse_codes
 
@@ -35,8 +36,10 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     files = expand(paths)
     if not files:
         raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+    recover(files)  # a rewrite of a record cut short by a kill: put back before anything reads it
+    not_written: list[WriteError] = []
     if fix:  # the safe fixes first, each said on standard error (ruff's --fix); then the check
-        fix_paths(paths, select, ignore)
+        fix_paths(paths, select, ignore, not_written=not_written)
     try:
         found = Settings(config, isolated)
         run = found.for_run()
@@ -74,9 +77,11 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
                 names[spool] = STDIN_NAME
                 by_file[spool] = by_file[p]
         first = by_file[files[0]]
-        return run_check(files, out_format, first.default, first.overrides, force_rules, not show, processes,
+        code = run_check(files, out_format, first.default, first.overrides, force_rules, not show, processes,
                          dask, names, policy=first.policy, statistics=statistics or bool(run.statistics),
                          exit_zero=exit_zero or bool(run.exit_zero), settings=settings_of)
+        # A fix that could not be written (said in one line above): an I/O error, exit 2.
+        return EXIT_USAGE if not_written else code
     finally:
         for p in spooled:
             p.unlink(missing_ok=True)
@@ -111,4 +116,9 @@ def check_main(args: Sequence[str]) -> int:
         return check_command(**read_check_line(args))
     except UsageError as e:
         say_error(str(e))
+        return EXIT_USAGE
+    except BrokenPipeError:
+        raise  # the reader of the report went away: referee/commands/pipes.py ends the run
+    except OSError as e:  # an I/O error nothing else said (a file size limit, a full disk): one line
+        say_error(io_error(e))
         return EXIT_USAGE

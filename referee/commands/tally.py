@@ -12,7 +12,6 @@ file that cannot be read.
 from __future__ import annotations
 
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -25,6 +24,7 @@ from rich.text import Text
 from referee.archive.inputs import problem
 from referee.commands.options import EXIT_FOUND, EXIT_OK, EXIT_USAGE, UsageError, expand, rules_options
 from referee.engine.rules import RuleSet
+from referee.files import recover, scratch
 from referee.judging.referee import Referee, resolve_rules
 from referee.notation.reader import ReadError, parse_result, read
 from referee.notation.record import Game
@@ -130,7 +130,7 @@ def tally_stream(paths: list[Path], default: RuleSet | None = None, overrides: d
     unreadable: list[str] = []
     problems: list[str] = []
     games = finished = 0
-    spool = tempfile.TemporaryFile("w+", encoding="utf-8")
+    spool = scratch()  # on disk, else in memory (no temporary directory, a file size limit)
     for path in paths:
         why = problem(path)
         if why is not None:
@@ -226,6 +226,7 @@ def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None
     files = expand(paths)
     if not files:
         raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+    recover(files)  # a rewrite of a record cut short by a kill: put back before it is read
     # game by game: flat memory
     if as_json:
         m = tally_stream(files, default, overrides, write=lambda t: sys.stdout.write(json_safe(t)))

@@ -25,6 +25,7 @@ from pathlib import Path
 from referee.archive.slices import GameOutcome
 from referee.config import ConfigError, config_for
 from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
+from referee.engine.codes import Code
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, parse_spec
 from referee.engine.state import Engine, Phase
 from referee.judging import wording as W
@@ -32,7 +33,7 @@ from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
 from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 from referee.notation.format import format_file
-from referee.notation.reader import VERSION, Reader, chunks
+from referee.notation.reader import VERSION, LineTooLong, Reader, chunks
 from referee.notation.record import Deal, Game, Hand, Play, Position, Prelude, Span, Trick
 from referee.reports.diagnostics import MISTAKE, Diagnostic, Edit, judged_to
 from referee.reports.layout import game_line
@@ -183,21 +184,27 @@ def read(text: str, path: str = "<editor>", settings: Settings | None = None,
     views: list[GameView] = []
     line = 0
     prelude_text = ""
-    for number, chunk, first_line, _offset in chunks(io.BytesIO(text.encode("utf-8")), path):
-        if number == 0:
-            prelude_text = chunk
-            reader.read_prelude(chunk, 0)
-            continue
-        line = first_line - 1
-        old = known.get((number, chunk))
-        if old is not None:
-            views.append(old if old.base == line else replace(old, base=line))
-            continue
-        game = reader.parse_game(chunk, number, 1, 0)
-        result = referee.judge(game)
-        views.append(GameView(number, chunk, line, game, result, _game_findings(game, result, chunk, settings)))
+    too_long: LineTooLong | None = None
+    try:
+        for number, chunk, first_line, _offset in chunks(io.BytesIO(text.encode("utf-8")), path):
+            if number == 0:
+                prelude_text = chunk
+                reader.read_prelude(chunk, 0)
+                continue
+            line = first_line - 1
+            old = known.get((number, chunk))
+            if old is not None:
+                views.append(old if old.base == line else replace(old, base=line))
+                continue
+            game = reader.parse_game(chunk, number, 1, 0)
+            result = referee.judge(game)
+            views.append(GameView(number, chunk, line, game, result, _game_findings(game, result, chunk, settings)))
+    except LineTooLong as e:  # refused as check refuses it: the games before it are judged
+        too_long = e
     lines = prelude_text.split("\n")
     pre = [_finding(d, lines, settings) for d in _kept(reader.prelude.errors, settings)]
+    if too_long is not None:
+        pre.append(Finding(Code.SYNTAX_ERROR, "error", too_long.message, Place(too_long.line - 1, 0, 1)))
     return Document(text, path, reader.prelude, views, settings, pre)
 
 

@@ -156,6 +156,7 @@ def _document(ls: GwyServer, uri: str) -> A.Document | None:
     path = to_fs_path(uri) if uri.startswith("file:") else None
     if not path:
         return None
+    _restore(ls, path)
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > FILE_LIMIT:
@@ -249,10 +250,25 @@ def _schedule(ls: GwyServer, uri: str) -> None:
     ls.pending[uri] = asyncio.get_running_loop().call_later(SETTLE, _publish, ls, uri)
 
 
+def _restore(ls: GwyServer, path: str) -> None:
+    """A rewrite of the file cut short by a kill (``fmt --write`` killed mid-copy): the
+    file put back from its journal, as every command does before it reads a record, and
+    the user told in one line (the editor may hold the half-written text: reload it)."""
+    from referee.files import recover
+
+    def tell(message: str) -> None:
+        ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,
+                                                   message=f"getaway-ref: {message} (reload the file)"))
+
+    recover([path], tell=tell)
+
+
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: GwyServer, params: T.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     path = _path(uri)
+    if uri.startswith("file:"):
+        _restore(ls, path)
     settings = _settings(ls, path, fresh=True)
     if settings.error:
         ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,

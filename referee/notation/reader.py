@@ -662,11 +662,19 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
         if block:
             cut = data.rfind(b"\n") + 1
             if cut == 0:
+                if len(data) > LINE_MOST:
+                    raise line_too_long(path, line_no + 1)
                 carry = data  # no whole line yet
                 continue
             region, carry = data[:cut], data[cut:]
         else:
             region, carry = data, b""
+        # One line is held whole at most LINE_MOST bytes: what a line costs (its bytes, its
+        # text, the reader's copies) is bounded whatever the file holds (issue 36). Only the
+        # first line of a region can be that long: the others lie within one block.
+        first_end = region.find(b"\n")
+        if (first_end if first_end >= 0 else len(region)) > LINE_MOST:
+            raise line_too_long(path, line_no + 1)
         if line_no == 0 and region:
             decoded(region[:region.find(b"\n") + 1 or len(region)], 1, byte_offset)  # as line by line
             if region.startswith(b"\xef\xbb\xbf"):
@@ -706,6 +714,26 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
 
 
 _BLOCK = 1 << 20  # chunks reads this much at a time
+# The most bytes one line of a record may hold, its line end aside (docs/notation.md, Files
+# and games): a line is read whole, so this bounds what one line costs. At least _BLOCK.
+LINE_MOST = 1 << 20
+
+
+class LineTooLong(ReadError):
+    """A line longer than LINE_MOST bytes: the file is refused there. ``line``: its number."""
+
+    def __init__(self, path: str, line: int) -> None:
+        super().__init__(path, f"line {line}, column 1: the line is longer than {LINE_MOST:,} bytes, the most a line "
+                               "of a record may hold; the file is not read past it")
+        self.line = line
+
+    def __reduce__(self) -> tuple[type[LineTooLong], tuple[str, int]]:  # type: ignore[override]
+        return (LineTooLong, (self.path, self.line))
+
+
+def line_too_long(path: str, line: int) -> LineTooLong:
+    """The refusal of a line longer than LINE_MOST bytes (``line``: its number in the file)."""
+    return LineTooLong(path, line)
 
 def game_lines(data: bytes, start: int = 0) -> Iterator[int]:
     """Where the %game lines of ``data`` start, from ``start`` on: a line whose first word,

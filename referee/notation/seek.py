@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from referee.notation.reader import Reader, ReadError, chunks, game_lines
+from referee.notation.reader import LINE_MOST, Reader, ReadError, chunks, game_lines, line_too_long
 from referee.notation.record import Game, Prelude
 
 BOM = b"\xef\xbb\xbf"
@@ -62,11 +62,16 @@ def game_starts(f: BinaryIO, path: str = "<text>", validate: bool = False, every
         if block:
             cut = data.rfind(b"\n") + 1
             if cut == 0:
+                if len(data) > LINE_MOST:  # one line held whole at most LINE_MOST bytes, as the reader
+                    raise line_too_long(path, lines + 1)
                 carry = data  # no whole line yet
                 continue
         else:
             cut = len(data)
         region = data[:cut]
+        first_end = region.find(b"\n")  # only the first line of a region can be that long
+        if (first_end if first_end >= 0 else len(region)) > LINE_MOST:
+            raise line_too_long(path, lines + 1)
         skip = 0
         if first:
             first = False

@@ -32,6 +32,7 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.rules import RuleSet
+from referee.files import recover
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import ReadError, readable_part
@@ -252,6 +253,7 @@ def read_game(path: Path, number: int | None = None) -> Game:
     why = problem(path)
     if why is not None:
         raise TableError(f"{path}: {why}")
+    recover([path])  # a rewrite of it cut short by a kill: put back before it is read
     try:
         found = find_game(str(path), number)
     except ReadError as e:
