@@ -20,110 +20,16 @@ from __future__ import annotations
 
 import random
 
+from draw_enumeration import Big, _after, _done, draw_share, enumerated_class, reachable
 from review_positions import random_position
 
-from referee.engine.events import Action, DrawCard, TakeHand
+from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import Engine, Phase
-from referee.review.solver import SeatClass, Solver, solve
+from referee.review.solver import Solver, solve
 
 SPECS = ("pagat", "denexa", "donkey", "pagat taking=no", "pagat two_players=denexa",
          "pagat last_card=draw_hand", "pagat direction=anticlockwise")
 WANTED = 200  # positions with a draw within reach
-LIMIT = 3000  # positions an enumeration may visit; a bigger example is left out
-
-
-class Big(Exception):
-    """The enumeration met LIMIT: the example is left out."""
-
-
-def _after(e: Engine, a: Action) -> Engine:
-    c = e.copy()
-    c.apply(a)
-    return c
-
-
-def _done(e: Engine, x: int) -> bool | None:
-    """True once x has got away, False once the game is over with x in it, else None."""
-    v = e.view()
-    if x in v.out_order:
-        return True
-    if e.current_phase() is Phase.OVER:
-        return v.loser != x
-    return None
-
-
-def reachable(e: Engine, x: int) -> tuple[bool, bool]:
-    """(can a position where x got away be reached, can a draw be reached): every position
-    reachable from ``e`` by any action, each visited once."""
-    seen = {e.position_key()}
-    todo = [e]
-    escape = draw = False
-    while todo:
-        p = todo.pop()
-        state = _done(p, x)
-        if state is not None:
-            escape = escape or state
-            continue
-        if p.current_phase() is Phase.DRAW_DUE:
-            draw = True
-        for a in p.legal_actions():
-            c = _after(p, a)
-            k = c.position_key()
-            if k not in seen:
-                if len(seen) >= LIMIT:
-                    raise Big
-                seen.add(k)
-                todo.append(c)
-    return escape, draw
-
-
-def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[int]) -> bool:
-    """Does x get away from ``e`` whatever the others play and whatever card is drawn?"""
-    count[0] += 1
-    if count[0] > LIMIT:
-        raise Big
-    state = _done(e, x)
-    if state is not None:
-        return state
-    key = e.position_key()
-    if key in line:
-        return False  # round in a circle: no escape on this line
-    line = line | {key}
-    actions = e.legal_actions()
-    if not actions:
-        return False
-    if e.current_phase() is Phase.DRAW_DUE:
-        # Luck: every card of a hand (or of the pile) must do; the drawer picks the hand.
-        hands: dict[int | None, list[Action]] = {}
-        for a in actions:
-            assert isinstance(a, DrawCard)
-            hands.setdefault(a.source, []).append(a)
-        each = [all(forced(_after(e, a), x, line, count) for a in draws) for draws in hands.values()]
-        drawer = actions[0].seat  # type: ignore[union-attr]
-        return any(each) if drawer == x else all(each)
-
-    def who(a: Action) -> int:
-        return a.taker if isinstance(a, TakeHand) else a.seat
-
-    others = [a for a in actions if who(a) != x]
-    own = [a for a in actions if who(a) == x]
-    # The others may act first (a take between tricks, a play in a first trick in any order):
-    # each of their actions must leave x getting away.
-    for a in others:
-        if not forced(_after(e, a), x, line, count):
-            return False
-    # If one of them must lead or play anyway, x never gets to choose here.
-    if any(not isinstance(a, TakeHand) for a in others) or not own:
-        return True
-    return any(forced(_after(e, a), x, line, count) for a in own)
-
-
-def enumerated_class(e: Engine, x: int) -> tuple[str, bool]:
-    """x's class by the definitions above, and whether a draw can be reached."""
-    escape, draw = reachable(e, x)
-    if not escape:
-        return "lost", draw
-    return ("safe" if forced(e, x, frozenset(), [0]) else "open"), draw
 
 
 def _to_a_draw(e: Engine, rng: random.Random) -> Engine:
@@ -199,12 +105,7 @@ def test_a_seat_one_card_can_save_is_open_with_its_share_of_the_draws() -> None:
             if want[x] != "open":
                 assert x not in solution.draws
                 continue
-            safe_after = 0
-            for a in draws:
-                c = _after(e, a)
-                state = _done(c, x)
-                safe_after += state if state is not None else forced(c, x, frozenset(), [0])
-            assert solution.draws.get(x) == (safe_after, len(draws)), (seed, x)
+            assert solution.draws.get(x) == draw_share(e, x), (seed, x)
             checked += 1
             # The worst card would leave it without a way out: the old rule called it lost.
             luck += any(not reachable(_after(e, a), x)[0] for a in draws if _done(_after(e, a), x) is None)
