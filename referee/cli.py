@@ -376,7 +376,7 @@ def ask(
     game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
-    review: bool = typer.Option(False, "--review", help="could --seat have got away in this trick: the game review's answer (seconds: the game is reviewed)"),
+    review: bool = typer.Option(False, "--review", help="could --seat have got away in this trick: the game review's answer; without --seat, every seat's class after the trick (seconds: the game is reviewed)"),
 ) -> None:
     """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
     from referee.table.answers import ask_command
@@ -432,11 +432,13 @@ def review(
     seed: int = typer.Option(0, "--seed", metavar="SEED", help="the seed of the samples"),
     jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="review the games in this many processes (auto: one a core); the reviews come in input order"),
     dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS", help="review the games on the Dask cluster whose scheduler is at this address (tcp://host:8786), as check --dask; its workers must read the file at the same path"),
+    at: str | None = typer.Option(None, "--at", metavar="END", help="instead: every seat's class (safe, open, lost) at the end of the record, a position with no plays too"),
+    after: int | None = typer.Option(None, "--after", callback=at_least(1), metavar="TRICK", help="instead: every seat's class after this trick"),
 ) -> None:
     """Review a game: a verdict on every play where every hand is known and few cards are held (blunder, only move; the exact solver's line), and each mover's sampled chance of losing before that."""
     from referee.review.command import review_command
 
-    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask))
+    _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask, at, after))
 
 
 def main() -> None:

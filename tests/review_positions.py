@@ -65,8 +65,9 @@ class TooBig(Exception):
 
 def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[object, ...]] = frozenset(),
                budget: list[int] | None = None) -> bool:
-    """Can ``x`` get away from ``e``: forced (not ``cooperative``) or with everyone's help?
-    A draw's card is always the worst for ``x``; a repetition is no escape. ``budget``
+    """Can ``x`` get away from ``e``: forced (not ``cooperative``: whatever the others play and
+    whatever card is drawn) or with everyone's help and some card drawn (``cooperative``;
+    docs/rulings.md, ruling 11)? A repetition is no escape. ``budget``
     ([positions]) raises TooBig when it runs out."""
     if budget is not None:
         budget[0] -= 1
@@ -93,8 +94,10 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
         for a in actions:
             assert isinstance(a, DrawCard)
             sources.setdefault(a.source, []).append(a)
+        if cooperative:
+            return any(after(a) for a in actions)  # a draw is luck: one card that lets x away is enough
         results = [all(after(a) for a in cards) for cards in sources.values()]
-        return any(results) if cooperative or e.to_act() == x else all(results)
+        return any(results) if e.to_act() == x else all(results)
     if cooperative:
         return any(after(a) for a in actions)
     mine = [a for a in actions if _actor(a) == x]

@@ -37,6 +37,8 @@ SAFE, OPEN = 0, 1  # forced by the seat against all others; with everyone's help
 _KIND = MOVE_KIND
 _NO_REPEAT = 1 << 30  # no repetition met below a node: its loss holds on every path
 _KNOWN = int("01" * 32, 2)  # the "known" bit of every seat's and mode's answer in an entry
+_SAFE_BITS = int("0001" * 16, 2)  # of those, the "safe" question's (bit 4x)
+_OPEN_BITS = int("0100" * 16, 2)  # and the "open" question's (bit 4x + 2)
 RACE_FIRST = 1000  # positions a turn of a two-seat "safe" question starts with (see wins)
 WIDE = 12  # more actions than this (draws from the waste pile): no look-up of them all first
 # The key of a position the table does not keep: with two seats left, one with a card on the
@@ -321,8 +323,9 @@ class ExactSearch:
         """The table's answers for the position of ``key``, packed as its entries; with two
         seats left, with those that positions of the same shape prove (docs/review.md, "One
         key for many waste piles"): one whose waste runs are each as long or longer (counted
-        up to two) has more waste cards, so more draws against every seat: a win there is a
-        win here; one whose runs are each as short or shorter, a loss there is a loss here.
+        up to two) has more waste cards, so more cards to draw: for "safe", where every card
+        must do, a win there is a win here and a loss here a loss there; for "open", where one
+        card is enough (a draw is luck, docs/rulings.md, ruling 11), the other way round.
         A negative profile (fewer than two waste cards) stands for itself alone. An entry of
         its own that knows the answer at ``bit`` is taken as it is."""
         if len(key) != 2:
@@ -340,10 +343,14 @@ class ExactSearch:
             if q < 0 or q == p:
                 continue
             common = q & p
-            if common == p:
-                wins |= e & e >> 1 & _KNOWN
-            elif common == q:
-                losses |= e & ~(e >> 1) & _KNOWN
+            won = e & e >> 1 & _KNOWN
+            lost = e & ~(e >> 1) & _KNOWN
+            if common == p:  # q has more waste cards: a "safe" win, an "open" loss carry here
+                wins |= won & _SAFE_BITS
+                losses |= lost & _OPEN_BITS
+            elif common == q:  # q has fewer: a "safe" loss, an "open" win carry here
+                losses |= lost & _SAFE_BITS
+                wins |= won & _OPEN_BITS
         if wins or losses:
             return (known or 0) | wins | wins << 1 | losses
         return known
@@ -383,10 +390,15 @@ class ExactSearch:
                     profile = key[1]
                     if isinstance(profile, int) and profile >= 0:
                         wasted = profile.bit_count()
-                if not m or m[-1] & DRAW:
-                    return len(m) * 64 - wasted
-                # The last action is the lead or play of the seat to act (takes come first).
-                ours = mode == OPEN or m[-1] >> 6 & 63 == x
+                if not m:
+                    return -wasted
+                if mode == OPEN:
+                    ours = True  # every choice and every draw is x's way out in "open"
+                elif m[-1] & DRAW:
+                    return len(m) * 64 - wasted  # "safe": every card must do
+                else:
+                    # The last action is the lead or play of the seat to act (takes come first).
+                    ours = m[-1] >> 6 & 63 == x
                 return (1 if ours is decisive else len(m)) * 64 - wasted
             rest.sort(key=cost)
         return -1, opp_all, opp_all, rest
@@ -449,12 +461,17 @@ class ExactSearch:
 
     def _draw(self, e: Engine, x: int, mode: int, depth: int, path: dict[tuple[object, ...], int],
               actions: list[int]) -> tuple[bool, int]:
-        """A draw: the card is chance (the worst for x); the hand drawn from, where the
-        drawer may pick it, is the drawer's choice."""
+        """A draw: the card is luck, nobody's choice (docs/rulings.md, ruling 11). For "safe"
+        every card must leave x winning (x gets away whatever is drawn); for "open" one card
+        that does is enough (x is lost only if no card lets it get away). The hand drawn
+        from, where the drawer may pick it, is the drawer's choice."""
+        if mode == OPEN:
+            won, rep, _ = self._any(e, x, mode, depth, path, actions, False)
+            return won, rep
         by_source: dict[int, list[int]] = {}
         for a in actions:
             by_source.setdefault(a >> 12 & 255, []).append(a)
-        drawer_helps = mode == OPEN or e.to_act() == x
+        drawer_helps = e.to_act() == x
         rep = _NO_REPEAT
         for cards in by_source.values():
             won, r, _ = self._all(e, x, mode, depth, path, cards)

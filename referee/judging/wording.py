@@ -229,9 +229,9 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
 # to "could it have got away?" and as a clause.
 GET_AWAY_ANSWER = {"safe": "Yes", "open": "Only with help", "lost": "No"}
 GET_AWAY_CLASS = {
-    "safe": "could force its getting away, whatever the others did",
-    "open": "could not force its getting away, but some play by everyone let it get away",
-    "lost": "could not get away on any line",
+    "safe": "could force its getting away, whatever the others did and whatever was drawn",
+    "open": "could not force its getting away, but some play by everyone (and some card drawn) let it get away",
+    "lost": "could not get away, whatever anyone played and whatever was drawn",
 }
 
 
@@ -281,3 +281,52 @@ def review_absent(seat: str, trick: int, out: bool) -> str:
 def review_after(seat: str, trick: int, chance: float) -> str:
     """The seat's chance of losing after the trick, from its own view."""
     return f"after trick {trick}, from what {seat} could know, its chance of losing was {percent(chance)}"
+
+
+def review_mistake(code: str, message: str, penalty: tuple[str, bool] | None) -> str:
+    """A mistake where the review met it: "M201 renege: ...; penalised: East picks up the 3
+    cards of trick 5 and leads trick 6" (``penalty``: its sentence, and whether the table
+    applied it)."""
+    said = f"{code} {message}"
+    if penalty is not None:
+        said += ("; penalised: " if penalty[1] else "; the table did not apply the penalty: ") + penalty[0]
+    return said
+
+
+# Every seat's standing at one point of a game (review --at END / --after TRICK, ask --review
+# without --seat; issue 35): the classes as docs/review.md defines them, a draw being luck
+# (docs/rulings.md, ruling 11).
+STANDING = {
+    "safe": "safe: it gets away whatever the others play and whatever is drawn",
+    "open": "open: it can get away, but only if the others' play or the draw helps it",
+    "lost": "lost: it cannot get away, whatever anyone plays and whatever is drawn",
+    "got away": "has got away",
+}
+
+
+def review_standing(seat: str, cls: str, draws: tuple[int, int] | None = None, chance: float | None = None,
+                    budget: int | None = None, why: str = "") -> str:
+    """One seat's standing: "East open: it can get away, ...; safe after 5 of 47 possible
+    draws"; "South not settled: ..."; "West no exact class (...): its chance of losing,
+    from what it could know, 40%"."""
+    if cls in STANDING:
+        said = f"{seat} {STANDING[cls]}"
+        if draws is not None:
+            said += f"; safe after {draws[0]} of the {draws[1]} cards the draw may bring"
+        elif cls == "open":
+            said += "; its share of lucky draws unknown"
+        return said
+    if cls == "unsettled":
+        return (f"{seat} not settled: the search stopped at its budget of {budget:,} positions"
+                if budget is not None else f"{seat} not settled")
+    said = f"{seat} has no exact class" + (f" ({why})" if why else "")
+    if chance is not None:
+        said += f"; from what it could know, its chance of losing is {percent(chance)}"
+    return said
+
+
+def review_position_head(where: str, trick: int | None, held: int) -> str:
+    """ "At the end of the record (after trick 30, 8 cards held)"; "After trick 12 (…)"."""
+    if where != "end":
+        return f"After trick {trick} ({cards(held)} held)"
+    return "At the end of the record (" + (f"after trick {trick}, " if trick is not None else "") + f"{cards(held)} held)"

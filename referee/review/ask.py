@@ -9,6 +9,8 @@ words are those of :mod:`referee.judging.wording`.
 * :func:`get_away_answer`: from a review already made (``review`` and the page have one);
 * :func:`could_get_away`: a game reviewed as ``review`` reviews it (its defaults, a fresh
   solver), then answered;
+* :func:`standings_sentence`: every seat's class after a trick (``ask --review`` without a
+  seat; ``review --after``);
 * :func:`trick_review_sentence`: the marked plays of a trick, one sentence, for narration;
 * :func:`hint`: the verdict on the last play of a game so far, for a live table that asks.
 """
@@ -21,9 +23,10 @@ from typing import Literal
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.notation.record import Game
-from referee.review.review import SAMPLES, WINDOW, GameReview, PlayReview, review_game
+from referee.review.review import SAMPLES, WINDOW, GameReview, PlayReview, review_game, review_position
 
-__all__ = ["GetAway", "could_get_away", "get_away_answer", "hint", "play_sentence", "trick_review_sentence"]
+__all__ = ["GetAway", "could_get_away", "get_away_answer", "hint", "play_sentence", "standings_sentence",
+           "trick_review_sentence"]
 
 # The answer in a word: the exact class before the seat's play (yes: safe; with help: open;
 # no: lost), "chances" where only the sampled chances judge it, "absent" where the seat did
@@ -122,6 +125,17 @@ def could_get_away(game: Game, seat: int, trick: int, rules: RuleSet | None = No
     """The game reviewed as ``getaway-ref review`` reviews it (the same settings give the
     same verdicts), then :func:`get_away_answer`. Seconds: a whole game is reviewed."""
     return get_away_answer(review_game(game, rules, window=window, samples=samples, seed=seed), seat, trick)
+
+
+def standings_sentence(game: Game, trick: int | None, rules: RuleSet | None = None, *, window: int = WINDOW,
+                       samples: int = SAMPLES, seed: int = 0) -> str:
+    """Who can still get away after trick ``trick`` (None: at the end of the record): every
+    seat's class there, as ``review --after TRICK`` (or ``--at END``) gives it, in one
+    answer. ValueError if the record has no such trick."""
+    r = review_position(game, rules, after=trick, window=window, samples=samples, seed=seed)
+    said = "; ".join(W.review_standing(r.seats[t.seat], t.cls, t.draws, t.chance, r.budget, r.why_unknown)
+                     for t in r.standings)
+    return W.review_position_head(r.where, r.trick, r.held) + ": " + said + "."
 
 
 def trick_review_sentence(r: GameReview, trick: int) -> str:

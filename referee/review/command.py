@@ -7,8 +7,9 @@ import io
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from referee.archive.dask import DaskRunner
 from referee.archive.jobs import parse_jobs
@@ -17,11 +18,22 @@ from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
 from referee.files import recover
+from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
 from referee.notation.seek import ranges
-from referee.review.report import ReviewFile, game_model
-from referee.review.review import BUDGET, MARKS, SAMPLES, WINDOW, GameReview, PlayReview, review_game
+from referee.review.report import ReviewFile, game_model, position_model
+from referee.review.review import (
+    BUDGET,
+    MARKS,
+    SAMPLES,
+    WINDOW,
+    GameReview,
+    PlayReview,
+    PositionReview,
+    review_game,
+    review_position,
+)
 from referee.review.solver import Solver
 from referee.table.views import TableError, read_game
 
@@ -43,6 +55,8 @@ def _games(file: Path, game: int | None) -> list[Game]:
 def _text_play(seats: tuple[str, ...], p: PlayReview) -> list[str]:
     where = f"trick {p.trick}" if p.trick is not None else "take"
     head = f"  line {p.line}, {where}: {seats[p.seat]} {p.action}"
+    if p.mistake:
+        return [f"{head}: a mistake, not reviewed: {p.mistake}"]
     if p.verdict in ("blunder", "only move"):
         assert p.before is not None and p.after is not None and p.best is not None
         if p.verdict == "blunder":
@@ -58,8 +72,18 @@ def _text_play(seats: tuple[str, ...], p: PlayReview) -> list[str]:
             f"to lose, {p.samples} samples"]
 
 
+# The marks' plurals, for the tally ("1 blunder", "2 blunders").
+_PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies", "only move": "only moves"}
+
+
+def counted(n: int, word: str) -> str:
+    """``1 blunder``, ``2 blunders``, ``0 inaccuracies``."""
+    return f"{n} {word if n == 1 else _PLURAL.get(word, word + 's')}"
+
+
 def text_review(r: GameReview) -> str:
-    """A game's review as text: its line, then each play with a verdict or a mark."""
+    """A game's review as text: its line, then each play with a verdict or a mark, and each
+    mistake the referee found where it happened."""
     n_exact = sum(p.exact for p in r.plays)
     lines = [f"game {r.number} — rules {r.rules} — "
              + (f"{r.loser} lost" if r.loser else "no loser recorded")
@@ -67,7 +91,12 @@ def text_review(r: GameReview) -> str:
              + (f", chances from {r.samples} samples a play (seed {r.seed})" if r.samples else "")]
     if r.stopped:
         lines.append(f"  the replay stops early: {r.stopped}")
-    shown = [p for p in r.plays if p.verdict in ("blunder", "only move") or p.mark]
+    if r.fewer_from is not None:
+        first = r.plays[r.fewer_from - 1]
+        lines.append(f"  the work budget ({r.work_budget:,} positions a game) was too short for {r.samples} samples "
+                     f"a play: from play {r.fewer_from} (line {first.line}) on, plays got fewer (some none); "
+                     f"{r.work:,} positions spent")
+    shown = [p for p in r.plays if p.verdict in ("blunder", "only move") or p.mark or p.mistake]
     for p in shown:
         lines.extend(_text_play(r.seats, p))
     tally = []
@@ -77,9 +106,20 @@ def text_review(r: GameReview) -> str:
                   "mistake": sum(p.mark == "mistake" for p in mine),
                   "inaccuracy": sum(p.mark == "inaccuracy" for p in mine),
                   "only move": sum(p.verdict == "only move" for p in mine)}
-        tally.append(f"{name}: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+        tally.append(f"{name}: " + ", ".join(counted(v, k) for k, v in counts.items()))
     lines.append("  " + "; ".join(tally))
     lines.extend(_text_chances(r))
+    return "\n".join(lines)
+
+
+def text_position(r: PositionReview) -> str:
+    """Every seat's class at one point of a game, as text: the game's line, then a seat a line."""
+    head = W.review_position_head(r.where, r.trick, r.held)
+    lines = [f"game {r.number} — rules {r.rules} — {head[0].lower()}{head[1:]}"]
+    if r.stopped:
+        lines.append(f"  the replay stops early: {r.stopped}")
+    for t in r.standings:
+        lines.append("  " + W.review_standing(r.seats[t.seat], t.cls, t.draws, t.chance, r.budget, r.why_unknown))
     return "\n".join(lines)
 
 
@@ -88,7 +128,9 @@ def _text_chances(r: GameReview) -> list[str]:
     charted = [p for p in r.plays if p.chances]
     if not charted:
         return []
-    out = ["  chances of losing, each seat from what it could know:"]
+    out = ["  chances of losing, each seat from what it could know:",
+           "    (each seat is judged from its own view, the hands it could not see dealt at random, so the seats'"
+           " chances need not add up to 100%)"]
     for i, p in enumerate(charted):
         last_of_trick = i + 1 == len(charted) or p.trick is None or charted[i + 1].trick != p.trick
         if not last_of_trick:
@@ -115,13 +157,57 @@ def _init(base: RuleSet | None, window: int, samples: int, seed: int) -> None:
     _settings = (base, window, samples, seed)
 
 
-def _one(g: Game, settings: Settings) -> GameReview | str:
+def _one(g: Game, settings: Settings, progress: Callable[[int, int], None] | None = None) -> GameReview | str:
     """A game's review, or why it was not reviewed. A fresh solver each game: its table and
     budget then depend on the game alone, so --jobs and --dask never change a verdict."""
     base, window, samples, seed = settings
     if g.errors:
         return f"game {g.number}: syntax errors (run getaway-ref check)"
-    return review_game(g, base, window=window, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET))
+    return review_game(g, base, window=window, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET),
+                       progress=progress)
+
+
+class _Progress:
+    """A progress bar on stderr (rich) for a review that takes more than a moment, only where
+    stderr is a terminal: it appears once a game's review has run SHOW_AFTER seconds, and is
+    gone when the review ends (a pipe or a file gets nothing)."""
+
+    SHOW_AFTER = 1.5
+
+    def __init__(self, files: int) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._on = sys.stderr.isatty()
+        self._bar: Any = None
+        self._task: Any = None
+        self._games = files
+
+    def __call__(self, done: int, total: int, game: int = 0) -> None:
+        if not self._on:
+            return
+        if self._bar is None:
+            if self._clock() - self._start < self.SHOW_AFTER:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("plays"),
+                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task("review", total=total)
+        self._bar.update(self._task, completed=done, total=total)
+
+    def game(self) -> None:
+        """A new game: its plays count from 0 again."""
+        if self._bar is not None:
+            self._bar.update(self._task, completed=0)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
 
 
 def review_slice(piece: Slice, settings: Settings | None = None) -> list[GameReview | str]:
@@ -151,11 +237,14 @@ def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int
         return review_slice(Slice(*fields), (base, window, samples, seed))  # type: ignore[arg-type]
 
 
-def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None) -> Iterator[GameReview | str]:
+def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None,
+              progress: _Progress | None = None) -> Iterator[GameReview | str]:
     recover([file])  # a rewrite of it cut short by a kill: put back before it is read
     if game is not None or (jobs <= 1 and dask is None) or not file.is_file():
         for g in _games(file, game):
-            yield _one(g, _settings)
+            if progress is not None:
+                progress.game()
+            yield _one(g, _settings, progress)
         return
     runner: PoolRunner | DaskRunner
     try:
@@ -179,9 +268,47 @@ def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None) -> Iter
         runner.close(abort=not done)
 
 
+def _positions(file: Path, game: int | None, base: RuleSet | None, after: int | None, window: int, samples: int,
+               seed: int) -> Iterator[PositionReview | str]:
+    """Every seat's class at the end of each game (or after trick ``after``), or why not."""
+    for g in _games(file, game):
+        if g.errors:
+            yield f"game {g.number}: syntax errors (run getaway-ref check)"
+            continue
+        try:
+            yield review_position(g, base, after=after, window=window, samples=samples, seed=seed,
+                                  solver=Solver(max_nodes=BUDGET))
+        except ValueError as e:
+            yield str(e)
+
+
+def position_command(file: Path, game: int | None, fmt: str, base: RuleSet | None, after: int | None, window: int,
+                     samples: int, seed: int) -> int:
+    """``review FILE --at END`` / ``--after TRICK``: every seat's class there, each game; exit
+    1 if a game could not be judged there."""
+    found: list[PositionReview] = []
+    skipped: list[str] = []
+    for r in _positions(file, game, base, after, window, samples, seed):
+        if isinstance(r, str):
+            skipped.append(r)
+            continue
+        if r.stopped:
+            skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
+        found.append(r)
+    if fmt == "json":
+        doc = ReviewFile(path=str(file), games=[], positions=[position_model(r) for r in found], not_reviewed=skipped)
+        sys.stdout.write(doc.model_dump_json(indent=2, by_alias=True) + "\n")
+    else:
+        for r in found:
+            print(text_position(r))
+        for s in skipped:
+            print(f"not reviewed: {s}")
+    return 1 if skipped else 0
+
+
 def review_command(file: Path, game: int | None = None, fmt: str = "text", rules: str | None = None,
                    window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1",
-                   dask: str | None = None) -> int:
+                   dask: str | None = None, at: str | None = None, after: int | None = None) -> int:
     """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
     if one could not be (syntax errors; the replay stopped early), 2 for a usage problem.
     ``jobs``: worker processes for a file of many games (check's pool; 'auto': one a core),
@@ -198,16 +325,26 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     workers = wanted if wanted is not None else (os.cpu_count() or 1)
     default, overrides = rules_options(rules, None, [])
     base: RuleSet | None = default.with_options(**overrides) if default is not None and overrides else default
+    if at is not None and at.lower() != "end":
+        raise UsageError(f"--at takes END (the end of the record), not '{at}'; for a trick, --after TRICK")
+    if at is not None and after is not None:
+        raise UsageError("--at END and --after TRICK name two points: give one")
+    if at is not None or after is not None:
+        return position_command(file, game, fmt, base, after, window, samples, seed)
     _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    for r in _reviewed(file, game, workers, dask):
-        if isinstance(r, str):
-            skipped.append(r)
-            continue
-        if r.stopped:
-            skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
-        reviews.append(r)
+    progress = _Progress(1)
+    try:
+        for r in _reviewed(file, game, workers, dask, progress):
+            if isinstance(r, str):
+                skipped.append(r)
+                continue
+            if r.stopped:
+                skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
+            reviews.append(r)
+    finally:
+        progress.close()
     if fmt == "json":
         doc = ReviewFile(path=str(file), games=[game_model(r) for r in reviews], not_reviewed=skipped)
         sys.stdout.write(doc.model_dump_json(indent=2) + "\n")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from referee.review.review import GameReview
+from referee.review.review import GameReview, PositionReview
 
 REVIEW_SCHEMA_VERSION = 1
 
@@ -55,20 +55,65 @@ class GameReviewModel(BaseModel):
     seed: int
     exact_share: float = Field(description="the share of plays and takes with an exact verdict")
     stopped: str | None = Field(description="why the replay stopped early, if it did")
+    work_budget: int = Field(description="the positions the review could spend on the game: search nodes and "
+                                         "plays of the samples' rollouts")
+    work: int = Field(description="the positions it spent")
+    fewer_samples_from: int | None = Field(
+        description="the number of the first play that got fewer samples than asked for, the work budget being "
+                    "short (later plays may have fewer or none); null if every play got them all")
     plays: list[PlayModel]
+
+
+Standing = Literal["safe", "open", "lost", "got away", "unsettled", "unknown"]
+
+
+class SeatStandingModel(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    seat: str
+    class_: Standing = Field(alias="class", description=(
+        "safe: gets away whatever the others play and whatever is drawn; lost: cannot get away whatever anyone "
+        "plays and whatever is drawn; open: everything else; got away (or lost, once the game is over); unsettled: "
+        "the search ran past its budget; unknown: no exact class (unseen cards, or more than the window held)"))
+    held: int = Field(description="cards the seat holds")
+    draws_safe: int | None = Field(description="for an open seat whose fate a draw decides: the cards the draw may "
+                                               "bring that leave it safe; null where not counted")
+    draws: int | None = Field(description="the cards that draw may bring")
+    chance: float | None = Field(description="where no exact class is given: the seat's chance of losing from "
+                                             "what it could know (sampled); else null")
+
+
+class PositionModel(BaseModel):
+    game: int
+    seats: list[str]
+    rules: str
+    where: str = Field(description="'end', or 'after trick N'")
+    trick: int | None = Field(description="the trick of the last play before the point; null: the setup")
+    line: int | None = Field(description="the record's line of that play")
+    held: int = Field(description="cards held by the seats in the game")
+    window: int = Field(description="the most cards held for an exact class")
+    budget: int | None = Field(description="positions one question may search")
+    nodes: int = Field(description="positions searched")
+    stopped: str | None = Field(description="why the replay stopped early, if it did")
+    why_unknown: str = Field(description="why no seat has an exact class, if none has")
+    standings: list[SeatStandingModel] = Field(description="every seat, in the order of seats")
 
 
 class ReviewFile(BaseModel):
     path: str
     version: int = REVIEW_SCHEMA_VERSION
     games: list[GameReviewModel]
+    positions: list[PositionModel] = Field(
+        default_factory=list, description="with --at END or --after TRICK: every seat's class at that point, a game each "
+                                          "(games is then empty)")
     not_reviewed: list[str] = Field(default_factory=list, description="games that could not be reviewed, and why")
 
 
 def game_model(r: GameReview) -> GameReviewModel:
     return GameReviewModel(
         number=r.number, seats=list(r.seats), rules=r.rules, loser=r.loser, window=r.window, samples=r.samples,
-        seed=r.seed, exact_share=round(r.exact_share, 4), stopped=r.stopped,
+        seed=r.seed, exact_share=round(r.exact_share, 4), stopped=r.stopped, work_budget=r.work_budget, work=r.work,
+        fewer_samples_from=r.fewer_from,
         plays=[PlayModel(
             number=p.number, trick=p.trick, line=p.line, seat=r.seats[p.seat], action=p.action, held=p.held,
             exact=p.exact, before=p.before.value if p.before else None, after=p.after.value if p.after else None,
@@ -81,9 +126,19 @@ def game_model(r: GameReview) -> GameReviewModel:
         ) for p in r.plays])
 
 
+def position_model(r: PositionReview) -> PositionModel:
+    return PositionModel(
+        game=r.number, seats=list(r.seats), rules=r.rules, where=r.where, trick=r.trick, line=r.line, held=r.held,
+        window=r.window, budget=r.budget, nodes=r.nodes, stopped=r.stopped, why_unknown=r.why_unknown,
+        standings=[SeatStandingModel.model_validate({
+            "seat": r.seats[t.seat], "class": t.cls, "held": t.held,
+            "draws_safe": t.draws[0] if t.draws else None, "draws": t.draws[1] if t.draws else None,
+            "chance": None if t.chance is None else round(t.chance, 4)}) for t in r.standings])
+
+
 def review_schema() -> str:
     """The JSON Schema of ``review --format json``, as committed under schema/."""
-    return json.dumps(ReviewFile.model_json_schema(), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(ReviewFile.model_json_schema(by_alias=True), indent=2, ensure_ascii=False) + "\n"
 
 
 if __name__ == "__main__":

@@ -34,19 +34,43 @@ from referee.engine.cards import CARD_COUNT, RANK, SUIT, card_str, sort_key
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase
+from referee.judging import wording as W
 from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 from referee.selfplay.simulate import SimulationError, bot_card, rollout
 
-__all__ = ["MARKS", "GameReview", "PlayReview", "chance", "every_seat_chances", "loses", "mark_for", "prior_weight",
-           "revealed_lacks", "review_game", "sample_position", "view_steps"]
+__all__ = [
+    "GAME_WORK",
+    "MARKS",
+    "GameReview",
+    "PlayReview",
+    "PositionReview",
+    "SeatStanding",
+    "Work",
+    "chance",
+    "every_seat_chances",
+    "loses",
+    "mark_for",
+    "prior_weight",
+    "revealed_lacks",
+    "review_game",
+    "review_position",
+    "sample_position",
+    "view_steps",
+]
 
 WINDOW = 10  # cards held at most, for an exact verdict
 LEAF = 8  # cards held at most, for the solver to settle a lost sample of the chances
 BUDGET = 60_000  # positions per exact question; past it the play gets no exact verdict (seconds, not minutes)
 SAMPLES = 12
+# The work a game's review may spend, in positions: a search node, or a position a sample's
+# rollout plays through (a play). A four-player game spends 100,000 to 250,000 at the
+# defaults; sixteen players with two packs would spend some 30 million (minutes). Past the
+# share of it that is left for each play, a play gets fewer samples, none once it is spent
+# (issue 36; docs/review.md, "The work budget").
+GAME_WORK = 1_000_000
 # The prior's weight (see chance()): this many samples fewer than the seats still in the
 # game, each losing an even share; fitted on self-play games of two seeds, measured on a
 # third (docs/review.md, Calibration).
@@ -88,6 +112,9 @@ class PlayReview:
     # Every seat's chance of losing after the play, each from that seat's own view (None:
     # no sample could be dealt); a seat out is 0, the loser of a finished game 1.
     chances: list[float | None] = field(default_factory=list)
+    # A mistake the referee found at this play (its code and words; with the penalty, as the
+    # table applied it or should have): the review judges no mistake, but says where it was.
+    mistake: str = ""
 
 
 @dataclass(slots=True)
@@ -103,11 +130,54 @@ class GameReview:
     seed: int
     plays: list[PlayReview] = field(default_factory=list)
     stopped: str | None = None  # why the replay (and so the review) stopped early
+    work_budget: int = GAME_WORK  # positions the review could spend (see Work)
+    work: int = 0  # positions it spent: search nodes and plays of the samples' rollouts
+    # The first play (its number) that got fewer samples than asked for, the budget being
+    # short; None if every play got them all.
+    fewer_from: int | None = None
 
     @property
     def exact_share(self) -> float:
         """The share of the plays and takes that got an exact verdict."""
         return sum(p.exact for p in self.plays) / len(self.plays) if self.plays else 0.0
+
+
+class Work:
+    """The work a game's review spends, counted in positions (a search node; a play of a
+    sample's rollout), and how many samples a play may have from what is left: each play an
+    even share of what is left for the plays still to come, a sample costing what the last
+    play's samples cost (the cards held, before any was taken). Counted, not timed, so a
+    review is the same on every machine and whatever else runs."""
+
+    __slots__ = ("_nodes0", "_per_sample", "budget", "played", "rollouts", "solver")
+
+    def __init__(self, budget: int, solver: Solver) -> None:
+        self.budget = budget
+        self.solver = solver
+        self._nodes0 = solver.nodes
+        self.played = 0  # plays of the rollouts
+        self.rollouts = 0
+        self._per_sample = 0.0  # the plays of one rollout, lately
+
+    @property
+    def spent(self) -> int:
+        return self.played + self.solver.nodes - self._nodes0
+
+    def rollout(self, start: Engine, end: Engine) -> None:
+        """Count a rollout from ``start`` to ``end``: about a play a seat a trick."""
+        plays = (end.turn().trick_no - start.turn().trick_no + 1) * len(start.in_game())
+        self.played += plays
+        self.rollouts += 1
+        self._per_sample = plays if self._per_sample == 0 else (self._per_sample + plays) / 2
+
+    def samples(self, wanted: int, plays_left: int, sampled: int, held: int) -> int:
+        """How many of ``wanted`` samples the next play may have, ``sampled`` being the seats
+        (and plays) that are sampled for it, ``held`` the cards held now."""
+        left = self.budget - self.spent
+        if wanted <= 0 or left <= 0 or sampled <= 0:
+            return 0
+        per = self._per_sample or float(max(held, 1))
+        return max(0, min(wanted, int(left / max(plays_left, 1) / (per * sampled))))
 
 
 def action_words(a: Action, seats: Sequence[str]) -> str:
@@ -137,28 +207,53 @@ def _action(step: Step) -> Action | None:
     return None
 
 
+def _mistake(step: Step) -> str:
+    """The first mistake (or record error) the referee reports at ``step``, in its words, with
+    the penalty (docs/rulings.md, ruling 1) where it has one; '' if none."""
+    for d in step.diagnostics:
+        if not d.is_error:
+            continue
+        pen = d.penalty
+        return W.review_mistake(d.code, d.message, None if pen is None else
+                                (W.penalty_sentence(pen.seat, pen.cards, pen.trick, pen.leads), pen.applied))
+    return ""
+
+
+def _known(e: Engine) -> Engine:
+    """The position with the cards known by elimination placed (``Engine.resolved``): a
+    position written with ``waste rest`` and every hand given has its waste pile known whole,
+    and so can be solved."""
+    return e if e.all_known() else e.resolved()
+
+
 def _clean(step: Step) -> bool:
     """A step the table played by the rules: nothing but notes reported at it."""
     return not any(d.is_error for d in step.diagnostics)
 
 
 def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDOW, samples: int = SAMPLES,
-                seed: int = 0, chances: bool = True, solver: Solver | None = None) -> GameReview:
+                seed: int = 0, chances: bool = True, solver: Solver | None = None,
+                work: int = GAME_WORK, progress: Callable[[int, int], None] | None = None) -> GameReview:
     """Review one game of a record (``rules`` for a game without a [Rules] tag). ``window``:
     the most cards held for an exact verdict; ``samples``: hands sampled per play for the
-    chances (0: none); ``seed``: the samples' generator."""
+    chances (0: none); ``seed``: the samples' generator; ``work``: the positions the review
+    may spend (:class:`Work`; a play past its share gets fewer samples); ``progress``: told
+    (plays reviewed, plays) after each play."""
     walk = replay(game, rules, snapshots=True)
     steps = list(walk)
     result = walk.result
     seats = game.seats
     loser = None
     review = GameReview(game.number, seats, game.rules, loser, window, samples if chances else 0, seed,
-                        stopped=result.stopped)
+                        stopped=result.stopped, work_budget=work)
     end = steps[-1].after.view().loser if steps else None
     if end is not None:
         review.loser = seats[end]
     solver = solver or Solver(max_nodes=BUDGET)
+    spend = Work(work, solver)
     views: dict[int, list[Step]] = {}
+    plays_left = total = sum(1 for step in steps if _action(step) is not None)
+    sampling = chances and samples > 0 and result.rules is not None
     for k, step in enumerate(steps):
         a = _action(step)
         if a is None:
@@ -166,22 +261,34 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         seat = a.taker if isinstance(a, TakeHand) else a.seat
         item = step.item
         span = item.seat_span if isinstance(item, Play) else item.span
-        before = step.before
+        before = _known(step.before)
         p = PlayReview(len(review.plays) + 1, step.trick, span.line, seat, action_words(a, seats),
                        cards_held(before), step=k)
         review.plays.append(p)
-        if chances and samples > 0 and result.rules is not None:
-            _every_seat(p, game, rules, _after(steps, k), k, samples, seed, solver, views, len(steps))
         now = before.view()
-        if not _clean(step) or now.phase == Phase.OVER or seat in now.out_order or now.as_played:
+        judged = not (not _clean(step) or now.phase == Phase.OVER or seat in now.out_order or now.as_played)
+        exact = judged and solvable(before) and p.held <= window
+        # Every seat's chances, and the mover's before and after where no exact verdict is.
+        sampled = len(before.in_game()) + (2 if judged and not exact else 0)
+        n = spend.samples(samples, plays_left, sampled, p.held) if sampling else 0
+        plays_left -= 1
+        if progress is not None:
+            progress(total - plays_left - 1, total)
+        if sampling and n < samples and review.fewer_from is None:
+            review.fewer_from = p.number
+        if n > 0:
+            _every_seat(p, game, rules, _after(steps, k), k, n, seed, solver, views, len(steps), spend)
+        if not judged:
+            p.mistake = _mistake(step)
             continue  # a mistake or a record error: the referee's report says what it was
-        if solvable(before) and p.held <= window:
+        if exact:
             _exact(p, before, a, seat, seats, solver)
-        if not p.exact and chances and samples > 0 and result.rules is not None:
+        if not p.exact and n > 0:
             view = _seat_view(views, game, seat, rules, len(steps))
             if k < len(view):
                 lacks = revealed_lacks(view, k)
-                _chances(p, view[k].before, before, a, seat, samples, seed, game.number, solver, lacks)
+                _chances(p, view[k].before, before, a, seat, n, seed, game.number, solver, lacks, spend)
+    review.work = spend.spent
     return review
 
 
@@ -343,12 +450,13 @@ def _after(steps: Sequence[Step], k: int) -> Engine:
 
 
 def _every_seat(p: PlayReview, game: Game, rules: RuleSet | None, true: Engine, k: int, samples: int, seed: int,
-                solver: Solver, views: dict[int, list[Step]], count: int) -> None:
-    p.chances = every_seat_chances(game, rules, true, k, p.number, samples, seed, solver, views, count)
+                solver: Solver, views: dict[int, list[Step]], count: int, work: Work | None = None) -> None:
+    p.chances = every_seat_chances(game, rules, true, k, p.number, samples, seed, solver, views, count, work)
 
 
 def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, number: int, samples: int,
-                       seed: int, solver: Solver, views: dict[int, list[Step]], count: int) -> list[float | None]:
+                       seed: int, solver: Solver, views: dict[int, list[Step]], count: int,
+                       work: Work | None = None) -> list[float | None]:
     """Each seat's chance of losing after step ``k`` (the game's ``number``-th play or take;
     ``true``: the position after it), from that seat's view of the game after it: the
     unseen hands sampled as for the mover, each sample played on (:func:`loses`), the
@@ -378,7 +486,7 @@ def every_seat_chances(game: Game, rules: RuleSet | None, true: Engine, k: int, 
             if f is None:
                 continue
             try:
-                lost += loses(f, s, rng, solver)
+                lost += loses(f, s, rng, solver, work)
             except SimulationError:
                 continue
             got += 1
@@ -408,7 +516,7 @@ def chance(lost: float, got: int, seats_in: int, prior: float | None = None) -> 
     return (lost + weight / seats_in) / (got + weight)
 
 
-def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
+def loses(e: Engine, seat: int, rng: random.Random, solver: Solver, work: Work | None = None) -> float:
     """Whether ``seat`` loses from ``e`` (1.0 or 0.0): 1 when the solver, once at most LEAF
     cards are held, finds it lost on every line; else the bots' play to the end.
 
@@ -426,11 +534,14 @@ def loses(e: Engine, seat: int, rng: random.Random, solver: Solver) -> float:
                 return 1.0
         except SearchLimit:
             pass
-    return float(rollout(e, rng).view().loser == seat)
+    end = rollout(e, rng)
+    if work is not None:
+        work.rollout(e, end)
+    return float(end.view().loser == seat)
 
 
 def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, samples: int, seed: int,
-             number: int, solver: Solver, lacks: Sequence[int] = ()) -> None:
+             number: int, solver: Solver, lacks: Sequence[int] = (), work: Work | None = None) -> None:
     """The mover's chance of losing after its play, and after the play the sensible bot
     would have made in its place (the "before"), over the same samples and the same
     generator: where the bot would have played the same card, the two agree exactly."""
@@ -456,10 +567,10 @@ def _chances(p: PlayReview, view: Engine, true: Engine, a: Action, seat: int, sa
                 usual.apply(PlayCard(seat, c))
         state = rng.getstate()
         try:
-            lost = loses(g, seat, rng, solver)
+            lost = loses(g, seat, rng, solver, work)
             if usual is not None:
                 rng.setstate(state)  # the same generator: only the play differs
-                usual_lost = loses(usual, seat, rng, solver)
+                usual_lost = loses(usual, seat, rng, solver, work)
         except SimulationError:
             continue  # the bots cannot play this position on (a trick the table followed as played)
         after += lost
@@ -478,3 +589,106 @@ def iter_reviews(games: Sequence[Game], rules: RuleSet | None = None, **kw: obje
     solver = Solver(max_nodes=BUDGET)
     for g in games:
         yield review_game(g, rules, solver=solver, **kw)  # type: ignore[arg-type]
+
+
+# ---- every seat's class at one point of a game (review --at END, --after TRICK) ----------------
+
+# A seat's standing where the solver cannot give a class: it got away; the search did not
+# settle it within its budget; a hand or the waste pile holds unseen cards, or more than the
+# window's cards are held.
+Standing = str  # "safe", "open", "lost", "got away", "unsettled", "unknown"
+
+
+@dataclass(slots=True)
+class SeatStanding:
+    """One seat at one point of a game: its class (a word of :data:`Standing`), where a draw
+    decides an open seat the draws that leave it safe (of those that may come), and where no
+    class is given its chance of losing from what it could know (sampled)."""
+
+    seat: int
+    cls: Standing
+    held: int
+    draws: tuple[int, int] | None = None
+    chance: float | None = None
+
+
+@dataclass(slots=True)
+class PositionReview:
+    """Every seat's standing at one point of a game (``where``: "end", or "after trick N")."""
+
+    number: int
+    seats: tuple[str, ...]
+    rules: str
+    where: str
+    trick: int | None  # the trick number of the last play before the point; None: none
+    line: int | None  # the record's line of that play; None: the setup
+    held: int
+    window: int
+    budget: int | None
+    nodes: int = 0
+    standings: list[SeatStanding] = field(default_factory=list)
+    stopped: str | None = None
+    why_unknown: str = ""  # why no seat has an exact class, if none has
+
+
+def review_position(game: Game, rules: RuleSet | None = None, *, after: int | None = None, window: int = WINDOW,
+                    samples: int = SAMPLES, seed: int = 0, solver: Solver | None = None) -> PositionReview:
+    """Every seat's class at the end of the record (``after`` None) or after trick ``after``
+    (its last play; ValueError if the record has no such trick): the solver's class where
+    every card is known and at most ``window`` cards are held, "unsettled" where its budget
+    runs out first; otherwise each seat's chance of losing from what it could know."""
+    walk = replay(game, rules, snapshots=True)
+    steps = list(walk)
+    result = walk.result
+    k = len(steps) - 1
+    if after is not None:
+        found = [j for j, step in enumerate(steps) if step.trick == after and isinstance(step.item, Play)]
+        if not found:
+            have = sorted({step.trick for step in steps if step.trick is not None})
+            raise ValueError(f"game {game.number} has no trick {after} in its record"
+                             + (f" (tricks {have[0]} to {have[-1]})" if have else " (no tricks)"))
+        k = found[-1]
+    if k >= 0:
+        here = _known(_after(steps, k))
+    elif result.engine is not None:
+        here = _known(result.engine)
+    else:
+        raise ValueError(f"game {game.number}: the replay stops before any position: {result.stopped}")
+    last = steps[k] if k >= 0 else None
+    item = last.item if last is not None else None
+    line = (item.seat_span.line if isinstance(item, Play) else item.span.line) if isinstance(item, (Play, Take)) \
+        else None
+    solver = solver or Solver(max_nodes=BUDGET)
+    out = PositionReview(game.number, game.seats, game.rules, "end" if after is None else f"after trick {after}",
+                         last.trick if last is not None else None, line, cards_held(here), window,
+                         solver.max_nodes, stopped=result.stopped)
+    now = here.view()
+    exact = solvable(here) and out.held <= window
+    if not exact and now.phase != Phase.OVER:
+        out.why_unknown = ("a hand or the waste pile holds cards nobody has seen" if not solvable(here) else
+                           f"more than {window} cards are held (--window)")
+    start = solver.nodes
+    views: dict[int, list[Step]] = {}
+    sampled: list[float | None] = []
+    if not exact and samples > 0 and k >= 0 and result.rules is not None and now.phase != Phase.OVER:
+        sampled = every_seat_chances(game, rules, here, k, k + 1, samples, seed, solver, views, len(steps))
+    for s in range(len(game.seats)):
+        held = here.size(s)
+        if now.phase == Phase.OVER:
+            out.standings.append(SeatStanding(s, "lost" if now.loser == s else "got away", held))
+            continue
+        if s in now.out_order:
+            out.standings.append(SeatStanding(s, "got away", held))
+            continue
+        if not exact:
+            out.standings.append(SeatStanding(s, "unknown", held, chance=sampled[s] if sampled else None))
+            continue
+        try:
+            cls = solver.classify(here, s)
+            share = solver.draw_share(here, s) if cls is SeatClass.OPEN else None
+        except SearchLimit:
+            out.standings.append(SeatStanding(s, "unsettled", held))
+            continue
+        out.standings.append(SeatStanding(s, cls.value, held, share))
+    out.nodes = solver.nodes - start
+    return out

@@ -2,10 +2,10 @@
 
 For each seat still in the game the solver gives one of three classes (issue 28):
 
-* **safe**: the seat can force its getting away whatever everyone else does: the seat
-  against a coalition of all the others;
-* **open**: it cannot force it, but some play by everyone lets it get away;
-* **lost**: no play by anyone lets it get away.
+* **safe**: the seat gets away whatever everyone else plays and whatever is drawn: the seat
+  (with its best play) against a coalition of all the others and every card a draw may bring;
+* **lost**: it cannot get away whatever anyone plays and whatever is drawn;
+* **open**: everything else: some play by everyone, with some card drawn, lets it get away.
 
 The search asks the engine for everything: what may happen is what ``Engine.legal_actions()``
 lists, what follows is the engine's own move on a fork. Its hot loop is the engine's
@@ -15,15 +15,23 @@ reads a position only through the engine's typed API (``view()``, ``turn()``,
 
 How each kind of node is scored, for the seat analysed (``x``):
 
-* **a draw** (from the waste pile, or from a hand in the draw-hand variant) is chance, and
-  chance is scored as the worst case for ``x``: every card that may be drawn must leave
-  ``x`` winning. Where the drawer may pick the hand it draws from, the drawer picks it.
+* **a draw** (from the waste pile, or from a hand in the draw-hand variant) is luck, nobody's
+  choice (docs/rulings.md, ruling 11): for "safe" every card that may be drawn must leave
+  ``x`` winning; for "open" one card that does is enough, so ``x`` is lost only if no card
+  drawn lets it get away. Where the drawer may pick the hand it draws from, the drawer picks
+  it (in "safe", a drawer other than ``x`` picks against it).
 * **safe**: ``x`` chooses its own actions; every other seat is one adversary. Where several
   seats may act at once (a take by anyone between tricks, the first trick in any order) the
   adversary may act first: every action of theirs must leave ``x`` winning, and then ``x``
   needs one winning action of its own unless the others must act anyway (a lead or a play
   of theirs is among their actions).
-* **open**: every seat's action is a choice in ``x``'s favour; only draws are against it.
+* **open**: every seat's action and every draw is a choice in ``x``'s favour: is there any
+  line at all on which ``x`` gets away?
+
+Where a draw is what decides an open seat's fate (a draw is due, or comes after actions
+nobody can choose), :meth:`Solver.draw_share` counts the cards that leave it safe: the share
+of the draws after which it gets away whatever the others play and whatever is drawn later,
+a share it can count on with its best play.
 
 Picked-up cards go back to hands, so a position can come again. A forced escape must be
 finite: a position met again on the path counts as not getting away. A win found that way
@@ -100,6 +108,9 @@ class Solution:
     classes: dict[int, SeatClass]
     best: dict[int, Action | None] = field(default_factory=dict)
     nodes: int = 0
+    # For an open seat whose fate a draw decides (Solver.draw_share): (cards that leave it
+    # safe, cards that may be drawn); absent where no draw decides it or it was not counted.
+    draws: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 class Solver:
@@ -157,6 +168,41 @@ class Solver:
             return None
         top = max(c.rank for _, c in options)
         return next(a for a, c in options if c.rank == top)
+
+    def draw_share(self, e: Engine, seat: int, steps: int = 60) -> tuple[int, int] | None:
+        """Where a draw decides: (the cards after which ``seat`` is safe, the cards that may be
+        drawn), the draw being the one due now or the first one after actions nobody chooses
+        (one legal action each). Each card is equally likely, so the first over the second is
+        the share of draws on which the seat gets away whatever the others play and whatever
+        is drawn later: a share its best play can count on (a lower bound on its chance; a
+        safe seat has every card, a lost seat none). Where the drawer may pick the hand it
+        draws from, the seat picks its best hand, another drawer the worst for the seat. None
+        where no draw comes first (then the share is unknown: counting it would need the
+        chances of a whole game tree)."""
+        e = e.fork()
+        for _ in range(steps):
+            if seat not in e.in_game() or e.current_phase() in (Phase.OVER, Phase.DRAW_DUE):
+                break
+            actions = e.legal_actions()
+            if len(actions) != 1:
+                return None
+            e.apply(actions[0], events=False)
+        if seat not in e.in_game() or e.current_phase() is not Phase.DRAW_DUE:
+            return None
+        by_source: dict[int | None, list[int]] = {}
+        for a in e.legal_actions():
+            if not isinstance(a, DrawCard):
+                continue
+            child = e.fork()
+            child.apply(a, events=False)
+            safe = seat not in child.in_game() or (
+                child.turn().phase != Phase.OVER and self.classify(child, seat) is SeatClass.SAFE)
+            by_source.setdefault(a.source, []).append(int(safe))
+        if not by_source:
+            return None
+        shares = [(sum(v), len(v)) for v in by_source.values()]
+        pick = max if e.to_act() == seat else min
+        return pick(shares, key=lambda t: t[0] / t[1])
 
     def line(self, e: Engine, seat: int, length: int = 12) -> list[Action]:
         """The play the solver shows for ``seat``: the seat keeps its best class; every other
@@ -217,4 +263,10 @@ def solve(engine: Engine, seats: Sequence[int] | None = None, *, solver: Solver 
     classes = {t: s.classify(engine, t) for t in targets}
     acting = {actor(a) for a in engine.legal_actions() if not isinstance(a, DrawCard)}
     best = {t: s.best(engine, t) for t in targets if t in acting}
-    return Solution(classes, best, s.nodes - start)
+    draws = {}
+    for t in targets:
+        if classes[t] is SeatClass.OPEN:
+            share = s.draw_share(engine, t)
+            if share is not None:
+                draws[t] = share
+    return Solution(classes, best, s.nodes - start, draws)

@@ -37,7 +37,7 @@ from referee.notation.record import Counts, Draw, Game, Play, Span, Take
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
-from referee.review.ask import could_get_away, trick_review_sentence
+from referee.review.ask import could_get_away, standings_sentence, trick_review_sentence
 from referee.review.review import GameReview, review_game
 from referee.table.entry import seat_matches
 from referee.table.views import TableError, read_clean_game
@@ -732,13 +732,13 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
         have = tricks_of(w)
         raise UsageError(f"--trick {trick}: game {w.game.number} has "
                          + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
-    if review and who is None:
-        raise UsageError("--review answers for one seat: name it with --seat")
     print(ask_sentence(w, trick, who))
     if explain:
         print(trick_sentence(w, trick, who))
     if review and who is not None:
         print(could_get_away(w.game, who, trick, w.result.rules).sentence)
+    elif review:
+        print(standings_sentence(w.game, trick, w.result.rules))  # every seat, as review --after gives it
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 
