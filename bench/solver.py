@@ -31,6 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import figures  # bench/figures.py: the documentation's tables
+
 from referee.engine.rules import rule_set
 from referee.engine.state import Engine, Phase
 from referee.judging.replay import replay
@@ -141,6 +143,16 @@ def main() -> None:
         print(f"{name}: {p}", flush=True)
     print(f"whole run {time.perf_counter() - start:.0f} s", flush=True)
     write_json(args, pooled=pooled, cells=rows, two_player_sizes=sizes)
+    if not only and args.games >= 10:  # a whole run: the documentation's figures (bench/figures.py)
+        many_p, two_p = pooled["3-8 players, <= 12 cards"], pooled["2 players, <= 20 cards"]
+        figures.record_column(
+            "solver", "compiled build" if figures.compiled_build() else "Python modules", {
+                "2 players, at most 20 cards: within 350 ms":
+                    f"{two_p['within_0.35_s']} of {two_p['positions']} (p90 {two_p['p90_s']} s)",
+                "3-8 players, at most 12 cards: p90":
+                    f"{many_p['p90_s']} s ({many_p['within_1_s']} of {many_p['positions']} within 1 s)"},
+            title="The review's exact solver", command="python bench/solver.py",
+            columns=["endings", "Python modules", "compiled build", "target"])
 
 
 if __name__ == "__main__":

@@ -392,7 +392,53 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"machine: {m['cores']} cores ({m['cpu']}); load average {m0['load_1min']} at the start, {m['load_1min']} at"
           f" the end (1 min), {m['load_15min']} (15 min); {results['date']}, Python {results['python']}")
     (OUT / "speed.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if not args.quick:
+        record_figures(results)
     return results
+
+
+def record_figures(results: dict[str, Any]) -> None:
+    """The run's tables for docs/performance.md and the README (bench/figures.py)."""
+    import figures  # bench/figures.py, beside this script
+
+    chk = results["check"]
+    head = f"`check --jobs 1`, {chk['games']:,} simulated games ({chk['plays']:,} plays, {chk['bytes'] / 1e6:.1f} MB)"
+    rows, readme = [], []
+    builds = [("the compiled build (`pip install .`)", results.get("compiled")),
+              ("the Python modules (an editable install)", {**chk, "chess_ratio": results.get("chess_ratio"),
+                                                           "pgn_extract_vs_check": results.get("pgn_extract_vs_check")})]
+    for name, b in builds:
+        if not b:
+            continue
+        ratio = f"{b['chess_ratio']:.2f} x" if b.get("chess_ratio") else "-"
+        pe = f"{b['pgn_extract_vs_check']:.1f} x" if b.get("pgn_extract_vs_check") else "-"
+        rows.append([name, f"{b['jobs1_s']:.2f} s", f"{b['plays_per_s']:,}", ratio, pe])
+        short = "the compiled build" if "compiled" in name else "the Python modules"
+        readme.append([f"`check --jobs 1`, {chk['games']:,} games, {short}",
+                       f"{b['plays_per_s']:,} plays/s" + (f", {ratio} python-chess" if ratio != "-" else "")])
+    cmd = "python bench/speed.py" + (" --compiled" if results.get("compiled") else "")
+    m0 = results["machine_at_start"]
+    figures.record("check-speed", title="check against python-chess and pgn-extract", command=cmd,
+                   columns=[head, "time", "plays/s", "against python-chess `read_game`", "pgn-extract `-r` faster by"],
+                   rows=rows, readme=readme,
+                   note=f"A fresh process each time, start-up included; medians of {results['rounds']} rounds, the "
+                        f"programs timed in alternation. Load average {m0['load_1min']} at the start.")
+    st = results["startup"]
+    figures.record("startup", title="Start-up", command=cmd, columns=["measure", "figure"],
+                   rows=[["`check records/pagat-example.gwy` over `python -c pass`", f"{st['over_bare_ms']} ms"]],
+                   readme=[["`check` of one small record, over `python -c pass`", f"{st['over_bare_ms']} ms"]],
+                   note="A plain `check` imports neither typer nor pydantic nor rich; Lark's built parser is cached.")
+    figures.record("jobs", title="check --jobs", command=cmd,
+                   columns=[f"`--jobs`, {chk['bytes'] / 1e6:.1f} MB", "speed-up over `--jobs 1`", "efficiency", "CPU"],
+                   rows=[[str(r["jobs"]), f"{r['speedup']:.2f} x", f"{r['efficiency']:.2f}", f"{r['cpu_s']:.2f} s"]
+                         for r in results["jobs"] if r["jobs"] > 1])
+    if "dask" in results:
+        d = results["dask"]
+        figures.record("dask", title="check --dask", command=cmd,
+                       columns=[f"{d['games']:,} games, {d['bytes'] / 1e6:.0f} MB", "time", f"against `--jobs {d['workers']}`"],
+                       rows=[[f"`--dask`, a scheduler and {d['workers']} one-thread workers as separate processes",
+                              f"{d['dask_s']:.2f} s", f"{d['dask_over_jobs']:.2f} x its time"],
+                             [f"`--jobs {d['workers']}`", f"{d['jobs_s']:.2f} s", ""]])
 
 
 if __name__ == "__main__":

@@ -125,16 +125,29 @@ class ExportFmt(str, Enum):
     jsonl = "jsonl"
 
 
+def build_line() -> str:
+    """Which build runs: the compiled modules (``pip install .``, hatch_build.py) or the Python
+    modules (an editable install, ``GETAWAY_PURE_PYTHON=1``, a machine without a C compiler).
+    Python loads a compiled module in place of its source beside it, so the files say it."""
+    package = Path(referee.__file__).resolve().parent
+    compiled = sorted(p.name.split(".")[0] for p in [*package.rglob("*.so"), *package.rglob("*.pyd")])
+    if compiled:
+        return (f"build: compiled ({len(compiled)} modules by mypyc: {', '.join(compiled)}), "
+                "what `pip install .` installs")
+    return ("build: Python modules (an editable or pure-Python install; `pip install .` gives the compiled "
+            "build, about twice as fast)")
+
+
 def _version_callback(value: bool) -> None:
     if value:
-        sys.stdout.write(f"getaway-ref {referee.__version__}\n")
+        sys.stdout.write(f"getaway-ref {referee.__version__}\n{build_line()}\n")
         raise typer.Exit(EXIT_OK)
 
 
 @app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
-                                 help="print the version and exit"),
+                                 help="print the version and which build runs (compiled or Python modules), and exit"),
 ) -> None:
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
 
@@ -442,8 +455,36 @@ def review(
 
 
 def main() -> None:
-    """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it)."""
-    app(prog_name="getaway-ref")  # the command's name in its help, however it was started
+    """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it). A command
+    line click cannot use is said as every error of ours is, in one line with where to look
+    (``referee/commands/options.py``'s :func:`usage_line`), not in click's usage box."""
+    try:
+        from typer import _click as click  # typer 0.29 on carries its own click
+    except ImportError:  # pragma: no cover - an older typer, on click itself
+        import click  # type: ignore[no-redef]
+
+    from referee.commands.options import say_error, usage_line
+
+    try:
+        # the command's name in its help, however it was started
+        code = app(prog_name="getaway-ref", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as e:
+        e.show()  # `getaway-ref` alone: the help, as before
+        raise SystemExit(EXIT_USAGE) from None
+    except click.exceptions.UsageError as e:
+        where = e.ctx.command_path if e.ctx is not None else "getaway-ref"
+        words = sys.argv[1:]
+        if where == "getaway-ref" and words and not words[0].startswith("-") \
+                and not e.format_message().startswith("No such command"):
+            where = f"getaway-ref {words[0]}"  # a command's option that lacks its value
+        say_error(usage_line(e.format_message(), where))
+        raise SystemExit(EXIT_USAGE) from None
+    except click.exceptions.ClickException as e:
+        say_error(e.format_message())
+        raise SystemExit(e.exit_code) from None
+    except typer.Abort:
+        raise KeyboardInterrupt from None  # as Ctrl-C anywhere else (referee/_start.py)
+    raise SystemExit(code if isinstance(code, int) else EXIT_OK)
 
 
 if __name__ == "__main__":

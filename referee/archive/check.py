@@ -131,7 +131,8 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
             except BrokenPipeError:
                 raise  # the report's reader went away, not the file (run_check)
             except OSError as e:
-                problem = str(e.strerror or e)
+                # "no such file", as every command says it (not the system's capitalised words)
+                problem = "no such file" if isinstance(e, FileNotFoundError) else str(e.strerror or e).lower()
             except WorkerFailed as e:
                 failed = f"{name}: {e}"
                 break

@@ -140,10 +140,9 @@ class _Parser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
     def error(self, message: str) -> NoReturn:
-        # As every other message of ours: "error: ..." (argparse would say
-        # "getaway-ref check: error: ..."), after the usage line, exit 2.
-        sys.stderr.write(self.format_usage())
-        say_error(f"{message} (see getaway-ref check --help)")
+        # As every other message of ours, in one line: "error: ..." and where to look (argparse
+        # would print its usage, then "getaway-ref check: error: ..."), exit 2.
+        say_error(usage_line(message, "getaway-ref check"))
         sys.exit(EXIT_USAGE)
 
 
@@ -172,6 +171,46 @@ def read_check_line(args: Sequence[str]) -> dict[str, Any]:
     """check's words as ``check_command``'s keywords; a wrong line is said by argparse
     (usage and ``error: ...`` on standard error, exit 2)."""
     return vars(check_parser().parse_args(list(args)))
+
+
+# argparse's and click's words for a command line that cannot be used, in ours: the option by
+# its long name, the values allowed without quotes, no "Error:" or capital, no full stop. One
+# table, so that `check` (argparse) and every other command (click, under typer) say the same
+# thing the same way.
+_PARSER_WORDS: tuple[tuple[str, str], ...] = (
+    # argparse
+    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: invalid choice: '([^']*)' \(choose from (.*)\)$",
+     r"\1: '\2' is not one of \3"),
+    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: expected one argument$", r"\1 needs a value"),
+    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: (.*)$", r"\1: \2"),
+    (r"^the following arguments are required: (.*)$", r"missing \1"),
+    (r"^unrecognized arguments: (-.*)$", r"no such option: \1"),
+    (r"^unrecognized arguments: (.*)$", r"unexpected argument: \1"),
+    # click
+    (r"^Invalid value for '(--[\w-]+)'(?: / '-\w')?: (?:Value error, )?(.*?)\.?$", r"\1: \2"),
+    (r"^Invalid value for '([^']*)': (.*?)\.?$", r"\1: \2"),
+    (r"^Option '(--?[\w-]+)' requires an argument\.$", r"\1 needs a value"),
+    (r"^No such option: (\S+?)\.?( Did you mean (\S+?)\?)?$", r"no such option: \1"),
+    (r"^No such command '([^']*)'\. Did you mean '([^']*)'\?$", r"no such command '\1'; did you mean '\2'?"),
+    (r"^No such command '([^']*)'\.$", r"no such command '\1'"),
+    (r"^Missing argument '([^']*)'\.?$", r"missing \1"),
+    (r"^Missing option '([^']*)'.*$", r"missing \1"),
+    (r"^Got unexpected extra argument(?:s|\(s\))? \((.*)\)$", r"unexpected argument: \1"),
+)
+
+
+def usage_line(message: str, command: str) -> str:
+    """A parser's complaint about a command line as one line of ours, with where to look:
+    ``--format: 'xml' is not one of text, json (see getaway-ref show --help)``."""
+    import re  # here: a plain check never needs it
+
+    said = " ".join(message.split())
+    for pattern, words in _PARSER_WORDS:
+        if re.match(pattern, said):
+            said = re.sub(pattern, words, said)
+            break
+    said = re.sub(r"'([\w-]+)'(?=,|$| or)", r"\1", said) if " is not one of " in said else said
+    return f"{said} (see {command} --help)"
 
 
 def say_error(message: str) -> None:

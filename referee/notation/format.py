@@ -1,8 +1,14 @@
 """The canonical form of a record: ``getaway-ref fmt``.
 
 One spelling for everything: Unicode suits (``10♥``, ``A♠*``), hands in the order ♠ ♥ ♦ ♣
-and high to low, plays separated by ", ", one blank line between games. Every comment and
+and high to low, plays separated by ", ", one blank line between games, every seat by its
+full name (a seat written by its unique beginning, ``N 4♦`` as ``live`` teaches, is written
+out, as ``check --fix`` does; a beginning two seats share stays an error). Every comment and
 every fact is kept, so ``parse(fmt(x)) == parse(x)`` and ``fmt(fmt(x)) == fmt(x)``.
+
+Every command that writes a record (``live``, ``serve``, ``simulate``) writes what
+:func:`format_game` writes, so a club's ``fmt --check`` hook never rewrites the tool's own
+output.
 """
 
 from __future__ import annotations
@@ -109,6 +115,29 @@ def format_game(g: Game) -> str:
         elif isinstance(a, Comment):
             out.append(_remark(a))
     return "\n".join(out) + "\n"
+
+
+def _seats_written_out(reader: Reader, g: Game, text: str, number: int, first_line: int, offset: int) -> Game:
+    """The game read again with each seat written by its unique beginning written out (the
+    safe fix its S003 diagnostic carries), when those are its only errors; else ``g``."""
+    edits = []
+    for d in g.errors:
+        if d.fix is None or not d.fix.safe or d.code != "S003":
+            return g
+        for e in d.fix.edits:
+            start, end = e.span.start - offset, e.span.end - offset
+            # the text replaced must be the beginning of the name written in its place
+            if not (0 <= start < end <= len(text) and e.text.lower().startswith(text[start:end].lower())):
+                return g
+            edits.append((start, end, e.text))
+    out, at = [], 0
+    for start, end, name in sorted(edits):
+        if start < at:
+            return g
+        out += [text[at:start], name]
+        at = end
+    fixed = reader.parse_game("".join(out) + text[at:], number, first_line, offset)
+    return g if fixed.errors else fixed
 
 
 def format_file(prelude: Prelude, games: Iterable[Game]) -> str:
@@ -223,6 +252,8 @@ def format_stream(f: BinaryIO, name: str, out: TextIO | None = None, diff: TextI
         if first_line == 1:
             quote_first_line(reader.prelude.errors, text)
         g = reader.parse_game(text, number, first_line, offset)
+        if g.errors:
+            g = _seats_written_out(reader, g, text, number, first_line, offset)
         result.errors.extend(g.errors)
         if result.errors:
             continue

@@ -57,6 +57,7 @@ from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
+from referee.notation.format import format_game
 from referee.notation.reader import Reader, ReadError, chunks, parse
 from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, Take, Trick
 from referee.reports.diagnostics import Diagnostic
@@ -367,6 +368,10 @@ class Session:
         game = _read(path, prefix, number, _text(head, [], ()))
         if game.errors:
             raise LiveError("the new game cannot be written: " + "; ".join(d.message for d in game.errors))
+        # Written as fmt writes it (a hand given suit by suit as its cards), so that a club's
+        # `fmt --check` hook never rewrites what live and serve wrote.
+        head = format_game(game).rstrip("\n").split("\n")
+        game = _read(path, prefix, number, _text(head, [], ()))
         res = _judge(game, default)
         errors = [d for d in res.diagnostics if d.is_error]
         engine, judged_by = res.engine, res.rules

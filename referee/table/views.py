@@ -21,6 +21,7 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, Field
 from rich.console import Console
+from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
 
@@ -706,6 +707,18 @@ def _cards_line(cards: list[str], unseen: int = 0) -> str:
     return s or "-"
 
 
+def _print_unpadded(out: Console, table: Table) -> None:
+    """A table without the spaces rich pads its last column with: a line ends at its last
+    character (a copied line, a diff or a documentation example keeps no trailing blanks)."""
+    for line in Segment.split_lines(out.render(table)):
+        while line and not line[-1].control and not line[-1].text.rstrip():
+            line.pop()
+        if line:
+            last = line[-1]
+            line[-1] = Segment(last.text.rstrip(), last.style, last.control)
+        out.print(Segments([*line, Segment.line()]))
+
+
 def render_state(out: Console, m: StateModel) -> None:
     title = safe(f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else ""))
     where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
@@ -729,7 +742,7 @@ def render_state(out: Console, m: StateModel) -> None:
         if h.full and h.cards and not h.out:
             status.insert(0, "hand known")
         t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, ", ".join(status) or "-")
-    out.print(t)
+    _print_unpadded(out, t)
     w = m.waste
     out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
               + (f": {' '.join(w.known)}" if w.full and w.known else
