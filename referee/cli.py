@@ -123,6 +123,7 @@ class Fmt(str, Enum):
 class ExportFmt(str, Enum):
     json = "json"
     jsonl = "jsonl"
+    parquet = "parquet"  # the archive extra: referee/archive/parquet.py
 
 
 def _version_callback(value: bool) -> None:
@@ -215,10 +216,15 @@ def fmt(
 @app.command()
 def export(
     file: Path = typer.Argument(..., metavar="FILE", help="the record to export, or - for standard input"),
-    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives), or parquet (tables for getaway-ref query, into -o DIR; FILE may be a directory of records)"),
     game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="DIR", help="parquet: the directory of the tables (docs/archives.md)"),
 ) -> None:
-    """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
+    """Write a record's games as JSON, game by game (see `getaway-ref schema`), or an archive as Parquet tables."""
+    if format == ExportFmt.parquet:
+        _export_parquet(file, output, game)
+    if output is not None:
+        raise fail("-o DIR goes with --format parquet; JSON is written to standard output")
     from referee.tools import export_command
 
     _run(lambda: export_command(file, lines=format == ExportFmt.jsonl, game=game))
@@ -426,6 +432,25 @@ def review(
     from referee.review.command import review_command
 
     _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask))
+
+
+# ---- archives a club can ask questions of (issue 42): export --format parquet, query, explore ----
+
+
+def _export_parquet(file: Path, output: Path | None, game: int | None) -> NoReturn:
+    """``export --format parquet``: the archive extra's tables (referee/archive/parquet.py)."""
+    from referee.archive.extra import missing
+
+    if game is not None:
+        raise fail("--game goes with json or jsonl; --format parquet exports every game (query picks games)")
+    if str(file) == "-":
+        raise fail("--format parquet reads record files or a directory of them, not standard input")
+    hint = missing("export --format parquet", duckdb=False)
+    if hint is not None:
+        raise fail(hint)
+    from referee.archive.parquet import export_parquet_command
+
+    _run(lambda: export_parquet_command([file], output))
 
 
 def main() -> None:
