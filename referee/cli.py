@@ -453,6 +453,23 @@ def _export_parquet(file: Path, output: Path | None, game: int | None) -> NoRetu
     _run(lambda: export_parquet_command([file], output))
 
 
+@app.command("query")
+def query(
+    archive: Path = typer.Argument(..., metavar="ARCHIVE", help="tables made by export --format parquet, or records (a .gwy file or a folder of them: exported first, once, into the cache)"),
+    sql: str | None = typer.Argument(None, metavar="SQL", help="the question, in DuckDB's SQL, over the tables and named views (none: list them)"),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, csv or json"),
+) -> None:
+    """Ask an archive a question in SQL (DuckDB): the tables games, seats, tricks, plays, diagnostics and the named views (loss_by_spades, mistakes_by_code_and_seat, player_games, ...; docs/archives.md)."""
+    from referee.archive.extra import missing
+
+    hint = missing("query")
+    if hint is not None:
+        raise fail(hint)
+    from referee.archive.query import query_command
+
+    _run(lambda: query_command(archive, sql, format))
+
+
 def main() -> None:
     """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it)."""
     app(prog_name="getaway-ref")  # the command's name in its help, however it was started

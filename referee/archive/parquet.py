@@ -158,30 +158,34 @@ class Counts:
 
 
 class _Table:
-    """One table's ParquetWriter and its column buffers, written out every BATCH_ROWS rows."""
+    """One table's ParquetWriter and its rows (tuples in the schema's order), written out as a
+    record batch once BATCH_ROWS have gathered (checked after each game: a batch may hold
+    one game's rows more)."""
 
     def __init__(self, path: Path, schema: pa.Schema, batch_rows: int):
         self.schema = schema
-        self.names = schema.names
-        self.columns: list[list[Any]] = [[] for _ in self.names]
+        self.buf: list[tuple[Any, ...]] = []
         self.writer = pq.ParquetWriter(str(path), schema, compression="zstd")
         self.batch_rows = batch_rows
         self.rows = 0
 
     def add(self, *row: Any) -> None:
-        for col, value in zip(self.columns, row):
-            col.append(value)
-        if len(self.columns[0]) >= self.batch_rows:
+        self.buf.append(row)
+
+    def due(self) -> None:
+        if len(self.buf) >= self.batch_rows:
             self.flush()
 
     def flush(self) -> None:
-        n = len(self.columns[0])
+        n = len(self.buf)
         if not n:
             return
-        arrays = [pa.array(col, type=f.type) for col, f in zip(self.columns, self.schema)]
+        # the rows turned into columns in one step (zip in C), each column one Arrow array
+        columns = list(zip(*self.buf))
+        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, self.schema)]
         self.writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
         self.rows += n
-        self.columns = [[] for _ in self.names]
+        self.buf.clear()  # in place: the game loop holds its append
 
     def close(self) -> None:
         self.flush()
@@ -228,7 +232,8 @@ class _Writer:
         def name(s: int | None) -> str | None:
             return seats[s] if s is not None and 0 <= s < n else None
 
-        tricks, plays, diags = self.t["tricks"], self.t["plays"], self.t["diagnostics"]
+        tricks, diags = self.t["tricks"], self.t["diagnostics"]
+        add_play = self.t["plays"].buf.append
         walk = replay(g)
         out = 0  # seats that have got away so far
         at: dict[int, tuple[int, int | None, int]] = {}  # id(diagnostic) -> (step, seat, in_game)
@@ -265,9 +270,9 @@ class _Writer:
                     elif isinstance(ev, EV.Penalty):
                         trick[5:8] = ["penalty", name(ev.seat), ev.cards]
                 c = item.card
-                plays.add(gid, step_no, step.trick or 0, trick[3], item.seat, name(item.seat) or "?", C.card_str(c),
+                add_play((gid, step_no, step.trick or 0, trick[3], item.seat, name(item.seat) or "?", C.card_str(c),
                           C.SUIT_SYMBOLS[C.SUIT[c]], C.RANK_NAMES[C.RANK[c]], effect, in_game, not failing,
-                          failing[0].code if failing else None)
+                          failing[0].code if failing else None))
             else:
                 takes += isinstance(item, Take)
                 draws += isinstance(item, Draw)
@@ -317,6 +322,8 @@ class _Writer:
             [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.trumps else None,
             res.tricks, takes, draws, finished, res.judged, res.stopped, len(g.errors),
             sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace))
+        for t in self.t.values():
+            t.due()
 
 
 def games_of(files: list[Path]) -> Iterator[Game]:
