@@ -237,11 +237,11 @@ def write_answer(cur: duckdb.DuckDBPyConnection, fmt: str, out: TextIO) -> int:
     else:
         cells = [[safe(_cell(v)) for v in r] for r in cur.fetchall()]
         n = len(cells)
-        widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(names)]
+        widths = [max([len(h)] + [len(line[i]) for line in cells]) for i, h in enumerate(names)]
         out.write("  ".join(h.ljust(w) for h, w in zip(names, widths)).rstrip() + "\n")
         out.write("  ".join("-" * w for w in widths) + "\n")
-        for r in cells:
-            out.write("  ".join(c.rjust(w) if _numeric(c) else c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n")
+        for line in cells:
+            out.write("  ".join(c.rjust(w) if _numeric(c) else c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n")
         out.write(f"({n} row{'s' if n != 1 else ''})\n")
     return n
 
