@@ -470,6 +470,22 @@ def query(
     _run(lambda: query_command(archive, sql, format))
 
 
+@app.command("explore")
+def explore(
+    archive: Path = typer.Argument(..., metavar="ARCHIVE", help="tables made by export --format parquet, or records (a .gwy file or a folder of them)"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: ARCHIVE-explore.html beside it)"),
+) -> None:
+    """A self-contained page of an archive: the loss rate by deal feature with 95 % intervals, the mistakes by code and seat, the tally over time; every row links to the game and trick in the replay page."""
+    from referee.archive.extra import missing
+
+    hint = missing("explore")
+    if hint is not None:
+        raise fail(hint)
+    from referee.table.explore import explore_command
+
+    _run(lambda: explore_command(archive, output))
+
+
 def main() -> None:
     """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it)."""
     app(prog_name="getaway-ref")  # the command's name in its help, however it was started
