@@ -459,7 +459,7 @@ def query(
     sql: str | None = typer.Argument(None, metavar="SQL", help="the question, in DuckDB's SQL, over the tables and named views (none: list them)"),
     format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, csv or json"),
 ) -> None:
-    """Ask an archive a question in SQL (DuckDB): the tables games, seats, tricks, plays, diagnostics and the named views (loss_by_spades, mistakes_by_code_and_seat, player_games, ...; docs/archives.md)."""
+    """Ask an archive a question in SQL (DuckDB): the tables games, seats, tricks, plays, diagnostics and the named views (loss_by_spades, mistakes_by_code_and_seat, player_games and more: docs/archives.md)."""
     from referee.archive.extra import missing
 
     hint = missing("query")

@@ -180,3 +180,17 @@ def test_every_documented_query_runs(record, cache):
         r = run("query", str(record), sql, "-f", "csv", cache=cache)
         assert r.returncode == 0, (sql, r.stderr)
         assert r.stdout.count("\n") >= 1  # the header at least
+
+
+@pytest.mark.parametrize("command", ["query", "explore", "export"])
+def test_the_help_reads_as_prose_at_80_columns(command):
+    import re
+
+    from tests.test_shell import help_text
+
+    text = help_text(command)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "…" not in text and "..." not in text
+    for shape in (r"<[a-z\[\] |]+>", r"\{\w+\}", r"\bTEXT\b", r"\bPATH\b", r"list\["):
+        assert not re.search(shape, text), (shape, text)
+    assert re.search(rf"^  {command}\s", help_text(), re.M)
