@@ -123,6 +123,7 @@ class Fmt(str, Enum):
 class ExportFmt(str, Enum):
     json = "json"
     jsonl = "jsonl"
+    parquet = "parquet"  # the archive extra: referee/archive/parquet.py
 
 
 def build_line() -> str:
@@ -234,10 +235,15 @@ def fmt(
 @app.command()
 def export(
     file: Path = typer.Argument(..., metavar="FILE", help="the record to export, or - for standard input"),
-    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives)"),
+    format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives), or parquet (tables for getaway-ref query, into -o DIR; FILE may be a directory of records)"),
     game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="DIR", help="parquet: the directory of the tables (docs/archives.md)"),
 ) -> None:
-    """Write a record's games as JSON, game by game (see `getaway-ref schema`)."""
+    """Write a record's games as JSON, game by game (see `getaway-ref schema`), or an archive as Parquet tables."""
+    if format == ExportFmt.parquet:
+        _export_parquet(file, output, game)
+    if output is not None:
+        raise fail("-o DIR goes with --format parquet; JSON is written to standard output")
     from referee.tools import export_command
 
     _run(lambda: export_command(file, lines=format == ExportFmt.jsonl, game=game))
@@ -452,6 +458,58 @@ def review(
     from referee.review.command import review_command
 
     _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask, at, after))
+
+
+# ---- archives a club can ask questions of (issue 42): export --format parquet, query, explore ----
+
+
+def _export_parquet(file: Path, output: Path | None, game: int | None) -> NoReturn:
+    """``export --format parquet``: the archive extra's tables (referee/archive/parquet.py)."""
+    from referee.archive.extra import missing
+
+    if game is not None:
+        raise fail("--game goes with json or jsonl; --format parquet exports every game (query picks games)")
+    if str(file) == "-":
+        raise fail("--format parquet reads record files or a directory of them, not standard input")
+    hint = missing("export --format parquet", duckdb=False)
+    if hint is not None:
+        raise fail(hint)
+    from referee.archive.parquet import export_parquet_command
+
+    _run(lambda: export_parquet_command([file], output))
+
+
+@app.command("query")
+def query(
+    archive: Path = typer.Argument(..., metavar="ARCHIVE", help="tables made by export --format parquet, or records (a .gwy file or a folder of them: exported first, once, into the cache)"),
+    sql: str | None = typer.Argument(None, metavar="SQL", help="the question, in DuckDB's SQL, over the tables and named views (none: list them)"),
+    format: str = typer.Option("text", "--format", "-f", metavar="FORMAT", help="text, csv or json"),
+) -> None:
+    """Ask an archive a question in SQL (DuckDB): the tables games, seats, tricks, plays, diagnostics and the named views (loss_by_spades, mistakes_by_code_and_seat, player_games and more: docs/archives.md)."""
+    from referee.archive.extra import missing
+
+    hint = missing("query")
+    if hint is not None:
+        raise fail(hint)
+    from referee.archive.query import query_command
+
+    _run(lambda: query_command(archive, sql, format))
+
+
+@app.command("explore")
+def explore(
+    archive: Path = typer.Argument(..., metavar="ARCHIVE", help="tables made by export --format parquet, or records (a .gwy file or a folder of them)"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="the page to write (default: ARCHIVE-explore.html beside it)"),
+) -> None:
+    """A self-contained page of an archive: the loss rate by deal feature with 95 % intervals, the mistakes by code and seat, the tally over time; every row links to the game and trick in the replay page."""
+    from referee.archive.extra import missing
+
+    hint = missing("explore")
+    if hint is not None:
+        raise fail(hint)
+    from referee.table.explore import explore_command
+
+    _run(lambda: explore_command(archive, output))
 
 
 def main() -> None:

@@ -1,0 +1,169 @@
+"""export --format parquet (issue 42, item 1): an archive's tables, checked against what
+`check --format json` and `tally --format json` say of the same records, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, run_cli
+
+pq = pytest.importorskip("pyarrow.parquet")
+
+TABLES = ("games", "seats", "tricks", "plays", "diagnostics")
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of two simulated records: four players with table mistakes, three at Donkey."""
+    d = tmp_path_factory.mktemp("club")
+    r = run_cli("simulate", "-n", "4", "-g", "24", "--seed", "7", "--mistakes", "0.04", "-o", str(d / "a.gwy"))
+    assert r.returncode == 0, r.stderr
+    r = run_cli("simulate", "-n", "3", "-g", "8", "--seed", "2", "--rules", "donkey", "--mistakes", "0.02",
+                "-o", str(d / "b.gwy"))
+    assert r.returncode == 0, r.stderr
+    return d
+
+
+@pytest.fixture(scope="module")
+def exported(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, object]]]:
+    out = tmp_path_factory.mktemp("out") / "tables"
+    r = run_cli("export", "--format", "parquet", str(archive), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"wrote {out}: 32 games")
+    return {t: pq.read_table(out / f"{t}.parquet").to_pylist() for t in TABLES}
+
+
+@pytest.fixture(scope="module")
+def checked(archive: Path) -> dict[str, object]:
+    r = run_cli("check", "--format", "json", str(archive))
+    assert r.returncode == 1, r.stderr  # the mistakes made on purpose
+    return json.loads(r.stdout)
+
+
+def test_every_game_says_what_check_says(exported, checked):
+    games = [g for f in checked["files"] for g in f["games"]]
+    rows = exported["games"]
+    assert len(rows) == len(games) == 32
+    for row, g in zip(rows, games):
+        assert (row["game"], row["loser"], row["out_order"], row["tricks"], row["finished"]) == \
+            (g["game"], g["loser"], g["out_order"], g["tricks"], g["finished"])
+        assert row["mistakes"] == sum(1 for d in g["diagnostics"] if d["severity"] == "mistake")
+        if row["donkey"]:
+            assert row["legs"] == g["legs"]
+    assert sum(r["donkey"] for r in rows) == 8
+    assert len(exported["plays"]) == checked["plays"]
+
+
+def test_the_diagnostics_are_checks_and_the_plays_carry_their_codes(exported, checked):
+    games = [(f["path"], g) for f in checked["files"] for g in f["games"]]
+    ids = {(r["file"], r["game"]): r["game_id"] for r in exported["games"]}
+    said = Counter((ids[(p, g["game"])], d["code"], d["trick"], d["location"]["line"], d["location"]["column"])
+                   for p, g in games for d in g["diagnostics"])
+    assert said  # the archive holds mistakes
+    assert Counter((d["game_id"], d["code"], d["trick"], d["line"], d["column"]) for d in exported["diagnostics"]) == said
+    # each illegal play carries the code of its finding, and only those plays
+    illegal = Counter((p["game_id"], p["code"], p["trick"]) for p in exported["plays"] if not p["legal"])
+    assert illegal == Counter((i, c, t) for i, c, t, _, _ in said.elements())
+    by_step = {(d["game_id"], d["step"]): d for d in exported["diagnostics"]}
+    for p in exported["plays"]:
+        if not p["legal"]:
+            d = by_step[(p["game_id"], p["step"])]
+            assert (d["player"], d["code"]) == (p["player"], p["code"])
+
+
+def test_the_loss_counts_are_tallys(exported, archive):
+    r = run_cli("tally", "--format", "json", str(archive))
+    assert r.returncode == 0, r.stderr
+    tally = {p["player"]: (p["games"], p["lost"]) for p in json.loads(r.stdout)["players"]}
+    seats = exported["seats"]
+    mine: dict[str, list[int]] = {}
+    for s in seats:
+        if s["lost"] is not None:
+            m = mine.setdefault(s["player"], [0, 0])
+            m[0] += 1
+            m[1] += s["lost"]
+    assert {k: tuple(v) for k, v in mine.items()} == tally
+
+
+def test_the_deal_features_are_the_records_hands(exported, archive):
+    # the first game of a.gwy: its deal lines, read back as the user wrote them
+    text = (archive / "a.gwy").read_text(encoding="utf-8").split("%game")[1]
+    hands = {line.split()[0]: line.split()[1:] for line in text.split("deal\n")[1].splitlines()[:4]}
+    seats = [s for s in exported["seats"] if s["game_id"] == 1]
+    assert [s["player"] for s in seats] == list(hands)
+    for s in seats:
+        cards = hands[s["player"]]
+        assert s["dealt"] == len(cards)
+        assert [s["spades"], s["hearts"], s["diamonds"], s["clubs"]] == [sum(c.endswith(x) for c in cards) for x in "♠♥♦♣"]
+        assert s["ace_of_spades"] == ("A♠" in cards)
+    game = exported["games"][0]
+    assert game["ace_of_spades"] == next(p for p, cs in hands.items() if "A♠" in cs)
+
+
+def test_tricks_end_as_their_plays_say(exported):
+    plays = Counter((p["game_id"], p["trick"]) for p in exported["plays"])
+    tricks = exported["tricks"]
+    assert {(t["game_id"], t["trick"]): t["cards"] for t in tricks} == dict(plays)
+    first = {(p["game_id"], p["trick"]): p for p in exported["plays"] if p["place"] == 1}
+    for t in tricks:
+        assert (t["leader"], t["lead_card"]) == (first[(t["game_id"], t["trick"])]["player"],
+                                                 first[(t["game_id"], t["trick"])]["card"])
+        if t["ended"] in ("pickup", "penalty"):
+            assert t["picked_up"] >= 1 and t["picked_up_by"] is not None
+    # the penalties are the tricks with a penalised mistake
+    assert any(t["ended"] == "penalty" for t in tricks)
+
+
+def test_an_export_replaces_its_own_and_never_a_users_folder(archive, tmp_path):
+    out = tmp_path / "t"
+    assert run_cli("export", "-f", "parquet", str(archive / "b.gwy"), "-o", str(out)).returncode == 0
+    r = run_cli("export", "-f", "parquet", str(archive / "a.gwy"), "-o", str(out))
+    assert r.returncode == 0 and "24 games" in r.stdout
+    assert pq.read_table(out / "games.parquet").num_rows == 24
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me", encoding="utf-8")
+    r = run_cli("export", "-f", "parquet", str(archive), "-o", str(mine))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not an export of getaway-ref" in r.stderr
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no half-written folder left
+    r = run_cli("export", "-f", "parquet", str(archive))
+    assert r.returncode == 2 and "-o DIR" in r.stderr
+
+
+def test_syntax_errors_are_exported_as_far_as_they_read(tmp_path):
+    rec = tmp_path / "bad.gwy"
+    text = (ROOT / "records" / "pagat-example.gwy").read_text(encoding="utf-8")
+    rec.write_text(text.replace("2. ", "2.. ", 1), encoding="utf-8")
+    r = run_cli("export", "-f", "parquet", str(rec), "-o", str(tmp_path / "t"))
+    assert r.returncode == 1 and "syntax error" in r.stderr
+    games = pq.read_table(tmp_path / "t" / "games.parquet").to_pylist()
+    assert games[0]["syntax_errors"] >= 1 and games[0]["stopped"]
+
+
+def test_without_the_extra_a_one_line_hint(archive, tmp_path):
+    code = ("import sys\nsys.modules['pyarrow'] = None\nsys.modules['duckdb'] = None\n"
+            f"sys.argv = ['getaway-ref', 'export', '-f', 'parquet', {str(archive)!r}, '-o', {str(tmp_path / 't')!r}]\n"
+            "from referee._start import main\nmain()\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env={**os.environ})
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "pip install 'getaway-ref[archive]'" in r.stderr
+    assert not (tmp_path / "t").exists()
+
+
+def test_the_page_documents_every_column():
+    from referee.archive.parquet import SCHEMAS
+
+    page = (ROOT / "docs" / "archives.md").read_text(encoding="utf-8")
+    for table, schema in SCHEMAS.items():
+        section = page.split(f"### `{table}`", 1)[1].split("\n### ", 1)[0]
+        for f in schema:
+            assert f"| `{f.name}` |" in section, (table, f.name)
