@@ -33,8 +33,7 @@ def main() -> None:
             # It has closed its standard output when it returns: nothing is left to flush.
             from referee.lsp.server import main as serve
 
-            serve()
-            code = 0
+            code = serve()
         else:
             from referee.cli import main as typer_main  # every other command line: typer's
 

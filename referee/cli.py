@@ -293,7 +293,7 @@ def lsp() -> None:
         raise fail(MISSING_HINT)
     from referee.lsp.server import main as serve
 
-    serve()
+    raise SystemExit(serve())
 
 
 # ---- self-play ------------------------------------------------------------------------------------

@@ -107,14 +107,20 @@ class DaskRunner:
     def __init__(self, address: str, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
                  force: bool = False) -> None:
         Client, host_port = _client_class()
-        # A malformed address is said at once: handed to Client it fails only after its
-        # connection attempt, and the half-made client then spends twenty seconds closing.
-        if not address.startswith("inproc://"):
-            try:
-                host_port(address)
-            except (ValueError, TypeError) as e:
-                raise WorkerFailed(f"--dask takes a scheduler's address, such as tcp://10.0.0.5:8786, "
-                                   f"not '{address}': {e}") from None
+        # An address no client here can reach is said at once: handed to Client it fails
+        # only after its connection attempt, and the half-made client then spends twenty
+        # seconds closing and prints a traceback (issue 36). A malformed address is one; an
+        # inproc:// address is another: it names a scheduler inside the process that made
+        # it, and this process makes none.
+        scheme = address.partition("://")[0].lower() if "://" in address else ""
+        if scheme == "inproc":
+            raise WorkerFailed(f"--dask cannot reach '{address}': an inproc:// scheduler is inside the process "
+                               "that started it; give a scheduler's network address, such as tcp://10.0.0.5:8786")
+        try:
+            host_port(address)
+        except (ValueError, TypeError) as e:
+            raise WorkerFailed(f"--dask takes a scheduler's address, such as tcp://10.0.0.5:8786, "
+                               f"not '{address}': {e}") from None
         try:
             self.client: _Client = Client(address, timeout="10s", set_as_default=False)
         except Exception as e:  # OSError, TimeoutError

@@ -22,6 +22,7 @@ import logging
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -120,9 +121,18 @@ class GwyServer(LanguageServer):
         self.read: dict[str, tuple[int | None, A.Document]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.settings: dict[str, A.Settings] = {}
+        self.exit_code = 0  # the protocol's: 1 for an 'exit' not after a 'shutdown'
 
 
 server = GwyServer()
+
+
+@server.feature(T.EXIT)
+def exit_(ls: GwyServer, params: None) -> None:
+    """The protocol: exit with 0 after a 'shutdown', 1 otherwise (an editor that ends the
+    server without asking it to shut down learns that from the code). pygls computes the
+    code too, then ends the server by a SystemExit that its loop swallows."""
+    ls.exit_code = 0 if ls.protocol._shutdown else 1
 
 
 def _path(uri: str) -> str:
@@ -480,7 +490,9 @@ class _OneLine(logging.Formatter):
         return f"getaway-ref lsp: {record.levelname.lower()}: {first}"
 
 
-def main() -> None:
+def main() -> int:
+    """Serve the editor on standard input and output until it says exit, or closes them;
+    the exit code."""
     log = logging.getLogger("pygls")
     handler = logging.StreamHandler()
     handler.setFormatter(_OneLine())
@@ -488,3 +500,8 @@ def main() -> None:
     log.propagate = False
     log.setLevel(logging.WARNING)
     server.start_io()
+    if sys.stdout is not None and sys.stdout.closed:
+        # The protocol closed standard output with its last message: whatever flushes it
+        # on the way out finds nothing left to write, not a closed file.
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    return server.exit_code

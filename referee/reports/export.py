@@ -174,6 +174,7 @@ class RecordFile(BaseModel):
     schema_version: int = RECORD_SCHEMA_VERSION
     path: str
     version: int | None
+    version_comment: str | None = Field(None, description="the comment at the end of the %gwy line")
     comments: list[CommentModel] = []
     games: list[GameModel]
 
@@ -259,7 +260,7 @@ def game_model(g: Game) -> GameModel:
 
 def record_file(path: str, prelude: Prelude, games: Iterable[Game]) -> RecordFile:
     return RecordFile(
-        path=path, version=prelude.version,
+        path=path, version=prelude.version, version_comment=prelude.version_comment,
         comments=[_comment(c) for c in prelude.items if isinstance(c, Comment)],
         games=[game_model(g) for g in games],
     )

@@ -68,6 +68,7 @@ from referee.table import answers
 from referee.table.entry import (
     ACCEPTED,
     DRAW_WORDS,
+    MAX_ENTRY_CHARS,
     PLAY_WORDS,
     TAKE_WORDS,
     Pending,
@@ -86,8 +87,8 @@ Line = tuple[str, str]
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
 
-HELP = """\
-type what happened, one entry a line:
+HELP = f"""\
+type what happened, one entry a line (of at most {MAX_ENTRY_CHARS:,} characters):
   West A♠   west as   W AS   West plays 10♥   th   T♥
                              a play (a seat's name or its unique beginning; any spelling
                              of a card; the trick number is added)
