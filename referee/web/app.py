@@ -538,11 +538,19 @@ def make_app(table: Table) -> Guard:
         if not isinstance(version, str):
             return JSONResponse({"error": "an entry carries the version of the record it was made on (the page "
                                  "sends it: load the page again)"}, status_code=400)
-        async with table.lock:
+
+        def stale() -> Response | None:
             why = table.stale(version, text)
-            if why is not None:
-                return JSONResponse({"error": why, "already": why.startswith("already"), "version": table.version},
-                                    status_code=409)
+            return None if why is None else JSONResponse(
+                {"error": why, "already": why.startswith("already"), "version": table.version}, status_code=409)
+
+        refused = stale()  # a retry is refused at once, without waiting for an entry being judged
+        if refused is not None:
+            return refused
+        async with table.lock:
+            refused = stale()  # and an entry that waited while another changed the record
+            if refused is not None:
+                return refused
             try:
                 answer = await run_in_threadpool(table.enter, text, seat)
             except SeatError as ex:

@@ -326,7 +326,14 @@
   function post(path, body) {
     $("status").textContent = "sending…";
     return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
-      .then(function (r) { return r.json().then(function (j) { if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; } return j; }); })
+      .then(function (r) {
+        return r.text().then(function (t) {
+          var j;
+          try { j = JSON.parse(t); } catch (x) { j = { error: t.trim() || r.statusText }; }  // the door's refusals are one line of text
+          if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; }
+          return j;
+        });
+      })
       .then(function (j) { $("status").textContent = ""; return j; })
       .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
   }
