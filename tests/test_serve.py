@@ -323,3 +323,87 @@ def test_a_file_that_is_not_a_record_is_refused_in_one_line(tmp_path):
     assert bad.read_text(encoding="utf-8") == "my shopping list\n"  # nothing the user wrote is lost
     r = run_cli("serve", str(tmp_path / "no-such-dir" / "t.gwy"), "--port", "0")
     assert r.returncode == 2 and "no such directory" in r.stderr and "Traceback" not in r.stderr
+
+
+def _pressed(drv) -> str | None:
+    return drv.execute_script("var b = document.querySelector('#pick-seat button[aria-pressed=\"true\"]');"
+                              "return b && b.getAttribute('data-seat')")
+
+
+def _in_sight(drv, element_id: str) -> bool:
+    """Whether the element is wholly inside the window (not scrolled away, not cut)."""
+    return drv.execute_script(
+        "var r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth",
+        element_id)
+
+
+def _view_cut(drv) -> list:
+    """The "View" select's width and the width it needs for its longest choice (measured
+    with no limit), and whether it ends inside the window."""
+    return drv.execute_script(
+        "var s = document.getElementById('view'), w = s.getBoundingClientRect().width;"
+        "var keep = s.style.maxWidth; s.style.maxWidth = 'none';"
+        "var need = s.getBoundingClientRect().width; s.style.maxWidth = keep;"
+        "return [w, need, s.getBoundingClientRect().right <= document.documentElement.clientWidth]")
+
+
+def test_on_a_phone_the_table_stays_in_sight_and_the_picker_follows_the_play(tmp_path, phones):
+    recorder, watcher = phones  # the recorder's phone: 390 x 844
+    rec = tmp_path / "fresh.gwy"
+    srv = Server(rec, "--host", "127.0.0.1", "--seats", "Asha Bina Chetan Dev")
+    try:
+        recorder.get(srv.record)
+        watcher.get(srv.watch)
+        _wait(recorder, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
+        assert not watcher.find_element("id", "typed").is_displayed()  # watchers do not type entries
+        # "View" shows its whole choice, on the phone and on the laptop
+        for drv in (recorder, watcher):
+            width, need, inside = _view_cut(drv)
+            assert width >= need - 0.5 and inside, (width, need, inside)
+        # trick 1 is played in any order: the picker goes on round the table to a seat still
+        # to play, never staying on the seat that has just played
+        _tap(recorder, watcher, "Chetan", "A♠")
+        _wait(recorder, lambda d: _pressed(d) == "Dev", "Dev chosen after Chetan's play")
+        _tap(recorder, watcher, "Dev", "2♠")
+        _wait(recorder, lambda d: _pressed(d) == "Asha", "Asha chosen after Dev's play")
+        # the recorder scrolled down to the cards, then types: the table and the box in sight
+        recorder.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        assert not _in_sight(recorder, "trick")
+        box = recorder.find_element("id", "entry")
+        box.click()
+        box.send_keys("asha 3s")
+        _wait(recorder, lambda d: _in_sight(d, "trick") and _in_sight(d, "entry"), "the trick and the box in sight")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        recorder.save_screenshot(str(ARTIFACTS / "serve-recorder-typing-phone.png"))
+        box.send_keys("\n")
+        _wait(watcher, lambda d: "Asha 3♠" in _moves(d), "Asha 3♠ typed, on the watcher's screen")
+        _wait(recorder, lambda d: _pressed(d) == "Bina", "Bina chosen after Asha's play")
+        assert _in_sight(recorder, "trick")
+    finally:
+        srv.stop()
+    assert "1. Chetan A♠, Dev 2♠, Asha 3♠" in rec.read_text(encoding="utf-8")
+
+
+def test_a_seat_phone_shows_its_own_seat_only(tmp_path, phones):
+    phone, _ = phones
+    rec = tmp_path / "table.gwy"
+    rec.write_text(POSITION, encoding="utf-8")
+    srv = Server(rec, "--host", "127.0.0.1", "--seat-phones")
+    try:
+        north = next(line.split()[-1] for line in srv.printed if line.startswith("North records North's own plays: "))
+        phone.get(north)
+        _wait(phone, lambda d: d.find_element("id", "recorder").is_displayed(), "North's panel")
+        seats = phone.execute_script("return Array.from(document.querySelectorAll('#pick-seat button'))"
+                                     ".map(function (b) { return b.getAttribute('data-seat'); })")
+        assert seats == ["North"] and not phone.find_element("id", "undo").is_displayed()
+        assert phone.find_element("id", "typed").is_displayed()
+        before = _answer(phone)
+        _click(phone, '#pick-card button[data-card="A♠"]')
+        _wait(phone, lambda d: _answer(d) != before, "the ruling on North's A♠")
+        _wait(phone, lambda d: "North A♠" in _moves(d), "North A♠ in the trick list")
+        assert rec.read_text(encoding="utf-8").endswith("\n10. North A♠\n")
+        # the next play is East's: this phone still shows North (with the cards it may hold)
+        assert _pressed(phone) == "North"
+    finally:
+        srv.stop()

@@ -18,7 +18,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -350,3 +352,54 @@ def test_a_server_that_recorded_nothing_leaves_no_file(tmp_path):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=WAIT)
     assert proc.returncode == 0 and list(work.iterdir()) == [], out + err
+
+
+# ---- judging off the event loop -------------------------------------------------------------------
+
+# A dealt game, one trick played: 'hint' reviews it (a CPU-bound step of about a second).
+DEALT = """%gwy 1
+
+%game
+[Seats "North East South West"]
+[Rules "pagat"]
+deal
+North A♠ 10♠ 8♠ 6♥ K♦ Q♦ 9♦ 8♦ 6♦ 5♦ 8♣ 7♣ 5♣
+East K♠ 7♠ 4♠ 3♠ K♥ Q♥ 10♥ 9♥ 5♥ 7♦ Q♣ J♣ 6♣
+South Q♠ 6♠ 2♠ A♥ 8♥ 4♥ 2♥ 10♦ 2♦ A♣ K♣ 10♣ 9♣
+West J♠ 9♠ 5♠ J♥ 7♥ 3♥ A♦ J♦ 4♦ 3♦ 4♣ 3♣ 2♣
+1. North A♠, West J♠, South Q♠, East K♠
+"""
+
+
+def _cpu(pid: int) -> float:
+    """The seconds of CPU the process has used (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="counts the server's CPU in /proc")
+def test_the_other_phones_are_answered_while_an_entry_is_judged(tmp_path):
+    rec = tmp_path / "dealt.gwy"
+    rec.write_text(DEALT, encoding="utf-8")
+    srv = Server(rec, "--host", "127.0.0.1")
+    try:
+        done: list[tuple[int, dict]] = []
+        slow = threading.Thread(target=lambda: done.append(
+            post_json(srv, "/entry?" + _query(srv.record), {"text": "hint", "version": version(srv)})))
+        slow.start()
+        try:
+            # wait (bounded) until the server is at work on it: a fifth of a second of its CPU spent
+            start = _cpu(srv.proc.pid)
+            deadline = time.monotonic() + WAIT
+            while not done and _cpu(srv.proc.pid) - start < 0.2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            # the review runs in a worker thread: the page, the table and a question are answered meanwhile
+            assert request(srv, "GET", "/state?" + _query(srv.watch))[0] == 200
+            assert request(srv, "GET", "/?" + _query(srv.watch))[0] == 200
+            answered_while_judging = not done
+        finally:
+            slow.join(WAIT * 3)
+        assert done and done[0][0] == 200 and "chance of losing" in done[0][1]["answer"]["text"]
+        assert answered_while_judging
+    finally:
+        srv.stop()

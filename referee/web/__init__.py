@@ -1,6 +1,6 @@
 """``getaway-ref serve``: the live referee as a web page for the phones at the table.
 
-It needs the optional extra ``serve`` (Starlette, uvicorn, segno):
+It needs the optional extra ``serve`` (Starlette, uvicorn with h11, segno):
 ``pip install 'getaway-ref[serve]'``. ``app`` holds the table (a ``live`` session shared by
 every phone) and the ASGI app; this module only checks the extra is there, so that a missing
 one is a one-line hint and exit 2, not a traceback.
@@ -13,7 +13,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 MISSING_HINT = "serve needs the serve extra: pip install 'getaway-ref[serve]'"
-EXTRA = ("starlette", "uvicorn", "segno")
+EXTRA = ("starlette", "uvicorn", "h11", "segno")
 
 
 def available() -> bool:

@@ -9,7 +9,18 @@ data (:func:`referee.table.page.game_data`), sent again to every phone after eac
 
 Safe by default: on 127.0.0.1 unless ``--host`` is given; with ``--host`` every request
 must carry the join token (``?t=``) or is refused (403). Changing the record needs the
-recorder's token too (``&r=``), printed once, for the recorder's phone.
+recorder's token too (``&r=``), printed once, for the recorder's phone; with
+``--seat-phones`` each seat has a token of its own (``&s=``) that records that seat's plays,
+takes and draws only.
+
+At the door (:class:`Guard`, :func:`guarded_protocol`), before any of that: the ``Host``
+must be the address the connection came in on (a DNS rebinding page is refused), an
+``Origin`` must be the table's own, a POST must be ``application/json`` (a form or a
+``text/plain`` body needs no preflight, so another site's page could send one), a body is at
+most :data:`MAX_BODY` bytes (413, counted as it arrives), and a request must arrive whole
+within ``--request-timeout`` seconds (408, the connection closed). An entry carries the
+version of the record it was made on: a retry is refused (409, "already recorded"), so no
+play is recorded twice.
 """
 
 from __future__ import annotations
@@ -538,11 +549,19 @@ def make_app(table: Table) -> Guard:
         if not isinstance(version, str):
             return JSONResponse({"error": "an entry carries the version of the record it was made on (the page "
                                  "sends it: load the page again)"}, status_code=400)
-        async with table.lock:
+
+        def stale() -> Response | None:
             why = table.stale(version, text)
-            if why is not None:
-                return JSONResponse({"error": why, "already": why.startswith("already"), "version": table.version},
-                                    status_code=409)
+            return None if why is None else JSONResponse(
+                {"error": why, "already": why.startswith("already"), "version": table.version}, status_code=409)
+
+        refused = stale()  # a retry is refused at once, without waiting for an entry being judged
+        if refused is not None:
+            return refused
+        async with table.lock:
+            refused = stale()  # and an entry that waited while another changed the record
+            if refused is not None:
+                return refused
             try:
                 answer = await run_in_threadpool(table.enter, text, seat)
             except SeatError as ex:

@@ -326,7 +326,14 @@
   function post(path, body) {
     $("status").textContent = "sending…";
     return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
-      .then(function (r) { return r.json().then(function (j) { if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; } return j; }); })
+      .then(function (r) {
+        return r.text().then(function (t) {
+          var j;
+          try { j = JSON.parse(t); } catch (x) { j = { error: t.trim() || r.statusText }; }  // the door's refusals are one line of text
+          if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; }
+          return j;
+        });
+      })
       .then(function (j) { $("status").textContent = ""; return j; })
       .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
   }
@@ -336,7 +343,8 @@
     return post("entry", { text: text, version: L.version }).then(function (j) {
       if (j.version) L.version = j.version;
       if (j.answer) answer(j.answer);
-    }, function () {});
+      return true;
+    }, function () { return false; });
   }
   function answer(a) {
     if (!a || a.n === lastAnswer) return;
@@ -357,17 +365,32 @@
     b.onclick = function () { entry(game().seats[seat] + " " + t); };
     return b;
   }
+  // The seat the picker shows after a change of the record: the seat to act; when several
+  // may (the first trick, in any order), the seat shown if it still has to play, else the next
+  // one round the table that has (never the seat that has just played).
+  function nextSeat() {
+    if (L.to_act !== null && L.to_act !== undefined) return L.to_act;
+    var n = L.order.length, k = L.order.indexOf(seat);
+    if (seat !== null && L.seats[seat] && L.seats[seat].action) return seat;
+    for (var j = 1; j <= n; j++) { var i = L.order[(k + j + n) % n]; if (L.seats[i] && L.seats[i].action) return i; }
+    return seat !== null && L.seats[seat] ? seat : (n ? L.order[0] : null);
+  }
+  var pickedOn = null;  // the version of the record the seat was last chosen on
   function recorder() {
-    if (!RECORDER) return;
+    if (!RECORDER && OWN === null) return;
     $("recorder").hidden = false;
+    $("typed").hidden = false;
     $("turn").textContent = L.turn || "";
     var ps = clear($("pick-seat"));
-    if (seat === null || !L.seats[seat] || (L.to_act !== null && L.to_act !== undefined && L.changed)) seat = (L.to_act !== null && L.to_act !== undefined) ? L.to_act : (L.order.length ? L.order[0] : null);
+    if (OWN !== null) seat = game().seats.indexOf(OWN);
+    else if (seat === null || !L.seats[seat] || L.version !== pickedOn) seat = nextSeat();
+    pickedOn = L.version;
     L.order.forEach(function (i) {
+      if (OWN !== null && i !== seat) return;  // a seat's own phone: its seat only
       var s = L.seats[i], b = el("button", "", s.seat + (s.action ? "" : " ·"));
       b.setAttribute("aria-pressed", String(i === seat));
       b.setAttribute("data-seat", s.seat);
-      b.onclick = function () { seat = i; L.changed = false; recorder(); };
+      b.onclick = function () { seat = i; recorder(); };
       ps.appendChild(b);
     });
     var pc = clear($("pick-card"));
@@ -380,10 +403,12 @@
       }
     }
     var po = clear($("pick-other"));
-    L.takes.forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
-    (L.draws || []).forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
+    function mine(t) { return OWN === null || t.indexOf(OWN + " ") === 0; }
+    L.takes.filter(mine).forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
+    (L.draws || []).filter(mine).forEach(function (t) { var b = el("button", "", t); b.onclick = function () { entry(t); }; po.appendChild(b); });
     $("undo").disabled = !L.undo;
-    $("new").hidden = !L.over;
+    $("undo").hidden = !RECORDER;
+    $("new").hidden = !L.over || !RECORDER;
   }
   function asking() {
     var sq = clear($("seat-questions"));
@@ -400,8 +425,16 @@
     ev.preventDefault();
     var v = $("entry").value;
     if (!v.trim()) return;
-    entry(v).then(function () { $("entry").value = ""; });
+    entry(v).then(function (sent) { if (sent) $("entry").value = ""; });
   };
+  // Typing: the box at the foot of the screen (above a phone's keyboard), the table above it.
+  function keepTable() {
+    if (document.activeElement !== $("entry")) return;
+    var r = $("typed").getBoundingClientRect(), h = window.visualViewport ? window.visualViewport.height : window.innerHeight;
+    if (r.bottom > h || r.top < 0 || $("felt").getBoundingClientRect().top < 0) window.scrollBy(0, r.bottom - h + 4);
+  }
+  $("entry").addEventListener("focus", function () { setTimeout(keepTable, 50); });
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", keepTable);
   $("undo").onclick = function () { $("confirm-text").textContent = "Undo removes '" + L.undo + "' from the record. Remove it?"; $("confirm").hidden = false; $("confirm-no").focus(); };
   $("confirm-no").onclick = function () { $("confirm").hidden = true; };
   $("confirm-yes").onclick = function () {
@@ -413,7 +446,7 @@
   function update(msg) {
     var was = follow;
     var sameGame = game() && msg.game.game === game().game;
-    D.games = [msg.game]; L = msg.live; L.changed = true;
+    D.games = [msg.game]; L = msg.live;
     openGame(0);
     show(was || !sameGame ? P().length - 1 : at, !was);
     recorder(); asking(); answer(L.answer);
