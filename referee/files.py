@@ -260,6 +260,16 @@ _REASONS = {
 }
 
 
+_FULL = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)  # a write that did not fit
+
+
+def _stdout_is_a_file() -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(sys.stdout.fileno()).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def reason_of(e: OSError) -> str:
     """Why a write failed, in a few words (a full disk, a file size limit, ...)."""
     return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
@@ -271,6 +281,8 @@ def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
     if isinstance(e, WriteError):
         return e.message
     where = path if path is not None else e.filename
+    if where is None and e.errno in _FULL and _stdout_is_a_file():
+        where = "standard output"  # a write with no file named, and the output goes to a file
     reason = reason_of(e)
     if e.errno == errno.ENOENT and where is None and _size_limited():
         # tempfile's "no usable temporary directory": its trial write met the limit

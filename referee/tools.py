@@ -161,6 +161,8 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
     except BrokenPipeError:
         raise  # the reader of the JSON went away, not the record (referee/commands/pipes.py)
     except OSError as e:
+        if e.filename is None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
+            raise  # the JSON did not fit where it goes, not the record: the common path says so
         raise UsageError(f"{name}: {e.strerror or e}") from None
     finally:
         if spooled is not None:

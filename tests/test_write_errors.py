@@ -134,3 +134,25 @@ def test_an_unforeseen_io_error_is_one_line_through_the_common_path(tmp_path: Pa
     assert "Traceback" not in r.stderr
     lines = [line for line in r.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and LIMIT_SAID in lines[0], r.stderr
+
+
+@pytest.mark.parametrize("command", [["fmt", "rec.gwy"], ["export", "rec.gwy"], ["check", "rec.gwy"],
+                                     ["show", "rec.gwy"], ["simulate"], ["schema"]])
+def test_output_sent_to_a_file_under_the_limit_is_said_as_standard_output(tmp_path: Path, command: list[str]) -> None:
+    """``getaway-ref ... > out`` under the limit: the output cannot be written, and the one
+    line names standard output, not the record the command read."""
+    (tmp_path / "rec.gwy").write_bytes(PAGAT)
+
+    def child() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    with open(tmp_path / "out.txt", "wb") as out:
+        r = subprocess.run([sys.executable, "-m", "referee", *command], cwd=str(tmp_path), stdout=out,
+                           stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=child,
+                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    lines = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("simulated")]
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert lines[0].startswith("error: standard output: ") and LIMIT_SAID in lines[0], r.stderr
+    assert (tmp_path / "rec.gwy").read_bytes() == PAGAT
