@@ -38,7 +38,7 @@ def _done(e: Engine, x: int) -> bool | None:
     return None
 
 
-def reachable(e: Engine, x: int) -> tuple[bool, bool]:
+def reachable(e: Engine, x: int, limit: int = LIMIT) -> tuple[bool, bool]:
     """(can a position where x got away be reached, can a draw be reached): every position
     reachable from ``e`` by any action, each visited once."""
     seen = {e.position_key()}
@@ -56,17 +56,17 @@ def reachable(e: Engine, x: int) -> tuple[bool, bool]:
             c = _after(p, a)
             k = c.position_key()
             if k not in seen:
-                if len(seen) >= LIMIT:
+                if len(seen) >= limit:
                     raise Big
                 seen.add(k)
                 todo.append(c)
     return escape, draw
 
 
-def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[int]) -> bool:
+def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[int], limit: int = LIMIT) -> bool:
     """Does x get away from ``e`` whatever the others play and whatever card is drawn?"""
     count[0] += 1
-    if count[0] > LIMIT:
+    if count[0] > limit:
         raise Big
     state = _done(e, x)
     if state is not None:
@@ -84,7 +84,7 @@ def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[i
         for a in actions:
             assert isinstance(a, DrawCard)
             hands.setdefault(a.source, []).append(a)
-        each = [all(forced(_after(e, a), x, line, count) for a in draws) for draws in hands.values()]
+        each = [all(forced(_after(e, a), x, line, count, limit) for a in draws) for draws in hands.values()]
         drawer = actions[0].seat  # type: ignore[union-attr]
         return any(each) if drawer == x else all(each)
 
@@ -96,30 +96,30 @@ def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[i
     # The others may act first (a take between tricks, a play in a first trick in any order):
     # each of their actions must leave x getting away.
     for a in others:
-        if not forced(_after(e, a), x, line, count):
+        if not forced(_after(e, a), x, line, count, limit):
             return False
     # If one of them must lead or play anyway, x never gets to choose here.
     if any(not isinstance(a, TakeHand) for a in others) or not own:
         return True
-    return any(forced(_after(e, a), x, line, count) for a in own)
+    return any(forced(_after(e, a), x, line, count, limit) for a in own)
 
 
-def enumerated_class(e: Engine, x: int) -> tuple[str, bool]:
+def enumerated_class(e: Engine, x: int, limit: int = LIMIT) -> tuple[str, bool]:
     """x's class by the definitions above, and whether a draw can be reached."""
-    escape, draw = reachable(e, x)
+    escape, draw = reachable(e, x, limit)
     if not escape:
         return "lost", draw
-    return ("safe" if forced(e, x, frozenset(), [0]) else "open"), draw
+    return ("safe" if forced(e, x, frozenset(), [0], limit) else "open"), draw
 
 
-def draw_share(e: Engine, x: int) -> tuple[int, int]:
+def draw_share(e: Engine, x: int, limit: int = LIMIT) -> tuple[int, int]:
     """With a draw due from one hand or pile: (the cards after which x is safe, the cards)."""
     draws = [a for a in e.legal_actions() if isinstance(a, DrawCard)]
     safe = 0
     for a in draws:
         c = _after(e, a)
         state = _done(c, x)
-        safe += state if state is not None else forced(c, x, frozenset(), [0])
+        safe += state if state is not None else forced(c, x, frozenset(), [0], limit)
     return safe, len(draws)
 
 

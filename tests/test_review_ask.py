@@ -138,7 +138,8 @@ def test_the_hint_tells_the_verdict_on_the_last_play_of_a_game_so_far(tmp_path) 
 
 def test_ask_review_on_the_command_line_gives_the_reviews_answer_after_the_trick() -> None:
     # `ask --review` reviews the game as `review` does with its defaults, and prints the
-    # answer for the seat asked after the trick's own sentence; it needs a seat.
+    # answer for the seat asked after the trick's own sentence; without a seat, every seat's
+    # class after the trick, as `review --after TRICK` gives it (issue 35).
     r = run_cli("ask", str(BLUNDER), "--trick", "21", "--seat", "North", "--review")
     assert r.returncode == 0, r.stderr
     said, answer = r.stdout.splitlines()
@@ -147,8 +148,11 @@ def test_ask_review_on_the_command_line_gives_the_reviews_answer_after_the_trick
     assert answer == could_get_away(game, game.seats.index("North"), 21).sentence
     assert answer.startswith("Yes: ") and "North's J♣ was a blunder" in answer
     bare = run_cli("ask", str(BLUNDER), "--trick", "21", "--review")
-    assert bare.returncode == 2 and bare.stdout == ""
-    assert bare.stderr.strip().splitlines() == ["error: --review answers for one seat: name it with --seat"]
+    assert bare.returncode == 0 and bare.stderr == ""
+    said, every = bare.stdout.splitlines()
+    assert said.startswith("Trick 21: ") and every.startswith("After trick 21 (10 cards held): North safe: ")
+    after = run_cli("review", str(BLUNDER), "--after", "21").stdout.splitlines()[1:]
+    assert len(after) == 4 and all(line.strip() in every for line in after)
 
 
 def test_narration_with_review_ends_each_trick_with_its_marks() -> None:

@@ -71,6 +71,7 @@ RULINGS_TITLES = {
     8: "a higher card by choice is no mistake",
     9: "\"more than two players\" counts the trick",
     10: "the record is the timeline",
+    11: "a random draw is luck",
 }
 
 

@@ -204,8 +204,8 @@ class ExactSearch:
         (and the other seat may only take, which lets x get away), the other is safe if
         it is safe after every one of x's actions, all of which x's failed search tried;
         where the other chooses (x may only take), if the action that beat x leaves it
-        safe. A draw proves nothing of it (each question's draw is the worst card for
-        its own seat), nor a repetition. These answers go to the table as the other
+        safe. A draw proves nothing of it (every card must do for x; that one card fails
+        x says nothing of the other seat after every card), nor a repetition. These answers go to the table as the other
         seat's, so its own question later starts from them."""
         if self._watch and e.in_game_count() == 2 and e.settled_for(x) is None:
             # The first position of a "safe" question with two seats left, x one of them:

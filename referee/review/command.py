@@ -22,14 +22,13 @@ from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
 from referee.notation.seek import ranges
-from referee.review.report import ReviewFile, game_model, position_model
+from referee.review.report import ReviewFile, game_model, play_lines, position_model
 from referee.review.review import (
     BUDGET,
     MARKS,
     SAMPLES,
     WINDOW,
     GameReview,
-    PlayReview,
     PositionReview,
     review_game,
     review_position,
@@ -50,26 +49,6 @@ def _games(file: Path, game: int | None) -> list[Game]:
         return list(read(file))
     except ReadError as e:
         raise UsageError(f"{e.path}: {e.message}") from None
-
-
-def _text_play(seats: tuple[str, ...], p: PlayReview) -> list[str]:
-    where = f"trick {p.trick}" if p.trick is not None else "take"
-    head = f"  line {p.line}, {where}: {seats[p.seat]} {p.action}"
-    if p.mistake:
-        return [f"{head}: a mistake, not reviewed: {p.mistake}"]
-    if p.verdict in ("blunder", "only move"):
-        assert p.before is not None and p.after is not None and p.best is not None
-        if p.verdict == "blunder":
-            out = [f"{head}: blunder (exact, {p.held} cards held): {p.best.value} -> {p.after.value}; "
-                   f"{' or '.join(p.better)} kept it {p.best.value}"]
-        else:
-            out = [f"{head}: only move (exact, {p.held} cards held): the one choice that kept it safe"]
-        if p.solver_line:
-            out.append("      solver: " + ", ".join(p.solver_line))
-        return out
-    assert p.chance_before is not None and p.chance_after is not None
-    return [f"{head}: {p.mark} (chances): {round(100 * p.chance_before)}% -> {round(100 * p.chance_after)}% "
-            f"to lose, {p.samples} samples"]
 
 
 # The marks' plurals, for the tally ("1 blunder", "2 blunders").
@@ -98,7 +77,7 @@ def text_review(r: GameReview) -> str:
                      f"{r.work:,} positions spent")
     shown = [p for p in r.plays if p.verdict in ("blunder", "only move") or p.mark or p.mistake]
     for p in shown:
-        lines.extend(_text_play(r.seats, p))
+        lines.extend(play_lines(r.seats, p))
     tally = []
     for s, name in enumerate(r.seats):
         mine = [p for p in r.plays if p.seat == s]

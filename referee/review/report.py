@@ -5,11 +5,12 @@ committed as schema/review.schema.json (regenerate with
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.review.review import GameReview, PositionReview
+from referee.review.review import GameReview, PlayReview, PositionReview
 
 REVIEW_SCHEMA_VERSION = 1
 
@@ -124,6 +125,28 @@ def game_model(r: GameReview) -> GameReviewModel:
             samples=p.samples, mark=p.mark,  # type: ignore[arg-type]
             step=p.step, chances=[None if c is None else round(c, 4) for c in p.chances],
         ) for p in r.plays])
+
+
+def play_lines(seats: Sequence[str], p: PlayReview) -> list[str]:
+    """One play's lines of ``review``'s text (a verdict, a mark, or a mistake, and the
+    solver's line), as the replay page's review panel shows them too."""
+    where = f"trick {p.trick}" if p.trick is not None else "take"
+    head = f"  line {p.line}, {where}: {seats[p.seat]} {p.action}"
+    if p.mistake:
+        return [f"{head}: a mistake, not reviewed: {p.mistake}"]
+    if p.verdict in ("blunder", "only move"):
+        assert p.before is not None and p.after is not None and p.best is not None
+        if p.verdict == "blunder":
+            out = [f"{head}: blunder (exact, {p.held} cards held): {p.best.value} -> {p.after.value}; "
+                   f"{' or '.join(p.better)} kept it {p.best.value}"]
+        else:
+            out = [f"{head}: only move (exact, {p.held} cards held): the one choice that kept it safe"]
+        if p.solver_line:
+            out.append("      solver: " + ", ".join(p.solver_line))
+        return out
+    assert p.chance_before is not None and p.chance_after is not None
+    return [f"{head}: {p.mark} (chances): {round(100 * p.chance_before)}% -> {round(100 * p.chance_after)}% "
+            f"to lose, {p.samples} samples"]
 
 
 def position_model(r: PositionReview) -> PositionModel:

@@ -39,6 +39,7 @@ from referee.notation.reader import ReadError, read
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
+from referee.review.report import play_lines
 from referee.review.review import GameReview, review_game
 from referee.table.answers import (
     Walk,
@@ -283,9 +284,14 @@ def review_data(r: GameReview, offset: int) -> dict[str, object]:
             detail = (f"exact, {p.held} cards held: {p.best.value if p.best else ''} -> {p.after.value if p.after else ''}"
                       if p.exact else f"{round(100 * (p.chance_before or 0))}% -> {round(100 * (p.chance_after or 0))}% "
                       f"to lose, {p.samples} samples")
-            marks.append({"at": at, "seat": r.seats[p.seat], "action": p.action, "mark": mark, "detail": detail})
+            # The panel under the table: what review prints of the play, and its parts.
+            marks.append({"at": at, "seat": r.seats[p.seat], "action": p.action, "mark": mark, "detail": detail,
+                          "lines": [ln.strip() for ln in play_lines(r.seats, p)],
+                          "before": p.before.value if p.before else None, "after": p.after.value if p.after else None,
+                          "best": p.best.value if p.best else None, "better": p.better, "solver": p.solver_line,
+                          "chance_before": p.chance_before, "chance_after": p.chance_after})
         if p.chances:
-            points.append({"at": at, "chances": [None if c is None else round(c, 4) for c in p.chances]})
+            points.append({"at": at, "trick": p.trick, "chances": [None if c is None else round(c, 4) for c in p.chances]})
     return {"seats": list(r.seats), "samples": r.samples, "seed": r.seed, "marks": marks, "points": points}
 
 

@@ -124,6 +124,7 @@
     $("out").textContent = p.out.length ? "Got away: " + p.out.map(function (s, k) { return (k + 1) + ". " + s; }).join(", ") : "";
     seatsAround(p);
     $("end").textContent = at === ps.length - 1 ? game().end : "";
+    reviewNote(at);
     document.querySelectorAll("#moves a").forEach(function (a) { a.classList.toggle("here", a.getAttribute("data-at") === String(at)); });
     var here = document.querySelector("#moves a.here"), ol = $("moves");
     // the trick list scrolls on its own (never the page) to keep the play shown in sight
@@ -135,11 +136,31 @@
   }
 
   // ---- html --review: the marks on the plays (as lichess writes them) and the chart ----
+  var CW = 320, CL = 44;  // the chart's width and its left margin (the per cent labels)
   var MARK_SIGNS = { "blunder": "??", "mistake": "?", "inaccuracy": "?!", "only move": "!" };
   function reviewMarks(g) {
     var out = {};
     if (g && g.review) g.review.marks.forEach(function (m) { out[m.at] = m; });
     return out;
+  }
+  // Under the table, for the play shown: what review prints of it (its mark, the class
+  // before and after, the cards that kept the better class, the solver's line), never only
+  // a tooltip, which a phone cannot show.
+  function reviewNote(i) {
+    var box = $("review-note"), m = reviewMarks(game())[i];
+    box.hidden = !m;
+    if (!m) return;
+    $("review-head").textContent = "Review: " + MARK_SIGNS[m.mark] + " " + m.mark + " (" + m.seat + " " + m.action + ")";
+    var dl = clear($("review-facts"));
+    function fact(k, v) { if (v === null || v === undefined || v === "") return; dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", v)); }
+    fact("Class before", m.before);
+    fact("Class after", m.after);
+    if (m.better && m.better.length) fact("Kept it " + m.best, m.better.join(" or "));
+    if (m.solver && m.solver.length) fact("Solver's line", m.solver.join(", "));
+    if (m.chance_after !== null && m.chance_after !== undefined && !m.before)
+      fact("Chance of losing", Math.round(100 * m.chance_before) + "% had it played as the sensible bot, " + Math.round(100 * m.chance_after) + "% after");
+    var ls = clear($("review-lines"));
+    m.lines.forEach(function (t) { ls.appendChild(el("div", "line", t)); });
   }
   var SVG = "http://www.w3.org/2000/svg";
   function svg(tag, attrs, cls) {
@@ -153,14 +174,27 @@
     var r = g && g.review, pts = r ? r.points : [];
     box.hidden = !pts.length;
     if (!pts.length) return;
-    var W = 320, H = 130, L = 28, T = 6, B = 14, last = P().length - 1 || 1;
+    var W = CW, H = 150, L = CL, T = 6, B = 30, last = P().length - 1 || 1;
     function x(at) { return L + (W - L - 4) * at / last; }
     function y(v) { return T + (H - T - B) * (1 - v); }
-    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "each seat's chance of losing after each play; click to go to the play" });
+    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "each seat's chance of losing after each play, by trick; click to go to the play" });
     [0, 0.5, 1].forEach(function (v) {
       s.appendChild(svg("line", { x1: L, x2: W - 4, y1: y(v), y2: y(v) }, "grid"));
-      var t = svg("text", { x: 2, y: y(v) + 4, "font-size": 10 }, "axis"); t.textContent = Math.round(v * 100) + "%"; s.appendChild(t);
+      var t = svg("text", { x: L - 3, y: y(v) + 4, "font-size": 10, "text-anchor": "end" }, "axis ytick"); t.textContent = Math.round(v * 100) + "%"; s.appendChild(t);
     });
+    // the axes' labels: per cent up the side, trick numbers along the bottom (a few, evenly)
+    var yt = svg("text", { x: 9, y: T + (H - T - B) / 2, "font-size": 10, "text-anchor": "middle", transform: "rotate(-90 9 " + (T + (H - T - B) / 2) + ")" }, "axis ytitle");
+    yt.textContent = "chance of losing"; s.appendChild(yt);
+    var firsts = [], seen = {};
+    P().forEach(function (p, i) { if (p.trick !== null && p.trick !== undefined && !seen[p.trick]) { seen[p.trick] = true; firsts.push([i, p.trick]); } });
+    var every = Math.max(1, Math.ceil(firsts.length / 8));
+    firsts.forEach(function (f, k) {
+      if (k % every) return;
+      var t = svg("text", { x: x(f[0]).toFixed(1), y: H - B + 12, "font-size": 10, "text-anchor": "middle" }, "axis xtick");
+      t.textContent = String(f[1]); s.appendChild(t);
+    });
+    var xt = svg("text", { x: (L + W) / 2, y: H - 3, "font-size": 10, "text-anchor": "middle" }, "axis xtitle");
+    xt.textContent = "trick"; s.appendChild(xt);
     r.seats.forEach(function (name, k) {
       var d = "";
       pts.forEach(function (p) { var v = p.chances[k]; if (v !== null) d += (d ? " L" : "M") + x(p.at).toFixed(1) + " " + y(v).toFixed(1); });
@@ -194,7 +228,7 @@
   function chartNow() {
     var n = document.getElementById("chart-now"), ps = P();
     if (!n || !ps.length) return;
-    var W = 320, L = 28, last = ps.length - 1 || 1, xx = L + (W - L - 4) * at / last;
+    var W = CW, L = CL, last = ps.length - 1 || 1, xx = L + (W - L - 4) * at / last;
     n.setAttribute("x1", xx.toFixed(1)); n.setAttribute("x2", xx.toFixed(1));
   }
 
