@@ -5,6 +5,7 @@ numbers come from bench/figures.json like docs/performance.md's)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -105,3 +106,32 @@ def test_the_readme_test_command_is_what_ci_runs() -> None:
     first = next(x for x in README.splitlines() if x.startswith("python3 -m venv .venv"))
     record = first.rsplit(" ", 1)[-1]
     assert (ROOT / record).is_file() and f"getaway-ref check {record}" in ci
+
+
+def test_a_bench_run_writes_its_table_and_the_readme_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a bench script does at the end of a run (bench/figures.py's record), on copies.
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import figures
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    for name, src in (("DATA", figures.DATA), ("PAGE", figures.PAGE), ("README", figures.README)):
+        copy = tmp_path / src.name
+        copy.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+        monkeypatch.setattr(figures, name, copy)
+    figures.record("startup", title="Start-up", command="python bench/speed.py", columns=["measure", "figure"],
+                   rows=[["`check` of one record over `python -c pass`", "77 ms"]],
+                   readme=[["`check` of one small record", "77 ms"]], date="2030-01-02")
+    page = figures.PAGE.read_text(encoding="utf-8")
+    assert "| `check` of one record over `python -c pass` | 77 ms |" in page
+    assert "`python bench/speed.py` · commit " in page and " · 2030-01-02" in page
+    readme = figures.README.read_text(encoding="utf-8")
+    assert "| `check` of one small record | 77 ms | 2030-01-02 |" in readme
+    assert "79 ms" not in readme[readme.index("<!-- figures: written"):]  # the old figure is gone
+    # a run of one build fills its column and keeps the other build's
+    figures.record_column("solver", "compiled build", {"2 players, at most 20 cards: within 350 ms": "19 of 20"},
+                          title="The review's exact solver", command="python bench/solver.py", columns=[])
+    solver = json.loads(figures.DATA.read_text(encoding="utf-8"))["measures"]["solver"]
+    row = next(r for r in solver["rows"] if r[0].startswith("2 players"))
+    assert row[2] == "19 of 20" and row[1] == "20 of 20 (p90 0.33 s)"
+    assert figures.main(["--check"]) == 0
