@@ -253,6 +253,19 @@ def dask_vs_jobs(path: Path, rounds: int = REPEAT) -> dict:
     return row
 
 
+def record_memory(mem: dict, small: Path, big: Path, command: str) -> None:
+    """The memory table of docs/performance.md (bench/figures.py)."""
+    import figures  # bench/figures.py, beside this script
+
+    figures.record(
+        "memory", title="Memory", command=command,
+        columns=["command", f"peak resident memory, {mem['small_games']:,} games ({small.stat().st_size / 1e6:.1f} MB)",
+                 f"{mem['big_games']:,} games ({big.stat().st_size / 1e6:.0f} MB)", "ratio"],
+        rows=[[f"`{name}`", f"{r['small_MiB']} MiB", f"{r['big_MiB']} MiB", f"{r['ratio']:.2f}"]
+              for name, r in mem["commands"].items()],
+        note="Every command streams: memory holds a game (or a slice), whatever the file's size.")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small corpora, no 100,000-game file")
@@ -283,6 +296,8 @@ def main() -> None:
     print(f"check of one small record: {dt:.2f} s from process start to exit")
     results["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     (OUT / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if not args.quick:
+        record_memory(results["memory"], small, big, "python bench/bench.py" + (" --memory" if args.memory else ""))
     # Issue 16's figures: the ratio to python-chess, start-up over bare Python, --jobs.
     import speed
 

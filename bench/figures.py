@@ -84,7 +84,7 @@ def record(key: str, *, title: str, command: str, columns: list[str], rows: list
     }
     DATA.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     write(data)
-    print(f"figures: {title} written to {PAGE.relative_to(ROOT)} (and the README's table)")
+    print(f"figures: {title} written to {os.path.relpath(PAGE, ROOT)} (and the README's table)")
 
 
 def record_column(key: str, column: str, values: dict[str, str], **meta: Any) -> None:

@@ -127,6 +127,18 @@ def main() -> None:
               "brier_base_rate": round(climatology, 4), "deciles": rows}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.games >= 1000:  # a run the documentation quotes (bench/figures.py), not a trial
+        import figures  # bench/figures.py, beside this script
+
+        worst = max(abs(r["observed"] - r["predicted"]) for r in rows)
+        figures.record(
+            "calibration", title="The review's chances, calibrated against self-play",
+            command=f"python bench/review_calibration.py --games {args.games} --jobs {args.jobs} --seed {args.seed}",
+            columns=["predictions", "Brier score", "always the overall loss rate", "worst decile"],
+            rows=[[f"{len(got):,}", f"{brier:.4f}", f"{climatology:.4f}",
+                   f"{100 * worst:.1f} points from the observed frequency"]],
+            note="Each seat's predicted chance of losing against how often it lost "
+                 "([how review judges](review.md#calibration)).")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,16 @@
-"""Shared test helpers: paths, and running the command line in-process or as a user would."""
+"""Shared test helpers: paths, running the command line as a user would, the compiled build
+built once, and the ``slow`` marker.
+
+``python -m pytest`` runs everything (CI does). While working, ``python -m pytest -m "not
+slow"`` leaves out the tests marked slow here: those that build a wheel or the compiled
+modules, drive a browser, an editor or a Dask cluster, interrupt writes under strace, or run
+mypy over the package (docs/contributing.md).
+"""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,15 +21,53 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "records"
 DATA = Path(__file__).resolve().parent / "data"
 
+# No fixed limit that a slow or busy machine fails: a subprocess may take as long as it takes
+# (pytest's own --timeout, or GETAWAY_TEST_TIMEOUT in seconds, bounds a run that hangs).
+TIMEOUT: float | None = float(os.environ["GETAWAY_TEST_TIMEOUT"]) if os.environ.get("GETAWAY_TEST_TIMEOUT") else None
+
+# Whole modules that are slow by nature (seconds to minutes each, most of a run's time).
+SLOW_MODULES = {"test_compiled", "test_packaging", "test_page", "test_serve", "test_dask_cluster",
+                "test_interrupted_writes", "test_nvim", "test_typing", "test_docs_site"}
+# Fixtures that build a wheel or the compiled modules, or open a browser.
+SLOW_FIXTURES = {"wheel", "compiled", "phones", "browser", "driver"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tests ``slow`` (the marker is declared in pyproject.toml)."""
+    for item in items:
+        module = item.module.__name__.rsplit(".", 1)[-1] if getattr(item, "module", None) else ""
+        if module in SLOW_MODULES or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 def run_cli(*args: str, input: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run `getaway-ref ARGS` in a subprocess, as a user would (python -m referee)."""
     return subprocess.run(
         [sys.executable, "-m", "referee", *args], input=input, capture_output=True, text=True,
-        cwd=str(cwd or ROOT), timeout=300,
+        cwd=str(cwd or ROOT), timeout=TIMEOUT,
     )
 
 
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def compiled_build() -> Path:
+    """The package with the compiled build's modules compiled by mypyc (the hook's own code,
+    bench/speed.py's build_compiled), built once for every test and every run until a source
+    changes: kept in build/compiled, stamped with the hash of the sources, and built by one
+    process at a time (pytest-xdist's workers wait for the first one's build)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import speed
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    where = ROOT / "build" / "compiled"
+    where.parent.mkdir(parents=True, exist_ok=True)
+    with open(where.parent / "compiled.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return speed.build_compiled(where)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -12,21 +12,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TIMEOUT, compiled_build
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-import speed  # noqa: E402
+import speed
 
 
-@pytest.fixture(scope="module")
-def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return speed.build_compiled(tmp_path_factory.mktemp("compiled"))
+@pytest.fixture(scope="session")
+def compiled() -> Path:
+    # Built once for the run (and kept until a source changes), however many workers ask.
+    return compiled_build()
 
 
 def _check(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     # `python -m` puts the working directory first on the path: the copy's package, or ours.
     return subprocess.run([sys.executable, "-m", "referee", "check", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=TIMEOUT)
 
 
 def test_a_run_loads_the_compiled_modules(compiled: Path) -> None:
@@ -62,8 +63,8 @@ def test_the_compiled_reader_reports_broken_records_alike(compiled: Path, lane: 
     env = {**os.environ, **({"GETAWAY_LARK_ONLY": "1"} if lane == "off" else {})}
     for form in ("text", "json"):
         args = [sys.executable, "-m", "referee", "check", "--format", form, "--jobs", "1", *files]
-        ours = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
-        theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=600, env=env)
+        ours = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, env=env)
+        theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=TIMEOUT, env=env)
         assert ours.returncode == 1 and "S001" in ours.stdout
         assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)
 
@@ -74,7 +75,21 @@ def test_the_compiled_solver_reviews_alike(compiled: Path) -> None:
     record = str(ROOT / "records" / "review-blunder.gwy")
     for form in ("text", "json"):
         args = [sys.executable, "-m", "referee", "review", record, "--format", form, "--samples", "4"]
-        ours = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
-        theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=600)
+        ours = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT)
+        theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=TIMEOUT)
         assert ours.returncode == 0 and "blunder" in ours.stdout
         assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)
+
+
+def test_version_says_which_build_runs(compiled: Path) -> None:
+    # `getaway-ref --version` tells the compiled build from the Python modules (issue 38): the
+    # first line is the version alone, as before; the second, the build.
+    ours = subprocess.run([sys.executable, "-m", "referee", "--version"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=TIMEOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    theirs = subprocess.run([sys.executable, "-m", "referee", "--version"], cwd=compiled, capture_output=True,
+                            text=True, timeout=TIMEOUT)
+    version, build = ours.stdout.splitlines()
+    assert ours.returncode == 0 and version.startswith("getaway-ref ") and build.startswith("build: Python modules")
+    version_c, build_c = theirs.stdout.splitlines()
+    assert theirs.returncode == 0 and version_c == version
+    assert build_c.startswith("build: compiled (") and "state" in build_c

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TIMEOUT
 
 import referee
 from referee.notation import grammar as _grammar
@@ -33,10 +33,14 @@ def test_missing_grammar_is_a_clear_error(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # The Python modules' wheel (GETAWAY_PURE_PYTHON=1): what is asked of it here, the grammar
+    # and the documents carried and found, does not depend on the compiled modules, which
+    # tests/test_packaging.py installs and tests/test_compiled.py holds to the sources; so no
+    # test builds them twice in a run.
     out = tmp_path_factory.mktemp("wheel")
     r = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=TIMEOUT, env={**os.environ, "GETAWAY_PURE_PYTHON": "1"},
     )
     assert r.returncode == 0, r.stdout + r.stderr
     (whl,) = out.glob("getaway_ref-*.whl")
@@ -72,15 +76,15 @@ def test_installed_wheel_finds_its_grammar(wheel, tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": str(site)}
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=str(elsewhere),
-                       env=env, timeout=120)
+                       env=env, timeout=TIMEOUT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip() == "['A♠', '2♠']"
     # the command line runs from the wheel too
     r = subprocess.run([sys.executable, "-m", "referee", "rules", "donkey"], capture_output=True, text=True,
-                       cwd=str(elsewhere), env=env, timeout=120)
+                       cwd=str(elsewhere), env=env, timeout=TIMEOUT)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "trumps = yes" in r.stdout
     # and prints our rulings from the wheel
     r = subprocess.run([sys.executable, "-m", "referee", "explain", "ruling", "8"], capture_output=True, text=True,
-                       cwd=str(elsewhere), env=env, timeout=120)
+                       cwd=str(elsewhere), env=env, timeout=TIMEOUT)
     assert r.returncode == 0 and r.stdout.startswith("## Ruling 8:"), r.stdout + r.stderr

@@ -81,7 +81,8 @@ def on_files(files: Any, config: Any) -> Any:
         "reference/commands.md": commands_markdown(),
         "reference/codes.md": codes_markdown(),
         "reference/grammar.md": grammar_markdown(),
-        "changelog.md": (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"),
+        # its links are the repository's (docs/x.md); on the site the page sits beside x.md
+        "changelog.md": (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").replace("](docs/", "]("),
     }
     for path, text in pages.items():
         files.append(File.generated(config, path, content=text))

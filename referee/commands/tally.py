@@ -28,7 +28,7 @@ from referee.files import recover, scratch
 from referee.judging.referee import Referee, resolve_rules
 from referee.notation.reader import ReadError, parse_result, read
 from referee.notation.record import Game
-from referee.reports.render import console
+from referee.reports.render import console, print_error
 from referee.reports.text import json_safe, safe
 
 # ---- the models (the JSON of --format json) ------------------------------------------------------
@@ -216,7 +216,7 @@ def render_tally(out: Console, m: TallyModel) -> None:
     for said in m.problems:
         out.print(f"  {said}", markup=False)
     for u in m.unreadable:
-        out.print(f"error: {u}", style="bold red", markup=False)
+        print_error(u)  # on standard error, as every command says a file it could not read
 
 
 def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None = None) -> int:

@@ -238,6 +238,10 @@ class Referee:
 
 def judge(game: Game, *, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
           force: bool = False, keep_engine: bool = False, stop_after: int | None = None) -> GameResult:
+    """Judge one game: replay it through the rules engine and return what was found (its
+    diagnostics, the loser if it is over). ``default`` is the rule set of a game whose record
+    names none, ``overrides`` options set in every game (``force``: the default wins over the
+    record's own); ``keep_engine`` keeps the engine at the end for a caller that asks it more."""
     return Referee(default, overrides, force, keep_engine, stop_after).judge(game)
 
 

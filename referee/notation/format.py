@@ -62,6 +62,8 @@ def format_prelude(pre: Prelude) -> str:
 
 
 def format_game(g: Game) -> str:
+    """The canonical text of one game, as ``fmt`` writes it (and every command that writes a
+    record): every comment and fact kept, one spelling for each."""
     seats = g.seats
 
     def name(s: int) -> str:
