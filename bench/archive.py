@@ -96,7 +96,9 @@ def main() -> None:
     tables = OUT / f"archive-{args.games}-tables"
     results: dict[str, object] = {"date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
                                   "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-                                  "games": args.games, "repeat": args.repeat}
+                                  "games": args.games, "repeat": args.repeat,
+                                  # a shared machine's load, which the times include
+                                  "load_before": [round(x, 1) for x in os.getloadavg()]}
     check = timed(["check", "--jobs", "1", str(record)], runs=1)
     export = timed(["export", "--format", "parquet", str(record), "-o", str(tables)], runs=1)
     results["check_s"], results["check_mb"] = round(check[0], 1), round(check[1])
@@ -115,6 +117,8 @@ def main() -> None:
         rows.append({"sql": sql, "s": round(wall, 2), "mb": round(peak)})
         print(f"| `{' '.join(sql.split())[:90]}` | {wall:.2f} | {peak:.0f} |")
     results["queries"] = rows
+    results["load_after"] = [round(x, 1) for x in os.getloadavg()]
+    print(f"\nload average before {results['load_before']}, after {results['load_after']}")
     (OUT / "archive.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -512,6 +512,19 @@ def explore(
     _run(lambda: explore_command(archive, output))
 
 
+@app.command("import")
+def import_(
+    file: Path = typer.Argument(..., metavar="FILE", help="the app's game log"),
+    from_: str = typer.Option(..., "--from", metavar="FORMAT", help="the app that wrote it: bhabhi-live-solver (the Getaway Live Solver's exported archive)"),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="write the record here instead of standard output"),
+    force: bool = typer.Option(False, "--force", help="replace an existing --output file"),
+) -> None:
+    """Turn a game kept by a Getaway app into a record the referee can check (docs/archives.md: the formats, and where each app departs from the rules texts)."""
+    from referee.archive.imports import import_command
+
+    _run(lambda: import_command(from_, file, output, force))
+
+
 def main() -> None:
     """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it). A command
     line click cannot use is said as every error of ours is, in one line with where to look

@@ -121,3 +121,25 @@ def test_a_users_file_is_kept_unless_named(made, tmp_path):
     r = run("explore", str(record), cache=cache)
     assert r.returncode == 0 and mine.is_file()
     mine.unlink()
+
+
+def test_the_tally_over_time_goes_by_the_date_tags_month(made, browser, tmp_path):
+    record, _, cache = made
+    chunks = record.read_text(encoding="utf-8").split("%game\n")
+    months = [f"2025.{1 + (i % 3):02d}.1{i % 9}" for i in range(len(chunks) - 1)]
+    dated = tmp_path / "dated.gwy"
+    dated.write_text(chunks[0] + "".join(f'%game\n[Date "{d}"]\n{c}' for d, c in zip(months, chunks[1:])),
+                     encoding="utf-8")
+    page = tmp_path / "dated.html"
+    assert run("explore", str(dated), "-o", str(page), cache=cache).returncode == 0
+    browser.get(page.as_uri())
+    heads = browser.execute_script("return Array.from(document.querySelectorAll('#over-time thead th')).map(function (t) { return t.textContent; })")
+    assert heads == ["player", "2025-01", "2025-02", "2025-03"]
+    # North's rate in each month, from the [Result] tags
+    results = [next(ln.split('"')[1] for ln in c.splitlines() if ln.startswith("[Result ")) for c in chunks[1:]]
+    want = []
+    for m in ("01", "02", "03"):
+        games = [r for d, r in zip(months, results) if d.startswith(f"2025.{m}")]
+        want.append(f"{100 * sum(r == 'North' for r in games) / len(games):.0f} %")
+    cells = browser.execute_script("return Array.from(document.querySelectorAll('#over-time tr[data-player=\"North\"] td')).map(function (t) { return t.textContent; })")
+    assert cells[1:] == want

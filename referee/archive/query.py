@@ -153,8 +153,8 @@ def tables_of(archive: Path, say: Callable[[str], object] | None = None) -> Iter
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_archive(files, target)
-    except (OSError, UsageError):
-        # a read-only or odd cache: the tables in a temporary folder, for this query only
+    except OSError:
+        # a read-only cache: the tables in a temporary folder, for this query only
         tmp = Path(tempfile.mkdtemp(prefix="getaway-ref-archive-"))
         try:
             write_archive(files, tmp / "tables")
