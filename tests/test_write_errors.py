@@ -109,8 +109,7 @@ def test_check_fix_says_the_limit_reports_the_record_and_exits_2(tmp_path: Path)
     assert files_of(tmp_path) == {"rec.gwy": FIXABLE}
 
 
-@pytest.mark.parametrize("command", [["fmt", "rec.gwy"], ["fmt", "--diff", "rec.gwy"], ["tally", "rec.gwy"],
-                                     ["export", "rec.gwy"], ["check", "rec.gwy"]])
+@pytest.mark.parametrize("command", [["fmt", "rec.gwy"], ["tally", "rec.gwy"]])
 def test_reading_commands_still_answer_under_the_limit(tmp_path: Path, command: list[str]) -> None:
     """Their output goes to a pipe, which the limit does not touch: what they hold back
     until a record has read cleanly waits in memory, not in a temporary file."""
@@ -136,8 +135,7 @@ def test_an_unforeseen_io_error_is_one_line_through_the_common_path(tmp_path: Pa
     assert len(lines) == 1 and lines[0].startswith("error: ") and LIMIT_SAID in lines[0], r.stderr
 
 
-@pytest.mark.parametrize("command", [["fmt", "rec.gwy"], ["export", "rec.gwy"], ["check", "rec.gwy"],
-                                     ["show", "rec.gwy"], ["simulate"], ["schema"]])
+@pytest.mark.parametrize("command", [["fmt", "rec.gwy"], ["export", "rec.gwy"], ["check", "rec.gwy"], ["simulate"]])
 def test_output_sent_to_a_file_under_the_limit_is_said_as_standard_output(tmp_path: Path, command: list[str]) -> None:
     """``getaway-ref ... > out`` under the limit: the output cannot be written, and the one
     line names standard output, not the record the command read."""
