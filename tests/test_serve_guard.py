@@ -403,3 +403,15 @@ def test_the_other_phones_are_answered_while_an_entry_is_judged(tmp_path):
         assert answered_while_judging
     finally:
         srv.stop()
+
+
+# ---- issue 38, item 5: "Why?" is the referee's, not the typist's help -------------------------------
+
+
+def test_why_of_a_rejected_entry_holds_no_list_of_entries(table):
+    srv, rec = table
+    status, got = post_json(srv, "/entry?" + _query(srv.record), {"text": "zz", "version": version(srv)})
+    assert status == 200, got
+    ruling = got["answer"]
+    assert ruling["kind"] == "rejected" and "zz" in ruling["text"]
+    assert "accepted:" not in ruling["why"]

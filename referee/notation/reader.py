@@ -276,7 +276,7 @@ class _Context:
         if c is None:
             self.error(
                 Code.NOT_A_CARD, f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
-                label="not a card", help=_card_help(str(tok)),
+                label="not a card", help=card_help(str(tok)),
             )
             return -1
         if c == C.MARKED_ACE and self.rules.packs != 2:
@@ -292,7 +292,7 @@ class _Context:
 _SUITS_WRITTEN = set(C.SUIT_SYMBOLS + C.SUIT_LETTERS + C.SUIT_LETTERS.lower() + "♡♢")
 
 
-def _card_help(word: str) -> str | None:
+def card_help(word: str) -> str | None:
     """What is wrong with a word that is nearly a card: its rank or its suit (no fix: which
     card was meant is not known)."""
     if len(word) < 2:

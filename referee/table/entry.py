@@ -24,7 +24,7 @@ from typing import Union
 
 from referee.engine import cards as C
 from referee.engine import state as E
-from referee.notation.reader import _card_help as card_help  # the sentence is the reader's, said once
+from referee.notation.reader import card_help  # the sentence is the reader's, said once
 
 PLAY_WORDS = frozenset({"plays", "played", "play", "leads", "led", "lead"})
 TAKE_WORDS = frozenset({"takes", "took", "take"})

@@ -158,11 +158,14 @@ class Table:
     def _ruling(self, lines: list[tuple[str, str]]) -> dict[str, Any]:
         """The entry's ruling: the one sentence of ``ask`` for what was recorded (or why it
         was not), and the referee's lines behind it for "why"."""
-        said = [t for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
+        kept = [(t, style) for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
+        said = [t for t, _ in kept]
         first = said[0] if said else ""
         kind = first.split(":", 1)[0].split(" ", 1)[0] if first else "note"
         text = first
-        why = said[1:]
+        # "Why?" is the referee's lines: the list of the entries live accepts is the typist's
+        # help (the page has its own), not a reason.
+        why = [t for t, style in kept[1:] if style != "help"]
         if kind == "recorded":
             text = answers.live_answer("why", self.session.game, self.session.res)
             why = said
