@@ -136,6 +136,10 @@ def test_an_export_replaces_its_own_and_never_a_users_folder(archive, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no half-written folder left
     r = run_cli("export", "-f", "parquet", str(archive))
     assert r.returncode == 2 and "-o DIR" in r.stderr
+    r = run_cli("export", str(archive / "a.gwy"), "-o", str(tmp_path / "x"))  # JSON goes to standard output
+    assert r.returncode == 2 and "goes with --format parquet" in r.stderr and not (tmp_path / "x").exists()
+    r = run_cli("export", "-f", "parquet", "--game", "2", str(archive / "a.gwy"), "-o", str(tmp_path / "x"))
+    assert r.returncode == 2 and "--game goes with json or jsonl" in r.stderr
 
 
 def test_syntax_errors_are_exported_as_far_as_they_read(tmp_path):
