@@ -136,6 +136,10 @@ def test_an_export_replaces_its_own_and_never_a_users_folder(archive, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no half-written folder left
     r = run_cli("export", "-f", "parquet", str(archive))
     assert r.returncode == 2 and "-o DIR" in r.stderr
+    r = run_cli("export", str(archive / "a.gwy"), "-o", str(tmp_path / "x"))  # JSON goes to standard output
+    assert r.returncode == 2 and "goes with --format parquet" in r.stderr and not (tmp_path / "x").exists()
+    r = run_cli("export", "-f", "parquet", "--game", "2", str(archive / "a.gwy"), "-o", str(tmp_path / "x"))
+    assert r.returncode == 2 and "--game goes with json or jsonl" in r.stderr
 
 
 def test_syntax_errors_are_exported_as_far_as_they_read(tmp_path):
@@ -167,3 +171,25 @@ def test_the_page_documents_every_column():
         section = page.split(f"### `{table}`", 1)[1].split("\n### ", 1)[0]
         for f in schema:
             assert f"| `{f.name}` |" in section, (table, f.name)
+
+
+def test_the_projects_records_export_as_check_judges_them(tmp_path):
+    """records/: positions, Donkey, a double pack, draws, takes, record errors and mistakes."""
+    out = tmp_path / "t"
+    r = run_cli("export", "-f", "parquet", str(ROOT / "records"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    check = json.loads(run_cli("check", "--format", "json", str(ROOT / "records")).stdout)
+    games = [(f["path"], g) for f in check["files"] for g in f["games"]]
+    rows = pq.read_table(out / "games.parquet").to_pylist()
+    assert [(r["file"], r["game"]) for r in rows] == [(p, g["game"]) for p, g in games]
+    for row, (_, g) in zip(rows, games):
+        assert (row["loser"], row["out_order"], row["tricks"], row["judged"]) == \
+            (g["loser"] if g["finished"] else None, g["out_order"], g["tricks"], g["judged"])
+    ids = {(r["file"], r["game"]): r["game_id"] for r in rows}
+    said = Counter((ids[(p, g["game"])], d["code"], d["severity"], d["trick"]) for p, g in games for d in g["diagnostics"])
+    mine = Counter((d["game_id"], d["code"], d["severity"], d["trick"]) for d in pq.read_table(out / "diagnostics.parquet").to_pylist())
+    assert mine == said and sum(said.values()) >= 10
+    assert pq.read_table(out / "plays.parquet").num_rows == check["plays"]
+    # a position's seats: no dealt hand to describe
+    seats = pq.read_table(out / "seats.parquet").to_pylist()
+    assert any(s["dealt"] is None for s in seats) and any(s["spades"] is not None for s in seats)

@@ -167,7 +167,9 @@ def tables_of(archive: Path, say: Callable[[str], object] | None = None) -> Iter
 
 def connect(tables: Path) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the archive's tables and the named views."""
+    # DuckDB's progress bar would write into standard error (a pipe, a log): nothing but the answer
     con = duckdb.connect(":memory:")
+    con.execute("SET enable_progress_bar = false")
     for t in TABLES:
         path = str(tables / f"{t}.parquet").replace("'", "''")
         con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{path}')")

@@ -97,7 +97,7 @@ def _over_time(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         period = (f"'games ' || ((g.game_id - 1) // {size} * {size} + 1) || '–' || "
                   f"least(((g.game_id - 1) // {size} + 1) * {size}, {total or 0})")
         order = "min(g.game_id)"
-        how = f"in blocks of {size} games, in archive order (the games have no [Date] tag)"
+        how = f"in blocks of {size} game{'' if size == 1 else 's'}, in archive order (the games have no [Date] tag)"
     players = [r["player"] for r in _rows(con, "SELECT s.player, count(*) AS n FROM seats s JOIN games g USING (game_id) "
                                                 f"WHERE g.finished GROUP BY s.player ORDER BY n DESC, s.player LIMIT {PLAYERS}")]
     cells = _rows(con, f"SELECT {period} AS period, {order} AS first, s.player, count(*) AS games, "
@@ -198,6 +198,8 @@ def explore_command(archive: Path, output: Path | None) -> int:
     except OSError as ex:
         raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
     t = data["totals"]
-    print(f"wrote {out}: {t['games']} games ({t['finished']} finished), {data['players']} players, "
-          f"{sum(r['total'] for r in data['matrix'])} mistakes")
+    found = sum(r["total"] for r in data["matrix"])
+    print(f"wrote {out}: {t['games']} game{'' if t['games'] == 1 else 's'} ({t['finished']} finished), "
+          f"{data['players']} player{'' if data['players'] == 1 else 's'}, "
+          f"{found} {'error or mistake' if found == 1 else 'errors and mistakes'}")
     return 0
