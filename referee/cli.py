@@ -438,7 +438,7 @@ def site(
                                         "(default: $GETAWAY_PYODIDE, else ./node_modules/pyodide)"),
 ) -> None:
     """A static site that referees in the browser with no server and no network: the page, the Pyodide runtime, the package, a service worker."""
-    from referee.site import site_command
+    from referee.site.build import site_command
 
     _run(lambda: site_command(output, pyodide))
 
@@ -450,7 +450,7 @@ def link(
     base: str = typer.Option("index.html", "--base", metavar="URL", help="the site's page (getaway-ref site), e.g. https://club.example/ref/"),
 ) -> None:
     """A link to the site's page that carries the game in its fragment (never sent to a server): opened, it shows the referee's verdicts."""
-    from referee.site import link_command
+    from referee.site.link import link_command
 
     _run(lambda: link_command(file, game, base))
 

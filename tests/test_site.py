@@ -28,7 +28,8 @@ import pytest
 from conftest import RECORDS, ROOT, run_cli
 from test_page import start_chrome
 
-from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION, decode_game
+from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
+from referee.site.link import decode_game
 
 RENEGE = RECORDS / "dispute-renege-illegal.gwy"  # one M201, penalised, in trick 5
 
@@ -76,7 +77,7 @@ def test_the_zip_runs_check_with_only_the_standard_library_beside_it(tmp_path: P
     """The package's zip, unpacked as the page's worker unpacks it, alone on the path of an
     isolated CPython (no site-packages): the page's check runs and gives the command line's report, importing no rich, typer or real
     pydantic on the way (the browser's Python has none of them)."""
-    from referee.site import write_zip
+    from referee.site.build import write_zip
 
     zipped = tmp_path / "getaway-ref.zip"
     write_zip(zipped)
