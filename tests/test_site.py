@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from conftest import RECORDS, ROOT, run_cli
+from conftest import DATA, RECORDS, ROOT, run_cli
 from test_page import start_chrome
 
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
@@ -182,14 +182,24 @@ def site(tmp_path_factory):
 
 
 def _texts() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(RECORDS.glob("*.gwy"))}
+    """Every record of records/ and of tests/data/invalid/ (each kind of error the reader and
+    the referee report) that is UTF-8 text (the page is given text), by file name."""
+    out: dict[str, str] = {}
+    for p in sorted(RECORDS.glob("*.gwy")) + sorted((DATA / "invalid").glob("*.gwy")):
+        try:
+            text = p.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        assert p.name not in out
+        out[p.name] = text
+    return out
 
 
 def test_check_legal_and_ask_in_the_page_are_the_command_lines_then_offline(site: Site, tmp_path: Path) -> None:
     texts = _texts()
-    assert len(texts) >= 20
+    assert len(texts) >= 60
     for name, text in texts.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
+        (tmp_path / name).write_text(text, encoding="utf-8", newline="")
     cli = run_cli("check", "--format", "json", *texts, cwd=tmp_path)
     assert cli.returncode == 1, cli.stderr  # some records hold mistakes
     by_file = {f["path"]: f for f in json.loads(cli.stdout)["files"]}
@@ -269,3 +279,20 @@ def test_link_picks_one_game_of_a_file_and_refuses_what_is_not_there(tmp_path: P
     assert one.seats == second.seats and one.text == second.text and one.actions
     bad = run_cli("link", str(many), "--game", "99")
     assert bad.returncode == 2 and bad.stderr.startswith("error: --game 99") and bad.stderr.count("\n") == 1
+
+
+def test_a_pasted_record_is_checked_in_the_page_in_the_command_lines_words(site: Site, tmp_path: Path) -> None:
+    """The page's own use: a record pasted and checked shows what ``check`` prints, syntax
+    errors included, in the same words and layout."""
+    bad = DATA / "invalid" / "S001-syntax.gwy"
+    text = bad.read_text(encoding="utf-8")
+    (tmp_path / "game.gwy").write_text(text, encoding="utf-8")
+    want = run_cli("check", "game.gwy", cwd=tmp_path)
+    assert want.returncode == 1 and "S001" in want.stdout
+    site.drv.get(site.url)
+    site.ready()
+    site.drv.execute_script("document.getElementById('record').value = arguments[0];"
+                            "delete document.body.dataset.checked; document.getElementById('check').click();", text)
+    site.call("new Promise((ok) => { const t = setInterval(() => { if (document.body.dataset.checked) "
+              "{ clearInterval(t); ok(); } }, 50); })")
+    assert site.drv.execute_script("return document.getElementById('verdicts').textContent") == want.stdout + want.stderr
