@@ -232,6 +232,7 @@ def test_check_legal_and_ask_in_the_page_are_the_command_lines_then_offline(site
 
     # Every file of the site is in the service worker's cache after the first visit (the
     # service worker's own script the browser keeps).
+    site.call("navigator.serviceWorker.ready.then(() => true)")  # installed: every file fetched into its cache
     cached = site.call("caches.keys().then((k) => Promise.all(k.map((n) => caches.open(n).then((c) => c.keys()))))"
                        ".then((all) => all.flat().map((r) => new URL(r.url).pathname))")
     written = {p.relative_to(site.root).as_posix() for p in site.root.rglob("*") if p.is_file()} - {".getaway-ref-site", "sw.js"}
