@@ -525,6 +525,33 @@ def import_(
     _run(lambda: import_command(from_, file, output, force))
 
 
+# ---- the referee offline in the browser (issue 39; referee/site/) -------------------------------
+
+
+@app.command("site")
+def site(
+    output: Path = typer.Option(..., "--output", "-o", metavar="DIR", help="the folder to write the site into"),
+    pyodide: Path | None = typer.Option(None, "--pyodide", metavar="PATH", help="the pyodide npm package's folder "
+                                        "(default: $GETAWAY_PYODIDE, else ./node_modules/pyodide)"),
+) -> None:
+    """A static site that referees in the browser with no server and no network: the page, the Pyodide runtime, the package, a service worker."""
+    from referee.site.build import site_command
+
+    _run(lambda: site_command(output, pyodide))
+
+
+@app.command("link")
+def link(
+    file: Path = typer.Argument(..., metavar="FILE", help="a record (.gwy)"),
+    game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="which game of the file (default: the last)"),
+    base: str = typer.Option("index.html", "--base", metavar="URL", help="the site's page (getaway-ref site), e.g. https://club.example/ref/"),
+) -> None:
+    """A link to the site's page that carries the game in its fragment (never sent to a server): opened, it shows the referee's verdicts."""
+    from referee.site.link import link_command
+
+    _run(lambda: link_command(file, game, base))
+
+
 def main() -> None:
     """Run the typer app (``referee/_start.py`` ends a closed pipe or Ctrl-C for it). A command
     line click cannot use is said as every error of ours is, in one line with where to look

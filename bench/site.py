@@ -1,0 +1,186 @@
+"""The site's speed (docs/offline.md, "Speed"): `getaway-ref site` built, served on 127.0.0.1,
+opened in headless Chromium with a fresh profile.
+
+    python bench/site.py [--pyodide PATH] [--throttle 4] [--repeat 3]
+
+What it measures:
+- the first visit: from navigation to `getawayRef.ready` (the engine started), and the bytes
+  the server sent (everything, the service worker's copies included) as they are, and as a
+  host that gzips would send them;
+- a cold start from the cache (after one start unmeasured: from the second start on, the
+  browser keeps the compiled WebAssembly, as it does on a phone): the page reloaded (the service worker serves every file; the
+  server is asked for nothing), from navigation to `ready`, the median of --repeat;
+- `check` per record of records/: the time from asking `getawayRef.check(text)` to its
+  report, the second of two asks (the first pays for imports a record's rules may need), as
+  the median and the largest, and per play;
+- the same cold start and checks with the CPU slowed by Chrome's throttling
+  (`Emulation.setCPUThrottlingRate`, --throttle, 4 by default: DevTools' "mid-tier mobile"),
+  the stand-in for a mid-range phone.
+Figures go to stdout as a table and to bench/out/site.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "records"
+
+
+class Files(http.server.SimpleHTTPRequestHandler):
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+        ".mjs": "text/javascript", ".js": "text/javascript", ".webmanifest": "application/manifest+json",
+        ".svg": "image/svg+xml"}
+    sent: ClassVar[list[int]] = [0]
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        data = source.read()
+        Files.sent[0] += len(data)
+        outputfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def chrome(profile: Path) -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = shutil.which("chromium") or shutil.which("google-chrome") or "chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--user-data-dir={profile}"):
+        opts.add_argument(a)
+    drv = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts)
+    drv.set_script_timeout(600)
+    return drv
+
+
+def call(drv: Any, script: str, *args: Any) -> Any:
+    got = drv.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const args = arguments;"
+        f"Promise.resolve().then(() => {script}).then((v) => done({{v}}), (e) => done({{e: String(e.message || e)}}));",
+        *args)
+    if "e" in got:
+        raise RuntimeError(got["e"])
+    return got["v"]
+
+
+STAGES: list[dict[str, float]] = []  # the worker's start-up by stage, per start
+
+
+def cold_start(drv: Any, url: str) -> float:
+    if drv.current_url.split("#")[0] == url:
+        drv.refresh()  # the same tab and process: the CPU throttling stays on
+    else:
+        drv.get(url)
+    got = call(drv, "window.getawayRef.ready")
+    STAGES.append(got["stages"])
+    return float(got["at"])
+
+
+def checks(drv: Any, texts: dict[str, str]) -> dict[str, float]:
+    per_record, per_play = [], []
+    for name, text in texts.items():
+        ms = 0.0
+        plays = 0
+        for _ in range(2):
+            got = call(drv, "(async () => { const t = performance.now(); const r = await window.getawayRef.check(args[0], args[1]);"
+                            " return [performance.now() - t, r.plays]; })()", text, name)
+            ms, plays = float(got[0]), int(got[1])
+        per_record.append(ms)
+        if plays:
+            per_play.append(ms / plays)
+    return {"median_ms": statistics.median(per_record), "max_ms": max(per_record),
+            "median_ms_per_play": statistics.median(per_play), "records": len(per_record)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pyodide", help="the pyodide npm package's folder (default: as getaway-ref site finds it)")
+    ap.add_argument("--throttle", type=float, default=4.0, help="the CPU throttling factor (default 4)")
+    ap.add_argument("--repeat", type=int, default=3, help="cold starts from the cache to take the median of")
+    a = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="getaway-site-bench-"))
+    try:
+        site = work / "site"
+        cmd = [sys.executable, "-m", "referee", "site", "-o", str(site)] + (["--pyodide", a.pyodide] if a.pyodide else [])
+        r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if r.returncode:
+            sys.stderr.write(r.stderr)
+            return 2
+        files = [p for p in site.rglob("*") if p.is_file() and p.name != ".getaway-ref-site"]
+        raw = sum(p.stat().st_size for p in files)
+        gz = sum(len(gzip.compress(p.read_bytes(), 6)) for p in files)
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Files, directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        texts = {p.name: p.read_text(encoding="utf-8") for p in sorted(RECORDS.glob("*.gwy"))}
+        drv = chrome(work / "profile")
+        out: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "throttle": a.throttle,
+                               "load_average": os.getloadavg()[0], "cores": os.cpu_count(),
+                               "site_bytes": raw, "site_gzip_bytes": gz}
+        try:
+            out["first_visit_ready_ms"] = cold_start(drv, url)
+            # The service worker's install has fetched every file once the cache holds them all.
+            call(drv, "navigator.serviceWorker.ready.then(() => caches.keys()).then((k) => k.length)")
+            time.sleep(1.0)
+            out["first_visit_bytes"] = Files.sent[0]
+            before = Files.sent[0]
+            cold_start(drv, url)  # once unmeasured: the browser keeps compiled WebAssembly from the second start on
+            out["cached_ready_ms"] = statistics.median(cold_start(drv, url) for _ in range(a.repeat))
+            out["cached_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
+            out["cached_bytes_from_server"] = Files.sent[0] - before
+            out["check"] = checks(drv, texts)
+            drv.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": a.throttle})
+            out["throttled_cached_ready_ms"] = statistics.median(cold_start(drv, url) for _ in range(a.repeat))
+            out["throttled_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
+            out["throttled_check"] = checks(drv, texts)
+        finally:
+            drv.quit()
+            server.shutdown()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    (ROOT / "bench" / "out").mkdir(parents=True, exist_ok=True)
+    (ROOT / "bench" / "out" / "site.json").write_text(json.dumps(out, indent=2) + "\n")
+    mb = 1e6
+    rows = [
+        ("site on disk", f"{out['site_bytes'] / mb:.1f} MB ({out['site_gzip_bytes'] / mb:.1f} MB gzipped)"),
+        ("first visit: navigation to ready", f"{out['first_visit_ready_ms'] / 1000:.1f} s"),
+        ("first visit: bytes sent (uncompressed server)", f"{out['first_visit_bytes'] / mb:.1f} MB"),
+        ("cold start from the cache: navigation to ready", f"{out['cached_ready_ms'] / 1000:.1f} s "
+                                                           f"({out['cached_bytes_from_server']} bytes from the server)"),
+        ("  of which (median)", ", ".join(f"{k} {v / 1000:.1f} s" for k, v in out["cached_stages_ms"].items())),
+        ("check per record: median / max", f"{out['check']['median_ms']:.0f} / {out['check']['max_ms']:.0f} ms "
+                                            f"({out['check']['median_ms_per_play']:.1f} ms a play)"),
+        (f"CPU x{a.throttle:g}: cold start from the cache", f"{out['throttled_cached_ready_ms'] / 1000:.1f} s"),
+        ("  of which (median)", ", ".join(f"{k} {v / 1000:.1f} s" for k, v in out["throttled_stages_ms"].items())),
+        (f"CPU x{a.throttle:g}: check per record: median / max",
+         f"{out['throttled_check']['median_ms']:.0f} / {out['throttled_check']['max_ms']:.0f} ms "
+         f"({out['throttled_check']['median_ms_per_play']:.1f} ms a play)"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print(f"getaway-ref site, {out['date']}, {len(texts)} records; "
+          f"{out['cores']} cores, load average {out['load_average']:.1f} at the start")
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

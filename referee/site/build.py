@@ -1,0 +1,136 @@
+"""``getaway-ref site -o DIR``: the static site written (see ``referee/site/__init__.py`` and
+docs/offline.md): the page, the pinned Pyodide runtime copied from the npm package, the zip
+of the package with lark and rich, and the service worker that caches them all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from importlib import metadata, resources
+from pathlib import Path, PurePosixPath
+
+from referee.commands.options import UsageError
+from referee.notation.grammar import grammar_path
+from referee.reports.docs import doc_text
+from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
+
+# The runtime's files a page needs (the rest of the npm package is for node and for types).
+RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# The page's own files (static/), copied as they are, and the zip of the package.
+STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest")
+ZIP = "getaway-ref.zip"
+SERVICE_WORKER = "sw.js"
+MARK = ".getaway-ref-site"  # written into the folder: a folder with it may be written over
+# Distributions the page imports besides the package: lark (the reader), rich (legal and ask print with it).
+BESIDE = ("lark", "rich")
+
+
+class SiteError(Exception):
+    """The site cannot be built: the message says why (exit 2)."""
+
+
+def find_runtime(given: Path | None) -> Path:
+    """The folder of the ``pyodide`` npm package: --pyodide, else $GETAWAY_PYODIDE, else
+    ./node_modules/pyodide; its version must be the pinned one."""
+    candidates = [given] if given is not None else (
+        [Path(os.environ[PYODIDE_ENV])] if os.environ.get(PYODIDE_ENV) else [Path("node_modules/pyodide")])
+    for c in candidates:
+        folder = c / "node_modules" / "pyodide" if (c / "node_modules" / "pyodide").is_dir() else c
+        if not (folder / "package.json").is_file():
+            break
+        try:
+            version = json.loads((folder / "package.json").read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            version = None
+        if version != PYODIDE_VERSION:
+            raise SiteError(f"{folder} holds pyodide {version}, the site is built with {PYODIDE_VERSION}: "
+                            f"run `{INSTALL_HINT}`")
+        missing = [f for f in RUNTIME if not (folder / f).is_file()]
+        if missing:
+            raise SiteError(f"{folder} lacks {', '.join(missing)}: run `{INSTALL_HINT}`")
+        return folder
+    where = str(candidates[0])
+    raise SiteError(f"the Pyodide runtime is not in {where}: run `{INSTALL_HINT}` (or give --pyodide PATH)")
+
+
+def _entries() -> list[tuple[str, bytes]]:
+    """The zip's files: the package's sources (no compiled modules, no page files), the
+    grammar and documents where a wheel puts them, the browser's pydantic, and the
+    distributions beside it, each as installed."""
+    package = Path(__file__).resolve().parent.parent
+    out: list[tuple[str, bytes]] = []
+    for p in sorted(package.rglob("*")):
+        rel = p.relative_to(package.parent)
+        if (not p.is_file() or "__pycache__" in rel.parts or p.suffix in (".so", ".pyd", ".pyc")
+                or rel.parts[:3] == ("referee", "site", "static") or rel.parts[1] in ("grammar", "docs")):
+            continue
+        out.append((rel.as_posix(), p.read_bytes()))
+    out.append(("referee/grammar/gwy.lark", grammar_path().read_bytes()))
+    for doc in ("rulings.md", "notation.md"):
+        out.append((f"referee/docs/{doc}", doc_text(doc).encode("utf-8")))
+    out.append(("pydantic/__init__.py", (Path(__file__).parent / "pydantic_lite.py").read_bytes()))
+    for name in BESIDE:
+        dist = metadata.distribution(name)
+        for f in sorted(dist.files or [], key=str):
+            parts = PurePosixPath(str(f)).parts
+            if parts[0] == name or parts[0].endswith(".dist-info"):  # the code, and its licence and metadata
+                if f.suffix == ".pyc" or "__pycache__" in parts or parts[-1] == "RECORD":
+                    continue
+                out.append((str(f), Path(str(dist.locate_file(f))).read_bytes()))
+    return out
+
+
+def write_zip(path: Path) -> None:
+    """The package and its companions as one zip, the same bytes for the same sources."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name, data in _entries():
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+
+
+def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
+    """Write the site into ``out``; the files written, relative to it."""
+    runtime = find_runtime(pyodide)
+    if out.exists() and not out.is_dir():
+        raise SiteError(f"{out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARK).is_file():
+        raise SiteError(f"{out} is not empty and is not a site this command wrote: choose another folder")
+    (out / "pyodide").mkdir(parents=True, exist_ok=True)
+    files: list[str] = []
+    static = resources.files("referee.site").joinpath("static")
+    for name in STATIC:
+        (out / name).write_bytes(static.joinpath(name).read_bytes())
+        files.append(name)
+    for name in RUNTIME:
+        (out / "pyodide" / name).write_bytes((runtime / name).read_bytes())
+        files.append(f"pyodide/{name}")
+    write_zip(out / ZIP)
+    files.append(ZIP)
+    # The cache's name changes with any file, so that a new build replaces the old cache.
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256((out / name).read_bytes()).digest())
+    template = static.joinpath(SERVICE_WORKER).read_text(encoding="utf-8")
+    sw = (template.replace("__CACHE__", f"getaway-ref-{digest.hexdigest()[:16]}")
+          .replace("__FILES__", json.dumps(["./", *files])))
+    (out / SERVICE_WORKER).write_text(sw, encoding="utf-8")
+    files.append(SERVICE_WORKER)
+    (out / MARK).write_text(f"written by getaway-ref site; pyodide {PYODIDE_VERSION}\n", encoding="utf-8")
+    return files
+
+
+def site_command(out: Path, pyodide: Path | None = None) -> int:
+    """``getaway-ref site -o DIR``: the exit code (2 when the site cannot be built)."""
+    try:
+        files = build_site(out, pyodide)
+    except (SiteError, OSError) as e:
+        raise UsageError(str(e) if isinstance(e, SiteError) else f"{out}: {e.strerror or e}") from None
+    size = sum((out / f).stat().st_size for f in files)
+    print(f"wrote {out}/ ({len(files)} files, {size / 1e6:.1f} MB; pyodide {PYODIDE_VERSION}): "
+          f"serve it with any web server and open index.html")
+    return 0

@@ -1,0 +1,190 @@
+// The page: window.getawayRef (the referee's API for this page and for pages that embed it,
+// docs/offline.md), the check of a pasted, opened or linked game, and the service worker
+// that keeps the site for offline use. The engine runs in a Web Worker (worker.mjs), so
+// the page stays responsive while it judges.
+"use strict";
+
+(() => {
+  const FRAGMENT = "g="; // a link's fragment: the game deflated (zlib) and base64url (getaway-ref link)
+
+  // The service worker first, so that the engine's files are fetched once, into its cache.
+  async function offline() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return "no service worker here";
+    try {
+      await navigator.serviceWorker.register("sw.js");
+      const ready = navigator.serviceWorker.ready;
+      await Promise.race([ready, new Promise((r) => setTimeout(r, 15000))]);
+      return "kept for offline use";
+    } catch (e) {
+      return `not kept for offline use (${e.message || e})`;
+    }
+  }
+
+  const kept = offline();
+  let worker = null;
+  let next = 0;
+  const waiting = new Map();
+
+  function call(op, ...args) {
+    return new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, op, args });
+    });
+  }
+
+  const ready = kept.then(() => {
+    worker = new Worker("worker.mjs", { type: "module" });
+    worker.onmessage = (event) => {
+      const { id, value, error } = event.data;
+      const w = waiting.get(id);
+      waiting.delete(id);
+      if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(error)));
+    };
+    worker.onerror = (event) => {
+      for (const w of waiting.values()) w.reject(new Error(event.message || "the engine did not start"));
+      waiting.clear();
+    };
+    return call("ready");
+  }).then((info) => ({ ...info, at: performance.now() }));
+
+  // What a command printed on standard error, its last line: the CLI's "error: ..." line.
+  function failure(r) {
+    const lines = (r.err || "").trim().split("\n");
+    return new Error(lines[lines.length - 1] || `exit ${r.exit}`);
+  }
+
+  async function ask(op, ...args) {
+    await ready;
+    return call(op, ...args);
+  }
+
+  const api = {
+    ready,
+    // The JSON report of `getaway-ref check --format json` on the text.
+    async check(text, name) {
+      const r = await ask("check", String(text), name);
+      if (!r.out) throw failure(r);
+      return JSON.parse(r.out);
+    },
+    // The text `getaway-ref check` prints, and its exit code.
+    async checkText(text, name) {
+      const r = await ask("checkText", String(text), name);
+      return { text: r.out + r.err, exit: r.exit };
+    },
+    // The JSON of `getaway-ref legal --format json`: what may happen next at the end of the record.
+    async legal(text, name) {
+      const r = await ask("legal", String(text), name);
+      if (!r.out) throw failure(r);
+      return JSON.parse(r.out);
+    },
+    // The sentence `getaway-ref ask --trick TRICK [--seat SEAT]` prints about a trick.
+    async ask(text, trick, seat, name) {
+      const r = await ask("ask", String(text), Number(trick), seat ?? null, name);
+      if (r.exit === 2 || !r.out) throw failure(r);
+      return r.out.trim();
+    },
+    // A game as a link's fragment, and back.
+    encode: encodeGame,
+    decode: decodeGame,
+  };
+  window.getawayRef = api;
+
+  // ---- a game in a link --------------------------------------------------------------------
+
+  function b64url(bytes) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function unb64url(text) {
+    const s = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+    return Uint8Array.from(s, (c) => c.charCodeAt(0));
+  }
+
+  async function through(bytes, stream) {
+    const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+    return new Uint8Array(await out.arrayBuffer());
+  }
+
+  async function encodeGame(text) {
+    return FRAGMENT + b64url(await through(new TextEncoder().encode(text), new CompressionStream("deflate")));
+  }
+
+  async function decodeGame(fragment) {
+    const body = fragment.replace(/^#/, "");
+    if (!body.startsWith(FRAGMENT)) throw new Error("this link holds no game");
+    const bytes = await through(unb64url(body.slice(FRAGMENT.length)), new DecompressionStream("deflate"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  }
+
+  // ---- the page ----------------------------------------------------------------------------
+
+  const $ = (id) => document.getElementById(id);
+
+  function say(id, text) {
+    $(id).textContent = text; // the user's text is shown as text, never as markup
+  }
+
+  async function checkShown() {
+    const text = $("record").value;
+    if (!text.trim()) {
+      say("verdicts", "Paste a record, open a .gwy file or follow a game's link.");
+      return;
+    }
+    $("verdicts").setAttribute("aria-busy", "true");
+    try {
+      const r = await api.checkText(text, $("record").dataset.name || "game.gwy");
+      say("verdicts", r.text || "No problems found.");
+      $("verdicts").dataset.exit = String(r.exit);
+    } catch (e) {
+      say("verdicts", `error: ${e.message}`);
+      $("verdicts").dataset.exit = "2";
+    } finally {
+      $("verdicts").removeAttribute("aria-busy");
+      document.body.dataset.checked = String(Number(document.body.dataset.checked || 0) + 1);
+    }
+  }
+
+  async function fromLink() {
+    if (!location.hash.startsWith("#" + FRAGMENT)) return false;
+    try {
+      $("record").value = await decodeGame(location.hash);
+      $("record").dataset.name = "game.gwy";
+    } catch (e) {
+      say("verdicts", `This link's game cannot be read (${e.message || "damaged"}): copy the whole link.`);
+      document.body.dataset.checked = "1";
+      return true;
+    }
+    await checkShown();
+    return true;
+  }
+
+  async function share() {
+    const fragment = await encodeGame($("record").value);
+    history.replaceState(null, "", "#" + fragment);
+    $("link").value = location.href;
+    $("link").hidden = false;
+    $("link").select();
+  }
+
+  window.addEventListener("DOMContentLoaded", () => {
+    say("status", "Loading the referee…");
+    ready.then(async (info) => {
+      say("status", `Ready: getaway-ref ${info.version} (Pyodide ${info.pyodide}), ${await kept}.`);
+      document.body.dataset.ready = "1";
+    }, (e) => say("status", `The referee could not start: ${e.message}`));
+    $("check").addEventListener("click", checkShown);
+    $("share").addEventListener("click", share);
+    $("open").addEventListener("change", async () => {
+      const file = $("open").files[0];
+      if (!file) return;
+      $("record").value = await file.text();
+      $("record").dataset.name = file.name;
+      await checkShown();
+    });
+    window.addEventListener("hashchange", fromLink);
+    fromLink();
+  });
+})();
