@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web", "referee.fixes")
+            "referee.review", "referee.web", "referee.fixes", "referee.site")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -131,7 +131,7 @@ COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     # 3: at the table, self-play, game review, the editor server
     ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
     # 4: the commands' bodies, and the table served to the phones
-    ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web"),
+    ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web", "referee.site"),
     # 5: the command line
     ("referee.cli", "referee._start"),
 )
@@ -211,6 +211,7 @@ DEFERRING: dict[str, str] = {
     "referee.web": "the serve extra, with a one-line hint when it is missing",
     "referee.lsp.server": "initialize is answered before the referee is loaded (under 1 s)",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
+    "referee.review.command": "rich only to draw the review's progress bar on a terminal",
 }
 
 

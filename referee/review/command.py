@@ -7,6 +7,7 @@ import io
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -154,8 +155,6 @@ class _Progress:
     SHOW_AFTER = 1.5
 
     def __init__(self, files: int) -> None:
-        import time
-
         self._clock = time.monotonic
         self._start = self._clock()
         self._on = sys.stderr.isatty()
