@@ -670,7 +670,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     if turn >= 0:
         model.to_act = seats[turn]
         model.plays = [_seat_legal(v, x, xv, turn, seats, "play")]
-        model.summary = f"{seats[turn]} to play to trick {v.trick_no}, {W.following(_led(v))}"
+        model.summary = W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=v.trick_no)
     else:
         model.summary = f"trick {v.trick_no}: nobody is to play"
     return model
