@@ -238,6 +238,17 @@ def source_words(source: int | None, seats: Sequence[str]) -> str:
     return f"{seats[source]}'s hand"
 
 
+def out_holding(seat: str, n: int, two_players: str | None) -> str:
+    """Why a seat counts as got away while it still holds cards. ``two_players``: the
+    source of the two-player ending that put it out (Pagat, Getaway: Two players; Denexa's
+    shootout), None when the game ended otherwise."""
+    if two_players is not None:
+        return (f"{seat} holds {cards(n)} yet is out of the game: with two players left, a tochoo on a card "
+                f"drawn and led loses the leader the game at once, and the other player is out, whatever they "
+                f"still hold ({two_players})")
+    return f"{seat} is out of the game though its hand holds {cards(n)}"
+
+
 def game_over(loser: str, legs: int | None, donkey: bool) -> str:
     if donkey and legs is not None:
         return f"the game is over: {loser} is the donkey ({legs} leg{'s' if legs != 1 else ''})"
