@@ -702,7 +702,7 @@ def next_play(e: E.Engine, seats: Sequence[str], *, trick: bool = False, short: 
         still = [s for s in v.still_to_play if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
         if v.first_trick and still:
             # the first trick, in any order (Pagat, First trick; docs/rulings.md, ruling 2)
-            return (_list([seats[s] for s in still]) + f" still to play to trick {n}, a spade if "
+            return (_list([seats[s] for s in still]) + " still to play" + (f" to trick {n}" if trick else "") + ", a spade if "
                     + ("it holds one" if len(still) == 1 else "they hold one"))
         return f"trick {n} is being played; any seat still to play may play"
     return W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=n if trick else None)
