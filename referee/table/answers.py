@@ -14,7 +14,11 @@ error is called an error in the record, never a mistake. The words are those of
 
 An answer comes in two parts: the verdict, one short sentence (who did what, the penalty,
 who picks up, who leads: :func:`verdict`), and the cited detail behind it
-(:func:`trick_sentence`), given on request (``ask --explain``, ``more`` in ``live``).
+(:func:`trick_sentence`), given on request (``ask --explain``, ``more`` in ``live``). The
+verdict keeps every fact it would be wrong without (a draw by the seat with the power and
+no card, who made trumps, a take after the trick and who leads after it, a higher card by
+choice: ruling 8), and mid-trick says who plays next and what the rule asks of them
+(:func:`next_play`, from the engine's ``duty()``), as a live table needs.
 """
 
 from __future__ import annotations
