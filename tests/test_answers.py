@@ -139,8 +139,9 @@ def test_ask_a_penalty_the_table_did_not_apply():
     r = run_cli("ask", str(RECORDS / "dispute-unnoticed-illegal.gwy"), "--trick", "5", "--seat", "S", "--explain")
     assert r.returncode == 0, r.stderr
     first, detail = r.stdout.strip().splitlines()
+    # mid-trick, what the table needs: who plays next and what the rule asks (issue 35, item 2)
     assert first == ("Trick 5: South played A♦ out of turn: it was East's turn (M203), not penalised; "
-                     "the trick is not over where the record stops.")
+                     "West to play, following ♦ if able (a tochoo ends the trick).")
     assert "South's A♦ was a mistake (M203): South played A♦ out of turn: it was East's turn" in detail
     assert "; then East followed with J♦." in detail
     assert "the table did not apply it, and the referee follows the record as played" in detail

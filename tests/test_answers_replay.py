@@ -4,7 +4,7 @@ seat the replay has leading, and the pickup it names (seat and number of cards) 
 pickup the replay made; a trick the replay has not ended names neither. The replay's side
 is read from the engine's state (the trick it ended last, who picked it up, who has the
 lead), not from the events the answers are built from. And the verdict is one short
-sentence: at most about 25 words (27 at most) on every trick of every shipped record.
+sentence: about 30 words at most (issue 35) on every trick of every shipped record.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def _told(sentence: str, seats: tuple[str, ...]) -> tuple[set[tuple[str, int]], 
     names = "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
     pickups = {(m[0], int(m[1])) for m in re.findall(rf"\b({names})(?:, with [^;]*?\),)? picks up (\d+) cards?", sentence)}
     leaders = set(re.findall(rf"\b({names})(?:, with [^;]*?\),)? (?:has the power and |picks up \d+ cards?"
-                             rf"(?: as the penalty)? and )?leads trick \d+", sentence))
+                             rf"(?: as the penalty)? and |has the power but no card: draws \S+(?: from [^;]*? hand)? and )?"
+                             rf"leads trick \d+", sentence))
     return pickups, leaders
 
 
@@ -128,4 +129,6 @@ def test_the_verdict_is_one_short_sentence_on_every_shipped_record():
                 # one sentence: a single full stop, at its end (card and seat names have none)
                 assert text.endswith(".") and text.count(". ") == 0, text
                 longest = max(longest, (len(text.split()), text))
-    assert longest[0] <= 27, longest  # "at most about 25"
+    # "about 30 words" (issue 35: a little more than issue 21's 25 only where a fact the
+    # answer is wrong without needs it: a draw from a hand, the lead passing after a take)
+    assert longest[0] <= 30, longest

@@ -812,3 +812,43 @@ def test_hint_at_a_terminal_is_the_reviews_verdict_on_the_last_play(tmp_path):
         if child.isalive():
             child.kill(signal.SIGKILL)
     assert " ".join(expected.split()) in " ".join(shown.split())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_why_after_a_lead_out_of_turn_gives_the_rulings_one_answer(tmp_path):
+    # Issue 35, items 1-2: typed as at the table, the record stops at South's lead out of
+    # turn. `why` says what the turn line, `who leads` and check say: the mistake ended the
+    # trick (ruling 1), South picks up 7♥ and leads trick 4. Then, mid-trick, `why` says who
+    # plays next and what the rule asks of them.
+    f = tmp_path / "t.gwy"
+    child = _pexpect_live(tmp_path, str(f))
+
+    def ask(line: str, until: str) -> str:
+        child.sendline(line)
+        child.expect(until)
+        text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", (child.before or "") + child.after)
+        child.expect(PROMPT)
+        return " ".join(text.split())
+
+    try:
+        child.expect(PROMPT)
+        for entry in ("west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh"):
+            ask(entry, "recorded: ")
+        told = ask("south 7h", r"help: [^\r\n]*leads trick 4")
+        assert "mistake[M203]: South led 7♥, but East has the power and leads trick 3" in told
+        assert "South picks up the card of trick 3 and leads trick 4" in told
+        why = ask("why", r"Trick 3: [^\r\n]*\.")
+        assert ("Trick 3: South led 7♥, but East has the power and leads trick 3 (M203); "
+                "penalty applied: South picks up 1 card and leads trick 4.") in why
+        assert "not over" not in why
+        who = ask("who leads", r"South leads trick 4[^\r\n]*")
+        assert "penalty" in who
+        ask("s 7h", "recorded: 4. South 7♥")
+        why = ask("why", r"Trick 4: [^\r\n]*\.")
+        assert "Trick 4: South led 7♥; West to play, following ♥ if able." in why
+        child.sendline("quit")
+        child.expect(pytest.importorskip("pexpect").EOF)
+    finally:
+        if child.isalive():
+            child.kill(signal.SIGKILL)
+    assert check_codes(f) == ["M203"]

@@ -123,5 +123,5 @@ def test_live_legal_while_a_trick_is_played_on_after_a_mistake(tmp_path):
     answers = [line for line in r.stdout.splitlines() if line.startswith("Trick 2 goes on")]
     assert answers, r.stdout
     legal = answers[0]
-    assert "West is to play, following ♦ if able (a tochoo ends the trick)" in legal
+    assert "West to play, and must follow ♦" in legal
     assert "West may play 10♦ 4♦" in legal

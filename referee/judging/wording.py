@@ -116,6 +116,28 @@ def follow_if_able(suit: int) -> str:
     return following(suit) + " (a tochoo ends the trick)"
 
 
+def to_play(seat: str, reasons: Sequence[EV.LegalReason], led: int, trump: int | None, *,
+            trick: int | None = None, played_on: bool = False) -> str:
+    """Who plays next to the trick on the table and what the rule asks of them, from the
+    engine's answer (``Engine.duty``: the reasons in the order the rule tries them), as the
+    table needs it mid-trick: ``South to play, following ♥ if able``; ``South to play, and
+    must follow ♥`` (a hand known to hold one); ``South to play: no ♥, so any card``.
+    ``trick``: said as ``to play to trick 3``; ``played_on``: the trick goes on after a
+    mistake nobody penalised, where a tochoo ends it."""
+    head = f"{seat} to play" + (f" to trick {trick}" if trick is not None else "")
+    sym = C.SUIT_SYMBOLS[led]
+    first = reasons[0] if reasons else EV.LegalReason.OFF_SUIT
+    trumps = f", else a trump {C.SUIT_SYMBOLS[trump]}" if trump is not None and EV.LegalReason.TRUMP in reasons else ""
+    tail = " (a tochoo ends the trick)" if played_on else ""
+    if first in (EV.LegalReason.FOLLOW, EV.LegalReason.FIRST_TRICK_SPADE):
+        if len(reasons) == 1:
+            return f"{head}, and {must_follow(led)}"
+        return f"{head}, {following(led)}{trumps}{tail}"
+    if first is EV.LegalReason.TRUMP and trump is not None:
+        return f"{head}: no {sym}, so a trump {C.SUIT_SYMBOLS[trump]}" + (" if able" if len(reasons) > 1 else "")
+    return f"{head}: no {sym}, so any card{tail}"
+
+
 def another_suit(led: int, *, first: bool, donkey: bool, trump: int | None) -> str:
     """What a card of another suit than the one led does now (Pagat, First trick; Second
     and subsequent tricks; Donkey): the legal answer's last word on a follow."""
@@ -168,12 +190,43 @@ def lead_clause(seat: str, trick: int, why: EV.LeadReason | None = None) -> str:
     return f"{seat} leads trick {trick}" + (f" ({LEAD_WHY[why]})" if why is not None and why in LEAD_WHY else "")
 
 
+def lead_passes(seat: str, trick: int) -> str:
+    """The seat due to lead had its hand taken (docs/rulings.md, ruling 3): ``the lead
+    passes on: West leads trick 10``."""
+    return f"the lead passes on: {seat} leads trick {trick}"
+
+
 def got_away(seat: str, place: int) -> str:
     return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
 
 
 def draw_due(seat: str, source: str) -> str:
     return f"{seat} has the power and no card left, so draws from {source} and leads the card"
+
+
+def no_card_draws(source: str) -> str:
+    """Said after ``West ... has the power`` when the seat won with its last card and the
+    draw is not yet written: `` but no card: must draw from the waste pile and lead it``."""
+    return f" but no card: must draw from {source} and lead it"
+
+
+def no_card_drew(card: int, source: str | None, trick: int | None) -> str:
+    """Said after ``West ... has the power`` when the seat won with its last card and the
+    record gives the card it drew: `` but no card: draws 7♦ and leads trick 21`` (the
+    source said when it is a hand, not the waste pile)."""
+    return (f" but no card: draws {C.card_str(card)}" + (f" from {source}" if source else "")
+            + (f" and leads trick {trick}" if trick is not None else " and leads it"))
+
+
+def by_choice(seat: str, card: int, lower: int) -> str:
+    """Ruling 8, as the verdict's opening: ``East played K♦ by choice, holding the lower
+    3♦ (docs/rulings.md, ruling 8)``."""
+    return f"{seat} played {C.card_str(card)} by choice, holding the lower {C.card_str(lower)} ({R.ruling(8)})"
+
+
+def made_trumps(seat: str, card: int, suit: int) -> str:
+    """Donkey: ``East's K♦ made diamonds trumps``."""
+    return f"{seat}'s {C.card_str(card)} made {C.suit_name(suit, True)} trumps"
 
 
 def source_words(source: int | None, seats: Sequence[str]) -> str:
@@ -183,6 +236,17 @@ def source_words(source: int | None, seats: Sequence[str]) -> str:
     if source == EV.ANY_SOURCE or source < 0:
         return "any other player's hand"
     return f"{seats[source]}'s hand"
+
+
+def out_holding(seat: str, n: int, two_players: str | None) -> str:
+    """Why a seat counts as got away while it still holds cards. ``two_players``: the
+    source of the two-player ending that put it out (Pagat, Getaway: Two players; Denexa's
+    shootout), None when the game ended otherwise."""
+    if two_players is not None:
+        return (f"{seat} holds {cards(n)} yet is out of the game: with two players left, a tochoo on a card "
+                f"drawn and led loses the leader the game at once, and the other player is out, whatever they "
+                f"still hold ({two_players})")
+    return f"{seat} is out of the game though its hand holds {cards(n)}"
 
 
 def game_over(loser: str, legs: int | None, donkey: bool) -> str:

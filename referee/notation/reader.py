@@ -1233,6 +1233,10 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
     skipping = False  # the lines of a second deal, already reported once
     misnumbered: list[tuple[str, Span, str | None]] = []  # S008s, said only if reordering fails
     first_expected: int | None = None
+    # The number each trick line should carry by its place in the written order (docs/
+    # rulings.md, ruling 10): the trick after the last one numbered right, or the place a
+    # wrong number stood in. None until the first trick line (a position may not say).
+    place: int | None = None
     broken = False
     actions = game.actions
     for it in items:
@@ -1240,7 +1244,12 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         # the next; all the general path below does for it is this.
         if type(it) is Trick and state == _BODY and last_trick is not None \
                 and ((n := it.number) == last_trick or n == last_trick + 1):
+            # A continuation of the line before, or the trick after it: right. After a
+            # number skipped, the lines that go on from the wrong one are right too (one
+            # S008 for the one wrong number, not one for every line after it).
             skipping = False
+            if n != last_trick:
+                place = n
             last_trick = n
             actions.append(it)
             continue
@@ -1257,11 +1266,21 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                         nt = setup.of(NextTrick)
                         expected = nt[0].number if nt else None
                     first_expected = expected
+                    place = it.number
                     if expected is not None and it.number != expected:
                         misnumbered.append((f"expected trick {expected}, found trick {it.number}", it.span, None))
+                        place = expected
                 elif it.number not in (last_trick, last_trick + 1):
-                    misnumbered.append((f"expected trick {last_trick + 1}, found trick {it.number}", it.span,
-                                        f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}"))
+                    # Checked against its place in the written order, not against the number
+                    # written before it: after two lines that swapped numbers, the next line,
+                    # numbered right, is right (ruling 10).
+                    due = (place if place is not None else last_trick) + 1
+                    if it.number == due:
+                        place = due
+                    else:
+                        misnumbered.append((f"expected trick {due}, found trick {it.number}", it.span,
+                                            f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}"))
+                        place = due
                 last_trick = it.number
             game.actions.append(it)
         elif isinstance(it, _GameOpen):
@@ -1312,8 +1331,11 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         # and no trick line after it may move before it.
         fixed = None if broken or ctx.errors else _in_number_order(game.actions, first_expected)
         if fixed is None:
-            for message, span, help in misnumbered:
-                ctx.error(Code.TRICK_NUMBER_OUT_OF_ORDER, message, span, help=help)
+            # The number is what is wrong, not the play (docs/rulings.md, rulings 5 and 10):
+            # a finding, and the game is judged on in the order written, every later line
+            # with it.
+            game.findings.extend(ctx.diagnostic(Code.TRICK_NUMBER_OUT_OF_ORDER, message, span, help=help)
+                                 for message, span, help in misnumbered)
         else:
             # Whole trick lines stand in another order than their numbers. Which order the
             # tricks were played in, the replay decides (docs/rulings.md, ruling 10): it keeps

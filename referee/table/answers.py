@@ -14,7 +14,11 @@ error is called an error in the record, never a mistake. The words are those of
 
 An answer comes in two parts: the verdict, one short sentence (who did what, the penalty,
 who picks up, who leads: :func:`verdict`), and the cited detail behind it
-(:func:`trick_sentence`), given on request (``ask --explain``, ``more`` in ``live``).
+(:func:`trick_sentence`), given on request (``ask --explain``, ``more`` in ``live``). The
+verdict keeps every fact it would be wrong without (a draw by the seat with the power and
+no card, who made trumps, a take after the trick and who leads after it, a higher card by
+choice: ruling 8), and mid-trick says who plays next and what the rule asks of them
+(:func:`next_play`, from the engine's ``duty()``), as a live table needs.
 """
 
 from __future__ import annotations
@@ -331,10 +335,25 @@ class Outcome:
     # number order are played as written, so it need not be this number + 1); None: the
     # record stops after this trick.
     next_number: int | None = None
+    # The state after the trick's last item: where a trick is not over, who plays next.
+    now: E.Engine | None = None
+    drew: EV.Drew | None = None  # the card the seat with the power and no card drew, when recorded
+    takes: list[EV.Took] = dataclasses.field(default_factory=list)  # the takes written after the trick
+    made: EV.TrumpsSet | None = None  # Donkey: the play of this trick that made trumps
+    # who got away and who was set to lead by the items after the trick (a take), which
+    # those items tell themselves
+    told_after: list[EV.Event] = dataclasses.field(default_factory=list)
 
     @property
     def ended(self) -> bool:
         return self.pickup is not None or self.waste is not None or self.over is not None
+
+
+# The event that opens a play's own part of its step: the card played, or the mistake it was
+# (a lead out of turn the table penalised is told as MistakeMade, Penalty, Leads, with no
+# Played: ruling 1 ends its trick at once). What a step tells before it belongs to the trick
+# before (a trick played on after a mistake ends at the next item).
+_OPENS = (EV.Played, EV.MistakeMade)
 
 
 def outcome(w: Walk, number: int) -> Outcome:
@@ -352,16 +371,21 @@ def outcome(w: Walk, number: int) -> Outcome:
         out.after.append(w.steps[k])
     evs: list[EV.Event] = []
     first = w.steps[idx[0]].events
-    start = next((i for i, ev in enumerate(first) if isinstance(ev, EV.Played)), len(first))
+    start = next((i for i, ev in enumerate(first) if isinstance(ev, _OPENS)), len(first))
     evs.extend(first[start:])  # what came before it ended the trick before
+    later: set[int] = set()  # the events of the takes, draws and counts written after the trick
     for st in w.steps[idx[0] + 1:end]:
+        if any(st is a for a in out.after):
+            later.update(range(len(evs), len(evs) + len(st.events)))
         evs.extend(st.events)
     if end < len(w.steps):
         for ev in w.steps[end].events:
-            if isinstance(ev, EV.Played):
+            if isinstance(ev, _OPENS):
                 break
             evs.append(ev)
-    for ev in evs:
+    for k, ev in enumerate(evs):
+        if isinstance(ev, (EV.GotAway, EV.Leads)) and k in later:
+            out.told_after.append(ev)
         if isinstance(ev, EV.Played):
             out.trick_cards.append((ev.seat, ev.card))
         elif isinstance(ev, EV.Penalty):
@@ -373,15 +397,20 @@ def outcome(w: Walk, number: int) -> Outcome:
         elif isinstance(ev, EV.Leads):
             out.leader, out.why, out.draw = ev.seat, ev.why, None
         elif isinstance(ev, EV.DrawDue):
-            out.draw, out.leader, out.why = ev, None, None
+            out.draw, out.drew, out.leader, out.why = ev, None, None, None
         elif isinstance(ev, EV.Drew):
             # the seat that drew leads the card it drew
-            out.draw, out.leader, out.why = None, ev.seat, EV.LeadReason.DRAW
+            out.draw, out.drew, out.leader, out.why = None, ev, ev.seat, EV.LeadReason.DRAW
+        elif isinstance(ev, EV.Took):
+            out.takes.append(ev)
+        elif isinstance(ev, EV.TrumpsSet):
+            out.made = ev
         elif isinstance(ev, EV.GotAway):
             out.got_away.append(ev.seat)
         elif isinstance(ev, EV.GameOver):
             out.over, out.leader, out.why, out.draw = ev, None, None, None
     last = out.plays[-1].after
+    out.now = w.steps[end - 1].after
     out.trumps, out.trump = last.rules.trumps, last.view().trumps
     spans = {(sp.line, sp.start) for st in out.plays for sp in _spans(st.item)}
     for st in w.steps:
@@ -398,31 +427,71 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
     ``highest``, the winner's card is named (``North, with the highest heart (6♥), ...``).
     ``next_trick``: the number to give the next trick (the replay page passes the engine's
     count, which its lead line uses, where the record's trick numbers are out of order);
-    by default the number the record gives the trick played next, else this one's + 1. ``ends``: told after the trick's plays, a pickup at
-    a tochoo opens with ``the trick ends;`` (:func:`referee.judging.wording.trick_end`)."""
+    by default the number the record gives the trick played next, else this one's + 1.
+    ``ends``: told after the trick's plays, a pickup at a tochoo opens with ``the trick
+    ends;`` (:func:`referee.judging.wording.trick_end`). ``short``: the one-sentence
+    verdict, which tells what the items after the trick decide (the seat with the power
+    and no card drawing, and what it drew; the takes, and who leads after them), since
+    it tells them nowhere else."""
     nxt = next_trick if next_trick is not None else o.next_number if o.next_number is not None else o.number + 1
     parts: list[str] = []
+    took = o.takes if short else []
+    # With takes after the trick, the lead is told after them (it may pass on: ruling 3); in
+    # the full story (not ``short``) the take's own sentence tells who it set to lead and
+    # who got away by it.
+    leads_now = o.leader if not took else None
+    gone = o.got_away
+    if not short:
+        if any(isinstance(ev, EV.Leads) for ev in o.told_after):
+            leads_now = None
+        gone = [s for s in gone if not any(isinstance(ev, EV.GotAway) and ev.seat == s for ev in o.told_after)]
+    drawing = short and o.waste is not None and (o.draw is not None or o.drew is not None)
     if o.pickup is not None:
         seat, n = o.pickup
         head = W.trick_end(seats[seat], n, penalty=o.penalty and not penalty_said,
                            high=highest_clause(o.trick_cards, seat, o.trump) if highest and not o.penalty else "",
-                           leads=nxt if o.leader == seat else None, ends=ends)
-        if o.leader is not None and o.leader != seat:
-            head += f"; {seats[o.leader]} leads trick {nxt}"
+                           leads=nxt if leads_now == seat else None, ends=ends)
+        if leads_now is not None and leads_now != seat:
+            head += f"; {seats[leads_now]} leads trick {nxt}"
         parts.append(head)
-    elif o.waste is not None and o.leader == o.waste and highest:
+    elif drawing and o.waste is not None:
+        # The seat with the power had played its last card: it draws and leads what it drew
+        # (Pagat, Getaway: Getting away). Without that fact the answer would name a leader
+        # with no card.
+        w = o.waste
+        head = W.trick_end(seats[w], 0, waste=True, high=highest_clause(o.trick_cards, w, o.trump) if highest else "")
+        if o.drew is not None:
+            src = seats[o.drew.source] + "'s hand" if o.drew.source is not None and o.drew.source >= 0 else None
+            parts.append(head + W.no_card_drew(o.drew.card, src, None if took else nxt))
+        elif o.draw is not None:
+            parts.append(head + W.no_card_draws(W.source_words(o.draw.source, seats)))
+    elif o.waste is not None and leads_now == o.waste and highest:
         parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=highest_clause(o.trick_cards, o.waste, o.trump),
                                  leads=nxt))
+    elif o.waste is not None and o.takes and highest:
+        # the seat with the power, then the takes and who leads after them (the short
+        # answer leaves out the winning card to make room for them)
+        high = "" if short else highest_clause(o.trick_cards, o.waste, o.trump)
+        parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=high)
+                     + (f"; {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
     elif o.waste is not None:
         parts.append("the trick goes to the waste pile" + (
-            f" and {seats[o.leader]} leads trick {nxt}" if o.leader is not None else ""))
+            f" and {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
     elif not o.ended:
-        parts.append("the trick is not over where the record stops")
-    elif o.leader is not None:
-        parts.append(f"{seats[o.leader]} leads trick {nxt}")
-    if o.got_away:
-        parts.append(_list([seats[s] for s in o.got_away]) + (" gets" if len(o.got_away) == 1 else " get") + " away")
-    if o.draw is not None:
+        # Mid-trick (a live table's record always stops so): who plays next and what the
+        # rule asks of them, as the engine has it.
+        now = o.now
+        parts.append(next_play(now, seats, short=short) if now is not None and now.view().phase is E.Phase.IN_TRICK
+                     else "the trick is not over")
+    elif leads_now is not None:
+        parts.append(f"{seats[leads_now]} leads trick {nxt}")
+    parts.extend(W.took(seats[t.taker], seats[t.target]) for t in took)
+    if gone:
+        parts.append(_list([seats[s] for s in gone]) + (" gets" if len(gone) == 1 else " get") + " away")
+    if took and o.leader is not None:
+        parts.append(W.lead_passes(seats[o.leader], nxt) if o.why is EV.LeadReason.TAKE
+                     else W.lead_clause(seats[o.leader], nxt))
+    if o.draw is not None and not drawing:
         parts.append(f"{seats[o.draw.seat]} must draw from {W.source_words(o.draw.source, seats)} and lead")
     if o.over is not None:
         parts.append(f"{seats[o.over.loser]} loses" if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
@@ -437,6 +506,25 @@ def _proof_phrase(o: Outcome, d: Diagnostic, seats: Sequence[str]) -> str:
                and any((sp.line, sp.start) in at for sp in _spans(st.item))), None)
     who = f"{seats[by.seat]}'s {C.card_str(by.card)}" if isinstance(by, Play) else "this trick"
     return f"{who} proves the renege of trick {d.trick} ({d.code})"
+
+
+def _deciding_plays(o: Outcome, seats: Sequence[str], *, told: bool, seat: int | None) -> str:
+    """The facts of a trick's plays without which its verdict misleads, each with ``; ``:
+    who made trumps in it (Donkey), and a higher card played by choice in the two-player
+    ending while holding a lower one (docs/rulings.md, ruling 8: it decides who loses).
+    ``told``: the plays are listed already; ``seat``: that seat's play is told already."""
+    out = ""
+    if o.made is not None and not told and o.made.seat != seat:
+        card = next((c for s, c in o.trick_cards if s == o.made.seat and C.SUIT[c] == o.made.suit), None)
+        if card is not None:
+            out += W.made_trumps(seats[o.made.seat], card, o.made.suit) + "; "
+    for st in o.plays:
+        p = st.item
+        if isinstance(p, Play):
+            lower = st.before.lower_card_instead(p.seat, p.card)  # the engine's answer (ruling 8)
+            if lower >= 0:
+                out += W.by_choice(seats[p.seat], p.card, lower) + "; "
+    return out
 
 
 def verdict(w: Walk, number: int, seat: int | None = None) -> str:
@@ -484,6 +572,7 @@ def verdict(w: Walk, number: int, seat: int | None = None) -> str:
                       None)
         if tochoo is not None and not (seat is not None and tochoo[0] == seat):
             head += f"{seats[tochoo[0]]}'s {C.card_str(tochoo[1])} was a tochoo; "
+    head += _deciding_plays(o, seats, told=not o.ended and seat is None, seat=seat)
     return f"Trick {number}: " + head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty,
                                                        short=True) + "."
 
@@ -532,8 +621,9 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
     end = outcome_clause(o, seats, highest=True, ends=True)
     if end:
         sentence += " " + _cap(end) + "."
+    told_lead = None if any(isinstance(ev, EV.Leads) for ev in o.told_after) else o.leader
     for st in after:
-        told_item = item_sentence(st, seats, skip_lead=o.leader)
+        told_item = item_sentence(st, seats, skip_lead=told_lead)
         if told_item:
             sentence += " " + _cap(told_item) + "."
     return sentence
@@ -585,19 +675,7 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
         return (f"{seats[holder]} leads trick 1 with {ace}, holding it" if holder >= 0
                 else f"whoever holds {ace} leads trick 1 with it")
     if v.phase is E.Phase.IN_TRICK:
-        turn = _due(e, v)
-        if v.as_played:
-            # Played on after a mistake nobody penalised: the rest of the trick follows the
-            # ordinary rules, as the engine has them.
-            if v.tochoo:
-                return (f"trick {v.trick_no} went on after a mistake, and a tochoo has ended it: "
-                        "it is over at the next lead, take or draw")
-            if turn >= 0:
-                return (f"trick {v.trick_no} goes on after a mistake the table did not penalise; "
-                        f"{seats[turn]} is to play, {W.follow_if_able(_led(v))}")
-        if turn < 0:
-            return f"trick {v.trick_no} is being played; any seat still to play may play"
-        return f"{seats[turn]} is to play to trick {v.trick_no}, {W.following(_led(v))}"
+        return next_play(e, seats, trick=True)
     # between tricks: the engine keeps why the seat leads
     if v.lead_why is EV.LeadReason.POWER and v.last_trick:
         card = _winning_card(list(v.last_trick), v.leader)
@@ -605,6 +683,33 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
             return (f"{seats[v.leader]} leads trick {v.trick_no}: they played the highest card, "
                     f"{C.card_str(card)}, to trick {v.trick_no - 1}")
     return f"{seats[v.leader]} leads trick {v.trick_no}: {LEAD_WHY[v.lead_why]}"
+
+
+def next_play(e: E.Engine, seats: Sequence[str], *, trick: bool = False, short: bool = False) -> str:
+    """Mid-trick, what the table needs: who plays next and what the rule asks of them
+    (``West to play, following ♥ if able``), as the engine has it (its ``duty()``); in a
+    trick played on after a mistake nobody penalised, that the rest follows the ordinary
+    rules. ``trick``: the trick's number is said (``West to play to trick 3, ...``);
+    ``short``: the verdict has said the mistake was not penalised, and it is not said again."""
+    v = e.view()
+    n = v.trick_no
+    turn = _due(e, v)
+    if v.as_played:
+        # Played on after a mistake nobody penalised: the rest of the trick follows the
+        # ordinary rules, as the engine has them.
+        if v.tochoo:
+            return f"trick {n} went on after a mistake, and a tochoo has ended it: it is over at the next lead, take or draw"
+        if turn >= 0:
+            return ("" if short else f"trick {n} goes on after a mistake the table did not penalise; ") + W.to_play(
+                seats[turn], e.duty(turn), _led(v), v.trumps, trick=n if trick and short else None, played_on=True)
+    if turn < 0:
+        still = [s for s in v.still_to_play if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
+        if v.first_trick and still:
+            # the first trick, in any order (Pagat, First trick; docs/rulings.md, ruling 2)
+            return (_list([seats[s] for s in still]) + " still to play" + (f" to trick {n}" if trick else "") + ", a spade if "
+                    + ("it holds one" if len(still) == 1 else "they hold one"))
+        return f"trick {n} is being played; any seat still to play may play"
+    return W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=n if trick else None)
 
 
 def _due(e: E.Engine, v: E.View) -> int:

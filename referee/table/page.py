@@ -29,7 +29,6 @@ from markupsafe import Markup
 
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
-from referee.engine import citations as R
 from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
@@ -54,7 +53,7 @@ from referee.table.answers import (
     rule_of,
     walk,
 )
-from referee.table.views import TableError, read_clean_game, read_game
+from referee.table.views import TableError, ending_note, read_clean_game, read_game
 
 GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one
@@ -73,20 +72,6 @@ def _diag(d: Diagnostic) -> dict[str, object]:
 
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
-
-
-def _ending_note(v: E.View, rules: RuleSet, s: int, seats: tuple[str, ...]) -> str:
-    """Why a seat counts as got away while it still holds cards: the engine's own record of
-    how the game ended (``ended_by``), put into words with the rule's source."""
-    size = v.sizes[s]
-    if not (s in v.out_order and size > 0):
-        return ""
-    if v.ended_by == "two_players":
-        cite = R.DENEXA_ENDING if rules.two_players == "denexa" else R.TWO_PLAYERS
-        return (f"{seats[s]} holds {size} card{'s' if size != 1 else ''} yet is out of the game: with two "
-                f"players left, a tochoo on a card drawn and led loses the leader the game at once, and the "
-                f"other player is out, whatever they still hold ({cite})")
-    return f"{seats[s]} is out of the game though its hand holds {size} card{'s' if size != 1 else ''}"
 
 
 class _Seen:
@@ -195,7 +180,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
                           and v.lead_why is EV.LeadReason.POWER and not pending),
             "leads": bool(v.leader == s and v.phase == E.Phase.BETWEEN and not pending),
             "turn": turn == s and not pending,
-            "loser": v.loser == s, "note": _ending_note(v, e.rules, s, seats),
+            "loser": v.loser == s, "note": ending_note(v, e.rules, s, seats),
         })
     if st is None:
         what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"

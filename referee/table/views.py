@@ -81,6 +81,8 @@ class SeatModel(BaseModel):
     out_position: int | None = Field(default=None, description="1 for the first to get away, 2 for the next, ...")
     power: bool = Field(description="has the power (leads the next trick, or led this one)")
     to_act: bool = Field(description="must act now (may act, in a first trick played in any order)")
+    out_why: str | None = Field(default=None, description="why the seat is out while it still holds cards "
+                                "(the two-player ending), with the rule's source")
 
 
 class PlayModel(BaseModel):
@@ -442,6 +444,19 @@ def _void_model(e: E.Engine, s: int, suit: int) -> VoidModel:
                      shown_by=f"{card} in trick {tno}" if card and tno else None)
 
 
+def ending_note(v: E.View, rules: RuleSet, s: int, seats: Sequence[str]) -> str:
+    """Why a seat counts as got away while it still holds cards ("" when it does not): the
+    engine's own record of how the game ended (``ended_by``), in words with the rule's
+    source. ``show`` prints it under the table, the replay page beside the hand."""
+    size = v.sizes[s]
+    if not (s in v.out_order and size > 0):
+        return ""
+    cite = None
+    if v.ended_by == "two_players":
+        cite = str(R.DENEXA_ENDING if rules.two_players == "denexa" else R.TWO_PLAYERS)
+    return W.out_holding(seats[s], size, cite)
+
+
 def state_model(game: Game, res: GameResult, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,
                 force: bool = False, *, suits_after: dict[int, tuple[int | None, ...]] | None = None) -> StateModel:
     """The state at the end of the replay ``res``. ``suits_after``: the hands' suits after each
@@ -481,7 +496,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
             unseen=0 if full else _unseen(v, s), voids=voids, out=s in out,
             out_position=v.out_order.index(s) + 1 if s in out else None,
             power=v.power == s and v.lead_why is EV.LeadReason.POWER,
-            to_act=to and v.phase != OVER,
+            to_act=to and v.phase != OVER, out_why=ending_note(v, e.rules, s, seats) or None,
         ))
     waste = WastePileModel(
         size=v.waste_size, known=cards_str(xv.waste), full=_waste_unseen(xv) == 0, unseen=_waste_unseen(xv),
@@ -673,7 +688,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
     if turn >= 0:
         model.to_act = seats[turn]
         model.plays = [_seat_legal(v, x, xv, turn, seats, "play")]
-        model.summary = f"{seats[turn]} to play to trick {v.trick_no}, {W.following(_led(v))}"
+        model.summary = W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=v.trick_no)
     else:
         model.summary = f"trick {v.trick_no}: nobody is to play"
     return model
@@ -743,6 +758,9 @@ def render_state(out: Console, m: StateModel) -> None:
             status.insert(0, "hand known")
         t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, ", ".join(status) or "-")
     _print_unpadded(out, t)
+    for h in m.hands:
+        if h.out_why:  # out with cards in hand: the rule that put it out (Pagat, Getaway: Two players)
+            out.print(safe(h.out_why), markup=False)
     w = m.waste
     out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
               + (f": {' '.join(w.known)}" if w.full and w.known else
