@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, TextIO
 
 from referee.engine.cards import SUIT_SYMBOLS, card_str
+from referee.engine.codes import Code
 from referee.notation.reader import VERSION, Reader, chunks, quote_first_line
 from referee.notation.record import (
     Comment,
@@ -124,7 +125,7 @@ def _seats_written_out(reader: Reader, g: Game, text: str, number: int, first_li
     safe fix its S003 diagnostic carries), when those are its only errors; else ``g``."""
     edits = []
     for d in g.errors:
-        if d.fix is None or not d.fix.safe or d.code != "S003":
+        if d.fix is None or not d.fix.safe or d.code != Code.UNKNOWN_SEAT:
             return g
         for e in d.fix.edits:
             start, end = e.span.start - offset, e.span.end - offset

@@ -7,6 +7,8 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from referee.engine.codes import CODES, ERROR, MISTAKE
+
 _CHECKOUT = Path(__file__).resolve().parent.parent.parent / "docs"
 
 
@@ -36,8 +38,6 @@ def codes_markdown() -> str:
     """Every diagnostic code of the catalogue (``referee/engine/codes.py``) as a Markdown page:
     the documentation site's reference of codes, written from the one catalogue that
     ``getaway-ref explain`` prints, so the two never differ."""
-    from referee.engine.codes import CODES, ERROR, MISTAKE
-
     groups = (("S", "S0xx: the text is not a record", ERROR), ("R", "R1xx: the record cannot be true", ERROR),
               ("M", "M2xx: a mistake at the table", MISTAKE))
     out = ["# Diagnostic codes", "",
