@@ -22,11 +22,12 @@ RECORDS = ROOT / "records"
 DATA = Path(__file__).resolve().parent / "data"
 
 # No fixed limit that a slow or busy machine fails: a subprocess may take as long as it takes
-# (pytest's own --timeout, or GETAWAY_TEST_TIMEOUT in seconds, bounds a run that hangs).
+# (GETAWAY_TEST_TIMEOUT, in seconds, bounds each subprocess when a run might hang).
 TIMEOUT: float | None = float(os.environ["GETAWAY_TEST_TIMEOUT"]) if os.environ.get("GETAWAY_TEST_TIMEOUT") else None
 
-# Whole modules that are slow by nature (seconds to minutes each, most of a run's time).
-SLOW_MODULES = {"test_compiled", "test_packaging", "test_page", "test_serve", "test_dask_cluster",
+# Whole modules that are slow by nature (seconds to minutes each, most of a run's time): a
+# package installed into a fresh environment among them (test_packaging, test_precommit).
+SLOW_MODULES = {"test_compiled", "test_packaging", "test_precommit", "test_page", "test_serve", "test_dask_cluster",
                 "test_interrupted_writes", "test_nvim", "test_typing", "test_docs_site"}
 # Fixtures that build a wheel or the compiled modules, or open a browser.
 SLOW_FIXTURES = {"wheel", "compiled", "phones", "browser", "driver"}

@@ -111,3 +111,22 @@ def test_version_names_the_build() -> None:
     assert re.fullmatch(r"getaway-ref \d+\.\d+\.\d+\S*", version)
     # this checkout runs its sources (the compiled build's line: tests/test_compiled.py)
     assert build.startswith("build: Python modules") and "pip install ." in build
+
+
+def test_simulate_writes_records_in_the_canonical_form(tmp_path: Path) -> None:
+    # The third command that writes records: its files pass a fmt --check hook as they are.
+    out = tmp_path / "sim.gwy"
+    r = run_cli("simulate", "--players", "4", "--games", "3", "--seed", "2", "--mistakes", "0.05", "--comments",
+                "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    check = run_cli("fmt", "--check", str(out))
+    assert check.returncode == 0, check.stderr
+
+
+def test_show_ends_every_line_at_its_last_character() -> None:
+    # rich pads a table's last column to its width; a copied line, a diff or a documentation
+    # example must not carry those spaces (tests/test_docs_examples.py compares them exactly).
+    for record in ("pagat-example.gwy", "dispute-renege-illegal.gwy", "donkey.gwy"):
+        r = run_cli("show", str(ROOT / "records" / record))
+        assert r.returncode == 0 and "status" in r.stdout
+        assert [line for line in r.stdout.splitlines() if line != line.rstrip()] == [], record

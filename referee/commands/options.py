@@ -14,6 +14,7 @@ imports neither typer nor rich nor pydantic.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -202,8 +203,6 @@ _PARSER_WORDS: tuple[tuple[str, str], ...] = (
 def usage_line(message: str, command: str) -> str:
     """A parser's complaint about a command line as one line of ours, with where to look:
     ``--format: 'xml' is not one of text, json (see getaway-ref show --help)``."""
-    import re  # here: a plain check never needs it
-
     said = " ".join(message.split())
     for pattern, words in _PARSER_WORDS:
         if re.match(pattern, said):
