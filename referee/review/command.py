@@ -7,9 +7,12 @@ import io
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from referee.archive.dask import DaskRunner
 from referee.archive.jobs import parse_jobs
@@ -152,34 +155,28 @@ class _Progress:
 
     SHOW_AFTER = 1.5
 
-    def __init__(self, files: int) -> None:
-        import time
-
-        self._clock = time.monotonic
-        self._start = self._clock()
+    def __init__(self) -> None:
+        self._start = time.monotonic()
         self._on = sys.stderr.isatty()
-        self._bar: Any = None
-        self._task: Any = None
-        self._games = files
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
 
-    def __call__(self, done: int, total: int, game: int = 0) -> None:
+    def __call__(self, done: int, total: int) -> None:
         if not self._on:
             return
         if self._bar is None:
-            if self._clock() - self._start < self.SHOW_AFTER:
+            if time.monotonic() - self._start < self.SHOW_AFTER:
                 return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
             self._bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("plays"),
                                  TimeElapsedColumn(), console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task("review", total=total)
-        self._bar.update(self._task, completed=done, total=total)
+        if self._task is not None:
+            self._bar.update(self._task, completed=done, total=total)
 
     def game(self) -> None:
         """A new game: its plays count from 0 again."""
-        if self._bar is not None:
+        if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=0)
 
     def close(self) -> None:
@@ -311,7 +308,7 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    progress = _Progress(1)
+    progress = _Progress()
     try:
         for r in _reviewed(file, game, workers, dask, progress):
             if isinstance(r, str):
