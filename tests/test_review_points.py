@@ -177,3 +177,10 @@ def test_where_no_exact_class_can_be_given_each_seat_gets_its_chance_from_its_ow
     assert pos["held"] == 40 and "more than the window of 10" in pos["why_unknown"]
     assert [s["class"] for s in pos["standings"]] == ["unknown"] * 4
     assert all(0 < s["chance"] < 1 for s in pos["standings"])
+
+
+def test_the_json_names_the_mistake_where_the_text_does() -> None:
+    r = run_cli("review", "records/dispute-renege-illegal.gwy", "--samples", "0", "--format", "json")
+    plays = json.loads(r.stdout)["games"][0]["plays"]
+    assert [p["mistake"].split(" ")[0] for p in plays] == ["", "", "M201"]
+    assert "penalised: East picks up the 3 cards of trick 5" in plays[-1]["mistake"]
