@@ -74,9 +74,9 @@ def test_a_seat_that_got_away_did_not_play_to_the_trick(reviewed) -> None:
 
 
 def test_every_exact_answer_is_the_seats_class_before_its_play(reviewed) -> None:
-    """Yes: safe (it could force its getting away); only with help: open; no: lost."""
+    """Yes: safe (it could force its getting away); only with help or luck: open; no: lost."""
     _, r = reviewed
-    words = {"safe": ("yes", "Yes: "), "open": ("with help", "Only with help: "), "lost": ("no", "No: ")}
+    words = {"safe": ("yes", "Yes: "), "open": ("with help", "Only with help or luck: "), "lost": ("no", "No: ")}
     exact = [p for p in r.plays if p.exact and p.trick is not None]
     assert {p.before.value for p in exact} >= {"safe", "open"}
     for p in exact:

@@ -168,3 +168,19 @@ def test_a_progress_bar_on_a_terminal_and_none_in_a_pipe() -> None:
     piped = subprocess.run([sys.executable, "-m", "referee", "review", "records/full-game.gwy"], cwd=str(ROOT),
                            capture_output=True, text=True, timeout=300, env=env)
     assert piped.returncode == 0 and piped.stderr == "" and "reviewing" not in piped.stdout
+
+
+def test_where_no_exact_class_can_be_given_each_seat_gets_its_chance_from_its_own_view() -> None:
+    r = run_cli("review", "records/full-game.gwy", "--after", "5", "--samples", "2", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    (pos,) = json.loads(r.stdout)["positions"]
+    assert pos["held"] == 40 and "more than the window of 10" in pos["why_unknown"]
+    assert [s["class"] for s in pos["standings"]] == ["unknown"] * 4
+    assert all(0 < s["chance"] < 1 for s in pos["standings"])
+
+
+def test_the_json_names_the_mistake_where_the_text_does() -> None:
+    r = run_cli("review", "records/dispute-renege-illegal.gwy", "--samples", "0", "--format", "json")
+    plays = json.loads(r.stdout)["games"][0]["plays"]
+    assert [p["mistake"].split(" ")[0] for p in plays] == ["", "", "M201"]
+    assert "penalised: East picks up the 3 cards of trick 5" in plays[-1]["mistake"]

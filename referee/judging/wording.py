@@ -291,7 +291,7 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
 
 # A seat's class in a position with every hand known (the review's solver), as the answer
 # to "could it have got away?" and as a clause.
-GET_AWAY_ANSWER = {"safe": "Yes", "open": "Only with help", "lost": "No"}
+GET_AWAY_ANSWER = {"safe": "Yes", "open": "Only with help or luck", "lost": "No"}
 GET_AWAY_CLASS = {
     "safe": "could force its getting away, whatever the others did and whatever was drawn",
     "open": "could not force its getting away, but some play by everyone (and some card drawn) let it get away",

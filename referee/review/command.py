@@ -10,7 +10,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from referee.archive.dask import DaskRunner
 from referee.archive.jobs import parse_jobs
@@ -18,7 +20,6 @@ from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
-from referee.files import recover
 from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
@@ -154,32 +155,28 @@ class _Progress:
 
     SHOW_AFTER = 1.5
 
-    def __init__(self, files: int) -> None:
-        self._clock = time.monotonic
-        self._start = self._clock()
+    def __init__(self) -> None:
+        self._start = time.monotonic()
         self._on = sys.stderr.isatty()
-        self._bar: Any = None
-        self._task: Any = None
-        self._games = files
+        self._bar: Progress | None = None
+        self._task: TaskID | None = None
 
-    def __call__(self, done: int, total: int, game: int = 0) -> None:
+    def __call__(self, done: int, total: int) -> None:
         if not self._on:
             return
         if self._bar is None:
-            if self._clock() - self._start < self.SHOW_AFTER:
+            if time.monotonic() - self._start < self.SHOW_AFTER:
                 return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
             self._bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("plays"),
                                  TimeElapsedColumn(), console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task("review", total=total)
-        self._bar.update(self._task, completed=done, total=total)
+        if self._task is not None:
+            self._bar.update(self._task, completed=done, total=total)
 
     def game(self) -> None:
         """A new game: its plays count from 0 again."""
-        if self._bar is not None:
+        if self._bar is not None and self._task is not None:
             self._bar.update(self._task, completed=0)
 
     def close(self) -> None:
@@ -217,7 +214,6 @@ def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int
 
 def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None,
               progress: _Progress | None = None) -> Iterator[GameReview | str]:
-    recover([file])  # a rewrite of it cut short by a kill: put back before it is read
     if game is not None or (jobs <= 1 and dask is None) or not file.is_file():
         for g in _games(file, game):
             if progress is not None:
@@ -312,7 +308,7 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    progress = _Progress(1)
+    progress = _Progress()
     try:
         for r in _reviewed(file, game, workers, dask, progress):
             if isinstance(r, str):

@@ -40,6 +40,8 @@ class PlayModel(BaseModel):
     mark: Literal["blunder", "mistake", "inaccuracy", ""] = Field(
         description="from the rise in the chance of losing: 30, 20, 10 points")
     step: int = Field(description="the play's place among the replay's steps (the replay page's #step-N is step + 1)")
+    mistake: str = Field(description="a mistake (or record error) the referee reports at this play, with its code and "
+                                     "the penalty; the review judges no such play; '' if none")
     chances: list[float | None] = Field(
         description="every seat's estimated chance of losing after the play, in the order of seats, each judged "
                     "from what that seat could know (0 for a seat got away, 1 for the loser of a finished game; "
@@ -123,7 +125,7 @@ def game_model(r: GameReview) -> GameReviewModel:
             chance_before=None if p.chance_before is None else round(p.chance_before, 4),
             chance_after=None if p.chance_after is None else round(p.chance_after, 4),
             samples=p.samples, mark=p.mark,  # type: ignore[arg-type]
-            step=p.step, chances=[None if c is None else round(c, 4) for c in p.chances],
+            step=p.step, mistake=p.mistake, chances=[None if c is None else round(c, 4) for c in p.chances],
         ) for p in r.plays])
 
 

@@ -666,7 +666,7 @@ def review_position(game: Game, rules: RuleSet | None = None, *, after: int | No
     exact = solvable(here) and out.held <= window
     if not exact and now.phase != Phase.OVER:
         out.why_unknown = ("a hand or the waste pile holds cards nobody has seen" if not solvable(here) else
-                           f"more than {window} cards are held (--window)")
+                           f"{out.held} cards held, more than the window of {window}, --window")
     start = solver.nodes
     views: dict[int, list[Step]] = {}
     sampled: list[float | None] = []
