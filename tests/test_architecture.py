@@ -211,7 +211,6 @@ DEFERRING: dict[str, str] = {
     "referee.web": "the serve extra, with a one-line hint when it is missing",
     "referee.lsp.server": "initialize is answered before the referee is loaded (under 1 s)",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
-    "referee.review.command": "rich only to draw the review's progress bar on a terminal",
 }
 
 
