@@ -97,6 +97,7 @@ def run(command: str, cwd: Path) -> str:
 def scratch(page_blocks: list[Block], where: Path) -> Path:
     where.mkdir()
     (where / "records").symlink_to(ROOT / "records")
+    (where / "tests").symlink_to(ROOT / "tests")  # a page may show a record of the test data
     for b in page_blocks:
         if b.info == "gwy" and "file" in b.meta:
             (where / b.meta["file"]).write_text("\n".join(b.lines) + "\n", encoding="utf-8")
