@@ -559,7 +559,7 @@ def main() -> None:
     try:
         from typer import _click as click  # typer 0.29 on carries its own click
     except ImportError:  # pragma: no cover - an older typer, on click itself
-        import click  # type: ignore[no-redef]
+        import click  # type: ignore[no-redef,import-not-found,unused-ignore]
 
     from referee.commands.options import say_error, usage_line
 

@@ -34,12 +34,12 @@ def test_live_writes_a_deal_in_the_canonical_form(tmp_path: Path) -> None:
 
 def test_serve_writes_a_deal_in_the_canonical_form(tmp_path: Path) -> None:
     pytest.importorskip("starlette", reason="the serve extra")
-    from test_serve import Server, _query, _status
+    from test_serve import Server, _query, _status, _version
 
     rec = tmp_path / "table.gwy"
     srv = Server(rec, "--deal", DEAL)
     try:
-        assert _status(srv.base + "entry?" + _query(srv.record), {"text": "North A♠"}) == 200
+        assert _status(srv.base + "entry?" + _query(srv.record), {"text": "North A♠", "version": _version(srv)}) == 200
     finally:
         srv.proc.send_signal(signal.SIGINT)
         srv.proc.wait(timeout=TIMEOUT)

@@ -20,6 +20,7 @@ from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
+from referee.files import recover
 from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
@@ -214,6 +215,7 @@ def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int
 
 def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None,
               progress: _Progress | None = None) -> Iterator[GameReview | str]:
+    recover([file])  # a rewrite of it cut short by a kill: put back before it is read
     if game is not None or (jobs <= 1 and dask is None) or not file.is_file():
         for g in _games(file, game):
             if progress is not None:

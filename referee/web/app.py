@@ -433,7 +433,7 @@ def guarded_protocol(timeout: float) -> type[H11Protocol]:
     yet). uvicorn's own keep-alive timer stops at the first byte, so a request sent half
     would hold its connection for ever."""
 
-    class Guarded(H11Protocol):
+    class Guarded(H11Protocol):  # type: ignore[misc,unused-ignore]  # Any where the serve extra is missing
         _deadline: asyncio.TimerHandle | None = None
 
         def _arm(self) -> None:
@@ -445,7 +445,7 @@ def guarded_protocol(timeout: float) -> type[H11Protocol]:
                 self._deadline.cancel()
                 self._deadline = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override,unused-ignore]
             super().connection_made(transport)
             self._arm()
 
