@@ -211,6 +211,8 @@ DEFERRING: dict[str, str] = {
     "referee.web": "the serve extra, with a one-line hint when it is missing",
     "referee.lsp.server": "initialize is answered before the referee is loaded (under 1 s)",
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
+    "referee.table.live": "prompt_toolkit only where the terminal's prompt is made (the site's Worker has none)",
+    "referee.table.page": "jinja2 only where a page is rendered (the site's Worker computes the table's data)",
 }
 
 

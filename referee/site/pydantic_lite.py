@@ -40,6 +40,11 @@ def Field(default: Any = _MISSING, *, default_factory: Callable[[], Any] | None 
     return FieldInfo(default, default_factory)
 
 
+def ConfigDict(**settings: Any) -> dict[str, Any]:
+    """A model's settings (the review's report forbids extra fields): kept, not enforced."""
+    return dict(settings)
+
+
 class BaseModel:
     """Fields from the class's annotations, a base class's first; defaults from the class."""
 

@@ -38,15 +38,13 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TextIO, TypedDict
+from typing import TYPE_CHECKING, TextIO, TypedDict
 
-from prompt_toolkit import PromptSession
-from prompt_toolkit import prompt as ask
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
-from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from rich.console import Console
 from rich.text import Text
+
+if TYPE_CHECKING:  # the prompt is the terminal's only: imported where it is made (the site's Worker has none)
+    from prompt_toolkit import PromptSession
 
 from referee.engine import cards as C
 from referee.engine import events as EV
@@ -1069,6 +1067,11 @@ def completions(session: Session, before: list[str]) -> list[str]:
 def _prompt_session(session: Session) -> PromptSession[str]:
     """A prompt-toolkit prompt: completion of seats, commands and the cards legal now;
     history kept across sessions."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
     class EntryCompleter(Completer):
         def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             text = document.text_before_cursor
@@ -1122,6 +1125,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
         if prompt is not None and line.strip().lower() == "undo" and session.units:
             # On a terminal, undo shows the entry before it goes.
             what = session.peek_undo()
+            from prompt_toolkit import prompt as ask
+
             try:
                 sure = ask(  # its own history: the answer is not an entry
                     f"undo removes '{what}': remove it? [y/N] ")

@@ -19,13 +19,11 @@ fetched.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from importlib import resources
 from pathlib import Path
 from typing import Any
-
-import jinja2
-from markupsafe import Markup
 
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
@@ -291,10 +289,16 @@ def _broken(g: Game) -> dict[str, object]:
 
 # ---- the template ------------------------------------------------------------------------------
 
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("referee.table", "templates"),
-    autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-)
+@functools.cache
+def _env() -> Any:
+    """The template's environment, made on the first page rendered: jinja2 is imported only
+    where a page is rendered (the site's Worker computes the table's data and never renders)."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("referee.table", "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+    )
 
 
 def _asset(name: str) -> str:
@@ -314,9 +318,12 @@ def render(data: dict[str, Any], *, serve: bool = False) -> str:
     games = data.get("games") or []
     first = games[-1] if games else {}
     title = f"{first.get('title', 'Getaway')} — {data.get('file', '')}" if first else "getaway-ref"
-    return _ENV.get_template("table.html.j2").render(
+    from markupsafe import Markup
+
+    page: str = _env().get_template("table.html.j2").render(
         title=title, file=data.get("file", ""), data=data, css=Markup(css),
         js=Markup(js), csp=csp, serve=serve)
+    return page
 
 
 def render_page(walks: list[Walk], file_name: str) -> str:

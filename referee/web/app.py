@@ -46,98 +46,27 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from referee.engine import cards as C
-from referee.engine import state as E
-from referee.engine.events import TakeHand
-from referee.engine.rules import RulesError, parse_spec
-from referee.files import ABSENT, WriteError, read_snapshot, recover, remove_leftovers
+from referee.files import WriteError
 from referee.notation.reader import ReadError
-from referee.table import answers
-from referee.table.entry import Lines, Question, read_entry, seat_matches
-from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name
-from referee.table.page import card_data, game_data, render
+from referee.table.live import LiveError, Session
+from referee.table.page import render
+from referee.table.session import SeatError, open_session
+from referee.table.session import Table as SharedTable
 
 LOCAL = "127.0.0.1"
 KEEPALIVE = 15.0  # seconds between comments on a quiet event stream, so proxies keep it open
 
-# What live answers that the web has its own part for, or that would end a terminal session.
-_NOT_HERE = {"quit": "the server stops with Ctrl-C where it was started", "exit": "", "q": "", "bye": "",
-             "help": "", "h": "", "?": "", "show": "", "legal": "", "undo": "", "new": ""}
-
-
-class Table:
-    """The live session every phone shares, its version, and the last ruling.
-
-    Every step that reads or changes the session (an entry, undo, a new game, a question)
-    runs in a worker thread, one at a time (the app holds ``lock`` around it), so that the
-    server answers the other phones meanwhile; what they are shown is computed there too and
-    put in place in one assignment (``_shown``), then announced on the event loop
-    (:meth:`publish`)."""
+class Table(SharedTable):
+    """The table behind ``serve``: every step that reads or changes the session (an entry,
+    undo, a new game, a question) runs in a worker thread, one at a time (the app holds
+    ``lock`` around it), so that the server answers the other phones meanwhile; a change is
+    announced on the event loop (:meth:`publish`)."""
 
     def __init__(self, session: Session, join: str | None, recorder: str,
                  seat_tokens: dict[str, str] | None = None) -> None:
-        self.session = session
-        self.join = join
-        self.recorder = recorder
-        self.seat_tokens = seat_tokens or {}  # token -> the seat's name (--seat-phones)
-        # The record's version: this run's mark and a count of changes. An entry carries the
-        # version its phone saw; a retry of it (or a tap on a screen not yet redrawn) carries
-        # an old one and is refused, so nothing is recorded twice. The mark keeps a phone's
-        # page from a run before a restart from matching.
-        self.run = secrets.token_hex(4)
-        self.changes = 0
-        self.made: dict[str, str] = {}  # version -> the entry that changed it (for "already recorded")
-        self.answered = 0
-        self.answer: dict[str, Any] | None = None
+        super().__init__(session, join, recorder, seat_tokens)
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self._shown: tuple[dict[str, Any], dict[str, Any], str] = ({}, {}, "")
-        self._compute()
-
-    @property
-    def version(self) -> str:
-        return f"{self.run}-{self.changes}"
-
-    # ---- what every phone is shown --------------------------------------------------------
-
-    def _live(self) -> dict[str, Any]:
-        s = self.session
-        e = s.engine
-        seats = s.seats()
-        lm = s.state()
-        out: list[dict[str, Any]] = []
-        v = e.view()
-        idle = v.phase in (E.Phase.OVER, E.Phase.DRAW_DUE)
-        hidden = set(v.hidden)
-        for i in range(len(seats)):
-            legal = e.legal(i)
-            out_of_game = i in v.out_order
-            legal_cards = C.sort_cards(legal.cards) if not idle and not out_of_game else []
-            # The cards the seat may hold: its known cards, and the unseen ones if its hand has any.
-            held = set(v.known[i]) | (hidden if v.sizes[i] > len(v.known[i]) else set())
-            other = [] if idle or out_of_game else \
-                [c for c in C.sort_cards(range(C.CARD_COUNT)) if c in held and c not in legal_cards]
-            out.append({"seat": seats[i], "legal": [card_data(c) for c in legal_cards],
-                        "other": [card_data(c) for c in other], "action": bool(legal_cards)})
-        draws: list[str] = []
-        if lm.draw is not None and lm.draw.source not in ("any",):
-            src = "" if lm.draw.source == "waste" else f" from {lm.draw.source}"
-            draws = [f"{lm.draw.seat} draws {c}{src}" for c in lm.draw.cards]
-        turn = v.to_act
-        takes = [a for a in e.legal_actions() if isinstance(a, TakeHand)]
-        return {
-            "version": self.version, "turn": s.turn_line(), "to_act": turn if turn >= 0 else None,
-            "order": list(v.order), "seats": out, "takes": [f"{seats[a.taker]} takes {seats[a.target]}" for a in takes],
-            "draws": draws, "undo": s.peek_undo() if s.units else "", "over": v.phase == E.Phase.OVER,
-            "answer": self.answer, "game": s.number,
-        }
-
-    def _compute(self) -> None:
-        """What the phones are shown, from the session as it is now (in the worker thread)."""
-        s = self.session
-        game = game_data(answers.walk(s.game, s.default))
-        live = self._live()
-        self._shown = (game, live, json.dumps({"game": game, "live": live}, ensure_ascii=False))
 
     def publish(self) -> None:
         """Wake every phone's event stream (on the event loop: an asyncio.Event is not
@@ -145,156 +74,10 @@ class Table:
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
-    def message(self) -> str:
-        return self._shown[2]
-
     def page(self, role: str, seat: str | None = None) -> str:
-        game, live, _ = self._shown
+        game, live = self.shown()
         return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
                       serve=True)
-
-    # ---- changing the record (the recorder, or a seat's own phone) ------------------------
-
-    def _ruling(self, lines: list[tuple[str, str]]) -> dict[str, Any]:
-        """The entry's ruling: the one sentence of ``ask`` for what was recorded (or why it
-        was not), and the referee's lines behind it for "why"."""
-        kept = [(t, style) for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
-        said = [t for t, _ in kept]
-        first = said[0] if said else ""
-        kind = first.split(":", 1)[0].split(" ", 1)[0] if first else "note"
-        text = first
-        # "Why?" is the referee's lines: the list of the entries live accepts is the typist's
-        # help (the page has its own), not a reason.
-        why = [t for t, style in kept[1:] if style != "help"]
-        if kind == "recorded":
-            text = answers.live_answer("why", self.session.game, self.session.res)
-            why = said
-        self.answered += 1
-        return {"n": self.answered, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why)}
-
-    def stale(self, version: str, text: str) -> str | None:
-        """Why an entry made on ``version`` of the record is not taken (None: it is current)."""
-        if version == self.version:
-            return None
-        if self.made.get(version) == _same(text):
-            return f"already recorded: '{text.strip()}' (sent twice; it is in the record once)"
-        return "the record changed since this screen was drawn: look at the table again, then enter it"
-
-    def enter(self, text: str, seat: str | None = None) -> dict[str, Any]:
-        """Record one entry; ``seat``: the entry comes from that seat's own phone and may
-        only be that seat's play, take or draw."""
-        word = " ".join(text.lower().split())
-        if word in _NOT_HERE:
-            ruling = {"n": self.answered + 1, "kind": "rejected", "text": f"'{text.strip()}' is not an entry here: "
-                      + (_NOT_HERE[word] or "use the buttons for undo, a new game and the questions"), "why": ""}
-            self.answered += 1
-            self.answer = ruling
-            self._compute()
-            return ruling
-        entered = text
-        if seat is not None:
-            own = self._own_lines(text, seat)
-            if isinstance(own, str):
-                raise SeatError(own)
-            entered = "; ".join(own)
-        version, before = self.version, self.session.file_text()
-        lines, _ = self.session.handle(entered)
-        self.answer = self._ruling(lines)
-        if self._changed(before):
-            self.made[version] = _same(text)
-            while len(self.made) > 64:
-                del self.made[next(iter(self.made))]
-        return self.answer
-
-    def _own_lines(self, text: str, name: str) -> list[str] | str:
-        """The notation lines of an entry from ``name``'s own phone, if it is only that seat's
-        own plays, take or draw; else why not. A card typed alone is the seat's own."""
-        s = self.session
-        seats = s.seats()
-        if name not in seats:
-            return f"{name} is not a seat of this game: this phone records nothing now"
-        if "#" in text:
-            return "a seat's phone records plays, takes and draws, without comments"
-        reading = read_entry(text, seats, s.engine)
-        if isinstance(reading, Question):
-            mine = [o for o in reading.options if all(part.strip().startswith(name + " ") or part.strip().startswith("? ")
-                                                     for part in o.split(";"))]
-            if len(mine) != 1:
-                return f"this phone records {name}'s plays only: '{text.strip()}' is not read as one of them"
-            lines = [part.strip() for part in mine[0].split(";")]
-        elif isinstance(reading, Lines):
-            lines = list(reading.lines)
-        else:
-            return f"not recorded: {reading.why}"
-        lines = [f"{name} {line[2:]}" if line.startswith("? ") else line for line in lines]
-        if not lines or any(not line.startswith(name + " ") for line in lines):
-            return f"this phone records {name}'s plays only"
-        return lines
-
-    def undo(self, expect: str) -> tuple[int, dict[str, Any]]:
-        s = self.session
-        if not s.units:
-            return 409, {"error": "nothing to undo"}
-        if s.peek_undo() != expect:
-            # The record changed since the phone asked: it confirms what it saw, nothing else.
-            return 409, {"error": f"the last entry is now '{s.peek_undo()}', not '{expect}': look again"}
-        before = s.file_text()
-        self.answer = self._ruling(s.undo())
-        self._changed(before)
-        return 200, {"answer": self.answer}
-
-    def new_game(self) -> dict[str, Any]:
-        before = self.session.file_text()
-        self.answer = self._ruling(self.session.new_game())
-        self._changed(before)
-        return self.answer
-
-    def _changed(self, before: str) -> bool:
-        moved = self.session.file_text() != before
-        if moved:
-            self.changes += 1
-        self._compute()
-        return moved
-
-    # ---- asking (anyone) --------------------------------------------------------------------
-
-    def ask(self, question: str, seat: str | None) -> str:
-        s = self.session
-        if seat:
-            hits = seat_matches(seat, s.seats())
-            if len(hits) != 1:
-                return f"No seat of this game is called {seat}."
-            return self._seat_legal(hits[0])
-        if question not in ("who", "why", "hands", "legal"):
-            return "Ask who leads, why, the hands, or what may be played."
-        return answers.live_answer(question, s.game, s.res)
-
-    def _seat_legal(self, i: int) -> str:
-        """What one seat may play now: the engine's legal answer for it, in words."""
-        s = self.session
-        e = s.engine
-        name = s.seats()[i]
-        v = e.view()
-        if v.phase == E.Phase.OVER:
-            return f"The game is over; {name} plays nothing."
-        if i in v.out_order:
-            return f"{name} got away and plays no more."
-        whole = answers.live_answer("legal", s.game, s.res)
-        if v.to_act == i:
-            return whole  # the seat to act: the legal answer is about it already
-        cards = " ".join(C.card_str(c) for c in C.sort_cards(e.legal(i).cards))
-        if not cards:
-            return f"{name} may not play now. {whole}"
-        return f"{name} may play {cards}" + (" (of the cards known; unseen cards the rules allow too)"
-                                             if v.sizes[i] > len(v.known[i]) else "") + f". {whole}"
-
-
-class SeatError(Exception):
-    """An entry from a seat's phone that is not that seat's own."""
-
-
-def _same(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 # ---- guarding the door ----------------------------------------------------------------------------
@@ -606,61 +389,6 @@ def make_app(table: Table) -> Guard:
 
 
 # ---- the command ---------------------------------------------------------------------------------
-
-
-def open_session(file: Path | None, seats: str | None, rules: str | None, deal: str | None) -> tuple[Session, bool]:
-    """The record's last game continued, or a new game, as ``live`` opens it; and whether
-    the file is new (then it is first written with the first entry, so that a server
-    started and stopped leaves nothing behind)."""
-    if file is not None:
-        return _open(file, file.exists(), seats, rules, deal)
-    path = fresh_name(Path("."))  # created empty, to hold the name
-    try:
-        return _open(path, False, seats, rules, deal)
-    except BaseException:
-        if path.exists() and path.stat().st_size == 0:
-            path.unlink()
-        raise
-
-
-def _open(path: Path, existed: bool, seats: str | None, rules: str | None, deal: str | None) -> tuple[Session, bool]:
-    new = not existed
-    default = None
-    if rules:
-        try:
-            default = parse_spec(rules)
-        except RulesError as ex:
-            raise LiveError(f"--rules: {ex.message}") from None
-    text: str | None = None
-    mode: int | None = None
-    if path.is_dir():
-        raise LiveError(f"{path} is a directory")
-    recover([path])  # a rewrite of it cut short by a kill: put back before it is read
-    remove_leftovers(path)  # a temporary file of a write killed before its rename (ours, by name)
-    if path.exists():
-        try:
-            raw, snap = read_snapshot(path)
-            text = raw.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
-        except OSError as ex:
-            raise LiveError(f"{path}: {ex.strerror or ex}") from None
-        mode = path.stat().st_mode & 0o777
-    elif not path.parent.exists():
-        raise LiveError(f"{path.parent}: no such directory")
-    else:
-        snap = ABSENT
-    session = Session.resume(path, text, default=default, mode=mode) if text and text.strip() else None
-    if session is None:
-        session = Session.start(path, text, seats.split() if seats else DEFAULT_SEATS.split(), rules or "pagat", deal,
-                                default=None, mode=mode)
-        session.snap = snap
-        if not new:
-            session.save()  # a record with no game yet (empty, or only its version line) gets its game now
-    else:
-        session.snap = snap
-    session.options = {"seats": seats.split() if seats else None, "rules": rules, "deal": deal}
-    return session, new
 
 
 def _lan_address() -> str:
