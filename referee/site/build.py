@@ -16,11 +16,13 @@ from referee.commands.options import UsageError
 from referee.notation.grammar import grammar_path
 from referee.reports.docs import doc_text
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
+from referee.table.page import render
 
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The page's own files (static/), copied as they are, and the zip of the package.
-STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest")
+STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js")
+TABLE_PAGE = "table.html"  # serve's page, rendered here, its script talking to the Worker (table-site.js)
 ZIP = "getaway-ref.zip"
 SERVICE_WORKER = "sw.js"
 MARK = ".getaway-ref-site"  # written into the folder: a folder with it may be written over
@@ -93,6 +95,12 @@ def write_zip(path: Path) -> None:
             z.writestr(info, data)
 
 
+def table_page() -> str:
+    """serve's table page as the recorder's phone sees it, with no game yet: the Worker
+    opens one (the last kept, or a new one) when the page loads."""
+    return render({"file": "", "games": [], "live": {}, "role": "recorder", "seat": None}, serve=True, site=True)
+
+
 def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
     """Write the site into ``out``; the files written, relative to it."""
     runtime = find_runtime(pyodide)
@@ -109,6 +117,8 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
     for name in RUNTIME:
         (out / "pyodide" / name).write_bytes((runtime / name).read_bytes())
         files.append(f"pyodide/{name}")
+    (out / TABLE_PAGE).write_text(table_page(), encoding="utf-8")
+    files.append(TABLE_PAGE)
     write_zip(out / ZIP)
     files.append(ZIP)
     # The cache's name changes with any file, so that a new build replaces the old cache.

@@ -309,12 +309,17 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(data: dict[str, Any], *, serve: bool = False) -> str:
+def render(data: dict[str, Any], *, serve: bool = False, site: bool = False) -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
-    recorder's and watchers' parts and lets the script talk to the server that sent it."""
+    recorder's and watchers' parts and lets the script talk to the server that sent it;
+    ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
+    the engine in a Web Worker (``table-site.js`` of the site, allowed by the policy as this
+    site's own script, with the worker, the service worker and the manifest)."""
     css, js = _asset("table.css"), _asset("table.js")
-    csp = (f"default-src 'none'; style-src {_sha256(css)}; script-src {_sha256(js)}; img-src data:; "
-           "base-uri 'none'; form-action 'none'" + ("; connect-src 'self'" if serve else ""))
+    scripts = _sha256(js) + (" 'self'" if site else "")
+    csp = (f"default-src 'none'; style-src {_sha256(css)}; script-src {scripts}; img-src data:; "
+           "base-uri 'none'; form-action 'none'" + ("; connect-src 'self'" if serve else "")
+           + ("; worker-src 'self'; manifest-src 'self'" if site else ""))
     games = data.get("games") or []
     first = games[-1] if games else {}
     title = f"{first.get('title', 'Getaway')} — {data.get('file', '')}" if first else "getaway-ref"
@@ -322,7 +327,7 @@ def render(data: dict[str, Any], *, serve: bool = False) -> str:
 
     page: str = _env().get_template("table.html.j2").render(
         title=title, file=data.get("file", ""), data=data, css=Markup(css),
-        js=Markup(js), csp=csp, serve=serve)
+        js=Markup(js), csp=csp, serve=serve, site=site)
     return page
 
 

@@ -23,9 +23,11 @@ const started = (async () => {
   const version = pyodide.runPython("import referee; referee.__version__");
   let answers = null; // legal and ask: imported on the first question (the table's modules, rich)
   const table = () => (answers ??= pyodide.pyimport("referee.site.answers"));
+  let seated = null; // the offline table (serve's Table): imported when table.html opens a game
+  const live = () => (seated ??= pyodide.pyimport("referee.site.table"));
   // Where the start-up goes (bench/site.py reports it): the runtime, the zip, the imports, the parser.
   const stages = { runtime: t1 - t0, zip: t2 - t1, imports: t3 - t2, parser: t4 - t3 };
-  return { browser, table, version, pyodide: pyodide.version, ms: t4 - t0, stages };
+  return { browser, table, live, version, pyodide: pyodide.version, ms: t4 - t0, stages };
 })();
 
 const ops = {
@@ -33,6 +35,9 @@ const ops = {
   checkText: (r, [text, name]) => r.browser.check(text, name ?? null, false),
   legal: (r, [text, name]) => r.table().legal(text, name ?? null),
   ask: (r, [text, trick, seat, name]) => r.table().ask(text, trick, seat ?? null, name ?? null),
+  // table.html: open a record (or, with no text, a new game), and serve's routes on it.
+  tableOpen: (r, [text, name, seats, rules]) => r.live().open_game(text, name, seats ?? null, rules ?? null),
+  table: (r, [path, body]) => r.live().call(path, body),
 };
 
 self.onmessage = async (event) => {

@@ -1,6 +1,7 @@
 // getaway-ref's table: it shows the positions the referee computed (the JSON above); it
 // knows no rule of the game. In `serve` it also sends what the recorder taps or types, and
-// shows what the server answers.
+// shows what the referee answers, through a transport: serve's HTTP and event stream, or, in
+// the offline site, the engine in this page's Web Worker (window.getawayTable, table-site.js).
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("data").textContent);
@@ -357,17 +358,32 @@
   var Q = location.search, L = D.live || {}, RECORDER = D.role === "recorder", seat = null, lastAnswer = -1;
   // a seat's own phone (serve --seat-phones) records that seat's plays only
   var OWN = D.role === "seat" ? D.seat : null;
+  // serve's transport: a POST for each change or question (the door's refusals are one line
+  // of text), the event stream for the table as it changes.
+  function httpTransport() {
+    return {
+      post: function (path, body) {
+        return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
+          .then(function (r) {
+            return r.text().then(function (t) {
+              var j;
+              try { j = JSON.parse(t); } catch (x) { j = { error: t.trim() || r.statusText }; }
+              if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; }
+              return j;
+            });
+          });
+      },
+      listen: function (got, lost) {
+        var es = new EventSource("events" + Q);
+        es.onmessage = function (ev) { got(JSON.parse(ev.data)); };
+        es.onerror = lost;
+      }
+    };
+  }
+  var T = window.getawayTable || httpTransport();
   function post(path, body) {
     $("status").textContent = "sending…";
-    return fetch(path + Q, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) })
-      .then(function (r) {
-        return r.text().then(function (t) {
-          var j;
-          try { j = JSON.parse(t); } catch (x) { j = { error: t.trim() || r.statusText }; }  // the door's refusals are one line of text
-          if (!r.ok) { var e = new Error(j.error || r.statusText); e.refused = r.status === 409; throw e; }
-          return j;
-        });
-      })
+    return T.post(path, body)
       .then(function (j) { $("status").textContent = ""; return j; })
       .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
   }
@@ -486,8 +502,7 @@
     recorder(); asking(); answer(L.answer);
     document.body.setAttribute("data-version", String(L.version));
   }
-  update({ game: D.games[0], live: L });
-  var es = new EventSource("events" + Q);
-  es.onmessage = function (ev) { update(JSON.parse(ev.data)); $("status").textContent = ""; };
-  es.onerror = function () { $("status").textContent = "connection lost; reconnecting…"; };
+  if (D.games.length) update({ game: D.games[0], live: L });
+  T.listen(function (msg) { update(msg); $("status").textContent = ""; },
+           function (why) { $("status").textContent = why && why.message ? why.message : "connection lost; reconnecting…"; });
 })();

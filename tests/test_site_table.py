@@ -1,0 +1,131 @@
+"""The offline site's table (issue 39, item 2): serve's own page with the engine in the
+browser's Web Worker, one phone as the table.
+
+The site is built, served by a real HTTP server on 127.0.0.1 and opened in headless
+Chromium. A short game (the end of a game, two cards a seat) is imported from a .gwy file and
+recorded by taps; the server is stopped and the browser set offline, the page reloaded (from
+the service worker's cache, the game from IndexedDB), the game finished by taps and exported.
+The exported file is byte for byte what ``getaway-ref live`` writes for the same entries, and
+``check --format json`` says the same of both. Skips without the Pyodide runtime, as
+``tests/test_site.py`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+from test_page import start_chrome
+from test_serve import POSITION, _answer, _click, _moves, _wait
+from test_site import Site, _runtime
+
+FIRST = [("North", "A♠"), ("East", "K♠"), ("South", "Q♠"), ("West", "J♠")]  # trick 10, before the network goes
+LAST = [("North", "5♥"), ("East", "4♥"), ("South", "3♥"), ("West", "2♥")]  # trick 11, offline: the game ends
+START = 240  # seconds at most for Pyodide to start in the worker on a busy machine; a bound, not a measure
+
+
+@pytest.fixture(scope="module")
+def table_site(tmp_path_factory):
+    runtime = _runtime()
+    root = tmp_path_factory.mktemp("site") / "site"
+    r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
+    assert r.returncode == 0, r.stderr
+    drv = start_chrome()
+    s = Site(root, drv)
+    try:
+        yield s
+    finally:
+        drv.quit()
+        s.close()
+
+
+def _version(drv) -> str | None:
+    return drv.execute_script("return document.body.getAttribute('data-version')")
+
+
+def _tap(drv, seat: str, card: str) -> None:
+    before = _answer(drv)
+    _click(drv, f'#pick-seat button[data-seat="{seat}"]')
+    _click(drv, f'#pick-card button[data-card="{card}"]')
+    _wait(drv, lambda d: _answer(d) != before, f"the ruling on {seat} {card}")
+    _wait(drv, lambda d: f"{seat} {card}" in _moves(d), f"{seat} {card} in the trick list")
+
+
+def _started(drv) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(drv, START).until(lambda d: _version(d) is not None, message="the table from the Worker")
+
+
+def test_a_game_recorded_by_taps_offline_exports_the_file_live_writes(table_site: Site, tmp_path: Path) -> None:
+    drv = table_site.drv
+    drv.get(table_site.url.replace("index.html", "table.html"))
+    _started(drv)  # a new game is on the table at once (kept in IndexedDB)
+    # the service worker holds the site before the network goes
+    _wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the service worker")
+
+    record = tmp_path / "end.gwy"
+    record.write_text(POSITION, encoding="utf-8")
+    drv.find_element("id", "import").send_keys(str(record))
+    _wait(drv, lambda d: d.find_elements("css selector", '#pick-card button[data-card="A♠"]'), "the imported game")
+    assert _moves(drv) == []
+    for seat, card in FIRST:
+        _tap(drv, seat, card)
+    assert "has the power and leads trick 11" in _answer(drv)
+    kept = drv.execute_script("return Array.from(document.querySelectorAll('#games button')).map(b => b.textContent)")
+    assert "end.gwy (on the table)" in kept and len(kept) == 2  # the new game of the first visit, and this one
+
+    # No network: the server stopped, the browser offline. The reload comes from the cache and
+    # the game on the table from IndexedDB.
+    table_site.offline()
+    drv.refresh()
+    _started(drv)
+    _wait(drv, lambda d: "West J♠" in _moves(d), "the game recorded before the reload")
+    for seat, card in LAST:
+        _tap(drv, seat, card)
+    assert "North loses" in _answer(drv)
+    _wait(drv, lambda d: d.find_element("id", "new").is_displayed(), "the game over: Next game offered")
+
+    # Exported: a download of the record as kept.
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    drv.find_element("id", "export").click()
+    exported = downloads / "end.gwy"
+    deadline = time.monotonic() + 30
+    while not exported.is_file() and time.monotonic() < deadline:
+        time.sleep(0.1)  # a bounded wait for the browser's download, not a measure
+    assert exported.is_file(), list(downloads.iterdir())
+
+    # live, given the same entries on the same file, writes the same bytes
+    by_live = tmp_path / "cli" / "end.gwy"
+    by_live.parent.mkdir()
+    by_live.write_text(POSITION, encoding="utf-8")
+    r = run_cli("live", str(by_live), input="".join(f"{s} {c}\n" for s, c in FIRST + LAST))
+    assert r.returncode == 0, r.stderr
+    assert exported.read_bytes() == by_live.read_bytes()
+
+    # and check says the same of it as of live's file: the game ends cleanly, North loses
+    ours = run_cli("check", "--format", "json", "end.gwy", cwd=downloads)
+    theirs = run_cli("check", "--format", "json", "end.gwy", cwd=by_live.parent)
+    assert ours.returncode == theirs.returncode == 0, ours.stderr
+    assert json.loads(ours.stdout) == json.loads(theirs.stdout)
+    shutil.rmtree(downloads)
+
+
+def test_a_file_that_is_not_a_record_is_refused_in_one_line(table_site: Site, tmp_path: Path) -> None:
+    drv = table_site.drv
+    drv.get(table_site.url.replace("index.html", "table.html"))
+    _started(drv)
+    before = _version(drv)
+    bad = tmp_path / "notes.gwy"
+    bad.write_text("%game\nthis is no record\n", encoding="utf-8")
+    drv.find_element("id", "import").send_keys(str(bad))
+    _wait(drv, lambda d: "notes.gwy cannot be opened" in d.find_element("id", "kept").text, "the refusal")
+    said = drv.find_element("id", "kept").text
+    assert "\n" not in said and "Traceback" not in said
+    assert _version(drv) == before  # the game on the table stays
