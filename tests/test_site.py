@@ -125,9 +125,9 @@ class _Files(http.server.SimpleHTTPRequestHandler):
 class Site:
     """The built site, its server and the browser that opened it."""
 
-    def __init__(self, root: Path, drv) -> None:
+    def __init__(self, root: Path, drv, handler: type[_Files] = _Files) -> None:
         self.root = root
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Files, directory=str(root)))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/index.html"

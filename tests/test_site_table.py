@@ -16,16 +16,29 @@ import json
 import shutil
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from conftest import run_cli
 from test_page import start_chrome
 from test_serve import POSITION, _answer, _click, _moves, _wait
-from test_site import Site, _runtime
+from test_site import Site, _Files, _runtime
 
 FIRST = [("North", "A♠"), ("East", "K♠"), ("South", "Q♠"), ("West", "J♠")]  # trick 10, before the network goes
 LAST = [("North", "5♥"), ("East", "4♥"), ("South", "3♥"), ("West", "2♥")]  # trick 11, offline: the game ends
+FIRST_VISIT = 8_000_000  # bytes at most on the first visit, from a server that does not compress (issue 39, item 6)
 START = 240  # seconds at most for Pyodide to start in the worker on a busy machine; a bound, not a measure
+
+
+class _Counted(_Files):
+    """The site's files, each one sent counted: its path and its bytes."""
+
+    sent: ClassVar[list[tuple[str, int]]] = []
+
+    def copyfile(self, source, outputfile) -> None:
+        data = source.read()
+        _Counted.sent.append((self.path, len(data)))
+        outputfile.write(data)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +48,7 @@ def table_site(tmp_path_factory):
     r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
     assert r.returncode == 0, r.stderr
     drv = start_chrome()
-    s = Site(root, drv)
+    s = Site(root, drv, _Counted)
     try:
         yield s
     finally:
@@ -67,6 +80,12 @@ def test_a_game_recorded_by_taps_offline_exports_the_file_live_writes(table_site
     _started(drv)  # a new game is on the table at once (kept in IndexedDB)
     # the service worker holds the site before the network goes
     _wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the service worker")
+    # The first visit: every file once, the runtime's WebAssembly as its gzip copy (the service
+    # worker unpacks it), within 8 MB from a server that compresses nothing.
+    paths = [p for p, _ in _Counted.sent]
+    assert "/pyodide/pyodide.asm.wasm.gz" in paths and "/pyodide/pyodide.asm.wasm" not in paths
+    assert len(paths) == len(set(paths)), sorted(paths)
+    assert sum(n for _, n in _Counted.sent) <= FIRST_VISIT
 
     record = tmp_path / "end.gwy"
     record.write_text(POSITION, encoding="utf-8")

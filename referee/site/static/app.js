@@ -7,13 +7,24 @@
 (() => {
   const FRAGMENT = "g="; // a link's fragment: the game deflated (zlib) and base64url (getaway-ref link)
 
+  // This page in the hands of the service worker (its install done: every file cached, the big
+  // ones fetched gzipped), so that the engine's files come from its cache, not again from the
+  // server; at most 15 s, then the page goes on without it.
+  async function controlled() {
+    const sw = navigator.serviceWorker;
+    const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+    await Promise.race([sw.ready, wait(15000)]);
+    if (!sw.controller) {
+      await Promise.race([new Promise((r) => sw.addEventListener("controllerchange", r, { once: true })), wait(5000)]);
+    }
+  }
+
   // The service worker first, so that the engine's files are fetched once, into its cache.
   async function offline() {
     if (!("serviceWorker" in navigator) || !window.isSecureContext) return "no service worker here";
     try {
       await navigator.serviceWorker.register("sw.js");
-      const ready = navigator.serviceWorker.ready;
-      await Promise.race([ready, new Promise((r) => setTimeout(r, 15000))]);
+      await controlled();
       return "kept for offline use";
     } catch (e) {
       return `not kept for offline use (${e.message || e})`;

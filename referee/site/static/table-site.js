@@ -9,29 +9,48 @@
 (() => {
   const DB = "getaway-ref", STORE = "games", CURRENT = "getaway-ref-current-game";
 
-  if ("serviceWorker" in navigator && window.isSecureContext) {
-    navigator.serviceWorker.register("sw.js").catch(() => {});
+  // The service worker first (its install caches every file, the big ones fetched gzipped), so
+  // that the engine's files come from its cache; at most 20 s, then the page goes on without it.
+  async function offline() {
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+    const sw = navigator.serviceWorker;
+    const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+    try {
+      await sw.register("sw.js");
+      await Promise.race([sw.ready, wait(15000)]);
+      if (!sw.controller) {
+        await Promise.race([new Promise((r) => sw.addEventListener("controllerchange", r, { once: true })), wait(5000)]);
+      }
+    } catch (e) {
+      // not kept for offline use; the table works while the network does
+    }
   }
 
   // ---- the engine's thread --------------------------------------------------------------------
-  const worker = new Worker("worker.mjs", { type: "module" });
   const waiting = new Map();
   let next = 0;
-  worker.onmessage = (event) => {
+  const worker = offline().then(() => {
+    const w = new Worker("worker.mjs", { type: "module" });
+    w.onmessage = answered;
+    w.onerror = failed;
+    return w;
+  });
+  function answered(event) {
     const { id, value, error } = event.data;
     const w = waiting.get(id);
     waiting.delete(id);
     if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(error)));
-  };
-  worker.onerror = (event) => {
+  }
+  function failed(event) {
     for (const w of waiting.values()) w.reject(new Error(event.message || "the referee did not start"));
     waiting.clear();
-  };
-  function call(op, ...args) {
+  }
+  async function call(op, ...args) {
+    const w = await worker;
     return new Promise((resolve, reject) => {
       const id = ++next;
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, op, args });
+      w.postMessage({ id, op, args });
     });
   }
 
