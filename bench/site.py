@@ -16,7 +16,9 @@ What it measures:
   the median and the largest, and per play;
 - the same cold start and checks with the CPU slowed by Chrome's throttling
   (`Emulation.setCPUThrottlingRate`, --throttle, 4 by default: DevTools' "mid-tier mobile"),
-  the stand-in for a mid-range phone.
+  the stand-in for a mid-range phone;
+- the table (table.html) on a new game: each entry from the page's call to the Worker's
+  ruling and the new table, the median and the largest of 40, unthrottled and throttled.
 Figures go to stdout as a table and to bench/out/site.json.
 """
 
@@ -111,6 +113,38 @@ def checks(drv: Any, texts: dict[str, str]) -> dict[str, float]:
             "median_ms_per_play": statistics.median(per_play), "records": len(per_record)}
 
 
+ENTRIES = """(async () => {
+  await window.getawayTable.started;
+  const times = [];
+  let st = await window.getawayTable.post("state", {});
+  for (let k = 0; k < args[0]; k++) {
+    const L = st.state.live;
+    if (L.over) break;
+    let i = L.to_act;
+    if (i === null) i = L.order.find((j) => L.seats[j].action);
+    if (i === undefined || i === null) break;
+    const s = L.seats[i];
+    const text = s.legal.length ? `${s.seat} ${s.legal[0]}` : L.takes[0] || L.draws[0];
+    if (!text) break;
+    const t = performance.now();
+    st = await window.getawayTable.post("entry", { text, version: L.version });
+    times.push(performance.now() - t);
+  }
+  return times;
+})()"""
+
+
+def entries(drv: Any, url: str, count: int = 40) -> dict[str, float]:
+    """The table (table.html) on a new game: ``count`` entries (the seat to act's first legal
+    card, a take or a draw when that is what is due), each from the page's call to the
+    Worker's ruling and the table it sends back."""
+    drv.get(url)
+    drv.execute_script("localStorage.clear()")  # a new game on the table, not the last one kept
+    drv.refresh()
+    times = [float(t) for t in call(drv, ENTRIES, count)]
+    return {"median_ms": statistics.median(times), "max_ms": max(times), "entries": len(times)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pyodide", help="the pyodide npm package's folder (default: as getaway-ref site finds it)")
@@ -151,10 +185,13 @@ def main() -> int:
             out["cached_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
             out["cached_bytes_from_server"] = Files.sent[0] - before
             out["check"] = checks(drv, texts)
+            table = url.replace("index.html", "table.html")
+            out["entry"] = entries(drv, table)
             drv.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": a.throttle})
             out["throttled_cached_ready_ms"] = statistics.median(cold_start(drv, url) for _ in range(a.repeat))
             out["throttled_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
             out["throttled_check"] = checks(drv, texts)
+            out["throttled_entry"] = entries(drv, table)
         finally:
             drv.quit()
             server.shutdown()
@@ -178,6 +215,11 @@ def main() -> int:
         (f"CPU x{a.throttle:g}: check per record: median / max",
          f"{out['throttled_check']['median_ms']:.0f} / {out['throttled_check']['max_ms']:.0f} ms "
          f"({out['throttled_check']['median_ms_per_play']:.1f} ms a play)"),
+        ("table: an entry judged and the table back, median / max",
+         f"{out['entry']['median_ms']:.0f} / {out['entry']['max_ms']:.0f} ms ({out['entry']['entries']} entries)"),
+        (f"CPU x{a.throttle:g}: the same",
+         f"{out['throttled_entry']['median_ms']:.0f} / {out['throttled_entry']['max_ms']:.0f} ms "
+         f"({out['throttled_entry']['entries']} entries)"),
     ]
     width = max(len(k) for k, _ in rows)
     print(f"getaway-ref site, {out['date']}, {len(texts)} records; "
