@@ -148,3 +148,25 @@ def test_a_file_that_is_not_a_record_is_refused_in_one_line(table_site: Site, tm
     said = drv.find_element("id", "kept").text
     assert "\n" not in said and "Traceback" not in said
     assert _version(drv) == before  # the game on the table stays
+
+
+def test_a_retry_is_refused_and_undo_takes_the_entry_back_as_serve_does(table_site: Site) -> None:
+    drv = table_site.drv
+    drv.get(table_site.url.replace("index.html", "table.html"))
+    _started(drv)
+    before = _version(drv)
+    drv.find_element("css selector", "#new-table button[type=submit]").click()  # a new game: four seats, 13 cards each
+    _wait(drv, lambda d: _version(d) not in (None, before) and _moves(d) == [], "the new game")
+    version = _version(drv)
+    # the same entry sent twice on the same version (a double tap): recorded once, the retry refused
+    said = table_site.call(
+        "window.getawayTable.post('entry', {text: 'North A♠', version: args[0]})"
+        ".then(() => window.getawayTable.post('entry', {text: 'North A♠', version: args[0]}))"
+        ".then(() => 'recorded twice', (e) => (e.refused ? '409 ' : '') + e.message)", version)
+    assert said.startswith("409 already recorded"), said
+    _wait(drv, lambda d: _moves(d) == ["North A♠"], "the play, once")
+    # undo, confirmed on the page, takes it back
+    _click(drv, "#undo")
+    assert "North A♠" in drv.find_element("id", "confirm-text").text
+    _click(drv, "#confirm-yes")
+    _wait(drv, lambda d: _moves(d) == [], "the play undone")
