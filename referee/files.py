@@ -329,9 +329,12 @@ def _umask_mode() -> int:
 
 def _can_give_owner(st: os.stat_result) -> bool:
     """Whether a new file of ours can be given this owner and group (root can give any)."""
-    if os.geteuid() == 0:
+    # (a browser's Python, Pyodide, has only the real ids: one user, the same ids)
+    uid = (getattr(os, "geteuid", None) or os.getuid)()
+    if uid == 0:
         return True
-    return st.st_uid == os.geteuid() and (st.st_gid == os.getegid() or st.st_gid in os.getgroups())
+    gid = (getattr(os, "getegid", None) or os.getgid)()
+    return st.st_uid == uid and (st.st_gid == gid or st.st_gid in os.getgroups())
 
 
 def _fsync_dir(d: str) -> None:

@@ -28,7 +28,7 @@ WORK = Path(os.environ.get("GETAWAY_SITE_DIR", "/home/pyodide/games"))
 DEFAULT_NAME = "game.gwy"
 
 
-def _name(name: str | None) -> str:
+def file_name(name: str | None) -> str:
     """A plain file name: the last part of what the page gives, ``game.gwy`` when it gives none."""
     base = PurePosixPath((name or "").replace("\\", "/")).name
     return base if base not in ("", ".", "..") else DEFAULT_NAME
@@ -53,7 +53,7 @@ def write_game(text: str, name: str | None) -> str:
     answers show, as the CLI run in the file's folder shows it)."""
     WORK.mkdir(parents=True, exist_ok=True)
     os.chdir(WORK)
-    file = _name(name)
+    file = file_name(name)
     (WORK / file).write_text(text, encoding="utf-8", newline="")
     return file
 

@@ -11,21 +11,13 @@ as the ``.gwy`` file, byte for byte the file ``serve`` would have written).
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 from referee.files import WriteError
 from referee.notation.reader import ReadError
-from referee.site.browser import WORK, _name
+from referee.site.browser import WORK, file_name
 from referee.table.live import LiveError
 from referee.table.session import SeatError, Table, open_session
-
-# Pyodide's os has getuid and getgid but not their effective twins, which the careful writer
-# (referee/files.py) asks before giving a rewritten file its owner: in the browser's one-user
-# file system they are the same ids.
-for _real, _effective in (("getuid", "geteuid"), ("getgid", "getegid")):
-    if not hasattr(os, _effective) and hasattr(os, _real):
-        setattr(os, _effective, getattr(os, _real))
 
 TABLE = WORK / "table"  # the record being kept, in Pyodide's in-memory file system
 RECORDER = "this-phone"  # the one phone is the recorder: no token to check, nothing reaches it from outside
@@ -50,7 +42,7 @@ def open_game(text: str, name: str, seats: str | None = None, rules: str | None 
     game (``seats``, ``rules`` and ``deal`` as ``serve``'s options)."""
     global _table
     TABLE.mkdir(parents=True, exist_ok=True)
-    path = TABLE / _name(name)
+    path = TABLE / file_name(name)
     for old in TABLE.iterdir():
         old.unlink()  # the one table: the record before it is kept by the page, not here
     if text:
