@@ -193,3 +193,41 @@ def test_the_projects_records_export_as_check_judges_them(tmp_path):
     # a position's seats: no dealt hand to describe
     seats = pq.read_table(out / "seats.parquet").to_pylist()
     assert any(s["dealt"] is None for s in seats) and any(s["spades"] is not None for s in seats)
+
+
+def test_workers_write_the_same_tables_as_one_process(archive, tmp_path):
+    """--jobs 2: slices of each file (cut small here, so that each file is several slices)
+    judged by two worker processes; the tables are the same, row for row, game ids included."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    r = run_cli("export", "-f", "parquet", "--jobs", "1", str(archive), "-o", str(one))
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "referee", "export", "-f", "parquet", "--jobs", "2", str(archive),
+                        "-o", str(two)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "GETAWAY_RANGE_BYTES": "4000"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.replace(str(two), "DIR") == run_cli("export", "-f", "parquet", str(archive), "-o",
+                                                        str(tmp_path / "three")).stdout.replace(str(tmp_path / "three"), "DIR")
+    for t in TABLES:
+        assert pq.read_table(two / f"{t}.parquet").to_pylist() == pq.read_table(one / f"{t}.parquet").to_pylist(), t
+    r = run_cli("export", "-f", "parquet", "--jobs", "none", str(archive), "-o", str(tmp_path / "x"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--jobs" in r.stderr
+    r = run_cli("export", "--jobs", "2", str(archive / "a.gwy"))
+    assert r.returncode == 2 and "--jobs goes with --format parquet" in r.stderr
+
+
+def test_games_without_findings_are_read_from_the_judges_events_as_the_walk_reads_them(archive):
+    """The export's fast path (a game judged as check judges it, its plays read from the
+    engine's events) gives every row the replay's walk gives, game for game; games with
+    findings take the walk."""
+    from referee.archive.parquet import Rows, games_of
+
+    files = [archive / "a.gwy", archive / "b.gwy", *sorted((ROOT / "records").glob("*.gwy"))]
+    fast, walked = Rows(), Rows()
+    for g in games_of(files):
+        fast.game(g)
+    for g in games_of(files):
+        walked.game(g, walk=True)
+    assert fast.rows == walked.rows
+    assert walked.walked == fast.next_id - 1
+    assert 0 < fast.walked < walked.walked  # both ways were taken
+    assert sum(1 for g in fast.rows["games"] if g[-4:-1] == (0, 0, 0)) >= 10  # games without findings
