@@ -231,3 +231,50 @@ def test_games_without_findings_are_read_from_the_judges_events_as_the_walk_read
     assert walked.walked == fast.next_id - 1
     assert 0 < fast.walked < walked.walked  # both ways were taken
     assert sum(1 for g in fast.rows["games"] if g[-4:-1] == (0, 0, 0)) >= 10  # games without findings
+
+
+def test_review_verdicts_are_the_reviews_and_the_themes_count_them(tmp_path):
+    """export --review: a verdicts table that says what `review --format json` says of every
+    play and take, and the view blunders_by_theme counting those verdicts by phase."""
+    pytest.importorskip("duckdb")
+    record = ROOT / "records" / "review-blunder.gwy"
+    out = tmp_path / "t"
+    r = run_cli("export", "-f", "parquet", "--review", "--jobs", "1", str(record), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    review = json.loads(run_cli("review", "--format", "json", str(record)).stdout)
+    plays = review["games"][0]["plays"]
+    rows = pq.read_table(out / "verdicts.parquet").to_pylist()
+
+    def four(x: float | None) -> float | None:  # the JSON's chances are rounded to 4 places, the table's are not
+        return None if x is None else round(x, 4)
+
+    assert r.stdout.rstrip().endswith(f", {len(plays)} verdicts")
+    assert [(v["number"], v["trick"], v["player"], v["action"], v["held"], v["exact"], v["class_before"],
+             v["class_after"], v["best"], v["verdict"] or "", v["mark"] or "", four(v["chance_before"]), four(v["chance_after"]),
+             v["samples"], v["step"]) for v in rows] == \
+        [(p["number"], p["trick"], p["seat"], p["action"], p["held"], p["exact"], p["before"], p["after"], p["best"],
+          p["verdict"], p["mark"], p["chance_before"], p["chance_after"], p["samples"], p["step"] + 1) for p in plays]
+    blunders = [p for p in plays if p["verdict"] == "blunder" or p["mark"] == "blunder"]
+    assert blunders  # the record's blunders
+    # each verdict's step is its play's step in the plays table
+    by_step = {p["step"]: p for p in pq.read_table(out / "plays.parquet").to_pylist()}
+    for v in rows:
+        if not v["action"].startswith("takes "):
+            assert (by_step[v["step"]]["player"], by_step[v["step"]]["card"]) == (v["player"], v["action"])
+    r = run_cli("query", str(out), "SELECT players_left, sum(reviewed) AS n, sum(blunders) AS b, sum(only_moves) AS o "
+                "FROM blunders_by_theme GROUP BY ALL ORDER BY players_left", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    want: dict[object, list[int]] = {}
+    for v in rows:
+        left = by_step[v["step"]]["in_game"] if v["step"] in by_step else None
+        w = want.setdefault(left, [0, 0, 0])
+        w[0] += 1
+        w[1] += v["verdict"] == "blunder" or v["mark"] == "blunder"
+        w[2] += v["verdict"] == "only move"
+    assert {d["players_left"]: [d["n"], d["b"], d["o"]] for d in json.loads(r.stdout)} == want
+    # without --review there is no such table, and the view is not there either
+    plain = tmp_path / "plain"
+    assert run_cli("export", "-f", "parquet", str(record), "-o", str(plain)).returncode == 0
+    assert not (plain / "verdicts.parquet").exists()
+    r = run_cli("query", str(plain), "SELECT * FROM blunders_by_theme")
+    assert r.returncode == 2 and "blunders_by_theme" in r.stderr

@@ -28,10 +28,10 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -152,7 +152,29 @@ SCHEMAS: dict[str, pa.Schema] = {
         _f("column", pa.int32(), "where, in the line"),
         _f("message", pa.string(), "the referee's sentence, as check prints it", False),
     ]),
+    # with --review only: the review's verdict on every play and take (getaway-ref review)
+    "verdicts": pa.schema([
+        _f("game_id", pa.int32(), "the game", False),
+        _f("step", pa.int32(), "the item reviewed (plays.step; a take's place among the items)", False),
+        _f("number", pa.int16(), "its place among the game's plays and takes, 1 up (review's numbering)", False),
+        _f("trick", pa.int16(), "the record's trick number (plays only)"),
+        _f("seat", pa.int8(), "the seat that played or took, 0 up", False),
+        _f("player", pa.string(), "its name", False),
+        _f("action", pa.string(), "the card played, or 'takes SEAT'", False),
+        _f("held", pa.int16(), "cards held by the seats in the game before it", False),
+        _f("exact", pa.bool_(), "the solver settled it (every hand known, few cards held); false: the chances are sampled", False),
+        _f("class_before", pa.string(), "the seat's class before it: safe, open or lost (exact only)"),
+        _f("class_after", pa.string(), "the seat's class after it (exact only)"),
+        _f("best", pa.string(), "the best class a choice of the seat's kept (exact only)"),
+        _f("verdict", pa.string(), "exact: blunder, only move, forced or good; null when not exact"),
+        _f("mark", pa.string(), "sampled: blunder, mistake or inaccuracy (the chance of losing rose by 30, 20, 10 points); null below"),
+        _f("chance_before", pa.float64(), "the seat's estimated chance of losing had it played as the sensible bot (sampled)"),
+        _f("chance_after", pa.float64(), "its estimated chance of losing after the play (sampled)"),
+        _f("samples", pa.int16(), "the sampled deals behind the chances", False),
+        _f("mistake", pa.string(), "a mistake the referee reports at this play (the review judges no such play); null if none"),
+    ]),
 }
+REVIEWED = "verdicts"  # the table written with --review
 
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
 # Each card's three columns of the plays table (card, suit, rank), spelt once, not at every play.
@@ -227,6 +249,38 @@ def to_batch(name: str, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
                                       schema=schema)
 
 
+class PlayVerdict(Protocol):
+    """What the export reads of the review's verdict on a play or take
+    (``referee.review.review.PlayReview``)."""
+
+    number: int
+    trick: int | None
+    seat: int
+    action: str
+    held: int
+    exact: bool
+    before: Any
+    after: Any
+    best: Any
+    verdict: str
+    mark: str
+    chance_before: float | None
+    chance_after: float | None
+    samples: int
+    step: int
+    mistake: str
+
+
+class GameVerdicts(Protocol):
+    """A game's review (``referee.review.review.GameReview``): its plays' verdicts."""
+
+    @property
+    def plays(self) -> Sequence[PlayVerdict]: ...
+
+
+Reviewer = Callable[[Game], GameVerdicts]
+
+
 class Rows:
     """The five tables' rows, game by game, as tuples in each schema's order.
 
@@ -235,8 +289,9 @@ class Rows:
     those events beside the record. A game with findings takes the replay's walk instead,
     step by step, which says at which item each finding was made."""
 
-    def __init__(self, first_id: int = 1) -> None:
-        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
+    def __init__(self, first_id: int = 1, review: Reviewer | None = None) -> None:
+        self.review = review
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in (*TABLES, *((REVIEWED,) if review else ()))}
         self.next_id = first_id
         self.syntax_errors = 0
         self.walked = 0  # games that took the walk (those with findings)
@@ -265,6 +320,18 @@ class Rows:
             self.walked += 1
             facts = self._walk(gid, g)
         self._rest(gid, g, *facts)
+        if self.review is not None and facts[0].rules is not None:
+            self._verdicts(gid, g, self.review)
+
+    def _verdicts(self, gid: int, g: Game, review: Reviewer) -> None:
+        """The review's verdicts on the game's plays and takes, as ``getaway-ref review``
+        gives them (its defaults: window, samples, seed)."""
+        add = self.rows[REVIEWED].append
+        seats = g.seats
+        for p in review(g).plays:
+            add((gid, p.step + 1, p.number, p.trick, p.seat, seats[p.seat], p.action, p.held, p.exact,
+                 _word(p.before), _word(p.after), _word(p.best), p.verdict or None, p.mark or None,
+                 p.chance_before, p.chance_after, p.samples, p.mistake or None))
 
     def _from_log(self, gid: int, g: Game, events: list[EV.Event]) -> tuple[int, int] | None:
         """The plays and tricks of a game without findings, from the engine's events: each
@@ -430,6 +497,11 @@ class Rows:
             sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace)))
 
 
+def _word(c: object) -> str | None:
+    """A seat's class as the review's JSON writes it (safe, open, lost)."""
+    return None if c is None else str(getattr(c, "value", c))
+
+
 def _after_play(ev: EV.Event, trick: list[Any], seats: tuple[str, ...]) -> bool:
     """An event that follows a play (or a take, or a draw) in a game without findings: how
     the trick on the table ended is written into ``trick``. False for a mistake's events,
@@ -463,8 +535,9 @@ class _Writer:
     """The five tables of one export, written from the rows made here (one process) or
     from the record batches of the workers' slices."""
 
-    def __init__(self, directory: Path, batch_rows: int):
-        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], batch_rows) for name in TABLES}
+    def __init__(self, directory: Path, batch_rows: int, review: bool = False):
+        names = (*TABLES, REVIEWED) if review else TABLES
+        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], batch_rows) for name in names}
         self.batch_rows = batch_rows
         self.games = 0
         self.syntax_errors = 0
@@ -489,13 +562,13 @@ class _Writer:
 
     def close(self, rows: Rows | None = None) -> Counts:
         if rows is not None:
-            for name in TABLES:
+            for name in rows.rows:
                 self.t[name].write(rows.take(name))
             self.games += rows.next_id - 1
             self.syntax_errors += rows.syntax_errors
         for t in self.t.values():
             t.close()
-        return Counts({name: t.rows for name, t in self.t.items()}, self.syntax_errors)
+        return Counts({name: t.rows for name, t in self.t.items()}, self.syntax_errors)  # verdicts too, if written
 
 
 def games_of(files: list[Path]) -> Iterator[Game]:
@@ -548,26 +621,34 @@ def export_range(piece: Slice) -> Part:
         f.seek(start)
         data = f.read(end - start)
     reader = Reader(name)
-    rows = Rows()
+    rows = Rows(review=_review)
     for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
                                                   offset=chars, byte_offset=start):
         if number == 0:
             reader.read_prelude(text, offset)
             continue
         rows.game(reader.parse_game(text, number, first_line, offset))
-    return rows.next_id - 1, rows.syntax_errors, {t: rows.take(t) for t in TABLES}
+    return rows.next_id - 1, rows.syntax_errors, {t: rows.take(t) for t in list(rows.rows)}
 
 
-def _no_setup() -> None:
-    """A worker needs nothing before its first slice (each slice builds its own referee)."""
+_review: Reviewer | None = None  # a worker's slices are reviewed too (export --review)
+
+
+def _setup(review: Reviewer | None) -> None:
+    """A worker's one setting (each slice builds its own referee)."""
+    global _review
+    _review = review
 
 
 def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS, jobs: int = 1,
-                  progress: Callable[[int], object] | None = None) -> Counts:
+                  review: Reviewer | None = None, progress: Callable[[int], object] | None = None) -> Counts:
     """Export the games of ``files`` into directory ``out`` (replacing an export of ours
     there; any other non-empty directory is refused): written in a directory beside it,
     moved into place when complete. ``jobs`` above 1: slices of the files are read and
-    judged by that many worker processes, and their tables written here in input order."""
+    judged by that many worker processes, and their tables written here in input order.
+    ``review``: the review of a game (``referee.review.review.review_game``, handed down by
+    the command line, a layer above this one): the table of its verdicts too (slow: the
+    solver and the samples)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} exists and is not a directory; give a directory for the tables")
     if out.is_dir() and any(out.iterdir()) and not is_export(out):
@@ -581,11 +662,11 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     except OSError as e:
         raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
     try:
-        w = _Writer(tmp, batch_rows)
-        rows = Rows()
+        w = _Writer(tmp, batch_rows, review is not None)
+        rows = Rows(review=review)
         try:
             if jobs > 1:
-                _in_workers(files, w, jobs, progress)
+                _in_workers(files, w, jobs, review, progress)
             else:
                 for g in games_of(files):
                     rows.game(g)
@@ -604,10 +685,11 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     return counts
 
 
-def _in_workers(files: list[Path], w: _Writer, jobs: int, progress: Callable[[int], object] | None) -> None:
+def _in_workers(files: list[Path], w: _Writer, jobs: int, review: Reviewer | None,
+                progress: Callable[[int], object] | None) -> None:
     """``--jobs N``: the files cut into slices (as ``check --jobs N`` cuts them), each slice's
     tables made by a worker process, and written here in input order."""
-    runner = PoolRunner(jobs, _no_setup, ())
+    runner = PoolRunner(jobs, _setup, (review,))
 
     def work() -> Iterator[Slice]:
         for path in files:
@@ -648,7 +730,8 @@ def _move_into_place(tmp: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "1") -> int:
+def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "1",
+                           review: Reviewer | None = None) -> int:
     """``getaway-ref export --format parquet``: exit 1 if a record has syntax errors (its
     games are exported as far as they read), 2 for usage or I/O problems. ``jobs``: --jobs'
     value, a number of processes or 'auto' (as check chooses)."""
@@ -663,12 +746,13 @@ def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "
     except ValueError as e:
         raise UsageError(str(e)) from None
     try:
-        counts = write_archive(files, output, jobs=processes)
+        counts = write_archive(files, output, jobs=processes, review=review)
     except OSError as e:
         raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
     rows = counts.rows
     print(f"wrote {output}: {rows['games']} games, {rows['seats']} seats, {rows['tricks']} tricks, "
-          f"{rows['plays']} plays, {rows['diagnostics']} diagnostics")
+          f"{rows['plays']} plays, {rows['diagnostics']} diagnostics"
+          + (f", {rows[REVIEWED]} verdicts" if review is not None else ""))
     if counts.syntax_errors:
         sys.stderr.write(f"{from_}: {counts.syntax_errors} syntax error(s); run getaway-ref check {from_}\n")
         return 1
