@@ -278,3 +278,17 @@ def test_review_verdicts_are_the_reviews_and_the_themes_count_them(tmp_path):
     assert not (plain / "verdicts.parquet").exists()
     r = run_cli("query", str(plain), "SELECT * FROM blunders_by_theme")
     assert r.returncode == 2 and "blunders_by_theme" in r.stderr
+
+
+def test_workers_review_as_one_process_does(tmp_path):
+    """export --review --jobs 2: the workers review their slices; the verdicts are the same."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for name in ("dispute-two-players.gwy", "dispute-draw.gwy", "dispute-take.gwy"):
+        (folder / name).write_bytes((ROOT / "records" / name).read_bytes())
+    for jobs in ("1", "2"):
+        r = run_cli("export", "-f", "parquet", "--review", "--jobs", jobs, str(folder), "-o", str(tmp_path / jobs))
+        assert r.returncode == 0, r.stderr
+    one = pq.read_table(tmp_path / "1" / "verdicts.parquet").to_pylist()
+    assert len(one) >= 3 and {v["game_id"] for v in one} == {1, 2, 3}
+    assert pq.read_table(tmp_path / "2" / "verdicts.parquet").to_pylist() == one
