@@ -238,12 +238,16 @@ def export(
     format: ExportFmt = typer.Option(ExportFmt.json, "--format", "-f", metavar="FORMAT", help="json (one document), or jsonl (JSON Lines: the file, then one game a line, for archives), or parquet (tables for getaway-ref query, into -o DIR; FILE may be a directory of records)"),
     game: int | None = typer.Option(None, "--game", "-g", callback=at_least(1), metavar="N", help="export only this game of the file (found without reading the games before it)"),
     output: Path | None = typer.Option(None, "--output", "-o", metavar="DIR", help="parquet: the directory of the tables (docs/archives.md)"),
+    review: bool = typer.Option(False, "--review", help="parquet: the review's verdict on every play and take too (the verdicts table; as getaway-ref review judges, so it is slow)"),
+    jobs: str | None = typer.Option(None, "--jobs", "-j", metavar="N", help="parquet: judge the games in this many processes, or auto (the default: one for a small input, one per core for a large one); the tables keep the input order"),
 ) -> None:
     """Write a record's games as JSON, game by game (see `getaway-ref schema`), or an archive as Parquet tables."""
     if format == ExportFmt.parquet:
-        _export_parquet(file, output, game)
+        _export_parquet(file, output, game, jobs or "auto", review)
     if output is not None:
         raise fail("-o DIR goes with --format parquet; JSON is written to standard output")
+    if jobs is not None or review:
+        raise fail(f"{'--jobs' if jobs is not None else '--review'} goes with --format parquet")
     from referee.tools import export_command
 
     _run(lambda: export_command(file, lines=format == ExportFmt.jsonl, game=game))
@@ -463,7 +467,7 @@ def review(
 # ---- archives a club can ask questions of (issue 42): export --format parquet, query, explore ----
 
 
-def _export_parquet(file: Path, output: Path | None, game: int | None) -> NoReturn:
+def _export_parquet(file: Path, output: Path | None, game: int | None, jobs: str, review: bool) -> NoReturn:
     """``export --format parquet``: the archive extra's tables (referee/archive/parquet.py)."""
     from referee.archive.extra import missing
 
@@ -476,7 +480,12 @@ def _export_parquet(file: Path, output: Path | None, game: int | None) -> NoRetu
         raise fail(hint)
     from referee.archive.parquet import export_parquet_command
 
-    _run(lambda: export_parquet_command([file], output))
+    reviewer = None
+    if review:
+        from referee.review.review import review_game  # the solver: only for --review
+
+        reviewer = review_game
+    _run(lambda: export_parquet_command([file], output, jobs, reviewer))
 
 
 @app.command("query")

@@ -193,3 +193,102 @@ def test_the_projects_records_export_as_check_judges_them(tmp_path):
     # a position's seats: no dealt hand to describe
     seats = pq.read_table(out / "seats.parquet").to_pylist()
     assert any(s["dealt"] is None for s in seats) and any(s["spades"] is not None for s in seats)
+
+
+def test_workers_write_the_same_tables_as_one_process(archive, tmp_path):
+    """--jobs 2: slices of each file (cut small here, so that each file is several slices)
+    judged by two worker processes; the tables are the same, row for row, game ids included."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    r = run_cli("export", "-f", "parquet", "--jobs", "1", str(archive), "-o", str(one))
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "referee", "export", "-f", "parquet", "--jobs", "2", str(archive),
+                        "-o", str(two)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "GETAWAY_RANGE_BYTES": "4000"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.replace(str(two), "DIR") == run_cli("export", "-f", "parquet", str(archive), "-o",
+                                                        str(tmp_path / "three")).stdout.replace(str(tmp_path / "three"), "DIR")
+    for t in TABLES:
+        assert pq.read_table(two / f"{t}.parquet").to_pylist() == pq.read_table(one / f"{t}.parquet").to_pylist(), t
+    r = run_cli("export", "-f", "parquet", "--jobs", "none", str(archive), "-o", str(tmp_path / "x"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--jobs" in r.stderr
+    r = run_cli("export", "--jobs", "2", str(archive / "a.gwy"))
+    assert r.returncode == 2 and "--jobs goes with --format parquet" in r.stderr
+
+
+def test_games_without_findings_are_read_from_the_judges_events_as_the_walk_reads_them(archive):
+    """The export's fast path (a game judged as check judges it, its plays read from the
+    engine's events) gives every row the replay's walk gives, game for game; games with
+    findings take the walk."""
+    from referee.archive.parquet import Rows, games_of
+
+    files = [archive / "a.gwy", archive / "b.gwy", *sorted((ROOT / "records").glob("*.gwy"))]
+    fast, walked = Rows(), Rows()
+    for g in games_of(files):
+        fast.game(g)
+    for g in games_of(files):
+        walked.game(g, walk=True)
+    assert fast.rows == walked.rows
+    assert walked.walked == fast.next_id - 1
+    assert 0 < fast.walked < walked.walked  # both ways were taken
+    assert sum(1 for g in fast.rows["games"] if g[-4:-1] == (0, 0, 0)) >= 10  # games without findings
+
+
+def test_review_verdicts_are_the_reviews_and_the_themes_count_them(tmp_path):
+    """export --review: a verdicts table that says what `review --format json` says of every
+    play and take, and the view blunders_by_theme counting those verdicts by phase."""
+    pytest.importorskip("duckdb")
+    record = ROOT / "records" / "review-blunder.gwy"
+    out = tmp_path / "t"
+    r = run_cli("export", "-f", "parquet", "--review", "--jobs", "1", str(record), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    review = json.loads(run_cli("review", "--format", "json", str(record)).stdout)
+    plays = review["games"][0]["plays"]
+    rows = pq.read_table(out / "verdicts.parquet").to_pylist()
+
+    def four(x: float | None) -> float | None:  # the JSON's chances are rounded to 4 places, the table's are not
+        return None if x is None else round(x, 4)
+
+    assert r.stdout.rstrip().endswith(f", {len(plays)} verdicts")
+    assert [(v["number"], v["trick"], v["player"], v["action"], v["held"], v["exact"], v["class_before"],
+             v["class_after"], v["best"], v["verdict"] or "", v["mark"] or "", four(v["chance_before"]), four(v["chance_after"]),
+             v["samples"], v["step"]) for v in rows] == \
+        [(p["number"], p["trick"], p["seat"], p["action"], p["held"], p["exact"], p["before"], p["after"], p["best"],
+          p["verdict"], p["mark"], p["chance_before"], p["chance_after"], p["samples"], p["step"] + 1) for p in plays]
+    blunders = [p for p in plays if p["verdict"] == "blunder" or p["mark"] == "blunder"]
+    assert blunders  # the record's blunders
+    # each verdict's step is its play's step in the plays table
+    by_step = {p["step"]: p for p in pq.read_table(out / "plays.parquet").to_pylist()}
+    for v in rows:
+        if not v["action"].startswith("takes "):
+            assert (by_step[v["step"]]["player"], by_step[v["step"]]["card"]) == (v["player"], v["action"])
+    r = run_cli("query", str(out), "SELECT players_left, sum(reviewed) AS n, sum(blunders) AS b, sum(only_moves) AS o "
+                "FROM blunders_by_theme GROUP BY ALL ORDER BY players_left", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    want: dict[object, list[int]] = {}
+    for v in rows:
+        left = by_step[v["step"]]["in_game"] if v["step"] in by_step else None
+        w = want.setdefault(left, [0, 0, 0])
+        w[0] += 1
+        w[1] += v["verdict"] == "blunder" or v["mark"] == "blunder"
+        w[2] += v["verdict"] == "only move"
+    assert {d["players_left"]: [d["n"], d["b"], d["o"]] for d in json.loads(r.stdout)} == want
+    # without --review there is no such table, and the view is not there either
+    plain = tmp_path / "plain"
+    assert run_cli("export", "-f", "parquet", str(record), "-o", str(plain)).returncode == 0
+    assert not (plain / "verdicts.parquet").exists()
+    r = run_cli("query", str(plain), "SELECT * FROM blunders_by_theme")
+    assert r.returncode == 2 and "blunders_by_theme" in r.stderr
+
+
+def test_workers_review_as_one_process_does(tmp_path):
+    """export --review --jobs 2: the workers review their slices; the verdicts are the same."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for name in ("dispute-two-players.gwy", "dispute-draw.gwy", "dispute-take.gwy"):
+        (folder / name).write_bytes((ROOT / "records" / name).read_bytes())
+    for jobs in ("1", "2"):
+        r = run_cli("export", "-f", "parquet", "--review", "--jobs", jobs, str(folder), "-o", str(tmp_path / jobs))
+        assert r.returncode == 0, r.stderr
+    one = pq.read_table(tmp_path / "1" / "verdicts.parquet").to_pylist()
+    assert len(one) >= 3 and {v["game_id"] for v in one} == {1, 2, 3}
+    assert pq.read_table(tmp_path / "2" / "verdicts.parquet").to_pylist() == one

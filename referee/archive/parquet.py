@@ -22,33 +22,46 @@ when complete, so an interrupted export leaves the previous one (or nothing) as 
 
 from __future__ import annotations
 
+import gc
+import io
 import json
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import referee
 from referee.archive.inputs import expand, problem
+from referee.archive.jobs import choose_jobs
+from referee.archive.slices import Slice, WorkerFailed, slices
+from referee.archive.workers import PoolRunner
 from referee.commands import UsageError
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.rules import RuleSet
+from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
-from referee.notation.reader import ReadError, read
-from referee.notation.record import Deal, Draw, Game, Play, Take
+from referee.notation.reader import Reader, ReadError, chunks, read
+from referee.notation.record import Counts as Stated
+from referee.notation.record import Deal, Draw, Game, Play, Take, Trick
 from referee.reports.diagnostics import Diagnostic
 
 ARCHIVE_SCHEMA_VERSION = 1
 MANIFEST = "archive.json"
 GENERATOR = "getaway-ref export --format parquet"
 BATCH_ROWS = 10_000  # rows a table buffers before it writes a record batch (a row group)
+# The cycle collector's first threshold while exporting: the rows are tuples, tracked by the
+# collector, made by the hundred thousand and freed by their counts; at Python's default (700)
+# the collector walks them again and again, some 12 % of an export's time (measured).
+GC_THRESHOLD = 50_000
 TABLES = ("games", "seats", "tricks", "plays", "diagnostics")
 
 _TAG = pa.struct([("name", pa.string()), ("value", pa.string())])
@@ -144,9 +157,33 @@ SCHEMAS: dict[str, pa.Schema] = {
         _f("column", pa.int32(), "where, in the line"),
         _f("message", pa.string(), "the referee's sentence, as check prints it", False),
     ]),
+    # with --review only: the review's verdict on every play and take (getaway-ref review)
+    "verdicts": pa.schema([
+        _f("game_id", pa.int32(), "the game", False),
+        _f("step", pa.int32(), "the item reviewed (plays.step; a take's place among the items)", False),
+        _f("number", pa.int16(), "its place among the game's plays and takes, 1 up (review's numbering)", False),
+        _f("trick", pa.int16(), "the record's trick number (plays only)"),
+        _f("seat", pa.int8(), "the seat that played or took, 0 up", False),
+        _f("player", pa.string(), "its name", False),
+        _f("action", pa.string(), "the card played, or 'takes SEAT'", False),
+        _f("held", pa.int16(), "cards held by the seats in the game before it", False),
+        _f("exact", pa.bool_(), "the solver settled it (every hand known, few cards held); false: the chances are sampled", False),
+        _f("class_before", pa.string(), "the seat's class before it: safe, open or lost (exact only)"),
+        _f("class_after", pa.string(), "the seat's class after it (exact only)"),
+        _f("best", pa.string(), "the best class a choice of the seat's kept (exact only)"),
+        _f("verdict", pa.string(), "exact: blunder, only move, forced or good; null when not exact"),
+        _f("mark", pa.string(), "sampled: blunder, mistake or inaccuracy (the chance of losing rose by 30, 20, 10 points); null below"),
+        _f("chance_before", pa.float64(), "the seat's estimated chance of losing had it played as the sensible bot (sampled)"),
+        _f("chance_after", pa.float64(), "its estimated chance of losing after the play (sampled)"),
+        _f("samples", pa.int16(), "the sampled deals behind the chances", False),
+        _f("mistake", pa.string(), "a mistake the referee reports at this play (the review judges no such play); null if none"),
+    ]),
 }
+REVIEWED = "verdicts"  # the table written with --review
 
 _SUITS = ("spades", "hearts", "diamonds", "clubs")
+# Each card's three columns of the plays table (card, suit, rank), spelt once, not at every play.
+_CARD_COLUMNS = tuple((C.card_str(c), C.SUIT_SYMBOLS[C.SUIT[c]], C.RANK_NAMES[C.RANK[c]]) for c in range(len(C.SUIT)))
 
 
 @dataclass
@@ -158,34 +195,31 @@ class Counts:
 
 
 class _Table:
-    """One table's ParquetWriter and its rows (tuples in the schema's order), written out as a
-    record batch once BATCH_ROWS have gathered (checked after each game: a batch may hold
-    one game's rows more)."""
+    """One table's ParquetWriter. Record batches come in (this process's rows, or a worker's
+    slice) and are written once ``batch_rows`` rows have gathered, as one row group."""
 
     def __init__(self, path: Path, schema: pa.Schema, batch_rows: int):
         self.schema = schema
-        self.buf: list[tuple[Any, ...]] = []
         self.writer = pq.ParquetWriter(str(path), schema, compression="zstd")
         self.batch_rows = batch_rows
+        self.pending: list[pa.RecordBatch] = []
+        self.pending_rows = 0
         self.rows = 0
 
-    def add(self, *row: Any) -> None:
-        self.buf.append(row)
-
-    def due(self) -> None:
-        if len(self.buf) >= self.batch_rows:
-            self.flush()
+    def write(self, batch: pa.RecordBatch) -> None:
+        if batch.num_rows:
+            self.pending.append(batch)
+            self.pending_rows += batch.num_rows
+            if self.pending_rows >= self.batch_rows:
+                self.flush()
 
     def flush(self) -> None:
-        n = len(self.buf)
-        if not n:
+        if not self.pending_rows:
             return
-        # the rows turned into columns in one step (zip in C), each column one Arrow array
-        columns = list(zip(*self.buf))
-        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, self.schema)]
-        self.writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
-        self.rows += n
-        self.buf.clear()  # in place: the game loop holds its append
+        table = pa.Table.from_batches(self.pending, schema=self.schema).combine_chunks()
+        self.writer.write_table(table, row_group_size=table.num_rows)
+        self.rows += self.pending_rows
+        self.pending, self.pending_rows = [], 0
 
     def close(self) -> None:
         self.flush()
@@ -210,40 +244,174 @@ def _actor(item: object) -> int | None:
     return None
 
 
-class _Writer:
-    """The five tables of one export, filled game by game."""
+def to_batch(name: str, rows: list[tuple[Any, ...]]) -> pa.RecordBatch:
+    """Rows (tuples in the schema's order) as one record batch of table ``name``: turned
+    into columns in one step (zip, in C), each column one Arrow array."""
+    schema = SCHEMAS[name]
+    if not rows:
+        return pa.RecordBatch.from_pylist([], schema=schema)
+    return pa.RecordBatch.from_arrays([pa.array(col, type=f.type) for col, f in zip(zip(*rows), schema)],
+                                      schema=schema)
 
-    def __init__(self, directory: Path, batch_rows: int):
-        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], batch_rows) for name in TABLES}
-        self.game_id = 0
+
+class PlayVerdict(Protocol):
+    """What the export reads of the review's verdict on a play or take
+    (``referee.review.review.PlayReview``)."""
+
+    number: int
+    trick: int | None
+    seat: int
+    action: str
+    held: int
+    exact: bool
+    before: Any
+    after: Any
+    best: Any
+    verdict: str
+    mark: str
+    chance_before: float | None
+    chance_after: float | None
+    samples: int
+    step: int
+    mistake: str
+
+
+class GameVerdicts(Protocol):
+    """A game's review (``referee.review.review.GameReview``): its plays' verdicts."""
+
+    @property
+    def plays(self) -> Sequence[PlayVerdict]: ...
+
+
+Reviewer = Callable[[Game], GameVerdicts]
+
+
+class Rows:
+    """The five tables' rows, game by game, as tuples in each schema's order.
+
+    A game is judged as ``check`` judges it (the referee's fast path, which makes no step of
+    the walk but keeps the engine's log of events), and its plays and tricks are read from
+    those events beside the record. A game with findings takes the replay's walk instead,
+    step by step, which says at which item each finding was made."""
+
+    def __init__(self, first_id: int = 1, review: Reviewer | None = None) -> None:
+        self.review = review
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in (*TABLES, *((REVIEWED,) if review else ()))}
+        self.next_id = first_id
         self.syntax_errors = 0
+        self.walked = 0  # games that took the walk (those with findings)
+        self._referee = Referee(keep_engine=True)
 
-    def close(self) -> Counts:
-        for t in self.t.values():
-            t.close()
-        return Counts({name: t.rows for name, t in self.t.items()}, self.syntax_errors)
+    def take(self, name: str) -> pa.RecordBatch:
+        """Table ``name``'s rows so far as a record batch; the rows are dropped."""
+        rows = self.rows[name]
+        batch = to_batch(name, rows)
+        rows.clear()
+        return batch
 
-    def game(self, g: Game) -> None:
-        self.game_id += 1
-        gid = self.game_id
+    def game(self, g: Game, *, walk: bool = False) -> None:
+        """Add game ``g``'s rows (``walk``: take the replay's walk whatever the game)."""
+        gid = self.next_id
+        self.next_id += 1
+        facts: tuple[GameResult, int, int, dict[int, tuple[int, int | None, int]]] | None = None
+        if not walk:
+            res = self._referee.judge(g)
+            engine, res.engine = res.engine, None  # the final state is not kept past the game
+            if not res.diagnostics and engine is not None:
+                counted = self._from_log(gid, g, engine.events)
+                if counted is not None:
+                    facts = (res, *counted, {})
+        if facts is None:
+            self.walked += 1
+            facts = self._walk(gid, g)
+        self._rest(gid, g, *facts)
+        if self.review is not None and facts[0].rules is not None:
+            self._verdicts(gid, g, self.review)
+
+    def _verdicts(self, gid: int, g: Game, review: Reviewer) -> None:
+        """The review's verdicts on the game's plays and takes, as ``getaway-ref review``
+        gives them (its defaults: window, samples, seed)."""
+        add = self.rows[REVIEWED].append
+        seats = g.seats
+        for p in review(g).plays:
+            add((gid, p.step + 1, p.number, p.trick, p.seat, seats[p.seat], p.action, p.held, p.exact,
+                 _word(p.before), _word(p.after), _word(p.best), p.verdict or None, p.mark or None,
+                 p.chance_before, p.chance_after, p.samples, p.mistake or None))
+
+    def _from_log(self, gid: int, g: Game, events: list[EV.Event]) -> tuple[int, int] | None:
+        """The plays and tricks of a game without findings, from the engine's events: each
+        play's events begin with its ``Played`` (what the walk's step of that play would
+        hold), and what follows until the next play is what the play did, or a take's or a
+        draw's. The events must tell the record's plays one for one and in order, with no
+        mistake among them; if they do not, None (the caller walks). Returns the takes and
+        draws counted."""
+        seats = g.seats
+        n = len(seats)
+        ne = len(events)
+        j = 0  # the next event
+        out = 0  # seats that have got away so far
+        plays: list[tuple[Any, ...]] = []
+        tricks: list[list[Any]] = []
+        trick: list[Any] = []
+        takes = draws = step = 0
+        Played = EV.Played
+        for a in g.actions:
+            if isinstance(a, Trick):
+                tno = a.number
+                for s, c in zip(a.seats, a.cards):
+                    step += 1
+                    while j < ne:  # what the last play did (or a take, or a draw)
+                        ev = events[j]
+                        if type(ev) is Played:
+                            break
+                        if not _after_play(ev, trick, seats):
+                            return None
+                        if type(ev) is EV.GotAway:
+                            out += 1
+                        j += 1
+                    else:
+                        return None
+                    if type(ev) is not Played or ev.seat != s or ev.card != c:
+                        return None
+                    j += 1
+                    in_game = n - out
+                    if not trick or trick[0] != tno:
+                        trick = [tno, seats[s], _CARD_COLUMNS[c][0], 0, in_game, None, None, None, 0]
+                        tricks.append(trick)
+                    trick[3] += 1
+                    # the Effect itself (a str enum: Arrow reads its text, the value), not .value,
+                    # which costs an enum property lookup at every play
+                    plays.append((gid, step, tno, trick[3], s, seats[s], *_CARD_COLUMNS[c], ev.effect,
+                                  in_game, True, None))
+            elif isinstance(a, (Take, Draw, Stated)):
+                step += 1
+                takes += isinstance(a, Take)
+                draws += isinstance(a, Draw)
+        for ev in events[j:]:
+            if type(ev) is Played or not _after_play(ev, trick, seats):
+                return None
+        self.rows["plays"].extend(plays)
+        self.rows["tricks"].extend([(gid, *t) for t in tricks])
+        return takes, draws
+
+    def _walk(self, gid: int, g: Game) -> tuple[GameResult, int, int, dict[int, tuple[int, int | None, int]]]:
+        """The plays and tricks of any game, from the replay's walk, step by step. Returns
+        the result, the takes and draws counted, and where each finding was made: by the id
+        of the diagnostic, its step, the seat whose act it is about and the players in then."""
         seats = g.seats
         n = len(seats)
 
         def name(s: int | None) -> str | None:
             return seats[s] if s is not None and 0 <= s < n else None
 
-        tricks, diags = self.t["tricks"], self.t["diagnostics"]
-        add_play = self.t["plays"].buf.append
+        tricks = self.rows["tricks"]
+        add_play = self.rows["plays"].append
         walk = replay(g)
         out = 0  # seats that have got away so far
-        at: dict[int, tuple[int, int | None, int]] = {}  # id(diagnostic) -> (step, seat, in_game)
+        at: dict[int, tuple[int, int | None, int]] = {}
         takes = draws = 0
         # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
         trick: list[Any] | None = None
-
-        def close_trick() -> None:
-            if trick is not None:
-                tricks.add(gid, *trick)
 
         for step_no, step in enumerate(walk, 1):
             item = step.item
@@ -254,7 +422,8 @@ class _Writer:
                 at[id(d)] = (step_no, actor, in_game)
             if isinstance(item, Play):
                 if trick is None or trick[0] != step.trick:
-                    close_trick()
+                    if trick is not None:
+                        tricks.append((gid, *trick))
                     trick = [step.trick or 0, name(item.seat), C.card_str(item.card), 0, in_game, None, None, None, 0]
                 trick[3] += 1
                 if failing:
@@ -270,9 +439,8 @@ class _Writer:
                     elif isinstance(ev, EV.Penalty):
                         trick[5:8] = ["penalty", name(ev.seat), ev.cards]
                 c = item.card
-                add_play((gid, step_no, step.trick or 0, trick[3], item.seat, name(item.seat) or "?", C.card_str(c),
-                          C.SUIT_SYMBOLS[C.SUIT[c]], C.RANK_NAMES[C.RANK[c]], effect, in_game, not failing,
-                          failing[0].code if failing else None))
+                add_play((gid, step_no, step.trick or 0, trick[3], item.seat, name(item.seat) or "?", *_CARD_COLUMNS[c],
+                          effect, in_game, not failing, failing[0].code if failing else None))
             else:
                 takes += isinstance(item, Take)
                 draws += isinstance(item, Draw)
@@ -280,14 +448,25 @@ class _Writer:
                     if isinstance(ev, EV.Penalty) and trick is not None:  # a trick penalised after the table played on
                         trick[5:8] = ["penalty", name(ev.seat), ev.cards]
             out += sum(1 for ev in step.events if isinstance(ev, EV.GotAway))
-        close_trick()
-        res = walk.result
+        if trick is not None:
+            tricks.append((gid, *trick))
+        return walk.result, takes, draws, at
 
+    def _rest(self, gid: int, g: Game, res: GameResult, takes: int, draws: int,
+              at: dict[int, tuple[int, int | None, int]]) -> None:
+        """The game's row, its seats' rows and its findings' rows."""
+        seats = g.seats
+        n = len(seats)
+
+        def name(s: int | None) -> str | None:
+            return seats[s] if s is not None and 0 <= s < n else None
+
+        add_diag = self.rows["diagnostics"].append
         for d in res.diagnostics:
             step_of, seat, in_game_then = at.get(id(d), (None, None, None))
-            diags.add(gid, step_of, d.trick, d.code, d.severity, seat, name(seat), in_game_then,
+            add_diag((gid, step_of, d.trick, d.code, d.severity, seat, name(seat), in_game_then,
                       d.span.line if d.span is not None and d.span.line else None,
-                      d.span.col if d.span is not None and d.span.line else None, d.message)
+                      d.span.col if d.span is not None and d.span.line else None, d.message))
 
         # the deal's features, seat by seat
         hands: dict[int, tuple[int, ...] | None] = {}
@@ -300,6 +479,7 @@ class _Writer:
         ace = next((s for s, cs in hands.items() if cs is not None and C.ACE_OF_SPADES in cs), None)
         finished = res.finished and res.loser is not None
         place = {s: k + 1 for k, s in enumerate(res.out_order)}
+        add_seat = self.rows["seats"].append
         for s in range(n):
             cs = hands.get(s)
             lengths: list[int | None] = [None] * 4
@@ -308,22 +488,94 @@ class _Writer:
                 for c in cs:
                     lengths[C.SUIT[c]] = (lengths[C.SUIT[c]] or 0) + 1
             known = [x for x in lengths if x is not None]
-            self.t["seats"].add(gid, s, seats[s], dealt.get(s), *lengths, max(known) if known else None,
-                                min(known) if known else None, (ace == s) if cs is not None else None,
-                                place.get(s), (res.loser == s) if finished else None)
+            add_seat((gid, s, seats[s], dealt.get(s), *lengths, max(known) if known else None,
+                      min(known) if known else None, (ace == s) if cs is not None else None,
+                      place.get(s), (res.loser == s) if finished else None))
 
         sev = _severity_counts(res.diagnostics)
         self.syntax_errors += len(g.errors)
         tags = [{"name": t.name, "value": t.value} for t in g.header if hasattr(t, "name")]
-        self.t["games"].add(
-            gid, str(g.path), g.number, g.span.line or g.first_line, res.rules.spec() if res.rules else None,
+        self.rows["games"].append((
+            gid, str(g.path), g.number, g.span.line or g.first_line, _spec(res.rules) if res.rules else None,
             bool(res.rules.trumps) if res.rules else None, n, list(seats), tags, g.tag("Date"), g.tag("Result"),
             name(res.loser) if finished else None, res.loser if finished else None,
             [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.trumps else None,
             res.tricks, takes, draws, finished, res.judged, res.stopped, len(g.errors),
-            sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace))
+            sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace)))
+
+
+def _word(c: object) -> str | None:
+    """A seat's class as the review's JSON writes it (safe, open, lost)."""
+    return None if c is None else str(getattr(c, "value", c))
+
+
+def _after_play(ev: EV.Event, trick: list[Any], seats: tuple[str, ...]) -> bool:
+    """An event that follows a play (or a take, or a draw) in a game without findings: how
+    the trick on the table ended is written into ``trick``. False for a mistake's events,
+    which a game without findings should not have (the caller walks it instead)."""
+    if type(ev) is EV.TrickToWaste:
+        if trick:
+            trick[5:8] = ["waste", seats[ev.winner], None]
+    elif type(ev) is EV.PickedUp:
+        if trick:
+            trick[5:8] = ["pickup", seats[ev.seat], ev.cards]
+    elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
+        return False
+    return True
+
+
+# The spec of each rule set met, kept with the rule set (an archive names one or two, game
+# after game, and spec() walks every option).
+_SPECS: dict[int, tuple[RuleSet, str]] = {}
+
+
+def _spec(rules: RuleSet) -> str:
+    got = _SPECS.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_SPECS) >= 64:
+            _SPECS.clear()
+        got = _SPECS[id(rules)] = (rules, rules.spec())
+    return got[1]
+
+
+class _Writer:
+    """The five tables of one export, written from the rows made here (one process) or
+    from the record batches of the workers' slices."""
+
+    def __init__(self, directory: Path, batch_rows: int, review: bool = False):
+        names = (*TABLES, REVIEWED) if review else TABLES
+        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], batch_rows) for name in names}
+        self.batch_rows = batch_rows
+        self.games = 0
+        self.syntax_errors = 0
+
+    def rows(self, rows: Rows) -> None:
+        """Write the tables whose rows have gathered a batch (after each game)."""
+        for name, buf in rows.rows.items():
+            if len(buf) >= self.batch_rows:
+                self.t[name].write(rows.take(name))
+
+    def part(self, part: Part) -> None:
+        """A worker's slice: its game ids (1 up in the slice) shifted past the games before."""
+        games, syntax_errors, batches = part
+        offset = self.games
+        for name, batch in batches.items():
+            if offset and batch.num_rows:
+                ids = pc.add(batch.column(0), pa.scalar(offset, pa.int32()))
+                batch = batch.set_column(0, batch.schema.field(0), ids)
+            self.t[name].write(batch)
+        self.games += games
+        self.syntax_errors += syntax_errors
+
+    def close(self, rows: Rows | None = None) -> Counts:
+        if rows is not None:
+            for name in rows.rows:
+                self.t[name].write(rows.take(name))
+            self.games += rows.next_id - 1
+            self.syntax_errors += rows.syntax_errors
         for t in self.t.values():
-            t.due()
+            t.close()
+        return Counts({name: t.rows for name, t in self.t.items()}, self.syntax_errors)  # verdicts too, if written
 
 
 def games_of(files: list[Path]) -> Iterator[Game]:
@@ -365,11 +617,46 @@ def manifest_of(directory: Path) -> dict[str, Any] | None:
     return m if isinstance(m, dict) and m.get("generator") == GENERATOR else None
 
 
-def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
-                  progress: Callable[[int], object] | None = None) -> Counts:
+Part = tuple[int, int, dict[str, pa.RecordBatch]]  # a slice's games, syntax errors, and tables
+
+
+def export_range(piece: Slice) -> Part:
+    """The tables of one slice of a file (a ``--jobs`` worker's task): its games read and
+    judged as in one process, their ids 1 up within the slice (the writer shifts them)."""
+    path, start, end, games, lines, chars, name = piece
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    reader = Reader(name)
+    rows = Rows(review=_review)
+    for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
+                                                  offset=chars, byte_offset=start):
+        if number == 0:
+            reader.read_prelude(text, offset)
+            continue
+        rows.game(reader.parse_game(text, number, first_line, offset))
+    return rows.next_id - 1, rows.syntax_errors, {t: rows.take(t) for t in list(rows.rows)}
+
+
+_review: Reviewer | None = None  # a worker's slices are reviewed too (export --review)
+
+
+def _setup(review: Reviewer | None) -> None:
+    """A worker's one setting (each slice builds its own referee)."""
+    global _review
+    _review = review
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+
+
+def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS, jobs: int = 1,
+                  review: Reviewer | None = None, progress: Callable[[int], object] | None = None) -> Counts:
     """Export the games of ``files`` into directory ``out`` (replacing an export of ours
     there; any other non-empty directory is refused): written in a directory beside it,
-    moved into place when complete."""
+    moved into place when complete. ``jobs`` above 1: slices of the files are read and
+    judged by that many worker processes, and their tables written here in input order.
+    ``review``: the review of a game (``referee.review.review.review_game``, handed down by
+    the command line, a layer above this one): the table of its verdicts too (slow: the
+    solver and the samples)."""
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out} exists and is not a directory; give a directory for the tables")
     if out.is_dir() and any(out.iterdir()) and not is_export(out):
@@ -383,14 +670,22 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     except OSError as e:
         raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
     try:
-        w = _Writer(tmp, batch_rows)
+        w = _Writer(tmp, batch_rows, review is not None)
+        rows = Rows(review=review)
+        threshold = gc.get_threshold()
+        gc.set_threshold(GC_THRESHOLD, *threshold[1:])
         try:
-            for g in games_of(files):
-                w.game(g)
-                if progress is not None:
-                    progress(w.game_id)
+            if jobs > 1:
+                _in_workers(files, w, jobs, review, progress)
+            else:
+                for g in games_of(files):
+                    rows.game(g)
+                    w.rows(rows)
+                    if progress is not None:
+                        progress(rows.next_id - 1)
         finally:
-            counts = w.close()
+            gc.set_threshold(*threshold)
+            counts = w.close(rows)
         manifest = {"generator": GENERATOR, "schema_version": ARCHIVE_SCHEMA_VERSION,
                     "version": referee.__version__, "sources": made, "rows": counts.rows}
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -399,6 +694,34 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return counts
+
+
+def _in_workers(files: list[Path], w: _Writer, jobs: int, review: Reviewer | None,
+                progress: Callable[[int], object] | None) -> None:
+    """``--jobs N``: the files cut into slices (as ``check --jobs N`` cuts them), each slice's
+    tables made by a worker process, and written here in input order."""
+    runner = PoolRunner(jobs, _setup, (review,))
+
+    def work() -> Iterator[Slice]:
+        for path in files:
+            why = problem(path)
+            if why is not None:
+                raise UsageError(f"{path}: {why}")
+            yield from slices(str(path), None, str(path), runner.slice_bytes(path.stat().st_size))
+
+    completed = False
+    try:
+        for part in runner.map(export_range, work()):
+            w.part(part)
+            if progress is not None:
+                progress(w.games)
+        completed = True
+    except ReadError as e:
+        raise UsageError(f"{e.path}: {e.message}") from None
+    except WorkerFailed as e:
+        raise UsageError(f"{e}; the export was not finished") from None
+    finally:
+        runner.close(abort=not completed)
 
 
 def _move_into_place(tmp: Path, out: Path) -> None:
@@ -418,9 +741,11 @@ def _move_into_place(tmp: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def export_parquet_command(paths: list[Path], output: Path | None) -> int:
+def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "1",
+                           review: Reviewer | None = None) -> int:
     """``getaway-ref export --format parquet``: exit 1 if a record has syntax errors (its
-    games are exported as far as they read), 2 for usage or I/O problems."""
+    games are exported as far as they read), 2 for usage or I/O problems. ``jobs``: --jobs'
+    value, a number of processes or 'auto' (as check chooses)."""
     from_ = ", ".join(map(str, paths))
     if output is None:
         raise UsageError("--format parquet writes a directory of tables: name it with -o DIR")
@@ -428,12 +753,17 @@ def export_parquet_command(paths: list[Path], output: Path | None) -> int:
     if not files:
         raise UsageError(f"no .gwy records found in {from_}")
     try:
-        counts = write_archive(files, output)
+        processes = choose_jobs(sum(p.stat().st_size for p in files if p.is_file()), jobs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        counts = write_archive(files, output, jobs=processes, review=review)
     except OSError as e:
         raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
     rows = counts.rows
     print(f"wrote {output}: {rows['games']} games, {rows['seats']} seats, {rows['tricks']} tricks, "
-          f"{rows['plays']} plays, {rows['diagnostics']} diagnostics")
+          f"{rows['plays']} plays, {rows['diagnostics']} diagnostics"
+          + (f", {rows[REVIEWED]} verdicts" if review is not None else ""))
     if counts.syntax_errors:
         sys.stderr.write(f"{from_}: {counts.syntax_errors} syntax error(s); run getaway-ref check {from_}\n")
         return 1

@@ -29,7 +29,7 @@ import duckdb
 
 import referee
 from referee.archive.inputs import expand, problem
-from referee.archive.parquet import ARCHIVE_SCHEMA_VERSION, TABLES, manifest_of, sources, write_archive
+from referee.archive.parquet import ARCHIVE_SCHEMA_VERSION, REVIEWED, TABLES, manifest_of, sources, write_archive
 from referee.commands import UsageError
 from referee.notation.grammar import cache_dir
 from referee.reports.diagnostics import FAILING
@@ -109,6 +109,31 @@ VIEWS: tuple[View, ...] = (
 )
 
 
+# The views over the review's verdicts (an export made with --review; docs/archives.md).
+REVIEW_VIEWS: tuple[View, ...] = (
+    View("blunders_by_theme", "the review's verdicts by the phase of the game: table size, players still holding "
+                              "cards (2: the two-player ending), cards held, and what the play was (a lead, a "
+                              "tochoo, a take, ...): how many were reviewed, blunders, mistakes, inaccuracies, only moves",
+         "SELECT g.players, p.in_game AS players_left, coalesce(p.in_game = 2, false) AS two_player_ending, "
+         "CASE WHEN v.held <= 10 THEN 'up to 10' WHEN v.held <= 20 THEN '11 to 20' ELSE 'over 20' END AS cards_held, "
+         "CASE WHEN v.action LIKE 'takes %' THEN 'take' ELSE coalesce(p.effect, 'penalised') END AS act, "
+         "(g.takes > 0) AS game_with_take, (g.draws > 0) AS game_with_draw, "
+         "count(*) AS reviewed, count(*) FILTER (WHERE v.exact) AS exact, "
+         "count(*) FILTER (WHERE v.verdict = 'blunder' OR v.mark = 'blunder') AS blunders, "
+         "count(*) FILTER (WHERE v.mark = 'mistake') AS mistakes, "
+         "count(*) FILTER (WHERE v.mark = 'inaccuracy') AS inaccuracies, "
+         "count(*) FILTER (WHERE v.verdict = 'only move') AS only_moves, "
+         "round(count(*) FILTER (WHERE v.verdict = 'blunder' OR v.mark = 'blunder') / count(*), 4) AS blunder_rate "
+         "FROM verdicts v JOIN games g USING (game_id) LEFT JOIN plays p USING (game_id, step) "
+         "GROUP BY ALL ORDER BY players, players_left DESC, cards_held, act"),
+)
+
+
+def reviewed(tables: Path) -> bool:
+    """Whether the export holds the review's verdicts (export --review)."""
+    return (tables / f"{REVIEWED}.parquet").is_file()
+
+
 # ---- the archive: an export, or records exported into the cache ---------------------------------
 
 
@@ -170,12 +195,13 @@ def connect(tables: Path) -> duckdb.DuckDBPyConnection:
     # DuckDB's progress bar would write into standard error (a pipe, a log): nothing but the answer
     con = duckdb.connect(":memory:")
     con.execute("SET enable_progress_bar = false")
-    for t in TABLES:
+    review = reviewed(tables)
+    for t in (*TABLES, REVIEWED) if review else TABLES:
         path = str(tables / f"{t}.parquet").replace("'", "''")
         con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{path}')")
     for m in MACROS:
         con.execute(m)
-    for v in VIEWS:
+    for v in (*VIEWS, *REVIEW_VIEWS) if review else VIEWS:
         con.execute(f"CREATE VIEW {v.name} AS {v.sql}")
     return con
 
@@ -290,10 +316,11 @@ def query_command(archive: Path, sql: str | None, fmt: str = "text") -> int:
 def _list(con: duckdb.DuckDBPyConnection) -> int:
     out = sys.stdout
     out.write("tables (docs/archives.md):\n")
-    for t in TABLES:
+    review = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [REVIEWED]).fetchone()
+    for t in (*TABLES, REVIEWED) if review and review[0] else TABLES:
         (count,) = con.execute(f"SELECT count(*) FROM {t}").fetchone() or (0,)
         out.write(f"  {t:<28} {count} rows\n")
     out.write("views:\n")
-    for v in VIEWS:
+    for v in (*VIEWS, *REVIEW_VIEWS) if review and review[0] else VIEWS:
         out.write(f"  {v.name:<28} {v.about}\n")
     return 0
