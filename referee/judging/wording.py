@@ -200,6 +200,11 @@ def got_away(seat: str, place: int) -> str:
     return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
 
 
+def opens_first_trick(ace: str) -> str:
+    """What the first lead must be (the rule, for ``legal``): ``A♠ opens the first trick``."""
+    return f"{ace} opens the first trick"
+
+
 def draw_due(seat: str, source: str) -> str:
     return f"{seat} has the power and no card left, so draws from {source} and leads the card"
 

@@ -33,6 +33,7 @@ from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.codes import Code, say
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Step
@@ -667,8 +668,8 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
     if v.phase is E.Phase.OVER:
         return f"the game is over: {seats[v.loser if v.loser is not None else -1]} lost"
     if v.phase is E.Phase.DRAW_DUE:
-        return (f"{seats[v.to_act]} has the power and no card, and must draw from "
-                f"{W.source_words(v.draw_source, seats)}")
+        return say(Code.DRAW_OUT_OF_PLACE, "now", drawer=seats[v.to_act],
+                   source=W.source_words(v.draw_source, seats)).message
     if v.phase is E.Phase.BEFORE_FIRST:
         holder = e.ace_holder()
         ace = C.card_str(e.first_card())
