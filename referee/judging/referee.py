@@ -581,10 +581,9 @@ class _Walk(Judging):
         if leading:
             self.open_rec = tno
         ended = e.trick_number() != before
-        if snapshot is not None and ((ended and e.to_act() != s) or e.current_phase() == E.IN_TRICK):
-            # Penalised means the trick ended here and the player leads next: the record's
-            # next play is a new trick led by this seat.
-            if self._penalty_shown(k, s):
+        if snapshot is not None and (ended or e.current_phase() == E.IN_TRICK):
+            # Penalised means the offender, not the tochoo's winner, holds the trick's cards.
+            if self._penalty_shown(k, s, c, snapshot, e):
                 self.engine = e = snapshot
                 w = say(Code.RENEGE, "penalised", seat=self.seat(s), card=C.card_str(c), led=C.suit_name(led))
                 d = self.report(Code.RENEGE, w.message, self._play_at(k).card_span, label=w.label, trick=tno,
@@ -680,17 +679,16 @@ class _Walk(Judging):
         self.open_rec = None
         return diag, True
 
-    def _penalty_shown(self, k: int, s: int) -> bool:
-        """Does the record go on with ``s`` leading the next trick (before any other play)?"""
-        tno = self.events[k][3]
-        for entry in after(self.events, k):
-            if entry[0] == "play":
-                if entry[3] == tno:
-                    return False
-                return entry[1] == s
-            if entry[0] in ("take", "draw"):
-                return False
-        return False
+    def _penalty_shown(self, k: int, s: int, c: int, before: E.Engine, played: E.Engine) -> bool:
+        """Did the table penalise ``s``'s card ``c`` (entry ``k``) as a renege? Decided by who
+        holds the trick's cards: the state with the penalty applied (``s`` picked the trick
+        up, from ``before`` the play) against the state as played (the trick went where the
+        card sent it), each tried against the rest of the record, whose counts and later
+        plays show where the cards are (and whose turn it is). The penalty is shown only
+        when it explains the record further; on a tie the record stands as played."""
+        pen = before.copy()
+        pen.apply_mistake(Penalise(s, c), events=False)
+        return best_trial([("played on", played), ("penalty", pen)], self.events, k + 1) == "penalty"
 
     def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
         """The mistake played on (ruling 1, the penalty not applied): the engine follows the
