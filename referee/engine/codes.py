@@ -281,8 +281,7 @@ CODES: dict[str, CodeInfo] = {
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c(Code.RENEGE, "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "
-           "while holding the suit led is a renege; the penalty is to pick up every card of "
-           "the trick and lead the next one.",
+           "while holding the suit led is a renege, penalised as ruling 1 says.",
            "4. West 2♥, North 6♥, East K♣   (East holds 9♥)\n   -> renege; East picks up 3 "
            "cards and leads trick 5",
            words=Words(
@@ -308,7 +307,7 @@ CODES: dict[str, CodeInfo] = {
                unpenalised=("proved",))),
         _c(Code.AFTER_TOCHOO, "play after a tochoo", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A tochoo (a card of another suit) ends the trick at once: the players after it do "
-           "not play. Whoever plays after it picks up the trick and leads next.",
+           "not play. Playing after it is penalised as ruling 1 says.",
            "6. South 5♦, West K♠, North 3♦\n   -> North played after West's tochoo",
            words=Words(
                messages={"": "{seat} played {card} after {by}'s tochoo {tochoo} ended trick {trick}",
@@ -319,7 +318,7 @@ CODES: dict[str, CodeInfo] = {
                                        R.DONKEY)})),
         _c(Code.OUT_OF_TURN, "play out of turn", R.cites(R.LATER_TRICKS, R.ruling(1), R.ruling(2)),
            "From the second trick on, the players play in turn from the leader. Playing out "
-           "of turn is penalised: the offender picks up the trick and leads next. In the first "
+           "of turn is penalised as ruling 1 says. In the first "
            "trick any order is allowed (unless first_trick=in_turn).",
            "5. North Q♦, South A♦\n   -> it was East's turn",
            words=Words(

@@ -81,16 +81,30 @@ def leads(why: EV.LeadReason) -> str:
 # ---- the penalty (docs/rulings.md, ruling 1) --------------------------------------------------
 
 
-def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None) -> str:
-    """Ruling 1's penalty from its facts: ``South picks up the 4 cards of trick 4 and leads
-    trick 5``; when the pickup ends the game, nobody leads again."""
+def penalty_words(seat: str, n: int, trick: int, next_trick: int | None, *, told: str = "help") -> str:
+    """Ruling 1's penalty from its facts (the engine's :class:`~referee.engine.events.Penalty`:
+    the offender, the cards picked up, the trick, who leads next), the one place a penalty is
+    put in words. ``told``: "help", as the referee states it (``South picks up the 4 cards
+    of trick 4 and leads trick 5``; when the pickup ends the game, nobody leads again);
+    "trick", at the end of a trick told play by play (``South picks up 4 cards as the
+    penalty and leads trick 5``); "note", a record's comment (``South picks up 4 cards and
+    leads``)."""
+    if told == "note":
+        return f"{seat} picks up {cards(n)} and leads"
+    if told == "trick":
+        return pickup(seat, n, penalty=True) + (f" and leads trick {next_trick}" if next_trick is not None else "")
     took = f"{seat} picks up " + ("the card" if n == 1 else f"the {n} cards") + f" of trick {trick}"
     return took + (f" and leads trick {next_trick}" if next_trick is not None else "; the game is over")
 
 
+def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+    """The penalty as the referee states it (:func:`penalty_words`)."""
+    return penalty_words(seat, n, trick, next_trick)
+
+
 def penalty_help(seat: str, n: int, trick: int, next_trick: int | None) -> str:
     """A mistake's help: the penalty, as the referee states it."""
-    return PENALTY_HELP + penalty_sentence(seat, n, trick, next_trick)
+    return PENALTY_HELP + penalty_words(seat, n, trick, next_trick)
 
 
 def penalty_missed_help(seat: str, trick: int) -> str:
@@ -285,10 +299,12 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     5``. ``high``: the winner's card (:func:`highest`); ``leads``: the trick the same seat
     leads next, if it does; ``ends``: told after the plays, a pickup at a tochoo opens with
     ``the trick ends;``."""
+    if penalty:
+        return penalty_words(seat + high, n, 0, leads, told="trick")
     if waste:
         head = f"the trick goes to the waste pile; {seat}{high} has the power"
     else:
-        head = ("the trick ends; " if ends and not penalty else "") + pickup(seat + high, n, penalty=penalty)
+        head = ("the trick ends; " if ends else "") + pickup(seat + high, n)
     return head + (f" and leads trick {leads}" if leads is not None else "")
 
 

@@ -240,7 +240,7 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
                                      leads=a.trick_no if leads else None, ends=True))
         elif isinstance(ev, EV.Penalty):
             said_lead.add(ev.seat)
-            parts.append(W.trick_end(seats[ev.seat], ev.cards, penalty=True, leads=a.trick_no))
+            parts.append(W.penalty_words(seats[ev.seat], ev.cards, ev.trick, a.trick_no, told="trick"))
         elif isinstance(ev, EV.GotAway):
             parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
         elif isinstance(ev, EV.Leads):

@@ -954,7 +954,7 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
             continue
         if isinstance(ev, EV.Penalty):
             if not skip_penalty:
-                parts.append(W.trick_end(name(ev.seat), ev.cards, penalty=True, leads=v.trick_no))
+                parts.append(W.penalty_words(name(ev.seat), ev.cards, ev.trick, v.trick_no, told="trick"))
         elif isinstance(ev, EV.Leads):
             if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
                 parts.append(f"{name(ev.seat)} leads")
