@@ -11,7 +11,7 @@ another sentence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -306,6 +306,58 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     else:
         head = ("the trick ends; " if ends else "") + pickup(seat + high, n)
     return head + (f" and leads trick {leads}" if leads is not None else "")
+
+
+def trumps_set(suit: int) -> str:
+    """Donkey: ``♥ hearts are trumps``."""
+    return f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps"
+
+
+def narrate(events: Sequence[EV.Event], seats: Sequence[str], *, trick_no: int, out_order: Sequence[int],
+            donkey: bool, high: Callable[[int], str], said_lead: set[int] | None = None) -> str:
+    """What followed an action, from the engine's events in the order they happened, in one
+    sentence: the end of a trick, who picks up (a penalty as :func:`penalty_words` tells it),
+    who gets away, who leads and why, a draw due, a take, a draw, trumps made, the end of the
+    game. The one narrator of events: ``ask``, ``show --narrate``, the replay page and
+    ``live`` tell what happened with it. ``trick_no``: the trick now (the one led next);
+    ``out_order``: the seats out, in order; ``high(w)``: the clause naming the card that won
+    the trick for ``w`` (:func:`highest`); ``said_lead``: seats whose lead is already told."""
+    parts: list[str] = []
+    said = set() if said_lead is None else said_lead
+
+    def name(s: int | None) -> str:
+        return seats[s] if s is not None and 0 <= s < len(seats) else "nobody"
+
+    evs = [ev for ev in events if not isinstance(ev, EV.Played)]
+    for k, ev in enumerate(evs):
+        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
+            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
+            leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
+            if leads:
+                said.add(w)
+            parts.append(trick_end(name(w), ev.cards, waste=isinstance(ev, EV.TrickToWaste), high=high(w),
+                                   leads=trick_no if leads else None, ends=True))
+        elif isinstance(ev, EV.Penalty):
+            said.add(ev.seat)
+            parts.append(penalty_words(name(ev.seat), ev.cards, ev.trick, trick_no, told="trick"))
+        elif isinstance(ev, EV.GotAway):
+            parts.append(got_away(name(ev.seat), out_order.index(ev.seat) + 1 if ev.seat in out_order else 0))
+        elif isinstance(ev, EV.Leads):
+            if ev.seat not in said:
+                said.add(ev.seat)
+                parts.append(lead_clause(name(ev.seat), trick_no, ev.why))
+        elif isinstance(ev, EV.DrawDue):
+            parts.append(draw_due(name(ev.seat), source_words(ev.source, seats)))
+        elif isinstance(ev, EV.Took):
+            parts.append(took(name(ev.taker), name(ev.target)))
+        elif isinstance(ev, EV.Drew):
+            parts.append(drew(name(ev.seat), ev.card, f"{seats[ev.source]}'s hand"
+                              if ev.source is not None and ev.source >= 0 else None))
+        elif isinstance(ev, EV.GameOver):
+            parts.append(game_over(name(ev.loser), ev.legs, donkey))
+        elif isinstance(ev, EV.TrumpsSet):
+            parts.append(trumps_set(ev.suit))
+    return "; ".join(parts)
 
 
 # ---- the review's answers (issue 28, branch review): ask, show --narrate, live's hint ----------

@@ -223,40 +223,12 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
     game. (Per item: the replay page shows it at each step. A trick's story is told from
     its :func:`outcome`, which keeps only the pickup and the lead that stand.) With
     ``skip_lead``, a lead of that seat already told is not told again."""
-    parts: list[str] = []
     a = st.after.view()
-    donkey = st.after.rules.trumps
     evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
-    said_lead: set[int] = set() if skip_lead is None else {skip_lead}
     trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
-    for k, ev in enumerate(evs):
-        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
-            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
-            leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
-            if leads:
-                said_lead.add(w)
-            parts.append(W.trick_end(seats[w], ev.cards, waste=isinstance(ev, EV.TrickToWaste),
-                                     high=highest_clause(a.last_trick or trick, w, a.trumps),
-                                     leads=a.trick_no if leads else None, ends=True))
-        elif isinstance(ev, EV.Penalty):
-            said_lead.add(ev.seat)
-            parts.append(W.penalty_words(seats[ev.seat], ev.cards, ev.trick, a.trick_no, told="trick"))
-        elif isinstance(ev, EV.GotAway):
-            parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
-        elif isinstance(ev, EV.Leads):
-            if ev.seat not in said_lead:
-                said_lead.add(ev.seat)
-                parts.append(W.lead_clause(seats[ev.seat], a.trick_no, ev.why))
-        elif isinstance(ev, EV.DrawDue):
-            parts.append(W.draw_due(seats[ev.seat], W.source_words(ev.source, seats)))
-        elif isinstance(ev, EV.Took):
-            parts.append(W.took(seats[ev.taker], seats[ev.target]))
-        elif isinstance(ev, EV.Drew):
-            parts.append(W.drew(seats[ev.seat], ev.card, f"{seats[ev.source]}'s hand"
-                                if ev.source is not None and ev.source >= 0 else None))
-        elif isinstance(ev, EV.GameOver):
-            parts.append(W.game_over(seats[ev.loser], ev.legs, donkey))
-    return "; ".join(parts)
+    return W.narrate(evs, seats, trick_no=a.trick_no, out_order=a.out_order, donkey=st.after.rules.trumps,
+                     high=lambda w: highest_clause(a.last_trick or trick, w, a.trumps),
+                     said_lead=set() if skip_lead is None else {skip_lead})
 
 
 def highest_clause(trick: Sequence[tuple[int, int]], w: int, trump: int | None) -> str:
