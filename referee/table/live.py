@@ -729,7 +729,7 @@ class Session:
             return None  # ruling 8: the referee notes the lower card that would have kept the game going
         if v.sizes[s] > len(v.known[s]):  # the seat holds unseen cards
             proves = c not in v.known[s] and C.SUIT[c] in v.voids[s]  # a renege, of a void shown before
-            shows = bool(v.trick) and C.SUIT[c] != C.SUIT[v.trick[0][1]]  # a void (or a renege the next lead shows)
+            shows = bool(e.shows_void(s, c))  # a void (or a renege the next lead shows): the engine's duty
             if proves or shows:
                 return None
         after = e.copy()
