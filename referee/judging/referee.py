@@ -420,7 +420,7 @@ class _Walk(Judging):
                     p.applied, p.cards = True, len(pen.view().last_trick)
                     if pen.current_phase() == E.OVER:
                         p.leads = None
-                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
+                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads, p.leader)
                 return
         e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
@@ -614,8 +614,11 @@ class _Walk(Judging):
         """Ruling 1's penalty as data, and the help made from it (judging/wording.py): who
         picks up how many cards, and who leads next (nobody, when the pickup ends the game)."""
         over = applied and self.engine.current_phase() == E.OVER
-        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
-        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
+        # Who leads next is the engine's (its Penalty fact), told only when not the offender.
+        leader = self.engine.to_act() if applied and not over else s
+        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied,
+                                        None if leader in (s, -1) else self.seat(leader))
+        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads, p.leader)
 
     def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool,
                        t: E.Turn) -> tuple[Diagnostic, bool]:

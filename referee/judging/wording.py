@@ -81,35 +81,45 @@ def leads(why: EV.LeadReason) -> str:
 # ---- the penalty (docs/rulings.md, ruling 1) --------------------------------------------------
 
 
-def penalty_words(seat: str, n: int, trick: int, next_trick: int | None, *, told: str = "help") -> str:
+def penalty_words(seat: str, n: int, trick: int, next_trick: int | None, *, told: str = "help",
+                  leader: str | None = None) -> str:
     """Ruling 1's penalty from its facts (the engine's :class:`~referee.engine.events.Penalty`:
     the offender, the cards picked up, the trick, who leads next), the one place a penalty is
     put in words. ``told``: "help", as the referee states it (``South picks up the 4 cards
     of trick 4 and leads trick 5``; when the pickup ends the game, nobody leads again);
     "trick", at the end of a trick told play by play (``South picks up 4 cards as the
     penalty and leads trick 5``); "note", a record's comment (``South picks up 4 cards and
-    leads``)."""
+    leads``). ``leader``: the seat that leads next when it is not the offender."""
+    if leader is not None and leader != seat:
+        then = f"; {leader} leads" + (f" trick {next_trick}" if next_trick is not None and told != "note" else "")
+    else:
+        then = " and leads" + (f" trick {next_trick}" if next_trick is not None and told != "note" else "")
     if told == "note":
-        return f"{seat} picks up {cards(n)} and leads"
+        return f"{seat} picks up {cards(n)}" + then
     if told == "trick":
-        return pickup(seat, n, penalty=True) + (f" and leads trick {next_trick}" if next_trick is not None else "")
+        return pickup(seat, n, penalty=True) + (then if next_trick is not None else "")
     took = f"{seat} picks up " + ("the card" if n == 1 else f"the {n} cards") + f" of trick {trick}"
-    return took + (f" and leads trick {next_trick}" if next_trick is not None else "; the game is over")
+    return took + (then if next_trick is not None else "; the game is over")
 
 
-def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None, leader: str | None = None) -> str:
     """The penalty as the referee states it (:func:`penalty_words`)."""
-    return penalty_words(seat, n, trick, next_trick)
+    return penalty_words(seat, n, trick, next_trick, leader=leader)
 
 
-def penalty_help(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+def penalty_help(seat: str, n: int, trick: int, next_trick: int | None, leader: str | None = None) -> str:
     """A mistake's help: the penalty, as the referee states it."""
-    return PENALTY_HELP + penalty_words(seat, n, trick, next_trick)
+    return PENALTY_HELP + penalty_words(seat, n, trick, next_trick, leader=leader)
 
 
 def penalty_missed_help(seat: str, trick: int) -> str:
     """The help of a renege proved later, when the trick has long been played on."""
-    return PENALTY_HELP + f"{seat} should have picked up trick {trick} and led trick {trick + 1}"
+    return PENALTY_HELP + penalty_missed(seat, trick)
+
+
+def penalty_missed(seat: str, trick: int) -> str:
+    """A penalty the table did not apply, long played on: what should have happened."""
+    return f"{seat} should have picked up trick {trick} and led trick {trick + 1}"
 
 
 # ---- why a card may be played ------------------------------------------------------------------
@@ -338,8 +348,9 @@ def narrate(events: Sequence[EV.Event], seats: Sequence[str], *, trick_no: int, 
             parts.append(trick_end(name(w), ev.cards, waste=isinstance(ev, EV.TrickToWaste), high=high(w),
                                    leads=trick_no if leads else None, ends=True))
         elif isinstance(ev, EV.Penalty):
-            said.add(ev.seat)
-            parts.append(penalty_words(name(ev.seat), ev.cards, ev.trick, trick_no, told="trick"))
+            said.add(ev.seat if ev.leads is None else ev.leads)
+            parts.append(penalty_words(name(ev.seat), ev.cards, ev.trick, trick_no, told="trick",
+                                       leader=None if ev.leads is None else name(ev.leads)))
         elif isinstance(ev, EV.GotAway):
             parts.append(got_away(name(ev.seat), out_order.index(ev.seat) + 1 if ev.seat in out_order else 0))
         elif isinstance(ev, EV.Leads):

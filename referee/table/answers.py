@@ -137,8 +137,8 @@ def penalty_words(d: Diagnostic) -> str:
     if p is None:
         return ""
     if p.cards == 0:  # a renege proved later: what should have happened
-        return f"{p.seat} should have picked up trick {p.trick} and led trick {p.trick + 1}"
-    return W.penalty_sentence(p.seat, p.cards, p.trick, p.leads)
+        return W.penalty_missed(p.seat, p.trick)
+    return W.penalty_sentence(p.seat, p.cards, p.trick, p.leads, p.leader)
 
 
 def diagnostic_sentence(d: Diagnostic) -> str:
