@@ -275,7 +275,7 @@ def test_game_over_result_tag_and_next_game(tmp_path):
     assert r.returncode == 1, r.stderr  # 'East 2♠' after the end is rejected
     out = r.stdout.splitlines()
     assert out[0] == "turn: West leads the card drawn in trick 21; before it, a player may take the next player's hand"
-    assert any(line.startswith("recorded: 21. East 8♥") and "game over: West lost" in line for line in out)
+    assert any(line.startswith("recorded: 21. East 8♥") and "the game is over: West is left holding cards and loses" in line for line in out)
     assert any(line.startswith("rejected") and "after the end of the game" in line for line in out)
     assert "game 2: North East South West, rules pagat" in r.stdout
     games = parse(f.read_text(encoding="utf-8"))

@@ -67,3 +67,36 @@ def test_a_renege_in_a_hidden_game_is_still_found():
         assert set(codes) <= {m.code for m in sim.mistakes}, codes
         found += codes.count("M201")
     assert found > 0
+
+
+UNSEEN_RENEGE = """%gwy 1
+
+%game
+[Seats "North East South West"]
+[Rules "pagat"]
+deal
+North 13
+East 13
+South 13
+West 13
+1. West A♠, North J♠, East A♥, South 10♠
+2. West 5♥, North 9♥, East Q♥, South J♥
+3. East 3♥, South 7♥, West K♥, North 8♥
+4. West 2♥, North 6♥, East K♣
+counts {counts}
+"""
+
+
+@pytest.mark.parametrize("counts, penalised", [
+    ("North 12, East 9, South 10, West 9", False),  # North, the tochoo's winner, holds the trick
+    ("North 9, East 12, South 10, West 9", True),   # East, the offender, holds it: penalised
+])
+def test_a_penalised_tochoo_is_told_by_who_holds_the_trick_not_by_who_leads(counts, penalised):
+    # No play follows the tochoo: only the count says where the 3 cards of trick 4 went, and
+    # the referee reads the penalty (docs/rulings.md, ruling 1) from it.
+    g = parse(UNSEEN_RENEGE.format(counts=counts), "u.gwy")[0]
+    res = Referee().judge(g)
+    assert [d.code for d in res.diagnostics] == (["M201"] if penalised else [])
+    if penalised:
+        p = res.diagnostics[0].penalty
+        assert (p.seat, p.cards, p.trick, p.leads, p.applied) == ("East", 3, 4, 5, True)

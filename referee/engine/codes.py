@@ -17,7 +17,8 @@ change meaning; new ones get new numbers, and a retired number is never used aga
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from referee.engine import citations as R
@@ -66,6 +67,35 @@ class Code(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Words:
+    """How a code is said (ruff's ``Violation``: the rule owns its message). ``messages``
+    and ``labels`` are templates over the verdict's facts (``str.format`` names: ``seat``,
+    ``card``, ``trick``, ...), keyed by the way the finding happened ("" the usual one);
+    ``notes`` the rule's note with its citation, keyed by which form of the rule applies
+    ("" the usual one); a label is looked up by the way, then by the form of the rule;
+    ``more`` further notes (by ``how_rule``, then ``how``) and ``related`` a related span's
+    label, as templates too."""
+
+    messages: Mapping[str, str]
+    labels: Mapping[str, str] = field(default_factory=dict)
+    notes: Mapping[str, str] = field(default_factory=dict)
+    more: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    related: Mapping[str, str] = field(default_factory=dict)
+    # The ways of finding a mistake told without ruling 1's note (a renege proved long after).
+    unpenalised: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A finding in words: its message, label, notes (rule note first) and related label."""
+
+    message: str
+    label: str
+    notes: list[str]
+    related: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class CodeInfo:
     code: Code
     title: str
@@ -76,17 +106,34 @@ class CodeInfo:
     # Why the code is no longer reported (empty: in use). A retired code keeps its number,
     # which is never given to another finding, and `explain` still tells what it was.
     retired: str = ""
+    words: Words | None = None
 
 
 def _c(code: Code, title: str, rule: object, explanation: str, example: str, severity: str | None = None,
-       retired: str = "") -> CodeInfo:
+       retired: str = "", words: Words | None = None) -> CodeInfo:
     if severity is None:
         severity = MISTAKE if code.startswith("M") else ERROR
-    return CodeInfo(code, title, severity, str(rule), explanation, example, retired)
+    return CodeInfo(code, title, severity, str(rule), explanation, example, retired, words)
 
 
 P = R.PAGAT
 N = R.notation
+
+# Ruling 1's penalty, the second note of every mistake (M2xx): the rule itself is told once,
+# in docs/rulings.md; each mistake's own help tells who picks up what (judging/wording.py).
+PENALTY_NOTE = R.note("the offender picks up the trick and leads", R.ruling(1), R.LATER_TRICKS)
+_FOLLOW_NOTE = R.note("a player who holds the suit led must follow it", R.LATER_TRICKS)
+_FIRST_NOTE = R.note("those who have a spade must play a spade", R.FIRST_TRICK)
+_NOT_IN_HAND_NOTE = R.note("a record that cannot be true is an error in the record, not a mistake at the table",
+                           R.ruling(5))
+_NOT_IN_HAND = Words(
+    messages={"seat": "{seat} cannot hold {card}: it is in {holder}'s hand",
+              "trick": "{seat} cannot hold {card}: it is on the table in this trick",
+              "waste": "{seat} cannot hold {card}: it lies in the waste pile",
+              "none_unseen": "{seat} cannot hold {card}: {seat} holds no unseen card that could be it",
+              "shown_void": "{seat} cannot hold {card}: {seat}'s unseen cards were shown to lack it",
+              "played": "{seat} cannot hold {card}: it has already been played"},
+    labels={"": "not in {seat}'s hand"}, notes={"": _NOT_IN_HAND_NOTE})
 
 CODES: dict[str, CodeInfo] = {
     c.code: c
@@ -152,11 +199,13 @@ CODES: dict[str, CodeInfo] = {
            "The card played cannot be in the player's hand: the record has it somewhere else "
            "(another hand, the trick on the table), or the hand has no card left that could "
            "be it.",
-           "North A♠ ...\n1. East A♠\n   -> East cannot hold A♠: it is in North's hand"),
+           "North A♠ ...\n1. East A♠\n   -> East cannot hold A♠: it is in North's hand",
+           words=_NOT_IN_HAND),
         _c(Code.IN_WASTE, "card already in the waste pile", R.ruling(5),
            "A card that went to the waste pile stays there until drawn: it cannot be played "
            "again.",
-           "2. West 5H ...   (to the waste)\n7. West 5H\n   -> 5♥ lies in the waste pile"),
+           "2. West 5H ...   (to the waste)\n7. West 5H\n   -> 5♥ lies in the waste pile",
+           words=_NOT_IN_HAND),
         _c(Code.DRAWN_CARD_NOT_THERE, "drawn card not there", R.cites(R.ruling(4), R.GETTING_AWAY),
            "A drawn card must be where it is drawn from: the waste pile (not the trick just "
            "played) or the named player's hand.",
@@ -164,7 +213,12 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.DRAW_OUT_OF_PLACE, "draw out of place", R.cites(R.ruling(4), R.GETTING_AWAY),
            "A draw happens only when the rules make a player draw: the player who has the "
            "power and no card. And that player must draw before leading.",
-           "North draws 7♦\n   -> no draw is due: North has cards"),
+           "North draws 7♦\n   -> no draw is due: North has cards",
+           words=Words(
+               messages={"now": "{drawer} has the power and no card, and must draw from {source}",
+                         "play": "{drawer} has the power and no card, and must draw from {source} before anyone plays"},
+               labels={"play": "no draw recorded before this play"},
+               notes={"": R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))})),
         _c(Code.WRONG_TAKE, "take of the wrong hand", R.cites(R.ruling(3), R.TAKING),
            "A player takes the hand of the next player in the direction of play who still "
            "holds cards; the taker must hold cards; the rule set must allow taking.",
@@ -174,7 +228,17 @@ CODES: dict[str, CodeInfo] = {
            "5. North Q♦ East J♦\nSouth takes West\n   -> trick 5 is not finished"),
         _c(Code.AFTER_END, "play after the end", R.END,
            "The game ends when one player is left holding cards; nothing is played after.",
-           "... the game is over: South lost\n9. South 4♣\n   -> the game ended after trick 8"),
+           "... the game is over: South lost\n9. South 4♣\n   -> the game ended after trick 8",
+           words=Words(
+               messages={"": "{seat} plays {card} after the end of the game",
+                         "take": "{seat} takes {target}'s hand after the end of the game",
+                         "draw": "{seat} draws {card} after the end of the game"},
+               labels={"": "the game is over", "take": "", "draw": ""},
+               notes={"": R.note("the game ends when one player is left holding cards: {loser} lost", R.END),
+                      "take": str(R.END),
+                      "draw": R.note("nothing happens after the last player holding cards is found", R.END),
+                      "two_players": R.note("a tochoo on a drawn lead with two players left ends the game: "
+                                            "{loser} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)})),
         _c(Code.COUNT_CONTRADICTS, "count contradicts the replay", R.ruling(5),
            "A count line states hand sizes; the replay of the record gives other sizes.",
            "counts North 12\n   -> North holds 11 cards here, not 12"),
@@ -188,7 +252,11 @@ CODES: dict[str, CodeInfo] = {
            "position\nNorth 5\nEast 5\nwaste 40\n   -> 50 cards placed, the pack has 52"),
         _c(Code.SEAT_OUT, "play by a seat that is out", R.GETTING_AWAY,
            "A player who has got away takes no more part in the play.",
-           "East took West's hand\n8. West 4♣\n   -> West has got away"),
+           "East took West's hand\n8. West 4♣\n   -> West has got away",
+           words=Words(
+               messages={"": "{seat} plays {card} but has got away"},
+               labels={"": "{seat} is out"},
+               notes={"": R.note("a player with no cards takes no more part", R.GETTING_AWAY)})),
         _c(Code.TRICK_NOT_FINISHED, "trick not finished", R.LATER_TRICKS,
            "The record starts a new trick while players who hold cards have not yet played to "
            "the last one, and no tochoo ended it. The referee ends the trick as the record "
@@ -213,35 +281,103 @@ CODES: dict[str, CodeInfo] = {
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c(Code.RENEGE, "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "
-           "while holding the suit led is a renege; the penalty is to pick up every card of "
-           "the trick and lead the next one.",
+           "while holding the suit led is a renege, penalised as ruling 1 says.",
            "4. West 2♥, North 6♥, East K♣   (East holds 9♥)\n   -> renege; East picks up 3 "
-           "cards and leads trick 5"),
+           "cards and leads trick 5",
+           words=Words(
+               messages={"": "renege: {seat} played {card} on a {led} lead while holding {held}",
+                         "trump": "renege: {seat} played {card} without trumping, holding the trump {held}",
+                         "penalised": "renege: {seat} played {card} on a {led} lead, and the table penalised it",
+                         "proved": "renege: {seat} played {card} on a {led} lead while holding a {led}"},
+               labels={"": "tochoo while holding the suit led", "first": "a spade was due",
+                       "donkey": "a trump was due", "penalised": "tochoo penalised as a renege"},
+               notes={"": _FOLLOW_NOTE, "first": _FIRST_NOTE,
+                      "donkey": R.note("a player who cannot follow suit must play a trump if they have one",
+                                       R.DONKEY)},
+               more={"penalised": ("{seat}'s hand is unseen: the renege is taken from the record, where {seat} "
+                                   "picks up the trick and leads next instead of the tochoo's winner",),
+                     "proved": ("proved by {seat}'s {proof} in trick {proof_trick}: a card {seat} held since "
+                                "before the tochoo",
+                                "the penalty was not applied at the table; the referee follows the record as played"),
+                     "proved_first": ("proved by {seat}'s {proof} in trick {proof_trick}: a card {seat} held since "
+                                      "the first trick, when {seat} played no spade",
+                                      "the penalty was not applied at the table; the referee follows the record as "
+                                      "played")},
+               related={"proved": "{seat} plays a {led} from the hand that had none"},
+               unpenalised=("proved",))),
         _c(Code.AFTER_TOCHOO, "play after a tochoo", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A tochoo (a card of another suit) ends the trick at once: the players after it do "
-           "not play. Whoever plays after it picks up the trick and leads next.",
-           "6. South 5♦, West K♠, North 3♦\n   -> North played after West's tochoo"),
+           "not play. Playing after it is penalised as ruling 1 says.",
+           "6. South 5♦, West K♠, North 3♦\n   -> North played after West's tochoo",
+           words=Words(
+               messages={"": "{seat} played {card} after {by}'s tochoo {tochoo} ended trick {trick}",
+                         "ended": "{seat} played {card} after the end of the trick ended trick {trick}"},
+               labels={"": "played after the trick ended"},
+               notes={"": R.note("a tochoo ends the trick; nobody plays after it", R.LATER_TRICKS),
+                      "donkey": R.note("a trump never ends a trick; a card that neither follows nor trumps does",
+                                       R.DONKEY)})),
         _c(Code.OUT_OF_TURN, "play out of turn", R.cites(R.LATER_TRICKS, R.ruling(1), R.ruling(2)),
            "From the second trick on, the players play in turn from the leader. Playing out "
-           "of turn is penalised: the offender picks up the trick and leads next. In the first "
+           "of turn is penalised as ruling 1 says. In the first "
            "trick any order is allowed (unless first_trick=in_turn).",
-           "5. North Q♦, South A♦\n   -> it was East's turn"),
+           "5. North Q♦, South A♦\n   -> it was East's turn",
+           words=Words(
+               messages={"": "{seat} played {card} out of turn: it was {turn}'s turn",
+                         "lead": "{seat} led {card}, but {turn} {why} trick {trick}"},
+               labels={"": "out of turn"},
+               notes={"": R.note("after the lead, the others play in turn", R.LATER_TRICKS),
+                      "first": R.note("under first_trick=in_turn the first trick is played in turn", R.FIRST_TRICK,
+                                      R.DENEXA_PLAY)})),
         _c(Code.SECOND_CARD, "second card in a trick", R.cites(R.ruling(1), R.ruling(2)),
            "Each player plays at most one card to a trick.",
-           "1. West A♠, North J♠, North 9♠\n   -> North has already played to trick 1"),
+           "1. West A♠, North J♠, North 9♠\n   -> North has already played to trick 1",
+           words=Words(
+               messages={"": "{seat} played a second card, {card}, to trick {trick}"},
+               labels={"": "second card in one trick"},
+               notes={"": R.note("each player plays one card to a trick", R.ruling(2))})),
         _c(Code.NOT_ACE_FIRST, "first trick not opened with the ace of spades", R.cites(R.FIRST_TRICK, R.ruling(2)),
            "The holder of the ace of spades (the marked one in a double pack) opens the "
            "first trick with it.",
-           "1. North J♠ ...\n   -> West holds A♠ and must open with it"),
+           "1. North J♠ ...\n   -> West holds A♠ and must open with it",
+           words=Words(
+               messages={"": "the first trick opens with {ace}, played by {holder}; {seat} played {card}",
+                         "unknown": "the first trick opens with {ace}, played by its holder; {seat} played {card}"},
+               labels={"": "{ace} first"},
+               notes={"": R.note("the holder of the ace of spades opens the first trick with it", R.FIRST_TRICK),
+                      "double": R.note("with two packs the marked ace of spades opens the first trick",
+                                       R.DOUBLE_PACK, R.FIRST_TRICK)})),
         _c(Code.LOWER_CARD, "a lower card would have kept the game going", R.cites(R.ruling(8), R.DENEXA_ENDING, R.TWO_PLAYERS),
            "A note, not a mistake (ruling 8): with two players left, the player with cards answered the "
            "other's last card or a drawn lead with a higher card of the suit while holding a lower one. "
            "The play is legal: the other player gets away and the player with cards loses. A lower "
            "card would have kept the game going.",
            "West leads drawn 9♦; East plays K♦ holding 3♦\n   -> note: 3♦ would have kept the game going",
-           severity=NOTE),
+           severity=NOTE,
+           words=Words(
+               messages={"": "{seat} answered {lead_seat}'s {what} {lead} with {card} while holding the lower "
+                             "{lower}: legal, and {seat} loses"},
+               labels={"": "a higher card by choice"},
+               notes={"": R.note("any card of the suit led may be played; the other player gets away",
+                                 R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)},
+               more={"": ()})),
     ]
 }
+
+
+def say(code: str, how: str = "", rule: str = "", **facts: object) -> Said:
+    """A finding of ``code`` in its catalogue's words: the message and label the way it
+    happened (``how``), the note of the form of the rule that applies (``rule``), each
+    filled with the verdict's facts. A mistake (M2xx) adds ruling 1's penalty note."""
+    w = CODES[code].words
+    assert w is not None, f"{code} has no words in the catalogue"
+    labels = w.labels
+    label = labels[how] if how and how in labels else labels.get(rule, labels.get("", ""))
+    notes = [w.notes.get(rule, w.notes.get("", ""))]
+    if CODES[code].severity == MISTAKE and how not in w.unpenalised:
+        notes.append(PENALTY_NOTE)
+    notes += w.more.get(f"{how}_{rule}", w.more.get(how, ()))
+    return Said(w.messages[how].format(**facts), label.format(**facts),
+                [n.format(**facts) for n in notes if n], w.related.get(how, "").format(**facts))
 
 
 def explain(code: str) -> CodeInfo | None:

@@ -88,10 +88,15 @@ class PickedUp:
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
-    """Ruling 1: the offender picked up the trick as the penalty for a mistake."""
+    """Ruling 1: the offender (``seat``) picked up the ``cards`` of trick ``trick`` as the
+    penalty for a mistake; ``leads``, the seat that leads next (None: the pickup ended the
+    game). The one fact every sentence about a penalty is told from (judging/wording.py,
+    :func:`~referee.judging.wording.penalty`)."""
 
     seat: int
     cards: int
+    trick: int = 0
+    leads: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1110,7 +1110,8 @@ class Engine:
         taken = self._trick
         for _, tc in taken:
             self._give(s, tc)
-        self._log.append((Penalty, s, len(taken)))
+        told = len(self._log)  # the penalty's entry, completed with who leads once that is known
+        self._log.append((Penalty, s, len(taken), self._trick_no, None))
         self._last_trick, self._last_picker = list(taken), s
         self._pending = []
         self._end_trick()
@@ -1127,6 +1128,7 @@ class Engine:
         self._phase = BETWEEN
         self._lead_by(s, LeadReason.PENALTY)
         if not self._finish_if_one_left():
+            self._log[told] = (Penalty, s, len(taken), self._trick_no - 1, self._power)
             self._log.append((Leads, s, LeadReason.PENALTY))
 
     def reopen(self) -> None:

@@ -29,7 +29,7 @@ from dataclasses import replace
 from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import state as E
-from referee.engine.codes import Code
+from referee.engine.codes import Code, say
 from referee.engine.events import (
     ANY_SOURCE,
     CloseTrick,
@@ -67,18 +67,6 @@ from referee.notation.record import (
     Trick,
 )
 from referee.reports.diagnostics import Diagnostic, PenaltyFacts, Related, judged_to
-
-RULE_NOTES: dict[str, str] = {
-    Code.RENEGE: R.note("a player who holds the suit led must follow it", R.LATER_TRICKS),
-    Code.AFTER_TOCHOO: R.note("a tochoo ends the trick; nobody plays after it", R.LATER_TRICKS),
-    Code.OUT_OF_TURN: R.note("after the lead, the others play in turn", R.LATER_TRICKS),
-    Code.SECOND_CARD: R.note("each player plays one card to a trick", R.ruling(2)),
-    Code.NOT_ACE_FIRST: R.note("the holder of the ace of spades opens the first trick with it", R.FIRST_TRICK),
-}
-DONKEY_NOTE = R.note("a player who cannot follow suit must play a trump if they have one", R.DONKEY)
-DONKEY_END_NOTE = R.note("a trump never ends a trick; a card that neither follows nor trumps does", R.DONKEY)
-FIRST_NOTE = R.note("those who have a spade must play a spade", R.FIRST_TRICK)
-PENALTY_NOTE = R.note("the offender picks up the trick and leads", R.ruling(1), R.LATER_TRICKS)
 
 
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
@@ -432,7 +420,7 @@ class _Walk(Judging):
                     p.applied, p.cards = True, len(pen.view().last_trick)
                     if pen.current_phase() == E.OVER:
                         p.leads = None
-                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
+                    diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads, p.leader)
                 return
         e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
@@ -538,18 +526,13 @@ class _Walk(Judging):
         s, c = play.seat, play.card
         name, card = self.seat(s), C.card_str(c)
         if v.code == Code.AFTER_END:
-            self.report(Code.AFTER_END, f"{name} plays {card} after the end of the game", play.card_span,
-                        label="the game is over",
-                        notes=[R.note(f"a tochoo on a drawn lead with two players left ends the game: "
-                                      f"{self.seat(view.loser)} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)
-                               if view.ended_by == "two_players" else
-                               R.note(f"the game ends when one player is left holding cards: {self.seat(view.loser)} lost",
-                                      R.END)],
+            w = say(Code.AFTER_END, "", "two_players" if view.ended_by == "two_players" else "",
+                    seat=name, card=card, loser=self.seat(view.loser))
+            self.report(Code.AFTER_END, w.message, play.card_span, label=w.label, notes=w.notes,
                         help="remove the plays after the end, or check the tricks before", trick=tno)
         elif v.code == Code.SEAT_OUT:
-            self.report(Code.SEAT_OUT, f"{name} plays {card} but has got away", play.seat_span,
-                        label=f"{name} is out", notes=[R.note("a player with no cards takes no more part", R.GETTING_AWAY)],
-                        trick=tno)
+            w = say(Code.SEAT_OUT, seat=name, card=card)
+            self.report(Code.SEAT_OUT, w.message, play.seat_span, label=w.label, notes=w.notes, trick=tno)
         elif v.code == Code.DRAW_OUT_OF_PLACE:
             due = v.detail
             assert isinstance(due, E.DrawDueFrom)
@@ -557,28 +540,23 @@ class _Walk(Judging):
             source = due.source  # a seat, ANY_SOURCE (any other hand), or None: the waste pile
             src = "the waste pile" if source is None else (
                 "any other player's hand" if source == ANY_SOURCE else f"{self.seat(source)}'s hand")
-            self.report(Code.DRAW_OUT_OF_PLACE, f"{d} has the power and no card, and must draw from {src} before anyone plays",
-                        play.card_span, label="no draw recorded before this play",
-                        notes=[R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))],
+            w = say(Code.DRAW_OUT_OF_PLACE, "play", drawer=d, source=src)
+            self.report(Code.DRAW_OUT_OF_PLACE, w.message, play.card_span, label=w.label, notes=w.notes,
                         help=f"add '{d} draws CARD{'' if source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
                         trick=tno)
         else:
-            w = v.reason
-            if w.startswith("seat:"):
-                where = f"it is in {self.seat(int(w[5:]))}'s hand"
-            elif w == "trick":
-                where = "it is on the table in this trick"
-            elif w == "waste":
-                where = "it lies in the waste pile"
-            elif w == "hidden":
-                where = f"{name} holds no unseen card that could be it" if view.sizes[s] == len(view.known[s]) else \
-                    f"{name}'s unseen cards were shown to lack it"
+            r, holder = v.reason, ""
+            if r.startswith("seat:"):
+                how, holder = "seat", self.seat(int(r[5:]))
+            elif r in ("trick", "waste"):
+                how = r
+            elif r == "hidden":
+                how = "none_unseen" if view.sizes[s] == len(view.known[s]) else "shown_void"
             else:
-                where = "it has already been played"
+                how = "played"
             code = Code.IN_WASTE if v.code == Code.IN_WASTE else Code.NOT_IN_HAND
-            self.report(code, f"{name} cannot hold {card}: {where}", play.card_span,
-                        label=f"not in {name}'s hand",
-                        notes=[R.note("a record that cannot be true is an error in the record, not a mistake at the table", R.ruling(5))],
+            w = say(code, how, seat=name, card=card, holder=holder)
+            self.report(code, w.message, play.card_span, label=w.label, notes=w.notes,
                         help="check this card and the deal", trick=tno)
 
     def _apply(self, s: int, c: int, tno: int, k: int) -> None:
@@ -603,18 +581,13 @@ class _Walk(Judging):
         if leading:
             self.open_rec = tno
         ended = e.trick_number() != before
-        if snapshot is not None and ((ended and e.to_act() != s) or e.current_phase() == E.IN_TRICK):
-            # Penalised means the trick ended here and the player leads next: the record's
-            # next play is a new trick led by this seat.
-            if self._penalty_shown(k, s):
+        if snapshot is not None and (ended or e.current_phase() == E.IN_TRICK):
+            # Penalised means the offender, not the tochoo's winner, holds the trick's cards.
+            if self._penalty_shown(k, s, c, snapshot, e):
                 self.engine = e = snapshot
-                d = self.report(
-                    Code.RENEGE, f"renege: {self.seat(s)} played {C.card_str(c)} on a {C.suit_name(led)} lead, "
-                    "and the table penalised it", self._play_at(k).card_span, label="tochoo penalised as a renege",
-                    trick=tno,
-                    notes=[RULE_NOTES[Code.RENEGE], PENALTY_NOTE,
-                           f"{self.seat(s)}'s hand is unseen: the renege is taken from the record, where "
-                           f"{self.seat(s)} picks up the trick and leads next instead of the tochoo's winner"])
+                w = say(Code.RENEGE, "penalised", seat=self.seat(s), card=C.card_str(c), led=C.suit_name(led))
+                d = self.report(Code.RENEGE, w.message, self._play_at(k).card_span, label=w.label, trick=tno,
+                                notes=w.notes)
                 cards = len(e.view().trick) + 1
                 e.apply_mistake(Penalise(s, c), events=False)
                 self._penalty_facts(d, s, tno, cards, True)
@@ -641,8 +614,11 @@ class _Walk(Judging):
         """Ruling 1's penalty as data, and the help made from it (judging/wording.py): who
         picks up how many cards, and who leads next (nobody, when the pickup ends the game)."""
         over = applied and self.engine.current_phase() == E.OVER
-        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied)
-        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads)
+        # Who leads next is the engine's (its Penalty fact), told only when not the offender.
+        leader = self.engine.to_act() if applied and not over else s
+        p = diag.penalty = PenaltyFacts(self.seat(s), cards, tno, None if over else tno + 1, applied,
+                                        None if leader in (s, -1) else self.seat(leader))
+        diag.help = W.penalty_help(p.seat, p.cards, p.trick, p.leads, p.leader)
 
     def _judge_mistake(self, k: int, play: Play, tno: int, v: E.Verdict, late: bool,
                        t: E.Turn) -> tuple[Diagnostic, bool]:
@@ -706,17 +682,16 @@ class _Walk(Judging):
         self.open_rec = None
         return diag, True
 
-    def _penalty_shown(self, k: int, s: int) -> bool:
-        """Does the record go on with ``s`` leading the next trick (before any other play)?"""
-        tno = self.events[k][3]
-        for entry in after(self.events, k):
-            if entry[0] == "play":
-                if entry[3] == tno:
-                    return False
-                return entry[1] == s
-            if entry[0] in ("take", "draw"):
-                return False
-        return False
+    def _penalty_shown(self, k: int, s: int, c: int, before: E.Engine, played: E.Engine) -> bool:
+        """Did the table penalise ``s``'s card ``c`` (entry ``k``) as a renege? Decided by who
+        holds the trick's cards: the state with the penalty applied (``s`` picked the trick
+        up, from ``before`` the play) against the state as played (the trick went where the
+        card sent it), each tried against the rest of the record, whose counts and later
+        plays show where the cards are (and whose turn it is). The penalty is shown only
+        when it explains the record further; on a tie the record stands as played."""
+        pen = before.copy()
+        pen.apply_mistake(Penalise(s, c), events=False)
+        return best_trial([("played on", played), ("penalty", pen)], self.events, k + 1) == "penalty"
 
     def _unnoticed(self, s: int, c: int, v: E.Verdict, late: bool) -> None:
         """The mistake played on (ruling 1, the penalty not applied): the engine follows the
@@ -733,32 +708,26 @@ class _Walk(Judging):
         self.open_rec = None
 
     def _mistake_diag(self, play: Play, tno: int, v: E.Verdict, t: E.Turn) -> Diagnostic:
+        """A mistake in its catalogue's words (engine/codes.py): the facts of the verdict
+        are gathered here, the sentences are the code's own."""
         e = self.engine
         trumps, trump, first = self.rules.trumps, t.trumps, t.first_trick
         led_suit = C.SUIT[t.trick[0][1]] if t.trick else -1  # the suit led, in a trick
         s, c = play.seat, play.card
-        name, card = self.seat(s), C.card_str(c)
-        help: str | None = None  # the penalty's help is made from its facts (_penalty_facts)
-        notes = [RULE_NOTES.get(v.code, ""), PENALTY_NOTE]
         code = v.code
-        span = play.card_span
-        label = ""
+        facts: dict[str, object] = {"seat": self.seat(s), "card": C.card_str(c), "trick": tno}
+        how = rule = ""
         if code == Code.RENEGE:
             suit = _seat_or_suit(v)  # the suit the player held
-            held = C.suit_name(suit)
             known = [x for x in e.known(s) if C.SUIT[x] == suit]
+            held = C.card_str(known[0]) if known else None
             if trumps and trump is not None and suit == trump and C.SUIT[c] != led_suit:
-                msg = f"renege: {name} played {card} without trumping, holding the trump {C.card_str(known[0]) if known else held}"
-                notes[0] = DONKEY_NOTE
-                label = "a trump was due"
+                how, rule = "trump", "donkey"
+                facts["held"] = held or C.suit_name(suit)
             else:
-                led = "spade" if first else C.suit_name(led_suit)
-                msg = (f"renege: {name} played {card} on a {led} lead while holding "
-                       f"{C.card_str(known[0]) if known else 'a ' + held}")
-                if first:
-                    notes[0] = FIRST_NOTE
-            if not label:
-                label = "tochoo while holding the suit led" if not first else "a spade was due"
+                rule = "first" if first else ""
+                facts["led"] = "spade" if first else C.suit_name(led_suit)
+                facts["held"] = held or "a " + C.suit_name(suit)
         elif code == Code.AFTER_TOCHOO:
             last = e.ended_trick() if t.phase != E.IN_TRICK else t.trick
             # The card that ended the trick: the engine's one rule of what a card does
@@ -768,37 +737,23 @@ class _Walk(Judging):
                            if card_effect(C.SUIT[x], last_led, -1 if trump is None else trump, first=False,
                                           trumps=trumps) is Effect.TOCHOO),
                           None)
-            if trumps:
-                notes[0] = DONKEY_END_NOTE
-            by = f" {self.seat(tochoo[0])}'s tochoo {C.card_str(tochoo[1])}" if tochoo else " the end of the trick"
-            msg = f"{name} played {card} after{by} ended trick {tno}"
-            label = "played after the trick ended"
-        elif code == Code.OUT_OF_TURN:
-            turn = self.seat(_seat_or_suit(v))
-            if t.phase == E.BETWEEN:
-                msg = f"{name} led {card}, but {turn} {W.leads(e.view().lead_why)} trick {tno}"
+            rule = "donkey" if trumps else ""
+            if tochoo:
+                facts.update(by=self.seat(tochoo[0]), tochoo=C.card_str(tochoo[1]))
             else:
-                msg = f"{name} played {card} out of turn: it was {turn}'s turn"
-            label = "out of turn"
-            if first:
-                notes[0] = R.note("under first_trick=in_turn the first trick is played in turn", R.FIRST_TRICK,
-                                  R.DENEXA_PLAY)
-        elif code == Code.SECOND_CARD:
-            msg = f"{name} played a second card, {card}, to trick {tno}"
-            label = "second card in one trick"
+                how = "ended"
+        elif code == Code.OUT_OF_TURN:
+            facts["turn"] = self.seat(_seat_or_suit(v))
+            if t.phase == E.BETWEEN:
+                how, facts["why"] = "lead", W.leads(e.view().lead_why)
+            rule = "first" if first else ""
         elif code == Code.NOT_ACE_FIRST:
             holder_seat = _seat_or_suit(v)
-            holder = self.seat(holder_seat) if holder_seat >= 0 else "its holder"
-            ace = C.card_str(e.first_card())
-            if self.rules.packs == 2:
-                notes[0] = R.note("with two packs the marked ace of spades opens the first trick", R.DOUBLE_PACK,
-                                  R.FIRST_TRICK)
-            msg = f"the first trick opens with {ace}, played by {holder}; {name} played {card}"
-            label = f"{ace} first"
-        else:
-            msg = f"{name} may not play {card} now"
-        notes = [n for n in notes if n]
-        return self.report(code, msg, span, label=label, notes=notes, help=help, trick=tno)
+            how = "" if holder_seat >= 0 else "unknown"
+            facts.update(holder=self.seat(holder_seat) if holder_seat >= 0 else "", ace=C.card_str(e.first_card()))
+            rule = "double" if self.rules.packs == 2 else ""
+        w = say(code, how, rule, **facts)
+        return self.report(code, w.message, play.card_span, label=w.label, notes=w.notes, trick=tno)
 
     def _note_lower_card(self, play: Play, tno: int, lower: int) -> None:
         """Ruling 8: a higher card by choice in the two-player ending is legal; say, as a
@@ -808,12 +763,9 @@ class _Walk(Judging):
         lead_seat, lead_card = e.view().trick[0]
         # Two players are left (lower_card_instead says so only then): a drawn lead is a shootout.
         what = "drawn lead" if e.shootout() else "last card"
-        self.report(Code.LOWER_CARD,
-                    f"{name} answered {self.seat(lead_seat)}'s {what} {C.card_str(lead_card)} with {card} "
-                    f"while holding the lower {C.card_str(lower)}: legal, and {name} loses",
-                    play.card_span, label="a higher card by choice", trick=tno,
-                    notes=[R.note("any card of the suit led may be played; the other player gets away",
-                                  R.ruling(8), R.TWO_PLAYERS, R.DENEXA_ENDING)],
+        w = say(Code.LOWER_CARD, seat=name, card=card, lead_seat=self.seat(lead_seat), what=what,
+                lead=C.card_str(lead_card), lower=C.card_str(lower))
+        self.report(Code.LOWER_CARD, w.message, play.card_span, label=w.label, trick=tno, notes=w.notes,
                     help=f"{C.card_str(lower)} would have kept the game going")
 
     def _renege_proved(self, s: int, c: int, play: Play, ref: VoidShown) -> None:
@@ -831,17 +783,13 @@ class _Walk(Judging):
         e.apply_mistake(ForgetVoid(s, suit), events=False)
         name = self.seat(s)
         suit_led = C.suit_name(suit)
+        w = say(Code.RENEGE, "proved", "first" if in_first else "", seat=name, card=C.card_str(tcard), led=suit_led,
+                proof=C.card_str(c), proof_trick=self._rec_trick_of(play))
         self.report(
-            Code.RENEGE, f"renege: {name} played {C.card_str(tcard)} on a {suit_led} lead while holding a {suit_led}",
-            tplay.card_span, label="a spade was due" if in_first else "tochoo while holding the suit led", trick=ttno,
-            notes=[FIRST_NOTE if in_first else RULE_NOTES[Code.RENEGE],
-                   f"proved by {name}'s {C.card_str(c)} in trick {self._rec_trick_of(play)}: a card {name} held since "
-                   + (f"the first trick, when {name} played no spade" if in_first else "before the tochoo"),
-                   "the penalty was not applied at the table; the referee follows the record as played"],
+            Code.RENEGE, w.message, tplay.card_span, label=w.label, trick=ttno, notes=w.notes,
             help=W.penalty_missed_help(name, ttno),
             penalty=PenaltyFacts(name, 0, ttno, ttno + 1, False),
-            related=[Related(play.card_span, f"{name} plays a {suit_led} from the hand that had none",
-                             self.game.source_line(play.card_span.line))],
+            related=[Related(play.card_span, w.related, self.game.source_line(play.card_span.line))],
         )
 
     def _rec_trick_of(self, play: Play) -> int:
@@ -875,8 +823,8 @@ class _Walk(Judging):
             return
         if v is not None:
             if v.code == Code.AFTER_END:
-                self.report(Code.AFTER_END, f"{taker} takes {target}'s hand after the end of the game", t.span,
-                            notes=[str(R.END)])
+                w = say(Code.AFTER_END, "take", "take", seat=taker, target=target)
+                self.report(Code.AFTER_END, w.message, t.span, notes=w.notes)
                 raise Stopped("the game is over")
             if v.code == Code.DRAW_OUT_OF_PLACE:
                 self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(_seat_or_suit(v))} must draw", t.span,
@@ -939,8 +887,8 @@ class _Walk(Judging):
                 return
             return  # nothing to follow: the draw is passed over
         elif v.reason == "the game is over":
-            self.report(Code.AFTER_END, f"{name} draws {card} after the end of the game", d.span,
-                        notes=[R.note("nothing happens after the last player holding cards is found", R.END)])
+            said = say(Code.AFTER_END, "draw", "draw", seat=name, card=card)
+            self.report(Code.AFTER_END, said.message, d.span, notes=said.notes)
         else:
             due = v.detail  # who must draw, and from where
             assert isinstance(due, E.DrawDueFrom)

@@ -11,7 +11,7 @@ another sentence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -81,21 +81,45 @@ def leads(why: EV.LeadReason) -> str:
 # ---- the penalty (docs/rulings.md, ruling 1) --------------------------------------------------
 
 
-def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None) -> str:
-    """Ruling 1's penalty from its facts: ``South picks up the 4 cards of trick 4 and leads
-    trick 5``; when the pickup ends the game, nobody leads again."""
+def penalty_words(seat: str, n: int, trick: int, next_trick: int | None, *, told: str = "help",
+                  leader: str | None = None) -> str:
+    """Ruling 1's penalty from its facts (the engine's :class:`~referee.engine.events.Penalty`:
+    the offender, the cards picked up, the trick, who leads next), the one place a penalty is
+    put in words. ``told``: "help", as the referee states it (``South picks up the 4 cards
+    of trick 4 and leads trick 5``; when the pickup ends the game, nobody leads again);
+    "trick", at the end of a trick told play by play (``South picks up 4 cards as the
+    penalty and leads trick 5``); "note", a record's comment (``South picks up 4 cards and
+    leads``). ``leader``: the seat that leads next when it is not the offender."""
+    if leader is not None and leader != seat:
+        then = f"; {leader} leads" + (f" trick {next_trick}" if next_trick is not None and told != "note" else "")
+    else:
+        then = " and leads" + (f" trick {next_trick}" if next_trick is not None and told != "note" else "")
+    if told == "note":
+        return f"{seat} picks up {cards(n)}" + then
+    if told == "trick":
+        return pickup(seat, n, penalty=True) + (then if next_trick is not None else "")
     took = f"{seat} picks up " + ("the card" if n == 1 else f"the {n} cards") + f" of trick {trick}"
-    return took + (f" and leads trick {next_trick}" if next_trick is not None else "; the game is over")
+    return took + (then if next_trick is not None else "; the game is over")
 
 
-def penalty_help(seat: str, n: int, trick: int, next_trick: int | None) -> str:
+def penalty_sentence(seat: str, n: int, trick: int, next_trick: int | None, leader: str | None = None) -> str:
+    """The penalty as the referee states it (:func:`penalty_words`)."""
+    return penalty_words(seat, n, trick, next_trick, leader=leader)
+
+
+def penalty_help(seat: str, n: int, trick: int, next_trick: int | None, leader: str | None = None) -> str:
     """A mistake's help: the penalty, as the referee states it."""
-    return PENALTY_HELP + penalty_sentence(seat, n, trick, next_trick)
+    return PENALTY_HELP + penalty_words(seat, n, trick, next_trick, leader=leader)
 
 
 def penalty_missed_help(seat: str, trick: int) -> str:
     """The help of a renege proved later, when the trick has long been played on."""
-    return PENALTY_HELP + f"{seat} should have picked up trick {trick} and led trick {trick + 1}"
+    return PENALTY_HELP + penalty_missed(seat, trick)
+
+
+def penalty_missed(seat: str, trick: int) -> str:
+    """A penalty the table did not apply, long played on: what should have happened."""
+    return f"{seat} should have picked up trick {trick} and led trick {trick + 1}"
 
 
 # ---- why a card may be played ------------------------------------------------------------------
@@ -200,6 +224,11 @@ def got_away(seat: str, place: int) -> str:
     return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
 
 
+def opens_first_trick(ace: str) -> str:
+    """What the first lead must be (the rule, for ``legal``): ``A♠ opens the first trick``."""
+    return f"{ace} opens the first trick"
+
+
 def draw_due(seat: str, source: str) -> str:
     return f"{seat} has the power and no card left, so draws from {source} and leads the card"
 
@@ -280,11 +309,66 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     5``. ``high``: the winner's card (:func:`highest`); ``leads``: the trick the same seat
     leads next, if it does; ``ends``: told after the plays, a pickup at a tochoo opens with
     ``the trick ends;``."""
+    if penalty:
+        return penalty_words(seat + high, n, 0, leads, told="trick")
     if waste:
         head = f"the trick goes to the waste pile; {seat}{high} has the power"
     else:
-        head = ("the trick ends; " if ends and not penalty else "") + pickup(seat + high, n, penalty=penalty)
+        head = ("the trick ends; " if ends else "") + pickup(seat + high, n)
     return head + (f" and leads trick {leads}" if leads is not None else "")
+
+
+def trumps_set(suit: int) -> str:
+    """Donkey: ``♥ hearts are trumps``."""
+    return f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps"
+
+
+def narrate(events: Sequence[EV.Event], seats: Sequence[str], *, trick_no: int, out_order: Sequence[int],
+            donkey: bool, high: Callable[[int], str], said_lead: set[int] | None = None) -> str:
+    """What followed an action, from the engine's events in the order they happened, in one
+    sentence: the end of a trick, who picks up (a penalty as :func:`penalty_words` tells it),
+    who gets away, who leads and why, a draw due, a take, a draw, trumps made, the end of the
+    game. The one narrator of events: ``ask``, ``show --narrate``, the replay page and
+    ``live`` tell what happened with it. ``trick_no``: the trick now (the one led next);
+    ``out_order``: the seats out, in order; ``high(w)``: the clause naming the card that won
+    the trick for ``w`` (:func:`highest`); ``said_lead``: seats whose lead is already told."""
+    parts: list[str] = []
+    said = set() if said_lead is None else said_lead
+
+    def name(s: int | None) -> str:
+        return seats[s] if s is not None and 0 <= s < len(seats) else "nobody"
+
+    evs = [ev for ev in events if not isinstance(ev, EV.Played)]
+    for k, ev in enumerate(evs):
+        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
+            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
+            leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
+            if leads:
+                said.add(w)
+            parts.append(trick_end(name(w), ev.cards, waste=isinstance(ev, EV.TrickToWaste), high=high(w),
+                                   leads=trick_no if leads else None, ends=True))
+        elif isinstance(ev, EV.Penalty):
+            said.add(ev.seat if ev.leads is None else ev.leads)
+            parts.append(penalty_words(name(ev.seat), ev.cards, ev.trick, trick_no, told="trick",
+                                       leader=None if ev.leads is None else name(ev.leads)))
+        elif isinstance(ev, EV.GotAway):
+            parts.append(got_away(name(ev.seat), out_order.index(ev.seat) + 1 if ev.seat in out_order else 0))
+        elif isinstance(ev, EV.Leads):
+            if ev.seat not in said:
+                said.add(ev.seat)
+                parts.append(lead_clause(name(ev.seat), trick_no, ev.why))
+        elif isinstance(ev, EV.DrawDue):
+            parts.append(draw_due(name(ev.seat), source_words(ev.source, seats)))
+        elif isinstance(ev, EV.Took):
+            parts.append(took(name(ev.taker), name(ev.target)))
+        elif isinstance(ev, EV.Drew):
+            parts.append(drew(name(ev.seat), ev.card, f"{seats[ev.source]}'s hand"
+                              if ev.source is not None and ev.source >= 0 else None))
+        elif isinstance(ev, EV.GameOver):
+            parts.append(game_over(name(ev.loser), ev.legs, donkey))
+        elif isinstance(ev, EV.TrumpsSet):
+            parts.append(trumps_set(ev.suit))
+    return "; ".join(parts)
 
 
 # ---- the review's answers (issue 28, branch review): ask, show --narrate, live's hint ----------

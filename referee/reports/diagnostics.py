@@ -53,6 +53,7 @@ class PenaltyFacts:
     trick: int
     leads: int | None
     applied: bool
+    leader: str | None = None  # who leads next when not the offender (the engine's Penalty.leads)
 
 
 @dataclass(slots=True)

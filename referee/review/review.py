@@ -215,7 +215,7 @@ def _mistake(step: Step) -> str:
             continue
         pen = d.penalty
         return W.review_mistake(d.code, d.message, None if pen is None else
-                                (W.penalty_sentence(pen.seat, pen.cards, pen.trick, pen.leads), pen.applied))
+                                (W.penalty_sentence(pen.seat, pen.cards, pen.trick, pen.leads, pen.leader), pen.applied))
     return ""
 
 

@@ -54,6 +54,7 @@ from referee.engine.events import (
 from referee.engine.rules import PRESETS, RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase, Turn, View
 from referee.files import WriteError, check_distinct, reason_of, recover, replacing
+from referee.judging import wording as W
 from referee.notation.format import format_game, format_prelude
 from referee.notation.record import (
     Action,
@@ -629,8 +630,8 @@ class _Table:
         parts: list[str] = []
         m = self.mistakes[-1] if self.trick_end == "penalty" else None
         if m is not None:
-            parts.append(f"{title(m.code)} ({m.code}): {m.seat_name} picks up "
-                         f"{len(trick.plays)} card{'s' if len(trick.plays) != 1 else ''} and leads")
+            parts.append(f"{title(m.code)} ({m.code}): " + W.penalty_words(m.seat_name, len(trick.plays), trick.number,
+                                                                             None, told="note"))
         elif trick.number == 1:
             parts.append("to the waste pile")
         elif self.trick_end == "tochoo":

@@ -33,6 +33,7 @@ from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.codes import Code, say
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Step
@@ -136,8 +137,8 @@ def penalty_words(d: Diagnostic) -> str:
     if p is None:
         return ""
     if p.cards == 0:  # a renege proved later: what should have happened
-        return f"{p.seat} should have picked up trick {p.trick} and led trick {p.trick + 1}"
-    return W.penalty_sentence(p.seat, p.cards, p.trick, p.leads)
+        return W.penalty_missed(p.seat, p.trick)
+    return W.penalty_sentence(p.seat, p.cards, p.trick, p.leads, p.leader)
 
 
 def diagnostic_sentence(d: Diagnostic) -> str:
@@ -222,40 +223,12 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
     game. (Per item: the replay page shows it at each step. A trick's story is told from
     its :func:`outcome`, which keeps only the pickup and the lead that stand.) With
     ``skip_lead``, a lead of that seat already told is not told again."""
-    parts: list[str] = []
     a = st.after.view()
-    donkey = st.after.rules.trumps
     evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
-    said_lead: set[int] = set() if skip_lead is None else {skip_lead}
     trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
-    for k, ev in enumerate(evs):
-        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
-            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
-            leads = any(isinstance(e2, EV.Leads) and e2.seat == w for e2 in evs[k:])
-            if leads:
-                said_lead.add(w)
-            parts.append(W.trick_end(seats[w], ev.cards, waste=isinstance(ev, EV.TrickToWaste),
-                                     high=highest_clause(a.last_trick or trick, w, a.trumps),
-                                     leads=a.trick_no if leads else None, ends=True))
-        elif isinstance(ev, EV.Penalty):
-            said_lead.add(ev.seat)
-            parts.append(W.trick_end(seats[ev.seat], ev.cards, penalty=True, leads=a.trick_no))
-        elif isinstance(ev, EV.GotAway):
-            parts.append(W.got_away(seats[ev.seat], a.out_order.index(ev.seat) + 1 if ev.seat in a.out_order else 0))
-        elif isinstance(ev, EV.Leads):
-            if ev.seat not in said_lead:
-                said_lead.add(ev.seat)
-                parts.append(W.lead_clause(seats[ev.seat], a.trick_no, ev.why))
-        elif isinstance(ev, EV.DrawDue):
-            parts.append(W.draw_due(seats[ev.seat], W.source_words(ev.source, seats)))
-        elif isinstance(ev, EV.Took):
-            parts.append(W.took(seats[ev.taker], seats[ev.target]))
-        elif isinstance(ev, EV.Drew):
-            parts.append(W.drew(seats[ev.seat], ev.card, f"{seats[ev.source]}'s hand"
-                                if ev.source is not None and ev.source >= 0 else None))
-        elif isinstance(ev, EV.GameOver):
-            parts.append(W.game_over(seats[ev.loser], ev.legs, donkey))
-    return "; ".join(parts)
+    return W.narrate(evs, seats, trick_no=a.trick_no, out_order=a.out_order, donkey=st.after.rules.trumps,
+                     high=lambda w: highest_clause(a.last_trick or trick, w, a.trumps),
+                     said_lead=set() if skip_lead is None else {skip_lead})
 
 
 def highest_clause(trick: Sequence[tuple[int, int]], w: int, trump: int | None) -> str:
@@ -667,8 +640,8 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
     if v.phase is E.Phase.OVER:
         return f"the game is over: {seats[v.loser if v.loser is not None else -1]} lost"
     if v.phase is E.Phase.DRAW_DUE:
-        return (f"{seats[v.to_act]} has the power and no card, and must draw from "
-                f"{W.source_words(v.draw_source, seats)}")
+        return say(Code.DRAW_OUT_OF_PLACE, "now", drawer=seats[v.to_act],
+                   source=W.source_words(v.draw_source, seats)).message
     if v.phase is E.Phase.BEFORE_FIRST:
         holder = e.ace_holder()
         ace = C.card_str(e.first_card())

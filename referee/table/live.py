@@ -727,7 +727,7 @@ class Session:
             return None  # ruling 8: the referee notes the lower card that would have kept the game going
         if v.sizes[s] > len(v.known[s]):  # the seat holds unseen cards
             proves = c not in v.known[s] and C.SUIT[c] in v.voids[s]  # a renege, of a void shown before
-            shows = bool(v.trick) and C.SUIT[c] != C.SUIT[v.trick[0][1]]  # a void (or a renege the next lead shows)
+            shows = bool(e.shows_void(s, c))  # a void (or a renege the next lead shows): the engine's duty
             if proves or shows:
                 return None
         after = e.copy()
@@ -920,60 +920,18 @@ def _new_events(old: list[Event], new: list[Event]) -> list[Event]:
 
 def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], skip_penalty: bool = False) -> str:
     """What followed an action, in words: 'the trick ends; North, with the highest heart
-    (6♥), picks up 3 cards and leads trick 5' (how a trick ended, in the answers' words:
-    judging/wording.py's trick_end)."""
-    parts: list[str] = []
+    (6♥), picks up 3 cards and leads trick 5', told by the one narrator of events
+    (judging/wording.py's narrate); with ``skip_penalty`` the penalty is left to the
+    mistake's own diagnostic."""
     v = e.view()
     # A take sends its target out before the take is logged: say the take first.
     takes: list[Event] = [ev for ev in events if isinstance(ev, EV.Took)]
     events = takes + [ev for ev in events if not isinstance(ev, (EV.Took, EV.Played))]
-    i = 0
-
-    def name(s: int | None) -> str:
-        return seats[s] if s is not None and s >= 0 else "nobody"
-
-    while i < len(events):
-        ev = events[i]
-        if isinstance(ev, (EV.PickedUp, EV.TrickToWaste)):
-            w = ev.seat if isinstance(ev, EV.PickedUp) else ev.winner
-            n = ev.cards
-            # the lead that follows (after any seats that got away with the trick)
-            j = i + 1
-            while j < len(events) and isinstance(events[j], EV.GotAway):
-                j += 1
-            after = events[j] if j < len(events) else None
-            leads = isinstance(after, EV.Leads) and after.seat == w
-            if leads:
-                events = events[:j] + events[j + 1:]
-            parts.append(W.trick_end(name(w), n, waste=isinstance(ev, EV.TrickToWaste), ends=True,
-                                     high=answers.highest_clause(v.last_trick, w, v.trumps),
-                                     leads=v.trick_no if leads else None))
-            i += 1
-            continue
-        if isinstance(ev, EV.Penalty):
-            if not skip_penalty:
-                parts.append(W.trick_end(name(ev.seat), ev.cards, penalty=True, leads=v.trick_no))
-        elif isinstance(ev, EV.Leads):
-            if not (skip_penalty and ev.why is EV.LeadReason.PENALTY):
-                parts.append(f"{name(ev.seat)} leads")
-        elif isinstance(ev, EV.GotAway):
-            parts.append(f"{name(ev.seat)} has got away")
-        elif isinstance(ev, EV.DrawDue):
-            where = W.source_words(ev.source, seats)
-            parts.append(f"{name(ev.seat)} has the power and no card: draws from {where} and leads the card")
-        elif isinstance(ev, EV.GameOver):
-            if e.rules.trumps:
-                parts.append(f"game over: {name(ev.loser)} is the donkey with {ev.legs} leg{'s' if ev.legs != 1 else ''}")
-            else:
-                parts.append(f"game over: {name(ev.loser)} lost")
-        elif isinstance(ev, EV.TrumpsSet):
-            parts.append(f"{C.SUIT_SYMBOLS[ev.suit]} {C.suit_name(ev.suit, True)} are trumps")
-        elif isinstance(ev, EV.Took):
-            parts.append(f"{name(ev.taker)} takes {name(ev.target)}'s hand")
-        elif isinstance(ev, EV.Drew):
-            parts.append(f"{name(ev.seat)} leads next, with the card drawn")
-        i += 1
-    return "; ".join(parts)
+    if skip_penalty:  # the mistake's own diagnostic tells the penalty
+        events = [ev for ev in events if not isinstance(ev, EV.Penalty)
+                  and not (isinstance(ev, EV.Leads) and ev.why is EV.LeadReason.PENALTY)]
+    return W.narrate(events, seats, trick_no=v.trick_no, out_order=v.out_order, donkey=e.rules.trumps,
+                     high=lambda w: answers.highest_clause(v.last_trick, w, v.trumps))
 
 
 # ---- the loop --------------------------------------------------------------------------------------

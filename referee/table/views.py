@@ -532,7 +532,7 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
         if v.phase == BEFORE_FIRST:
             ace = C.card_str(x.first_card())
             return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
-                                  rule=f"the first trick opens with {ace}", cite=str(R.FIRST_TRICK))
+                                  rule=W.opens_first_trick(ace), cite=str(R.FIRST_TRICK))
         rule, cite = "leads any card", CITE_FOLLOW
         if v.drawn_lead:
             rule, cite = "leads the card it has just drawn", CITE_DRAW
