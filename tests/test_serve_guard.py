@@ -388,19 +388,23 @@ def test_the_other_phones_are_answered_while_an_entry_is_judged(tmp_path):
             post_json(srv, "/entry?" + _query(srv.record), {"text": "hint", "version": version(srv)})))
         slow.start()
         try:
-            # wait (bounded) until the server is at work on it: a fifth of a second of its CPU spent
+            # wait (bounded) until the server is at work on it: a tenth of a second of its CPU spent
             start = _cpu(srv.proc.pid)
             deadline = time.monotonic() + WAIT
-            while not done and _cpu(srv.proc.pid) - start < 0.2 and time.monotonic() < deadline:
-                time.sleep(0.01)
-            # the review runs in a worker thread: the page, the table and a question are answered meanwhile
-            assert request(srv, "GET", "/state?" + _query(srv.watch))[0] == 200
-            assert request(srv, "GET", "/?" + _query(srv.watch))[0] == 200
-            answered_while_judging = not done
+            while not done and _cpu(srv.proc.pid) - start < 0.1 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            # the review runs in a worker thread: the table is answered meanwhile, again and again
+            # (on a blocked event loop not one answer would come back before the hint's)
+            answered_while_judging = 0
+            while not done and time.monotonic() < deadline:
+                status = request(srv, "GET", "/state?" + _query(srv.watch))[0]
+                assert status == 200
+                answered_while_judging += not done
         finally:
             slow.join(WAIT * 3)
         assert done and done[0][0] == 200 and "chance of losing" in done[0][1]["answer"]["text"]
-        assert answered_while_judging
+        assert answered_while_judging >= 1
+        assert request(srv, "GET", "/?" + _query(srv.watch))[0] == 200
     finally:
         srv.stop()
 

@@ -73,7 +73,8 @@ def test_a_renege_penalised_picks_up_the_trick_and_leads_with_its_proof(seed: in
     assert isinstance(mistake, MistakeMade)
     assert (mistake.code, mistake.seat, mistake.card, mistake.suit) == (Code.RENEGE, seat, card, led)
     assert mistake.proof in view.known[seat] and mistake.proof is not None and SUIT[mistake.proof] == led
-    assert Penalty(seat, len(view.trick) + 1) in events
+    # the penalty as one fact: the offender, the cards of this trick, and who leads next (ruling 1: the offender)
+    assert Penalty(seat, len(view.trick) + 1, view.trick_no, seat) in events
     after = engine.view()
     # Ruling 1: every card of the trick, the offender's own included, goes to the offender.
     assert after.sizes[seat] == view.sizes[seat] + len(view.trick)
