@@ -41,12 +41,11 @@ import pyarrow.parquet as pq
 import referee
 from referee.archive.inputs import expand, problem
 from referee.archive.jobs import choose_jobs
-from referee.archive.slices import Slice, WorkerFailed, slices
+from referee.archive.slices import Slice, WorkerFailed, rules_spec, slices
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.rules import RuleSet
 from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
 from referee.notation.reader import Reader, ReadError, chunks, read
@@ -496,7 +495,7 @@ class Rows:
         self.syntax_errors += len(g.errors)
         tags = [{"name": t.name, "value": t.value} for t in g.header if hasattr(t, "name")]
         self.rows["games"].append((
-            gid, str(g.path), g.number, g.span.line or g.first_line, _spec(res.rules) if res.rules else None,
+            gid, str(g.path), g.number, g.span.line or g.first_line, rules_spec(res.rules) if res.rules else None,
             bool(res.rules.trumps) if res.rules else None, n, list(seats), tags, g.tag("Date"), g.tag("Result"),
             name(res.loser) if finished else None, res.loser if finished else None,
             [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.trumps else None,
@@ -522,20 +521,6 @@ def _after_play(ev: EV.Event, trick: list[Any], seats: tuple[str, ...]) -> bool:
     elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
         return False
     return True
-
-
-# The spec of each rule set met, kept with the rule set (an archive names one or two, game
-# after game, and spec() walks every option).
-_SPECS: dict[int, tuple[RuleSet, str]] = {}
-
-
-def _spec(rules: RuleSet) -> str:
-    got = _SPECS.get(id(rules))
-    if got is None or got[0] is not rules:
-        if len(_SPECS) >= 64:
-            _SPECS.clear()
-        got = _SPECS[id(rules)] = (rules, rules.spec())
-    return got[1]
 
 
 class _Writer:

@@ -61,7 +61,7 @@ class GameOutcome:
         game = r.game
         return cls(
             number=game.number, line=game.span.line or game.first_line, seats=game.seats,
-            rules=_spec(r.rules) if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
+            rules=rules_spec(r.rules) if r.rules else None, judged=r.judged, stopped=r.stopped, tricks=r.tricks,
             plays=game.plays, out_order=r.out_order, loser=r.loser, legs=r.legs, finished=r.finished,
             sizes=r.sizes, diagnostics=r.diagnostics,
         )
@@ -76,7 +76,8 @@ _outcome_fields: Callable[[GameOutcome], tuple[object, ...]] = attrgetter(*(f.na
 _SPECS: dict[int, tuple[RuleSet, str]] = {}
 
 
-def _spec(rules: RuleSet) -> str:
+def rules_spec(rules: RuleSet) -> str:
+    """The rule set's spec, worked out once per rule set met (the export asks it too)."""
     got = _SPECS.get(id(rules))
     if got is None or got[0] is not rules:
         if len(_SPECS) >= 64:
