@@ -257,6 +257,8 @@ _REASONS = {
     errno.EDQUOT: "disk quota exceeded",
     errno.EACCES: "permission denied",
     errno.EPERM: "permission denied",
+    errno.ENOENT: "no such file",  # as every command says it (one style, issue 38)
+    errno.EISDIR: "is a directory",
 }
 
 
@@ -271,7 +273,8 @@ def _stdout_is_a_file() -> bool:
 
 
 def reason_of(e: OSError) -> str:
-    """Why a write failed, in a few words (a full disk, a file size limit, ...)."""
+    """Why a read or a write failed, in a few words (no such file, a full disk, a file size
+    limit, ...)."""
     return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
 
 

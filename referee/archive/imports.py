@@ -38,7 +38,7 @@ from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
-from referee.files import WriteError, write_text
+from referee.files import WriteError, io_error, write_text
 
 SEATS = ("user", "p2", "p3")
 _CARD_RANKS = "23456789TJQKA"
@@ -261,12 +261,8 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         raise UsageError(f"--from {fmt}: the formats are {', '.join(FORMATS)}")
     try:
         raw = file.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{file}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{file}: is a directory") from None
     except OSError as e:
-        raise UsageError(f"{file}: {e.strerror or e}") from None
+        raise UsageError(io_error(e, file)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

@@ -112,21 +112,24 @@ def _same_address(name: str, local: str) -> bool:
     """Whether ``name`` (from a Host header) is the address the connection came in on, or
     ``localhost`` on a loopback connection. A name a DNS server could point anywhere is not
     (DNS rebinding): the phones use the address ``serve`` prints."""
-    try:
-        mine = ipaddress.ip_address(local.split("%", 1)[0])
-    except ValueError:
+    mine = _address(local)
+    if mine is None:
         return False
-    if isinstance(mine, ipaddress.IPv6Address) and mine.ipv4_mapped is not None:
-        mine = mine.ipv4_mapped
     if name == "localhost":
         return mine.is_loopback
+    return _address(name) == mine
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An IP address written out (a zone after ``%`` dropped; an IPv4 address mapped into
+    IPv6 as the IPv4 address it is), or None for a name."""
     try:
-        said = ipaddress.ip_address(name.split("%", 1)[0])
+        ip = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
-        return False
-    if isinstance(said, ipaddress.IPv6Address) and said.ipv4_mapped is not None:
-        said = said.ipv4_mapped
-    return said == mine
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
 
 
 class Guard:
