@@ -121,10 +121,17 @@ class GwyServer(LanguageServer):
         self.read: dict[str, tuple[int | None, A.Document]] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.settings: dict[str, A.Settings] = {}
+        self.shut_down = False  # a 'shutdown' request was answered
         self.exit_code = 0  # the protocol's: 1 for an 'exit' not after a 'shutdown'
 
 
 server = GwyServer()
+
+
+@server.feature(T.SHUTDOWN)
+def shutdown(ls: GwyServer, params: None) -> None:
+    """Remember the 'shutdown' (pygls answers it after this), for the exit code of 'exit'."""
+    ls.shut_down = True
 
 
 @server.feature(T.EXIT)
@@ -132,7 +139,7 @@ def exit_(ls: GwyServer, params: None) -> None:
     """The protocol: exit with 0 after a 'shutdown', 1 otherwise (an editor that ends the
     server without asking it to shut down learns that from the code). pygls computes the
     code too, then ends the server by a SystemExit that its loop swallows."""
-    ls.exit_code = 0 if ls.protocol._shutdown else 1
+    ls.exit_code = 0 if ls.shut_down else 1
 
 
 def _path(uri: str) -> str:
