@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web", "referee.fixes", "referee.site")
+            "referee.review", "referee.web", "referee.fixes", "referee.site", "referee.research")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -128,8 +128,9 @@ COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     ("referee.commands", "referee.commands.options", "referee.commands.pipes"),
     # 2: judging archives: slices, workers, Dask, the check's run; the safe fixes of --fix
     ("referee.archive", "referee.fixes"),
-    # 3: at the table, self-play, game review, the editor server
-    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
+    # 3: at the table, self-play, game review, the editor server; the research environments
+    # (PettingZoo, OpenSpiel), which play through the engine and write records as self-play does
+    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp", "referee.research"),
     # 4: the commands' bodies, and the table served to the phones
     ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web", "referee.site"),
     # 5: the command line
@@ -240,7 +241,7 @@ def test_every_module_imports_on_its_own() -> None:
     import importlib
     import sys
 
-    names = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if (not {"lsp", "web"} & set(p.parts) or p.name == "__init__.py") and p.name != "__main__.py")
+    names = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if (not {"lsp", "web", "research"} & set(p.parts) or p.name == "__init__.py") and p.name != "__main__.py")
     saved = {k: v for k, v in sys.modules.items() if k == "referee" or k.startswith("referee.")}
     try:
         for name in names:

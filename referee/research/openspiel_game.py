@@ -131,9 +131,9 @@ class GetawayState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel's class, A
             order = [0] + list(range(n - 1, 0, -1))
         self._dealer = order[-1]  # the seat before seat 0 in the order of play: seat 0 is dealt first
         self._deal_order = order
-        self._left = {c: 1 for c in range(52)}  # the pack still to deal
+        self._left = dict.fromkeys(range(52), 1)  # the pack still to deal
         if game.rules.packs == 2:
-            self._left = {c: 2 for c in range(52)}
+            self._left = dict.fromkeys(range(52), 2)
             self._left[12] = 1  # one of the two aces of spades is the marked one (card 52)
             self._left[CARD_COUNT - 1] = 1
         self._sizes: list[int] = []  # the piles' sizes, in deal order (deal=piles)
@@ -251,7 +251,7 @@ class GetawayState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel's class, A
         for _ in range(20):
             sampled = sample_position(view, self.table.engine, player_id, None, rng)
             if sampled is not None:
-                out = self.clone()
+                out: GetawayState = self.clone()
                 assert out.table is not None
                 out.table.engine = sampled
                 out._resampled = True

@@ -29,14 +29,7 @@ import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from referee.research import MissingExtra
-
-try:
-    import numpy as np
-    import numpy.typing as npt
-except ImportError as ex:  # the research extra: a one-line hint, not a traceback
-    raise MissingExtra(ex.name or "numpy") from None
+from typing import NamedTuple
 
 from referee.engine.cards import CARD_COUNT, SUIT, SUIT_LETTERS, card_str, sort_cards
 from referee.engine.deal import play_order
@@ -45,7 +38,14 @@ from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, Phase
 from referee.notation.format import format_game
 from referee.notation.record import Comment, Deal, Draw, Game, Hand, Play, Tag, Take, Trick
+from referee.research import MissingExtra
 from referee.selfplay.simulate import seat_names
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as ex:  # the research extra: a one-line hint, not a traceback
+    raise MissingExtra(ex.name or "numpy") from None
 
 TAKE = CARD_COUNT  # 53
 PASS = CARD_COUNT + 1  # 54
@@ -77,6 +77,18 @@ def action_words(a: int, names: Sequence[str]) -> str:
 
 
 _PHASES = tuple(Phase)
+
+
+class Logged(NamedTuple):
+    """One thing that happened, as the seats' information states tell it: ``kind`` is play,
+    pass, take or draw; ``other`` the take's target or the draw's source (None: the waste
+    pile); ``cards`` the hand a take moved (seen by its taker and its target)."""
+
+    kind: str
+    seat: int
+    card: int = -1
+    other: int | None = None
+    cards: tuple[int, ...] = ()
 
 
 @functools.lru_cache(maxsize=32)
@@ -138,7 +150,7 @@ class Table:
         self.place = {s: i for i, s in enumerate(self.order)}  # a seat's place in the order of play
         self.layout = layout(n)
         self.actions: list[Trick | Take | Draw] = []  # the record's items
-        self.log: list[tuple[object, ...]] = []  # what happened, for the seats' information states
+        self.log: list[Logged] = []  # what happened, for the seats' information states
         self.passed: set[int] = set()  # the seats that passed since the last take or lead
         self.pending_draw: tuple[int, int | None] | None = None  # (drawer, source): the card is chance's
         # A card drawn from the waste pile that its holder has not led yet: others saw a card
@@ -151,12 +163,17 @@ class Table:
         self.current = -1
         self.taking = False  # the current seat's choice is TAKE or PASS
         self._takes: dict[int, int] = {}
+        self._legal: list[int] = []
         self._advance()
 
     # ---- whose decision ----------------------------------------------------------------------
 
     def _advance(self) -> None:
-        """Find the seat to decide now, and what kind of decision it is."""
+        """Find the seat to decide now, what kind of decision it is, and its actions."""
+        self._whose()
+        self._legal = self._actions()
+
+    def _whose(self) -> None:
         e = self.engine
         turn = e.turn()
         self.taking = False
@@ -195,8 +212,13 @@ class Table:
 
     def legal(self, seat: int | None = None) -> list[int]:
         """The actions of the seat to decide, in increasing order (none for another seat)."""
+        if self.current < 0 or (seat is not None and seat != self.current):
+            return []
+        return list(self._legal)
+
+    def _actions(self) -> list[int]:
         s = self.current
-        if s < 0 or (seat is not None and seat != s):
+        if s < 0:
             return []
         if self.taking:
             return [TAKE, PASS]
@@ -219,19 +241,19 @@ class Table:
     def step(self, a: int) -> None:
         """The seat to decide takes action ``a`` (one of :meth:`legal`); a ValueError if not."""
         s = self.current
-        if a not in self.legal():
+        if a not in self._legal:
             raise ValueError(f"{action_words(a, self.names) if 0 <= a < action_count(self.n) else a} is not "
                              f"an action {self.names[s] if s >= 0 else 'anyone'} may take now")
         self.decisions += 1
         if a == PASS:
             self.passed.add(s)
-            self.log.append(("pass", s))
+            self.log.append(Logged("pass", s))
         elif a == TAKE:
             target = self._takes[s]
             cards = tuple(self.engine.view().known[target])
             self.engine.apply(TakeHand(s, target), events=False)
             self.actions.append(Take(s, target))
-            self.log.append(("take", s, target, cards))
+            self.log.append(Logged("take", s, other=target, cards=cards))
             self.passed.clear()
             self.voids[s] &= self.voids[target]
             self.voids[target] = 0
@@ -260,7 +282,7 @@ class Table:
         assert isinstance(trick, Trick)
         e.apply(PlayCard(s, c), events=False)
         trick.plays.append(Play(s, c))
-        self.log.append(("play", s, c))
+        self.log.append(Logged("play", s, c))
         self.played[s, c] += 1
         self.secrets = [x for x in self.secrets if not (x[0] == c and x[1] == s)]
         if e.trick_number() != before.trick_no:  # the trick ended: picked up, or to the waste pile
@@ -288,7 +310,7 @@ class Table:
         self.engine.apply(DrawCard(s, card, source), events=False)
         self.pending_draw = None
         self.actions.append(Draw(s, card, source))
-        self.log.append(("draw", s, source, card))
+        self.log.append(Logged("draw", s, card, source))
         self.voids[s] = 0  # a card the others have not seen yet
         if source is None:
             self.secrets.append((card, s, frozenset({s})))
@@ -321,58 +343,55 @@ class Table:
         """What ``observer`` sees, as numbers (:class:`Layout`): its hand, the trick on the table
         and the last one, the waste pile, every seat's size and shown voids, whose turn it is."""
         lay = self.layout.parts
-        out = np.zeros(self.layout.size, np.float32)
         v = self.engine.view()
         rel = self.relative(observer)
         at = {s: i for i, s in enumerate(rel)}
         n = self.n
-        h0 = lay["hand"][0]
-        for c in v.known[observer]:
-            out[h0 + c] += 1
-        t0 = lay["trick"][0]
-        for s, c in v.trick:
-            out[t0 + at[s] * CARD_COUNT + c] = 1
+        # Indices first, written into the vector at once: numpy's per-item writes cost more
+        # than the rest of a step.
+        ones: list[int] = []
+        counts: list[int] = []  # a card held or in the pile twice (two packs) counts twice
+        h0, w0 = lay["hand"][0], lay["waste"][0]
+        counts += [h0 + c for c in v.known[observer]]
+        counts += [w0 + c for c in v.waste]
+        counts += [w0 + c for c, _, knows in self.secrets if observer not in knows]  # for all it knows, in the pile
+        t0, l0 = lay["trick"][0], lay["last_trick"][0]
+        ones += [t0 + at[s] * CARD_COUNT + c for s, c in v.trick]
         if v.trick:
-            out[lay["lead"][0] + at[v.trick[0][0]]] = 1
-        l0 = lay["last_trick"][0]
-        for s, c in v.last_trick:
-            out[l0 + at[s] * CARD_COUNT + c] = 1
+            ones.append(lay["lead"][0] + at[v.trick[0][0]])
+        ones += [l0 + at[s] * CARD_COUNT + c for s, c in v.last_trick]
         if v.last_trick:
-            out[lay["picked_up_by"][0] + (at[v.picked_up_by] if v.picked_up_by is not None else n)] = 1
-        w0 = lay["waste"][0]
-        for c in v.waste:
-            out[w0 + c] += 1
-        for c, _, knows in self.secrets:
-            if observer not in knows:
-                out[w0 + c] += 1  # for all it knows, still in the pile
-        s0, v0, o0 = lay["sizes"][0], lay["voids"][0], lay["out"][0]
-        for s in range(n):
-            out[s0 + at[s]] = v.sizes[s]
-            for suit in range(4):
-                if self.voids[s] >> suit & 1:
-                    out[v0 + at[s] * 4 + suit] = 1
-        for s in v.out_order:
-            out[o0 + at[s]] = 1
-        out[lay["waste_size"][0]] = v.waste_size
+            ones.append(lay["picked_up_by"][0] + (at[v.picked_up_by] if v.picked_up_by is not None else n))
+        v0, o0 = lay["voids"][0], lay["out"][0]
+        ones += [v0 + at[s] * 4 + suit for s in range(n) if self.voids[s] for suit in range(4) if self.voids[s] >> suit & 1]
+        ones += [o0 + at[s] for s in v.out_order]
         if self.current >= 0:
-            out[lay["to_act"][0] + at[self.current]] = 1
+            ones.append(lay["to_act"][0] + at[self.current])
         if v.power is not None:
-            out[lay["power"][0] + at[v.power]] = 1
+            ones.append(lay["power"][0] + at[v.power])
         if v.led is not None:
-            out[lay["led"][0] + v.led] = 1
+            ones.append(lay["led"][0] + v.led)
         if v.trumps is not None:
-            out[lay["trumps"][0] + v.trumps] = 1
-        out[lay["phase"][0] + int(v.phase)] = 1
+            ones.append(lay["trumps"][0] + v.trumps)
+        ones.append(lay["phase"][0] + int(v.phase))
         f0 = lay["flags"][0]
-        out[f0] = v.first_trick
-        out[f0 + 1] = v.drawn_lead
-        out[f0 + 2] = self.taking
+        ones += [f0 + i for i, flag in enumerate((v.first_trick, v.drawn_lead, self.taking)) if flag]
+        out = np.zeros(self.layout.size, np.float32)
+        out[ones] = 1
+        if self.rules.packs == 2:
+            np.add.at(out, counts, 1)
+        else:
+            out[counts] = 1
+        s0 = lay["sizes"][0]
+        out[s0:s0 + n] = [v.sizes[s] for s in rel]
+        out[lay["waste_size"][0]] = v.waste_size
         return out
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """1 for each action ``seat`` may take now (all 0 when it is not its decision)."""
         m = np.zeros(action_count(self.n), np.int8)
-        m[self.legal(seat)] = 1
+        if seat == self.current:
+            m[self._legal] = 1
         return m
 
     def observation_words(self, observer: int) -> str:
@@ -398,23 +417,19 @@ class Table:
         names = self.names
         out = [f"{names[observer]} holds " + " ".join(card_str(c) for c in sort_cards(self.hands[observer]))
                + " | " + " ".join(f"{names[s]}:{len(self.hands[s])}" for s in self.order)]
-        for entry in self.log:
-            kind = entry[0]
-            if kind == "play":
-                _, s, c = entry
-                out.append(f"{names[s]} {card_str(c)}")  # type: ignore[index,arg-type]
-            elif kind == "pass":
-                out.append(f"{names[entry[1]]} passes")  # type: ignore[index]
-            elif kind == "take":
-                _, a, b, cards = entry
-                seen = observer in (a, b)
-                out.append(f"{names[a]} takes {names[b]}"  # type: ignore[index]
-                           + (": " + " ".join(card_str(c) for c in cards) if seen else ""))  # type: ignore[attr-defined]
+        for x in self.log:
+            who = names[x.seat]
+            if x.kind == "play":
+                out.append(f"{who} {card_str(x.card)}")
+            elif x.kind == "pass":
+                out.append(f"{who} passes")
+            elif x.kind == "take":
+                seen = observer in (x.seat, x.other)
+                out.append(f"{who} takes {names[x.other or 0]}" + (": " + " ".join(map(card_str, x.cards)) if seen else ""))
             else:
-                _, d, source, c = entry
-                where = "the waste pile" if source is None else names[source]  # type: ignore[index]
-                seen = observer == d or observer == source
-                out.append(f"{names[d]} draws {card_str(c) if seen else 'a card'} from {where}")  # type: ignore[index,arg-type]
+                where = "the waste pile" if x.other is None else names[x.other]
+                seen = observer in (x.seat, x.other)
+                out.append(f"{who} draws {card_str(x.card) if seen else 'a card'} from {where}")
         return out
 
     # ---- the record --------------------------------------------------------------------------
@@ -451,6 +466,7 @@ class Table:
         t.played, t.picked = self.played.copy(), self.picked.copy()
         t.voids = list(self.voids)
         t.decisions, t.current, t.taking, t._takes = self.decisions, self.current, self.taking, dict(self._takes)
+        t._legal = list(self._legal)
         return t
 
 
