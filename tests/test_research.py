@@ -273,3 +273,15 @@ def test_a_missing_extra_is_a_one_line_hint(module: str) -> None:
     assert b.returncode == 2
     assert b.stderr.strip().splitlines() == [b.stderr.strip()] and MISSING_HINT in b.stderr
     assert b.stdout == ""
+
+
+def test_the_pages_python_examples_run() -> None:
+    """docs/research.md's Python examples run as written and print a record."""
+    page = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    examples = [b.split("```", 1)[0] for b in page.split("```python\n")[1:]]
+    assert len(examples) == 2
+    for code in examples:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert p.returncode == 0, p.stderr
+        assert "%game" in p.stdout and "[Result " in p.stdout
