@@ -59,14 +59,14 @@ def policy(legal: list[int], rng: random.Random) -> int:
     return rng.choice(legal)
 
 
-def pettingzoo_speed(make: object, preset: str, players: int, seconds: float) -> tuple[float, int]:
+def pettingzoo_speed(make: object, preset: str, players: int, seconds: float) -> tuple[float, float, int]:
     """Environment steps a CPU second over ``seconds`` of CPU time (whole episodes), and the
     episodes played. CPU time, not wall time: the process runs on one core, which it may
     share with other work; the CPU time is what the steps cost that core."""
     rng = random.Random(1)
     e = make(preset=preset, players=players)  # type: ignore[operator]
     steps = episodes = 0
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     while time.process_time() - start < seconds:
         e.reset(seed=episodes)
         episodes += 1
@@ -78,10 +78,10 @@ def pettingzoo_speed(make: object, preset: str, players: int, seconds: float) ->
             mask = obs["action_mask"]
             e.step(policy([a for a in range(len(mask)) if mask[a]], rng))
             steps += 1
-    return steps / (time.process_time() - start), episodes
+    return steps / (time.process_time() - start), steps / (time.perf_counter() - wall), episodes
 
 
-def openspiel_speed(preset: str, players: int, seconds: float) -> float:
+def openspiel_speed(preset: str, players: int, seconds: float) -> tuple[float, float]:
     import pyspiel
 
     import referee.research.openspiel_game  # noqa: F401  (registers python_getaway)
@@ -89,7 +89,7 @@ def openspiel_speed(preset: str, players: int, seconds: float) -> float:
     rng = random.Random(1)
     game = pyspiel.load_game("python_getaway", {"preset": preset, "players": players})
     steps = 0
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -99,7 +99,7 @@ def openspiel_speed(preset: str, players: int, seconds: float) -> float:
             else:
                 state.apply_action(policy(state.legal_actions(), rng))
             steps += 1
-    return steps / (time.process_time() - start)
+    return steps / (time.process_time() - start), steps / (time.perf_counter() - wall)
 
 
 def settings() -> list[dict[str, object]]:
@@ -152,15 +152,18 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     figures: dict[str, object] = {"date": datetime.date.today().isoformat(), "python": platform.python_version(),
                                   "machine": platform.machine(), "players": args.players}
-    print("Steps a second of CPU time, on one core:\n")
-    print(f"| preset | env() steps/s | raw env steps/s | OpenSpiel apply_action/s | episodes ({args.players} players) |")
+    print(f"Steps a second, {args.players} players, one core: per second of CPU time (in brackets, of wall time,"
+          f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)\n")
+    print("| preset | env() steps/s | raw env steps/s | OpenSpiel apply_action/s | episodes |")
     print("| --- | --- | --- | --- | --- |")
     for preset in PRESETS:
-        wrapped, games = pettingzoo_speed(env, preset, args.players, args.seconds)
-        raw, _ = pettingzoo_speed(raw_env, preset, args.players, args.seconds)
-        spiel = openspiel_speed(preset, args.players, args.seconds)
-        figures[preset] = {"env": round(wrapped), "raw_env": round(raw), "openspiel": round(spiel)}
-        print(f"| {preset} | {wrapped:,.0f} | {raw:,.0f} | {spiel:,.0f} | {games} |", flush=True)
+        wrapped, wrapped_wall, games = pettingzoo_speed(env, preset, args.players, args.seconds)
+        raw, raw_wall, _ = pettingzoo_speed(raw_env, preset, args.players, args.seconds)
+        spiel, spiel_wall = openspiel_speed(preset, args.players, args.seconds)
+        figures[preset] = {"env": round(wrapped), "raw_env": round(raw), "openspiel": round(spiel),
+                           "wall": {"env": round(wrapped_wall), "raw_env": round(raw_wall), "openspiel": round(spiel_wall)}}
+        print(f"| {preset} | {wrapped:,.0f} ({wrapped_wall:,.0f}) | {raw:,.0f} ({raw_wall:,.0f}) | "
+              f"{spiel:,.0f} ({spiel_wall:,.0f}) | {games} |", flush=True)
     if args.episodes <= 0:
         (OUT / "research.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         return 0
