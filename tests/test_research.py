@@ -285,3 +285,26 @@ def test_the_pages_python_examples_run() -> None:
                            env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert p.returncode == 0, p.stderr
         assert "%game" in p.stdout and "[Result " in p.stdout
+
+
+def test_a_game_past_its_length_ends_undecided() -> None:
+    """PettingZoo truncates every agent with no reward; OpenSpiel ends the game with the loss
+    shared by the seats still holding cards, so the returns still add up to -1."""
+    import pyspiel
+
+    import referee.research.openspiel_game  # noqa: F401
+    from referee.research.pettingzoo_env import env
+
+    e = env(preset="pagat", players=4, taking=False, max_steps=10)
+    e.reset(seed=3)
+    rewards = _play(e, random.Random(3))
+    assert e.unwrapped.table.decisions == 10 and not e.unwrapped.table.over
+    assert rewards == dict.fromkeys(rewards, 0.0) and len(rewards) == 4
+
+    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 4, "options": "taking=no",
+                                                "max_game_length": 10})
+    state = game.new_initial_state()
+    _to_end(state, random.Random(3))
+    holding = [s for s, size in enumerate(state.table.engine.view().sizes) if size]
+    assert state.returns() == [-1 / len(holding) if s in holding else 0.0 for s in range(4)]
+    assert len(holding) > 1 and state.move_number() <= 52 + 10 + 4
