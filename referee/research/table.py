@@ -314,6 +314,11 @@ class Table:
         self.voids[s] = 0  # a card the others have not seen yet
         if source is None:
             self.secrets.append((card, s, frozenset({s})))
+        else:  # a card drawn from a hand that had drawn it from the pile goes on unseen
+            for i, (c, h, knows) in enumerate(self.secrets):
+                if c == card and h == source:
+                    self.secrets[i] = (c, s, knows | {s})
+                    break
         self._advance()
 
     def draw_at_random(self, rng: random.Random) -> None:
