@@ -308,3 +308,32 @@ def test_a_game_past_its_length_ends_undecided() -> None:
     holding = [s for s, size in enumerate(state.table.engine.view().sizes) if size]
     assert state.returns() == [-1 / len(holding) if s in holding else 0.0 for s in range(4)]
     assert len(holding) > 1 and state.move_number() <= 52 + 10 + 4
+
+
+def test_openspiels_information_set_search_plays_on_the_resampled_states() -> None:
+    """OpenSpiel's ISMCTS (its Python bot) keys its nodes by the information-state string and
+    samples worlds with the resampler: it plays legal moves for a seat to the end of a game."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import referee.research.openspiel_game  # noqa: F401
+
+    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 3, "options": "taking=no"})
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(7)), 2.0, 8,
+                           max_world_samples=4, random_state=np.random.RandomState(7))
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        elif state.current_player() == 0 and moves < 6:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+        else:
+            state.apply_action(_random_action(state.legal_actions(), rng))
+    assert moves > 0 and sum(state.returns()) == -1.0

@@ -435,6 +435,9 @@ class Table:
                 where = "the waste pile" if x.other is None else names[x.other]
                 seen = observer in (x.seat, x.other)
                 out.append(f"{who} draws {card_str(x.card) if seen else 'a card'} from {where}")
+        # and the hand it holds now, which the history implies: said, so that the string alone
+        # decides the seat's actions in a resampled state too (a search keys its nodes by it)
+        out.append(f"{names[observer]} holds " + " ".join(card_str(c) for c in self.engine.known(observer)))
         return out
 
     # ---- the record --------------------------------------------------------------------------
