@@ -178,14 +178,17 @@ def test_openspiel_random_simulation_test(preset: str, players: int) -> None:
 
 
 def test_openspiel_options_piles_and_two_packs() -> None:
+    """Options are parameters of their own, and survive OpenSpiel's serialisation (a state
+    rebuilt from the game's string and its history)."""
     import pyspiel
 
     import referee.research.openspiel_game  # noqa: F401
 
-    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 10,
-                                                "options": "packs=2 deal=piles last_card=draw_hand draw_from=any"})
+    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 10, "packs": 2, "deal": "piles",
+                                                "last_card": "draw_hand", "draw_from": "any", "trumps": "yes"})
     assert game.num_players() == 10
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    assert game.rules.spec() == "pagat last_card=draw_hand draw_from=any deal=piles packs=2 trumps=yes"
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def _to_end(state, rng: random.Random) -> None:
@@ -225,7 +228,7 @@ def test_the_resampler_keeps_what_the_seat_saw_and_deals_the_rest() -> None:
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     differs = checked = 0
     for preset in PRESET_NAMES:
-        game = pyspiel.load_game("python_getaway", {"preset": preset, "players": 4, "options": "taking=no"})
+        game = pyspiel.load_game("python_getaway", {"preset": preset, "players": 4, "taking": "no"})
         state = game.new_initial_state()
         step = 0
         while not state.is_terminal():
@@ -301,7 +304,7 @@ def test_a_game_past_its_length_ends_undecided() -> None:
     assert e.unwrapped.table.decisions == 10 and not e.unwrapped.table.over
     assert rewards == dict.fromkeys(rewards, 0.0) and len(rewards) == 4
 
-    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 4, "options": "taking=no",
+    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 4, "taking": "no",
                                                 "max_game_length": 10})
     state = game.new_initial_state()
     _to_end(state, random.Random(3))
@@ -319,7 +322,7 @@ def test_openspiels_information_set_search_plays_on_the_resampled_states() -> No
 
     import referee.research.openspiel_game  # noqa: F401
 
-    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 3, "options": "taking=no"})
+    game = pyspiel.load_game("python_getaway", {"preset": "pagat", "players": 3, "taking": "no"})
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(7)), 2.0, 8,
                            max_world_samples=4, random_state=np.random.RandomState(7))
     rng = random.Random(1)

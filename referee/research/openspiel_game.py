@@ -3,11 +3,13 @@
     import pyspiel
     import referee.research.openspiel_game  # registers the game
 
-    game = pyspiel.load_game("python_getaway", {"preset": "donkey", "players": 5})
+    game = pyspiel.load_game("python_getaway", {"preset": "donkey", "players": 5, "taking": "no"})
     state = game.new_initial_state()
 
-Parameters: ``preset`` (pagat, denexa, donkey), ``players``, ``options`` (option settings
-as a record's ``[Rules]`` tag writes them, ``"taking=no packs=2"``) and ``max_game_length``.
+Parameters: ``preset`` (pagat, denexa, donkey), ``players``, ``max_game_length``, and each
+option of the rule set by its name, its value a word as a record's ``[Rules]`` tag writes it
+(``"taking": "no"``, ``"deal": "piles"``; "" keeps the preset's), ``packs`` a number (0 keeps
+the preset's).
 
 Chance deals the pack one card at a time (after the piles' sizes, with ``deal=piles``) and
 picks each card drawn at random (Pagat, Getaway: Getting away; Variations); the players'
@@ -31,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine.cards import CARD_COUNT, card_str
-from referee.engine.rules import PRESETS, RuleSet, parse_spec
+from referee.engine.rules import OPTIONS, PRESETS, RuleSet, coerce
 from referee.engine.state import Engine
 from referee.research import MissingExtra
 from referee.research.table import Table, action_count, action_words, layout
@@ -62,7 +64,11 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": "pagat", "players": 4, "options": "", "max_game_length": MAX_GAME_LENGTH},
+    # Each option of the rule set is a parameter of its own (OpenSpiel's game strings hold no
+    # "=" inside a value): a word as a record's [Rules] tag writes it, "" for the preset's; a
+    # number of packs as a number, 0 for the preset's (a game string reads "2" back as one).
+    parameter_specification={"preset": "pagat", "players": 4, "max_game_length": MAX_GAME_LENGTH,
+                             **{o: 0 if o == "packs" else "" for o in OPTIONS}},
 )
 
 
@@ -70,8 +76,8 @@ def _rules(params: dict[str, Any]) -> RuleSet:
     preset = str(params.get("preset", "pagat"))
     if preset not in PRESETS:
         raise ValueError(f"unknown preset '{preset}' (presets are {', '.join(PRESETS)})")
-    options = str(params.get("options", ""))
-    return parse_spec(f"{preset} {options}") if options.strip() else PRESETS[preset]
+    options = {o: coerce(o, str(params[o])) for o in OPTIONS if params.get(o) not in (None, "", 0)}
+    return PRESETS[preset].with_options(**options) if options else PRESETS[preset]
 
 
 def _pile_range(total: int, players: int) -> tuple[int, int]:
