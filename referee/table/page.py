@@ -330,7 +330,7 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
 
     ``lang`` and ``direction`` go on ``<html lang dir>``: with ``"rtl"`` the page is laid
     out right to left by its logical CSS properties (the felt keeps the table's own geometry,
-    and a card's rank and suit read as printed; docs/replay.md)."""
+    and a card's rank and suit read as printed; docs/howto/table.md)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}")
     css, js = _asset("table.css"), _asset("table.js")
