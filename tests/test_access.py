@@ -246,6 +246,21 @@ def test_right_to_left_keeps_the_table_and_the_cards_as_the_table_sees_them(tmp_
     assert h["dir"] == "ltr" and h["east"] > h["west"] and h["aside"] > h["board"]
     assert [s for s, _ in h["slots"]] == ["West", "North", "East"]
     assert [x for _, x in h["slots"]] == sorted(x for _, x in h["slots"])
+    # ten seats round the table (three in a row at the top): every hand at the same place on
+    # the felt in either direction
+    ten = tmp_path / "ten.html"
+    assert run_cli("html", str(RECORDS / "double-pack.gwy"), "-o", str(ten)).returncode in (0, 1)
+    ten_rtl = tmp_path / "ten-rtl.html"
+    ten_rtl.write_text(render(_data(ten), lang="ur", direction="rtl"), encoding="utf-8")
+    places = []
+    for page in (ten, ten_rtl):
+        browser.get("about:blank")
+        browser.get(page.as_uri())
+        places.append(browser.execute_script(
+            "const f = document.getElementById('felt').getBoundingClientRect();"
+            "return Object.fromEntries(Array.from(document.querySelectorAll('#felt .hand')).map((h) => {"
+            "  const r = h.getBoundingClientRect(); return [h.dataset.seat, [Math.round(r.left - f.left), Math.round(r.top - f.top)]]; }))"))
+    assert len(places[0]) == 10 and places[0] == places[1], places
     # forward is the way the page reads: the left arrow in Urdu, the right one in English
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
