@@ -178,6 +178,11 @@ def test_the_serve_table_has_no_violations_in_either_direction(tmp_path, browser
             browser.find_element("id", "entry").send_keys(entry + "\n")
             _wait(browser, lambda d, b=before: _answer(d) != b, f"the ruling on {entry}")
         _wait(browser, lambda d: "M203" in _answer(d), "the mistake's ruling")
+        # a direction or a language tag the page does not know: English, left to right
+        import urllib.request
+
+        with urllib.request.urlopen(srv.record + "&dir=sideways&lang=%22%3E%3Cscript%3E", timeout=20) as r:
+            assert '<html lang="en" dir="ltr">' in r.read().decode("utf-8")
         # said at once, as a mistake; the polite region keeps the plays
         _wait(browser, lambda d: "M203" in d.find_element("id", "alarm").get_attribute("textContent"), "the alarm")
         for direction, scheme, size in LOOKS:

@@ -349,9 +349,10 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
     return page
 
 
-def render_page(walks: list[Walk], file_name: str) -> str:
-    """The replay page of the games walked, from a file called ``file_name``."""
-    return render({"file": file_name, "games": [game_data(w) for w in walks]})
+def render_page(walks: list[Walk], file_name: str, *, lang: str = "en", direction: str = "ltr") -> str:
+    """The replay page of the games walked, from a file called ``file_name`` (``lang`` and
+    ``direction`` as :func:`render` takes them)."""
+    return render({"file": file_name, "games": [game_data(w) for w in walks]}, lang=lang, direction=direction)
 
 
 def _ours(path: Path) -> bool:
