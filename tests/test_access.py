@@ -105,6 +105,13 @@ axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}}).then((r) => do
 """
 
 
+def _until(drv, check, what: str):
+    """Wait (a bound, not a measure) until ``check`` holds: the page redraws on its own time."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(drv, 20).until(lambda d: check(d), message=what)
+
+
 def _scheme(drv, scheme: str) -> None:
     drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
 
@@ -127,9 +134,11 @@ def _no_violations(got: dict, where: str) -> None:
 LOOKS = [("ltr", "light", DESKTOP), ("ltr", "dark", PHONE), ("rtl", "light", DESKTOP), ("rtl", "dark", PHONE)]
 
 
-def _pages(tmp_path: Path) -> dict[str, Path]:
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory) -> dict[str, Path]:
     """The replay page of a record with a mistake and a reviewed one, as ``html`` writes them
-    (left to right) and rendered from the same data right to left."""
+    (left to right) and rendered from the same data right to left (written once a module)."""
+    tmp_path = tmp_path_factory.mktemp("pages")
     out: dict[str, Path] = {}
     for name, record, args in (("renege", RENEGE, ()), ("review", BLUNDER, ("--review",))):
         page = tmp_path / f"{name}.html"
@@ -142,8 +151,7 @@ def _pages(tmp_path: Path) -> dict[str, Path]:
     return out
 
 
-def test_the_replay_page_has_no_violations_in_either_direction(tmp_path, browser, axe):
-    pages = _pages(tmp_path)
+def test_the_replay_page_has_no_violations_in_either_direction(pages, browser, axe):
     try:
         for direction, scheme, size in LOOKS:
             for name, at in (("renege", "#mistake-1"), ("review", "#step-3")):
@@ -227,8 +235,7 @@ return {dir: getComputedStyle(document.documentElement).direction,
 """
 
 
-def test_right_to_left_keeps_the_table_and_the_cards_as_the_table_sees_them(tmp_path, browser):
-    pages = _pages(tmp_path)
+def test_right_to_left_keeps_the_table_and_the_cards_as_the_table_sees_them(pages, tmp_path, browser):
     browser.set_window_size(*DESKTOP)
     browser.get(pages["renege-rtl"].as_uri() + "#mistake-1")
     g = browser.execute_script(_GEOMETRY)
@@ -303,7 +310,7 @@ if (!e || e === document.body) return null;
 const s = getComputedStyle(e), r = e.getBoundingClientRect();
 return {key: e.id || e.getAttribute('data-card') || e.getAttribute('data-at') || e.getAttribute('data-q') || e.tagName + ':' + e.textContent,
         tag: e.tagName, outline: parseFloat(s.outlineWidth) * (s.outlineStyle === 'none' ? 0 : 1), halo: s.boxShadow,
-        w: r.width, h: r.height, at: e.getAttribute('data-at')};
+        w: r.width, h: r.height, at: e.getAttribute('data-at'), text: e.textContent};
 """
 
 
@@ -324,8 +331,7 @@ def _tab_round(drv, most: int = 200) -> list[dict]:
     return seen
 
 
-def test_the_replay_page_by_keyboard_alone(tmp_path, browser):
-    pages = _pages(tmp_path)
+def test_the_replay_page_by_keyboard_alone(pages, browser):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
 
@@ -351,23 +357,18 @@ def test_the_replay_page_by_keyboard_alone(tmp_path, browser):
         # Enter on a play in the trick list opens it; the polite region says it
         browser.get("about:blank")
         browser.get(pages[f"renege-{direction}"].as_uri())
-        for _ in range(60):
-            ActionChains(browser).send_keys(Keys.TAB).perform()
-            if browser.execute_script("return document.activeElement.textContent") == "East K♣":
-                break
+        _tab_to(browser, lambda f: f["tag"] == "A" and f["text"] == "East K♣", "East K♣ in the trick list")
         ActionChains(browser).send_keys(Keys.ENTER).perform()
-        label = browser.execute_script("return document.getElementById('label').textContent")
-        assert label.endswith("trick 5: East K♣"), label
+        _until(browser, lambda d: d.execute_script("return document.getElementById('label').textContent").endswith(
+            "trick 5: East K♣"), "the play opened")
         said = browser.execute_script("return [document.getElementById('announce').textContent, "
                                       "document.getElementById('alarm').textContent, "
                                       "document.getElementById('announce').getAttribute('aria-live'), "
                                       "document.getElementById('alarm').getAttribute('aria-live')]")
         # a mistake is said at once (assertive), the play politely
-        from test_serve import _wait
-
-        _wait(browser, lambda d: "M201" in d.execute_script("return document.getElementById('alarm').textContent"),
+        _until(browser, lambda d: "M201" in d.execute_script("return document.getElementById('alarm').textContent"),
               "the mistake said at once")
-        _wait(browser, lambda d: "East played K♣" in d.execute_script("return document.getElementById('announce').textContent"),
+        _until(browser, lambda d: "East played K♣" in d.execute_script("return document.getElementById('announce').textContent"),
               "the play said politely")
         assert said[2:] == ["polite", "assertive"]
 
