@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -309,12 +310,29 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(data: dict[str, Any], *, serve: bool = False, site: bool = False) -> str:
+DIRECTIONS = ("ltr", "rtl")
+_LANG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
+
+
+def page_lang(lang: str | None) -> str:
+    """A language tag for the page's ``<html lang>``, or English: only a well-formed tag
+    (``ur``, ``pa-Arab``) is written into the page."""
+    return lang if lang and _LANG.fullmatch(lang) else "en"
+
+
+def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str = "en",
+           direction: str = "ltr") -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
     recorder's and watchers' parts and lets the script talk to the server that sent it;
     ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
     the engine in a Web Worker (``table-site.js`` of the site, allowed by the policy as this
-    site's own script, with the worker, the service worker and the manifest)."""
+    site's own script, with the worker, the service worker and the manifest).
+
+    ``lang`` and ``direction`` go on ``<html lang dir>``: with ``"rtl"`` the page is laid
+    out right to left by its logical CSS properties (the felt keeps the table's own geometry,
+    and a card's rank and suit read as printed; docs/howto/table.md)."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}")
     css, js = _asset("table.css"), _asset("table.js")
     scripts = _sha256(js) + (" 'self'" if site else "")
     csp = (f"default-src 'none'; style-src {_sha256(css)}; script-src {scripts}; img-src data:; "
@@ -327,13 +345,14 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False) -> 
 
     page: str = _env().get_template("table.html.j2").render(
         title=title, file=data.get("file", ""), data=data, css=Markup(css),
-        js=Markup(js), csp=csp, serve=serve, site=site)
+        js=Markup(js), csp=csp, serve=serve, site=site, lang=page_lang(lang), direction=direction)
     return page
 
 
-def render_page(walks: list[Walk], file_name: str) -> str:
-    """The replay page of the games walked, from a file called ``file_name``."""
-    return render({"file": file_name, "games": [game_data(w) for w in walks]})
+def render_page(walks: list[Walk], file_name: str, *, lang: str = "en", direction: str = "ltr") -> str:
+    """The replay page of the games walked, from a file called ``file_name`` (``lang`` and
+    ``direction`` as :func:`render` takes them)."""
+    return render({"file": file_name, "games": [game_data(w) for w in walks]}, lang=lang, direction=direction)
 
 
 def _ours(path: Path) -> bool:

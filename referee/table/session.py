@@ -127,7 +127,9 @@ class Table:
             text = answers.live_answer("why", self.session.game, self.session.res)
             why = said
         self.answered += 1
-        return {"n": self.answered, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why)}
+        # alert: a mistake found or an entry refused, which the phones' screen readers say at once
+        alert = any(style in ("mistake", "error") for _, style in kept)
+        return {"n": self.answered, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why), "alert": alert}
 
     def stale(self, version: str, text: str) -> str | None:
         """Why an entry made on ``version`` of the record is not taken (None: it is current)."""
@@ -143,7 +145,8 @@ class Table:
         word = " ".join(text.lower().split())
         if word in _NOT_HERE:
             ruling = {"n": self.answered + 1, "kind": "rejected", "text": f"'{text.strip()}' is not an entry here: "
-                      + (_NOT_HERE[word] or "use the buttons for undo, a new game and the questions"), "why": ""}
+                      + (_NOT_HERE[word] or "use the buttons for undo, a new game and the questions"), "why": "",
+                      "alert": True}
             self.answered += 1
             self.answer = ruling
             self._compute()

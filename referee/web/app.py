@@ -49,7 +49,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from referee.files import WriteError
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
-from referee.table.page import render
+from referee.table.page import DIRECTIONS, page_lang, render
 from referee.table.session import SeatError, open_session
 from referee.table.session import Table as SharedTable
 
@@ -74,10 +74,10 @@ class Table(SharedTable):
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
-    def page(self, role: str, seat: str | None = None) -> str:
+    def page(self, role: str, seat: str | None = None, lang: str = "en", direction: str = "ltr") -> str:
         game, live = self.shown()
         return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
-                      serve=True)
+                      serve=True, lang=lang, direction=direction)
 
 
 # ---- guarding the door ----------------------------------------------------------------------------
@@ -300,7 +300,10 @@ def make_app(table: Table) -> Guard:
             return _refused("this table's address carries a join token; ask whoever started serve for it")
         seat = None if recorder(request) else seat_of(request)
         role = "recorder" if recorder(request) else "seat" if seat is not None else "watcher"
-        html = await run_in_threadpool(table.page, role, seat)
+        # ?lang= and ?dir= (ltr, rtl): the page's language tag and direction; anything else is English, left to right
+        lang = page_lang(request.query_params.get("lang"))
+        direction = request.query_params.get("dir", "ltr")
+        html = await run_in_threadpool(table.page, role, seat, lang, direction if direction in DIRECTIONS else "ltr")
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def state(request: Request) -> Response:

@@ -18,11 +18,36 @@
   function big(t, marks) {
     var c = face(t), d = el("div", "card" + (c.red ? " red" : "") + (marks && marks.length ? " bad" : ""));
     d.setAttribute("data-card", c.text);
+    d.setAttribute("role", "img");
     d.setAttribute("aria-label", c.text);
     d.appendChild(el("span", "r", c.rank)); d.appendChild(el("span", "s", c.suit)); d.appendChild(el("span", "r", ""));
     return d;
   }
   function mini(t) { return el("span", "mini" + (face(t).red ? " red" : ""), t); }
+  // Text with each card in it (10♥, A♠*) isolated left to right, so that a right-to-left page
+  // shows it as printed, rank then suit, never ♥10.
+  var CARD = /(?:10|[2-9TJQKA])[♠♥♦♣]\*?/g;
+  function words(e, text) {
+    clear(e);
+    text = text || "";
+    var k = 0, m;
+    CARD.lastIndex = 0;
+    while ((m = CARD.exec(text)) !== null) {
+      if (m.index > k) e.appendChild(document.createTextNode(text.slice(k, m.index)));
+      e.appendChild(el("span", "cardtext", m[0]));
+      k = m.index + m[0].length;
+    }
+    if (k < text.length) e.appendChild(document.createTextNode(text.slice(k)));
+    return e;
+  }
+  // Said to a screen reader: politely (a play, the trick list, a ruling), or at once (a
+  // mistake, a refused entry). The same words again are said again: cleared first.
+  function speak(id, text) {
+    var r = $(id);
+    r.textContent = "";
+    if (text) setTimeout(function () { r.textContent = text; }, 30);
+  }
+  function rtl() { return getComputedStyle(document.documentElement).direction === "rtl"; }
   function game() { return D.games[G]; }
   function P() { return game() ? game().positions : []; }
   function plural(n, w) { return n + " " + w + (n === 1 ? "" : "s"); }
@@ -69,7 +94,7 @@
     if (hidden > 0) cs.appendChild(el("span", "unseen", (cards.length ? " + " : "") + hidden + (own ? " unseen" : " not seen by " + game().seats[Number(view)])));
     b.appendChild(cs);
     if (x.void && x.size) b.appendChild(el("div", "void", "shown void: " + x.void));
-    if (x.note) b.appendChild(el("div", "note", x.note));
+    if (x.note) b.appendChild(words(el("div", "note"), x.note));
     return b;
   }
   function seatsAround(p) {
@@ -82,7 +107,8 @@
   }
 
   // ---- one position ----
-  function show(i, quiet) {
+  // quiet: the trick list is not scrolled; silent: nothing said (serve says the ruling instead)
+  function show(i, quiet, silent) {
     var ps = P();
     if (!ps.length) {
       ["what", "fate", "lead", "label", "out", "trumps"].forEach(function (k) { $(k).textContent = ""; });
@@ -95,8 +121,9 @@
     follow = at === ps.length - 1;
     var p = ps[at], slider = $("slider");
     slider.max = String(ps.length - 1); slider.value = String(at);
-    $("label").textContent = at + " / " + (ps.length - 1) + " · " + (p.trick !== null ? "trick " + p.trick + ": " : "") + p.label;
-    $("what").textContent = p.what;
+    words($("label"), at + " / " + (ps.length - 1) + " · " + (p.trick !== null ? "trick " + p.trick + ": " : "") + p.label);
+    slider.setAttribute("aria-valuetext", $("label").textContent);
+    words($("what"), p.what);
     var t = clear($("trick"));
     p.table.forEach(function (x) {
       var s = el("div", "slot"); s.setAttribute("data-seat", x.seat);
@@ -106,14 +133,14 @@
       s.appendChild(w); t.appendChild(s);
     });
     if (p.table.length) t.setAttribute("aria-label", "trick " + p.number);
-    $("fate").textContent = p.fate;
-    $("lead").textContent = p.lead;
+    words($("fate"), p.fate);
+    words($("lead"), p.lead);
     var ds = clear($("diags"));
     p.diagnostics.concat(at === ps.length - 1 ? game().loose : []).forEach(function (d) {
       var b = el("div", "diag");
-      b.appendChild(el("span", "code", d.code + " ")); b.appendChild(el("span", "msg", d.message));
+      b.appendChild(el("span", "code", d.code + " ")); b.appendChild(words(el("span", "msg"), d.message));
       if (d.rule) b.appendChild(el("div", "rule", "Rule: " + d.rule));
-      if (d.penalty) b.appendChild(el("div", "penalty", d.penalty.charAt(0).toUpperCase() + d.penalty.slice(1)));
+      if (d.penalty) b.appendChild(words(el("div", "penalty"), d.penalty.charAt(0).toUpperCase() + d.penalty.slice(1)));
       if (d.applied !== null) b.appendChild(el("div", "applied", d.applied ? "The table applied the penalty." : "The table did not apply the penalty; the referee follows the record as played."));
       ds.appendChild(b);
     });
@@ -126,11 +153,18 @@
     seatsAround(p);
     $("end").textContent = at === ps.length - 1 ? game().end : "";
     reviewNote(at);
-    document.querySelectorAll("#moves a").forEach(function (a) { a.classList.toggle("here", a.getAttribute("data-at") === String(at)); });
+    document.querySelectorAll("#moves a").forEach(function (a) {
+      var here = a.getAttribute("data-at") === String(at);
+      a.classList.toggle("here", here);
+      if (here) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
+    });
     var here = document.querySelector("#moves a.here"), ol = $("moves");
     // the trick list scrolls on its own (never the page) to keep the play shown in sight
     if (here && !quiet && ol.scrollHeight > ol.clientHeight) ol.scrollTop = Math.max(0, here.offsetTop - ol.offsetTop - ol.clientHeight / 2);
-    $("announce").textContent = p.what + (p.diagnostics.length ? " " + p.diagnostics.map(function (d) { return d.code + ": " + d.message; }).join(" ") : "");
+    if (!silent) {
+      speak("announce", p.what);
+      if (p.diagnostics.length) speak("alarm", p.diagnostics.map(function (d) { return d.code + ": " + d.message; }).join(" "));
+    }
     chartNow();
     var want = "#" + (D.games.length > 1 ? "game-" + game().game + "/" : "") + "step-" + at;
     if (!SERVE && location.hash !== want) history.replaceState(null, "", want);
@@ -240,7 +274,7 @@
       var li = el("li");
       li.appendChild(el("span", "no", m.trick !== null ? m.trick + "." : "·"));
       m.plays.forEach(function (x) {
-        var a = el("a", (x.card && face(x.card).red ? "red" : "") + (x.bad.length ? " bad" : ""), m.text || (x.seat + " " + x.card));
+        var a = words(el("a", (x.card && face(x.card).red ? "red" : "") + (x.bad.length ? " bad" : "")), m.text || (x.seat + " " + x.card));
         a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "step-" + x.at;
         a.setAttribute("data-at", String(x.at));
         if (x.bad.length) a.title = x.bad.join(", ");
@@ -256,7 +290,7 @@
     });
     var ul = clear($("mistakes"));
     g.mistakes.forEach(function (m, k) {
-      var li = el("li"), a = el("a", "", (m.trick !== null ? "trick " + m.trick + ": " : "") + m.sentence);
+      var li = el("li"), a = words(el("a"), (m.trick !== null ? "trick " + m.trick + ": " : "") + m.sentence);
       a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "mistake-" + (k + 1);
       li.appendChild(a); ul.appendChild(li);
     });
@@ -323,8 +357,12 @@
     var tag = (ev.target && ev.target.tagName) || "";
     if (tag === "INPUT" && ev.target.type !== "range" || tag === "SELECT" || tag === "TEXTAREA") return;
     var k = ev.key;
-    if (k === "ArrowRight") show(at + 1);
-    else if (k === "ArrowLeft") show(at - 1);
+    // forward is the way the page reads: right in English, left in Urdu
+    var fwd = rtl() ? "ArrowLeft" : "ArrowRight", back = rtl() ? "ArrowRight" : "ArrowLeft";
+    if (k === "Escape" && SERVE && !$("confirm").hidden) { $("confirm-no").click(); ev.preventDefault(); return; }
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (k === fwd) show(at + 1);
+    else if (k === back) show(at - 1);
     else if (k === "Home") show(0);
     else if (k === "End") show(P().length - 1);
     else if (k === "]") trickJump(1);
@@ -400,9 +438,11 @@
     if (!a || a.n === lastAnswer) return;
     lastAnswer = a.n;
     var box = $("answer");
-    box.textContent = a.text;
+    words(box, a.text);
+    // every phone says the ruling: at once for a mistake or a refused entry
+    speak(a.alert ? "alarm" : "announce", a.text);
     box.className = "answer" + (a.kind === "rejected" || a.kind === "question" ? " rejected" : "");
-    $("why-text").textContent = a.why || "";
+    words($("why-text"), a.why || "");
     $("why-text").hidden = true; $("why").setAttribute("aria-expanded", "false");
     $("why").hidden = !a.why;
     $("speak-answer").hidden = !synth;
@@ -430,7 +470,11 @@
     if (!RECORDER && OWN === null) return;
     $("recorder").hidden = false;
     $("typed").hidden = false;
-    $("turn").textContent = L.turn || "";
+    words($("turn"), L.turn || "");
+    // The buttons are made again for each change of the record: a keyboard's focus inside
+    // them is put back (the same card or seat, else the first card, else the chosen seat).
+    var had = document.activeElement, inside = had && $("recorder").contains(had) && had !== $("undo") && had !== $("new")
+      && !$("confirm").contains(had), wasCard = inside && had.getAttribute("data-card"), wasSeat = inside && had.getAttribute("data-seat");
     var ps = clear($("pick-seat"));
     if (OWN !== null) seat = game().seats.indexOf(OWN);
     else if (seat === null || !L.seats[seat] || L.version !== pickedOn) seat = nextSeat();
@@ -459,17 +503,22 @@
     $("undo").disabled = !L.undo;
     $("undo").hidden = !RECORDER;
     $("new").hidden = !L.over || !RECORDER;
+    if (inside && !document.body.contains(had)) {
+      var back = (wasCard && pc.querySelector('button[data-card="' + wasCard + '"]')) || (!wasSeat && pc.querySelector("button"))
+        || ps.querySelector('button[aria-pressed="true"]') || po.querySelector("button") || (!$("new").hidden && $("new"));
+      if (back) back.focus();
+    }
   }
   function asking() {
     var sq = clear($("seat-questions"));
     (game() ? game().seats : []).forEach(function (s) {
       var b = el("button", "", "What may " + s + " play?");
-      b.onclick = function () { post("ask", { q: "legal", seat: s }).then(function (j) { $("reply").textContent = j.answer; }, function () {}); };
+      b.onclick = function () { post("ask", { q: "legal", seat: s }).then(function (j) { words($("reply"), j.answer); }, function () {}); };
       sq.appendChild(b);
     });
   }
   document.querySelectorAll("#questions button").forEach(function (b) {
-    b.onclick = function () { post("ask", { q: b.getAttribute("data-q") }).then(function (j) { $("reply").textContent = j.answer; }, function () {}); };
+    b.onclick = function () { post("ask", { q: b.getAttribute("data-q") }).then(function (j) { words($("reply"), j.answer); }, function () {}); };
   });
   $("typed").onsubmit = function (ev) {
     ev.preventDefault();
@@ -485,10 +534,11 @@
   }
   $("entry").addEventListener("focus", function () { setTimeout(keepTable, 50); });
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepTable);
-  $("undo").onclick = function () { $("confirm-text").textContent = "Undo removes '" + L.undo + "' from the record. Remove it?"; $("confirm").hidden = false; $("confirm-no").focus(); };
-  $("confirm-no").onclick = function () { $("confirm").hidden = true; };
+  $("undo").onclick = function () { words($("confirm-text"), "Undo removes '" + L.undo + "' from the record. Remove it?"); $("confirm").hidden = false; $("confirm-no").focus(); };
+  // the question closes (Keep it, Remove it, Escape) with the focus back on Undo
+  $("confirm-no").onclick = function () { $("confirm").hidden = true; $("undo").focus(); };
   $("confirm-yes").onclick = function () {
-    $("confirm").hidden = true;
+    $("confirm").hidden = true; $("undo").focus();
     post("undo", { expect: L.undo }).then(function (j) { if (j.answer) answer(j.answer); }, function () {});
   };
   $("new").onclick = function () { post("new", {}).then(function (j) { if (j.answer) answer(j.answer); }, function () {}); };
@@ -498,7 +548,7 @@
     var sameGame = game() && msg.game.game === game().game;
     D.games = [msg.game]; L = msg.live;
     openGame(0);
-    show(was || !sameGame ? P().length - 1 : at, !was);
+    show(was || !sameGame ? P().length - 1 : at, !was, true);
     recorder(); asking(); answer(L.answer);
     document.body.setAttribute("data-version", String(L.version));
   }
