@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web", "referee.fixes", "referee.site")
+            "referee.review", "referee.web", "referee.fixes", "referee.site", "referee.players")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -119,7 +119,7 @@ def test_the_engine_imports_nothing_of_ours_but_itself() -> None:
 
 # The command layer, lowest first. A module may import its own level and those below, never
 # one above; the most specific entry names a module's level (``referee.commands.check`` is
-# level 4 although ``referee.commands``, the shared options, is level 1).
+# level 5 although ``referee.commands``, the shared options, is level 1).
 COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     # 0: what every command reads or writes: files safely, settings, the inputs, --jobs
     ("referee.files", "referee.config", "referee.archive.inputs", "referee.archive.jobs"),
@@ -128,11 +128,13 @@ COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     ("referee.commands", "referee.commands.options", "referee.commands.pipes"),
     # 2: judging archives: slices, workers, Dask, the check's run; the safe fixes of --fix
     ("referee.archive", "referee.fixes"),
-    # 3: at the table, self-play, game review, the editor server
+    # 3: who plays: the exact solver and the bots, below both the review and self-play
+    ("referee.players",),
+    # 4: at the table, self-play, game review, the editor server
     ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
-    # 4: the commands' bodies, and the table served to the phones
+    # 5: the commands' bodies, and the table served to the phones
     ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web", "referee.site"),
-    # 5: the command line
+    # 6: the command line
     ("referee.cli", "referee._start"),
 )
 

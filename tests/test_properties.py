@@ -28,7 +28,7 @@ from referee.judging.referee import Referee
 from referee.notation.format import format_file
 from referee.notation.reader import parse, parse_file_text
 from referee.notation.record import Trick
-from referee.selfplay.simulate import BOTS, MISTAKE_KINDS, play_game
+from referee.players.bots import BOTS, MISTAKE_KINDS, play_game
 
 PROFILE = os.environ.get("GETAWAY_PROFILE", "default")
 SCALE = {"default": 1, "long": 20}.get(PROFILE, 1)

@@ -26,7 +26,7 @@ from review_positions import TooBig, brute_class, random_position
 from referee.engine.cards import BIT, RANK, SUIT
 from referee.engine.events import TakeHand
 from referee.engine.state import BETWEEN, OVER, Engine
-from referee.review.solver import Solver
+from referee.players.solver import Solver
 
 SCALE = 20 if os.environ.get("GETAWAY_PROFILE") == "long" else 1
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

@@ -18,8 +18,9 @@ from review_positions import TooBig, brute_class, random_position
 from referee.engine.cards import RANK, SUIT
 from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import DRAW_DUE, OVER, Engine, Phase
-from referee.review.solver import NotSolvable, SeatClass, Solver, solve
-from referee.selfplay.simulate import SolverBot, rollout, simulate
+from referee.players.bots import SolverBot, rollout
+from referee.players.solver import NotSolvable, SeatClass, Solver, solve
+from referee.selfplay.simulate import simulate
 
 LONG = os.environ.get("GETAWAY_PROFILE") == "long"
 SCALE = 20 if LONG else 1
@@ -306,7 +307,7 @@ def test_a_budget_bounds_a_two_seat_question_whose_searches_take_turns() -> None
     unbounded solver's classes."""
     from referee import rule_set
     from referee.judging.replay import replay
-    from referee.review.solver import SearchLimit, cards_held
+    from referee.players.solver import SearchLimit, cards_held
 
     game = next(iter(simulate(2, 1, 2828, rule_set("pagat")))).game
     e = next(s.before for s in replay(game, snapshots=True)

@@ -6,7 +6,7 @@ hundred thousand positions, so it reads the state's ints and masks where the res
 package reads ``view()``. It writes no rule: what may happen is what the engine lists
 (``takes``, ``legal_cards``, the draw's source), and what follows is the engine's own
 ``play``/``lead``/``take``/``draw`` on a ``fork()``. The typed face of it, with its classes
-and the play it shows, is :mod:`referee.review.solver`.
+and the play it shows, is :mod:`referee.players.solver`.
 
 Inside, an action is a small int (no object per node), in the order ``legal_actions()``
 lists them:
@@ -16,7 +16,7 @@ lists them:
 * a draw: ``DRAW | (source + 1) << 12 | drawer << 6 | card`` (source 0: the waste pile).
 
 How each kind of node is scored for the seat analysed (``x``), and why a loss met through a
-repetition is not kept, is told in :mod:`referee.review.solver`; the rules of the search are
+repetition is not kept, is told in :mod:`referee.players.solver`; the rules of the search are
 the same here, node for node.
 """
 

@@ -25,6 +25,7 @@ from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
 from referee.notation.seek import ranges
+from referee.players.solver import Solver
 from referee.review.report import ReviewFile, game_model, play_lines, position_model
 from referee.review.review import (
     BUDGET,
@@ -36,7 +37,6 @@ from referee.review.review import (
     review_game,
     review_position,
 )
-from referee.review.solver import Solver
 from referee.table.views import TableError, read_game
 
 FORMATS = ("text", "json")
