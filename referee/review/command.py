@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from referee.archive.dask import DaskRunner
+from referee.archive.games import TableError, read_game
 from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
@@ -37,7 +38,6 @@ from referee.review.review import (
     review_game,
     review_position,
 )
-from referee.table.views import TableError, read_game
 
 FORMATS = ("text", "json")
 
