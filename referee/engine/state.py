@@ -412,7 +412,7 @@ class Engine:
 
     # ---- building ---------------------------------------------------------------------
 
-    def pack(self) -> tuple[int, int]:
+    def _pack(self) -> tuple[int, int]:
         """The whole pack as (once, twice): 52 cards, or 104 with the marked ace."""
         return pack_masks(self.rules)
 
@@ -462,7 +462,7 @@ class Engine:
         return e
 
     def _check_deal(self, hands: Sequence[Sequence[int] | int]) -> None:
-        pack_once, pack_twice = self.pack()
+        pack_once, pack_twice = self._pack()
         once = twice = 0
         total = 0
         for h in hands:
@@ -495,7 +495,7 @@ class Engine:
 
     def _place_hands(self, hands: Sequence[Sequence[int] | int | None]) -> None:
         """Every card starts unseen; a hand given by its cards takes them out of hiding."""
-        self._hidden_once, self._hidden_twice = self.pack()
+        self._hidden_once, self._hidden_twice = self._pack()
         for s, h in enumerate(hands):
             if h is None:
                 continue
@@ -631,7 +631,7 @@ class Engine:
         out, once, unknown = self._out, self._once, self._unknown
         return [s for s in self._seq if not out[s] and (once[s] or unknown[s] > 0)]
 
-    def next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
+    def _next_seat(self, s: int, *, holding: bool = True, skip: int = -1) -> int:
         """The next seat after ``s`` in the direction of play that is in the game (and holds
         cards); -1 if there is none but ``s``."""
         for t in self._after[s]:
@@ -701,7 +701,7 @@ class Engine:
 
     # ---- judging a play ------------------------------------------------------------------
 
-    def judge_play(self, s: int, c: int) -> Verdict | None:
+    def _judge_play(self, s: int, c: int) -> Verdict | None:
         """Is seat ``s`` playing card ``c`` now legal? None if so, else why not.
 
         Record errors (R...) come before table mistakes (M...): a card the player cannot
@@ -828,7 +828,7 @@ class Engine:
         self._unhide(c)
         return True
 
-    def play(self, s: int, c: int) -> bool:
+    def _play(self, s: int, c: int) -> bool:
         """Apply a play (the caller has judged it, or follows the record leniently).
         Returns True if the card came from the seat's unseen cards."""
         # _remove_from_hand, written out: this is the hot path of every replay.
@@ -860,7 +860,7 @@ class Engine:
             if not self._lenient and not self._active & ~played:
                 self._resolve()
             return from_unseen
-        effect = self.effect(c)
+        effect = self._effect(c)
         self._log.append((Played, s, c, effect))
         if self._lenient:
             # A trick followed as played after an unnoticed mistake: the record, not the
@@ -883,7 +883,7 @@ class Engine:
             self._resolve()
         return from_unseen
 
-    def effect(self, c: int) -> Effect:
+    def _effect(self, c: int) -> Effect:
         """What card ``c`` does to the trick on the table now (one rule for every rule set,
         :func:`referee.engine.events.card_effect`)."""
         if self._phase != IN_TRICK or not self._trick:
@@ -910,7 +910,7 @@ class Engine:
         if self._active == self._played and not self._first:
             self._resolve()
 
-    def winner(self, trick: list[tuple[int, int]] | None = None) -> int:
+    def _winner(self, trick: list[tuple[int, int]] | None = None) -> int:
         """The seat whose card takes the trick: the highest trump if any (Donkey), else the
         highest card of the suit led; of two equal cards the first played (Pagat,
         Variations: double pack)."""
@@ -934,7 +934,7 @@ class Engine:
         """The trick is over: a tochoo sends it to the winner's hand, a clean trick to the
         waste pile (Pagat, Second and subsequent tricks; First trick: always the waste)."""
         trick = self._trick
-        w = self.winner()
+        w = self._winner()
         if self._tochoo and not self._first:
             # Two players left and the lead was a card drawn: a tochoo loses the leader the
             # game at once (Pagat, Two players, outcome 3; Denexa, Ending the hand).
@@ -1030,7 +1030,7 @@ class Engine:
             return
         if mode == "draw_hand":
             self._drawer = power
-            self._draw_source = self.next_seat(power) if self.rules.draw_from == "next" else "any"
+            self._draw_source = self._next_seat(power) if self.rules.draw_from == "next" else "any"
             self._phase = DRAW_DUE
             self._power = power
             self._log.append((DrawDue, power, ANY_SOURCE if self._draw_source == "any" else self._draw_source))
@@ -1049,7 +1049,7 @@ class Engine:
     def _pass_lead(self, power: int) -> None:
         self._flush_pending()
         self._get_away(power)
-        nxt = self.next_seat(power)
+        nxt = self._next_seat(power)
         self._lead_by(nxt, LeadReason.PASS_LEAD)
         if not self._finish_if_one_left() and nxt >= 0:
             self._log.append((Leads, nxt, LeadReason.PASS_LEAD))
@@ -1079,7 +1079,7 @@ class Engine:
 
     # ---- the penalty, and the record followed as played ------------------------------------
 
-    def penalise(self, s: int, c: int | None, after_end: bool = False) -> None:
+    def _penalise(self, s: int, c: int | None, after_end: bool = False) -> None:
         """Ruling 1: the offender picks up every card played to the trick so far, their own
         (``c``) included, and leads the next trick; the trick's normal end does not happen.
 
@@ -1178,7 +1178,7 @@ class Engine:
         the waste pile."""
         if self._phase != IN_TRICK:
             return
-        w = self.winner()
+        w = self._winner()
         # Logged as _resolve logs it: what the replay did with the trick is told by its
         # events (a pickup or the waste pile), however the trick ended.
         if self._tochoo and not self._first:
@@ -1196,12 +1196,12 @@ class Engine:
 
     # ---- takes and draws ------------------------------------------------------------------------
 
-    def take_target(self, taker: int) -> int:
+    def _take_target(self, taker: int) -> int:
         """Whose hand ``taker`` may take now: the next seat in the direction of play holding
         cards (Pagat, Taking cards; ruling 3); -1 if none."""
-        return self.next_seat(taker)
+        return self._next_seat(taker)
 
-    def judge_take(self, taker: int, target: int) -> Verdict | None:
+    def _judge_take(self, taker: int, target: int) -> Verdict | None:
         if self._phase == OVER:
             return Verdict(Code.AFTER_END, "the game is over")
         if not self.rules.taking:
@@ -1212,10 +1212,10 @@ class Engine:
             return Verdict(Code.DRAW_OUT_OF_PLACE, "a draw is due", self._draw_due())
         if taker == target:
             # Pagat, Taking cards: the hand of the player to one's left, never one's own.
-            return Verdict(Code.WRONG_TAKE, "own hand", TakeOnly(self.take_target(taker)))
+            return Verdict(Code.WRONG_TAKE, "own hand", TakeOnly(self._take_target(taker)))
         if self._out[taker] or self.size(taker) == 0:
             return Verdict(Code.WRONG_TAKE, "the taker has no cards")
-        want = self.take_target(taker)
+        want = self._take_target(taker)
         if target != want:
             return Verdict(Code.WRONG_TAKE, "not the next player holding cards", TakeOnly(want))
         return OK
@@ -1228,7 +1228,7 @@ class Engine:
                 and not self._out[taker] and not self._out[target]
                 and self.size(taker) > 0 and self.size(target) > 0)
 
-    def take(self, taker: int, target: int) -> None:
+    def _take(self, taker: int, target: int) -> None:
         """``taker`` takes ``target``'s whole hand; the target has got away (ruling 3)."""
         for c in cards_of(self._once[target]) + cards_of(self._twice[target]):
             self._give(taker, c)
@@ -1247,12 +1247,12 @@ class Engine:
         if passed:
             # Ruling 3; Denexa, Getting away: the lead passes to the next player after the
             # target who still holds cards.
-            self._lead_by(self.next_seat(target), LeadReason.TAKE)
+            self._lead_by(self._next_seat(target), LeadReason.TAKE)
         self._log.append((Took, taker, target))
         if not self._finish_if_one_left() and passed and self._power >= 0:
             self._log.append((Leads, self._power, LeadReason.TAKE))  # who leads now is an event too
 
-    def judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
+    def _judge_draw(self, s: int, c: int, source: int | None) -> Verdict | None:
         if self._phase != DRAW_DUE:
             if self._phase == OVER:
                 return Verdict(Code.AFTER_END, "the game is over")
@@ -1278,7 +1278,7 @@ class Engine:
             return Verdict(Code.DRAWN_CARD_NOT_THERE, self.where(c))
         return OK
 
-    def draw(self, s: int, c: int, source: int | None) -> None:
+    def _draw(self, s: int, c: int, source: int | None) -> None:
         if source is None:
             b = BIT[c]
             if self._waste_twice & b:
@@ -1295,7 +1295,7 @@ class Engine:
             self._get_away(source)
             self._finish_if_one_left()
 
-    def reveal(self, s: int, c: int) -> None:
+    def _reveal(self, s: int, c: int) -> None:
         """The seat is seen to hold ``c`` (it played the card and took it back): an unseen
         card of its hand becomes a known one."""
         if not self._once[s] & BIT[c]:
@@ -1367,16 +1367,16 @@ class Engine:
         self._drawn_lead = True
         self._log.append((Drew, s, c, source))
 
-    def lead(self, s: int, c: int) -> None:
+    def _lead(self, s: int, c: int) -> None:
         """Apply a lead between tricks (keeps the drawn-lead mark for the two-player rule)."""
         drawn = self._drawn_lead
-        self.play(s, c)
+        self._play(s, c)
         if self._phase == IN_TRICK:
             self._drawn_lead = drawn
 
     # ---- what may happen now ---------------------------------------------------------------------
 
-    def legal_cards(self, s: int) -> int:
+    def _legal_cards(self, s: int) -> int:
         """The known cards ``s`` may play now, as a mask. In a trick followed as played after
         an unpenalised mistake (``lenient``) the rules give no legal play once a tochoo has
         ended it; the table's record decides what comes next."""
@@ -1402,12 +1402,12 @@ class Engine:
 
     def legal(self, s: int) -> Legal:
         """What seat ``s`` may play now, the rule that says so and where (known cards; for
-        an unseen hand, the cards it may hold that would be legal): :meth:`duty_of`, with
+        an unseen hand, the cards it may hold that would be legal): :meth:`_duty_of`, with
         both kinds of card in one list."""
-        d = self.duty_of(s)
+        d = self._duty_of(s)
         return Legal(s, tuple(sorted(d.cards + d.unseen)) if d.unseen else d.cards, d.reason, d.cite)
 
-    def duty_of(self, s: int) -> Duty:
+    def _duty_of(self, s: int) -> Duty:
         """What the rule asks of seat ``s`` now, as one value (:class:`Duty`): the rule its
         known cards meet and its source, the known cards it may play, the cards its unseen
         cards may hold and legally play, and in a trick the steps of :func:`asked` that may
@@ -1443,7 +1443,7 @@ class Engine:
         """The cards of :meth:`legal` that ``s`` is known to hold: what a player with the
         hand in front of it chooses among, without the rule's name or an unseen hand's
         possible cards (self-play asks it at every play)."""
-        return tuple(cards_of(self.legal_cards(s)))
+        return tuple(cards_of(self._legal_cards(s)))
 
     def _void_mask(self, s: int) -> int:
         m = 0
@@ -1453,7 +1453,7 @@ class Engine:
         return m
 
     def _legal_reason(self, s: int) -> tuple[LegalReason, int]:
-        mask = self.legal_cards(s)
+        mask = self._legal_cards(s)
         if self._phase in (OVER, DRAW_DUE) or self._out[s]:
             return LegalReason.NONE, 0
         if self._phase == BEFORE_FIRST:
@@ -1492,7 +1492,7 @@ class Engine:
         for taker, target in self.takes():
             out.append(TakeHand(taker, target))
         for s in self._seq:
-            for c in cards_of(self.legal_cards(s)):
+            for c in cards_of(self._legal_cards(s)):
                 out.append(PlayCard(s, c))
         return out
 
@@ -1518,36 +1518,36 @@ class Engine:
             if not events:
                 self.play_card(s, c)
                 return []
-            v = self.judge_play(s, c)
+            v = self._judge_play(s, c)
             if v is not None:
                 raise IllegalAction(action, v)
             mark = len(self._log)
             if self._phase == IN_TRICK:
-                self.play(s, c)
+                self._play(s, c)
             else:
-                self.lead(s, c)
+                self._lead(s, c)
             return self.events_since(mark)
         if not isinstance(action, (PlayCard, TakeHand, DrawCard)):
             return self.apply_mistake(action, events=events)
         mark = self.event_count()
         if isinstance(action, PlayCard):
-            v = self.judge_play(action.seat, action.card)
+            v = self._judge_play(action.seat, action.card)
             if v is not None:
                 raise IllegalAction(action, v)
             if self._phase in (BETWEEN, BEFORE_FIRST):
-                self.lead(action.seat, action.card)
+                self._lead(action.seat, action.card)
             else:
-                self.play(action.seat, action.card)
+                self._play(action.seat, action.card)
         elif isinstance(action, TakeHand):
-            v = self.judge_take(action.taker, action.target)
+            v = self._judge_take(action.taker, action.target)
             if v is not None:
                 raise IllegalAction(action, v)
-            self.take(action.taker, action.target)
+            self._take(action.taker, action.target)
         else:
-            v = self.judge_draw(action.seat, action.card, action.source)
+            v = self._judge_draw(action.seat, action.card, action.source)
             if v is not None:
                 raise IllegalAction(action, v)
-            self.draw(action.seat, action.card, action.source)
+            self._draw(action.seat, action.card, action.source)
         return self.events_since(mark) if events else []
 
     def play_card(self, s: int, c: int) -> bool:
@@ -1556,13 +1556,13 @@ class Engine:
         replay asks at nearly every play. True if a trick is on the table after it (False:
         the play ended the trick). Raises :class:`IllegalAction`, changing nothing, if the
         rules do not allow it."""
-        v = self.judge_play(s, c)
+        v = self._judge_play(s, c)
         if v is not None:
             raise IllegalAction(PlayCard(s, c), v)
         if self._phase == IN_TRICK:
-            self.play(s, c)
+            self._play(s, c)
         else:
-            self.lead(s, c)
+            self._lead(s, c)
         return self._phase == IN_TRICK
 
     def do(self, action: Action) -> None:
@@ -1571,14 +1571,14 @@ class Engine:
         only what the engine itself listed, a few hundred thousand times a question."""
         if type(action) is PlayCard:
             if self._phase == IN_TRICK:
-                self.play(action.seat, action.card)
+                self._play(action.seat, action.card)
             else:
-                self.lead(action.seat, action.card)
+                self._lead(action.seat, action.card)
         elif type(action) is TakeHand:
-            self.take(action.taker, action.target)
+            self._take(action.taker, action.target)
         else:
             assert isinstance(action, DrawCard)
-            self.draw(action.seat, action.card, action.source)
+            self._draw(action.seat, action.card, action.source)
 
     def takes(self) -> list[tuple[int, int]]:
         """Every take allowed now, as (taker, target)."""
@@ -1586,7 +1586,7 @@ class Engine:
             return []
         out = []
         for s in self.holding():
-            t = self.take_target(s)
+            t = self._take_target(s)
             if t >= 0:
                 out.append((s, t))
         return out
@@ -1672,7 +1672,7 @@ class Engine:
         have several: follow if it holds the suit led, else (Donkey) trump if it holds a
         trump, else any card. Empty when ``s`` is not to play (Pagat, Getaway: Second and
         subsequent tricks; Donkey)."""
-        return self.duty_of(s).steps
+        return self._duty_of(s).steps
 
     def sample_unseen(self, rng: random.Random, known: Mapping[int, Sequence[int]] | None = None,
                       play: PlayCard | None = None, tries: int = 20, lacks: Sequence[int] = ()) -> Engine | None:
@@ -1703,11 +1703,11 @@ class Engine:
             f = self.fork()
             if play is not None:
                 for suit in f.shows_void(play.seat, play.card):
-                    f.mark_void(play.seat, suit, None)
+                    f._mark_void(play.seat, suit, None)
             for s, cards in known.items():
                 for c in cards:
                     if f._unknown[s] and not f._once[s] & BIT[c] and f.may_hold(s, c):
-                        f.reveal(s, c)
+                        f._reveal(s, c)
             # Lowest card first, the single copies before the second ones: one order for a seed.
             pool = [c for c in range(CARD_COUNT) if f._hidden_once >> c & 1]
             pool += [c for c in range(CARD_COUNT) if f._hidden_twice >> c & 1]
@@ -1724,7 +1724,7 @@ class Engine:
                     break
                 for c in picked:
                     pool.remove(c)
-                    f.reveal(s, c)
+                    f._reveal(s, c)
             if ok and f._waste_unknown == 0 and not any(f._unknown):
                 return f
         return None
@@ -1800,7 +1800,7 @@ class Engine:
         # Only the seat to act has a legal card (legal_cards says 0 for every other seat), but in
         # a trick in any order, where every seat may play.
         for s in ((mover,) if mover >= 0 else self._seq):
-            cards = self.legal_cards(s)
+            cards = self._legal_cards(s)
             if cards:
                 key = cards << 6 | s
                 plays = _PLAYS.get(key)
@@ -1953,14 +1953,14 @@ class Engine:
         kind = m & MOVE_KIND
         if kind == 0:
             if c._phase == IN_TRICK:
-                c.play(m >> 6 & 63, m & 63)
+                c._play(m >> 6 & 63, m & 63)
             else:
-                c.lead(m >> 6 & 63, m & 63)
+                c._lead(m >> 6 & 63, m & 63)
         elif kind == TAKE:
-            c.take(m >> 6 & 63, m & 63)
+            c._take(m >> 6 & 63, m & 63)
         else:
             src = m >> 12 & 255
-            c.draw(m >> 6 & 63, m & 63, src - 1 if src else None)
+            c._draw(m >> 6 & 63, m & 63, src - 1 if src else None)
         return c
 
     def settled_for(self, x: int) -> bool | None:
@@ -1972,7 +1972,7 @@ class Engine:
             return self._loser != x
         return None
 
-    def mark_void(self, s: int, suit: int, ref: VoidShown | None) -> None:
+    def _mark_void(self, s: int, suit: int, ref: VoidShown | None) -> None:
         """The seat's unseen cards hold no card of ``suit`` (it played another suit)."""
         if not self._void[s] & (1 << suit):
             self._void[s] |= 1 << suit
@@ -2024,39 +2024,39 @@ class Engine:
                 self._lead_why = POWER
                 self.close()
             else:
-                self.penalise(action.seat, None)
+                self._penalise(action.seat, None)
             return self.events_since(mark) if events else []
         s, c, late = action.seat, action.card, action.late
-        v = self.mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
+        v = self._mistake_verdict(s, c, late=late, unseen=isinstance(action, Penalise))
         if v is None:
             raise ValueError(f"{action}: a legal play, not a mistake (apply it as a PlayCard)")
         if not v.code.startswith("M"):
             raise IllegalAction(action, v)
         self._log.append((MistakeMade, *self._mistake_facts(s, c, v)))
         if isinstance(action, Penalise):
-            self.penalise(s, c, after_end=late)
+            self._penalise(s, c, after_end=late)
         elif late or (self._phase != IN_TRICK and v.code in (Code.AFTER_TOCHOO, Code.SECOND_CARD)):
             self.reopen()
-            self.play(s, c)
+            self._play(s, c)
         elif self._phase == BETWEEN:
             self.accept_lead(s)
-            self.lead(s, c)
+            self._lead(s, c)
         elif self._phase == BEFORE_FIRST:
-            self.play(s, c)
+            self._play(s, c)
             self._lenient = True
         else:
             self._lenient = True
-            self.play(s, c)
+            self._play(s, c)
         return self.events_since(mark) if events else []
 
-    def mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
+    def _mistake_verdict(self, s: int, c: int, *, late: bool = False, unseen: bool = False) -> Verdict | None:
         """What ``s`` playing ``c`` now breaks (None: nothing). ``late``: the card is played
         to the trick that has just ended (after its tochoo, or a second card to it).
         ``unseen``: a card of another suit from a hand nobody has seen counts as a renege
         when the unseen cards may hold the suit led (or, in Donkey, a trump): the table that
         penalised it saw the hand."""
         if not late:
-            v = self.judge_play(s, c)
+            v = self._judge_play(s, c)
             if v is None and unseen:
                 step = self._passed_by(s, c)
                 if step is not None:
@@ -2096,13 +2096,13 @@ class Engine:
         :class:`Penalise` a card of another suit from an unseen hand that may hold the suit
         led is a renege: the table that penalised it saw the hand)."""
         if type(action) is PlayCard:
-            return self.judge_play(action.seat, action.card)
+            return self._judge_play(action.seat, action.card)
         if isinstance(action, TakeHand):
-            return self.judge_take(action.taker, action.target)
+            return self._judge_take(action.taker, action.target)
         if isinstance(action, DrawCard):
-            return self.judge_draw(action.seat, action.card, action.source)
+            return self._judge_draw(action.seat, action.card, action.source)
         if isinstance(action, (PlayAnyway, Penalise)) and action.card is not None:
-            return self.mistake_verdict(action.seat, action.card, late=action.late,
+            return self._mistake_verdict(action.seat, action.card, late=action.late,
                                         unseen=isinstance(action, Penalise))
         return OK
 
@@ -2213,14 +2213,14 @@ class Engine:
     def _follow(self, action: RecordAction) -> None:
         """Apply a :data:`RecordAction` (see :meth:`apply_mistake`)."""
         if isinstance(action, MarkVoid):
-            self.mark_void(action.seat, action.suit, action.shown)
+            self._mark_void(action.seat, action.suit, action.shown)
         elif isinstance(action, ForgetVoid):
             self._void[action.seat] &= ~(1 << action.suit)
             self._since(action.seat).pop(action.suit, None)
         elif isinstance(action, RevealCard):
             if not self.may_hold(action.seat, action.card):
                 raise CannotFollow(action, "the seat cannot hold the card")
-            self.reveal(action.seat, action.card)
+            self._reveal(action.seat, action.card)
         elif isinstance(action, SwapFromWaste):
             if not self.swap_from_waste(action.seat, action.card):
                 raise CannotFollow(action, "no unseen card of the seat, or the card not in the waste pile")
@@ -2233,7 +2233,7 @@ class Engine:
         elif isinstance(action, MoveHand):
             if not self.can_move_hand(action.taker, action.target):
                 raise CannotFollow(action, "the hand cannot move")
-            self.take(action.taker, action.target)
+            self._take(action.taker, action.target)
         else:
             assert isinstance(action, CloseTrick)
             self.close()
@@ -2348,7 +2348,7 @@ def check_invariant(e: Engine) -> str | None:
         add(mask)
     for _, c in e._trick + e._pending:
         total[c] += 1
-    want_once, want_twice = e.pack()
+    want_once, want_twice = e._pack()
     for c in range(CARD_COUNT):
         want = (1 if want_once & BIT[c] else 0) + (1 if want_twice & BIT[c] else 0)
         if total[c] != want:
