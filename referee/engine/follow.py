@@ -42,7 +42,6 @@ from referee.engine.judge import mistake_facts, mistake_verdict
 from referee.engine.values import BEFORE_FIRST, BETWEEN, DRAW_DUE, IN_TRICK, OVER, CannotFollow, IllegalAction
 
 if TYPE_CHECKING:
-
     from referee.engine.state import Engine
 
 
@@ -114,7 +113,7 @@ def reopen(e: Engine) -> None:
         trick = list(e._pending) or trick
         if not e._pending:
             for _, tc in trick:
-                remove_waste(e, tc)
+                _remove_waste(e, tc)
         e._pending = []
     for t in list(e._out_order):
         if e.size(t) > 0:
@@ -135,7 +134,7 @@ def reopen(e: Engine) -> None:
     e._loser = -1
 
 
-def remove_waste(e: Engine, c: int) -> None:
+def _remove_waste(e: Engine, c: int) -> None:
     b = BIT[c]
     if e._waste_twice & b:
         e._waste_twice &= ~b

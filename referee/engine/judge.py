@@ -47,7 +47,6 @@ from referee.engine.values import (
 )
 
 if TYPE_CHECKING:
-
     from referee.engine.state import Engine
 
 

@@ -17,7 +17,6 @@ from referee.engine.judge import legal_cards
 from referee.engine.values import DRAW_DUE, IN_TRICK, OVER
 
 if TYPE_CHECKING:
-
     from referee.engine.state import Engine
 
 
