@@ -33,8 +33,8 @@ from solver import cell  # noqa: E402  (bench/solver.py)
 from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Engine  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
+from referee.players.solver import cards_held, solvable  # noqa: E402
 from referee.review.review import review_game  # noqa: E402
-from referee.review.solver import cards_held, solvable  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

@@ -37,8 +37,8 @@ from referee.engine.rules import rule_set  # noqa: E402
 from referee.engine.state import Phase  # noqa: E402
 from referee.judging.replay import replay  # noqa: E402
 from referee.notation.record import Play, Take  # noqa: E402
+from referee.players.solver import Solver  # noqa: E402
 from referee.review.review import BUDGET, every_seat_chances  # noqa: E402
-from referee.review.solver import Solver  # noqa: E402
 from referee.selfplay.simulate import simulate  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

@@ -36,7 +36,7 @@ import figures  # bench/figures.py: the documentation's tables
 from referee.engine.rules import rule_set
 from referee.engine.state import Engine, Phase
 from referee.judging.replay import replay
-from referee.review.solver import SearchLimit, Solver, cards_held, solvable
+from referee.players.solver import SearchLimit, Solver, cards_held, solvable
 from referee.selfplay.simulate import simulate
 
 CELLS = [(p, spec, 12) for p in (3, 4, 5, 6, 8) for spec in ("pagat", "denexa", "donkey")]

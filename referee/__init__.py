@@ -57,9 +57,9 @@ if TYPE_CHECKING:
     from referee.notation.format import format_file, format_game
     from referee.notation.reader import Reader, ReadError, parse, read
     from referee.notation.record import Game, Span
+    from referee.players.solver import NotSolvable, SeatClass, Solution, Solver, solve
     from referee.reports.diagnostics import CODES, Diagnostic, PenaltyFacts
     from referee.reports.layout import diagnostic_text
-    from referee.review.solver import NotSolvable, SeatClass, Solution, Solver, solve
 
 # Each public name and the module that defines it.
 _HOME = {
@@ -81,7 +81,7 @@ _HOME = {
     "PRESETS": "referee.engine.rules", "RuleSet": "referee.engine.rules", "RulesError": "referee.engine.rules",
     "parse_spec": "referee.engine.rules", "rule_set": "referee.engine.rules",
     # The review's exact endgame solver (docs/library.md, "Solving an ending").
-    **dict.fromkeys(("NotSolvable", "SeatClass", "Solution", "Solver", "solve"), "referee.review.solver"),
+    **dict.fromkeys(("NotSolvable", "SeatClass", "Solution", "Solver", "solve"), "referee.players.solver"),
 }
 
 __all__ = [

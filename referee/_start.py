@@ -24,7 +24,7 @@ def main() -> None:
     code: int | str | None
     try:
         if argv[:1] == ["check"]:
-            from referee.commands.check import check_main  # argparse: no typer for a check
+            from referee.check import check_main  # argparse: no typer for a check
 
             code = check_main(argv[1:])
             sys.stdout.flush()

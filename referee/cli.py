@@ -1,6 +1,6 @@
 """The ``getaway-ref`` command: the typer app. Every command here only reads its arguments
-and calls the library function that does the work (``referee/commands/``,
-``referee/tools.py``, ``referee/table/``, ``referee/selfplay/``), then exits with the code
+and calls the library function that does the work (``referee/check.py``, ``referee/tally.py``,
+``referee/tools.py``, ``referee/table/``, ``referee/selfplay/``, ``referee/review/``), then exits with the code
 it returns; a :class:`~referee.commands.UsageError` is printed as ``error: ...`` (exit 2).
 ``check`` is the exception: its words go to its own parser (``referee/commands/options.py``),
 which the entry point (``referee/_start.py``) calls without typer; it is declared here to be
@@ -211,7 +211,7 @@ def _run(command: Callable[[], int]) -> NoReturn:
 def check(ctx: typer.Context) -> None:
     # check's words are read by its one parser (referee/commands/options.py), not typer's: this
     # entry only lists it in `getaway-ref --help` (the entry point runs check without typer).
-    from referee.commands.check import check_main
+    from referee.check import check_main
 
     _run(lambda: check_main(ctx.args))
 
@@ -372,7 +372,7 @@ def tally(
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for games without a [Rules] tag"),
 ) -> None:
     """How often each player lost, over every game ([Result] tag, or the replay when there is none); Donkey's legs."""
-    from referee.commands.tally import tally_command
+    from referee.tally import tally_command
 
     _run(lambda: tally_command(paths, as_json=format == Fmt.json, rules=rules))
 

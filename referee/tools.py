@@ -3,7 +3,7 @@
 Each function takes the command's arguments as plain values, prints what the command prints
 and returns its exit code (0 clean, 1 found, 2 usage or I/O error); a usage problem said in
 one line is a :class:`referee.commands.UsageError` for the caller to print. ``check`` is in
-``referee/commands/check.py``, kept apart because a plain ``check`` must not load what these use
+``referee/check.py``, kept apart because a plain ``check`` must not load what these use
 (pydantic for the JSON models, rich for the text).
 """
 

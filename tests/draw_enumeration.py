@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from referee.engine.events import Action, DrawCard, TakeHand
+from referee.engine.moves import position_key
 from referee.engine.state import Engine, Phase
 
 LIMIT = 3000  # positions an enumeration may visit; a bigger example is left out
@@ -41,7 +42,7 @@ def _done(e: Engine, x: int) -> bool | None:
 def reachable(e: Engine, x: int, limit: int = LIMIT) -> tuple[bool, bool]:
     """(can a position where x got away be reached, can a draw be reached): every position
     reachable from ``e`` by any action, each visited once."""
-    seen = {e.position_key()}
+    seen = {position_key(e)}
     todo = [e]
     escape = draw = False
     while todo:
@@ -54,7 +55,7 @@ def reachable(e: Engine, x: int, limit: int = LIMIT) -> tuple[bool, bool]:
             draw = True
         for a in p.legal_actions():
             c = _after(p, a)
-            k = c.position_key()
+            k = position_key(c)
             if k not in seen:
                 if len(seen) >= limit:
                     raise Big
@@ -71,7 +72,7 @@ def forced(e: Engine, x: int, line: frozenset[tuple[object, ...]], count: list[i
     state = _done(e, x)
     if state is not None:
         return state
-    key = e.position_key()
+    key = position_key(e)
     if key in line:
         return False  # round in a circle: no escape on this line
     line = line | {key}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from referee.engine.events import Action, DrawCard, TakeHand
+from referee.engine.moves import position_key, settled_for
 from referee.engine.rules import RuleSet, rule_set
 from referee.engine.state import Engine, Phase
 
@@ -73,10 +74,10 @@ def brute_wins(e: Engine, x: int, cooperative: bool, path: frozenset[tuple[objec
         budget[0] -= 1
         if budget[0] < 0:
             raise TooBig
-    done = e.settled_for(x)  # x out, or the game over
+    done = settled_for(e, x)  # x out, or the game over
     if done is not None:
         return done
-    key = e.position_key()  # what decides the future: the engine's own notion of one position
+    key = position_key(e)  # what decides the future: the engine's own notion of one position
     if key in path:
         return False
     path = path | {key}

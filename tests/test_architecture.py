@@ -13,9 +13,10 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 
 # The commands layer: what turns the library into programs.
-COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
+COMMANDS = ("referee.cli", "referee.commands", "referee.check", "referee.tally", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web", "referee.fixes", "referee.site", "referee.research")
+            "referee.review", "referee.web", "referee.fixes", "referee.site", "referee.players",
+            "referee.research")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -118,22 +119,28 @@ def test_the_engine_imports_nothing_of_ours_but_itself() -> None:
 # ---- the command layer's order (issue 23, item 5) -----------------------------------------------
 
 # The command layer, lowest first. A module may import its own level and those below, never
-# one above; the most specific entry names a module's level (``referee.commands.check`` is
-# level 4 although ``referee.commands``, the shared options, is level 1).
+# one above; the most specific entry names a module's level (``referee.archive.inputs`` is
+# level 0 although ``referee.archive``, the archives' judging, is level 2).
 COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
-    # 0: what every command reads or writes: files safely, settings, the inputs, --jobs
-    ("referee.files", "referee.config", "referee.archive.inputs", "referee.archive.jobs"),
+    # 0: what every command reads or writes: files safely, settings, the inputs, one game of a
+    # file (show, legal, ask, html and review read it alike), --jobs
+    ("referee.files", "referee.config", "referee.archive.inputs", "referee.archive.games", "referee.archive.jobs"),
     # 1: the options every command shares (the usage error, the rules options, check's
-    # options declared once) and the one ending of a closed pipe
-    ("referee.commands", "referee.commands.options", "referee.commands.pipes"),
+    # options declared once) and the one ending of a closed pipe: the whole of commands/
+    ("referee.commands",),
     # 2: judging archives: slices, workers, Dask, the check's run; the safe fixes of --fix
     ("referee.archive", "referee.fixes"),
-    # 3: at the table, self-play, game review, the editor server; the research environments
-    # (PettingZoo, OpenSpiel), which play through the engine and write records as self-play does
-    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp", "referee.research"),
-    # 4: the commands' bodies, and the table served to the phones
-    ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web", "referee.site"),
-    # 5: the command line
+    # 3: who plays: the exact solver and the bots, below both the review and self-play
+    ("referee.players",),
+    # 4: self-play and game review (neither imports the other, nor the table)
+    ("referee.selfplay", "referee.review"),
+    # 5: at the table (which asks the review for hints and verdicts), the editor server; the
+    # research environments (PettingZoo, OpenSpiel), which play through the engine, sample as
+    # the review does and write records as self-play does
+    ("referee.table", "referee.lsp", "referee.research"),
+    # 6: the commands' bodies, and the table served to the phones
+    ("referee.check", "referee.tally", "referee.tools", "referee.web", "referee.site"),
+    # 7: the command line
     ("referee.cli", "referee._start"),
 )
 
@@ -159,6 +166,29 @@ def test_the_command_layer_imports_only_downwards() -> None:
             if theirs is not None and theirs > mine:
                 out.append(f"{name} (level {mine}) imports {imported} (level {theirs})")
     assert out == []
+
+
+def test_a_folder_of_the_command_layer_is_one_level_but_archive() -> None:
+    """Folders match the levels (issue 37, item 7): each folder of the command layer is at one
+    level, except ``archive/``, whose readers of what a command is given sit at level 0 and
+    whose judging of archives at level 2."""
+    levels: dict[str, set[int]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path)
+        parts = name.split(".")
+        level = command_level(name)
+        if len(parts) > 2 or path.name == "__init__.py":
+            if level is not None:
+                levels.setdefault(".".join(parts[:2]), set()).add(level)
+    assert {f: ls for f, ls in levels.items() if len(ls) > 1} == {"referee.archive": {0, 2}}
+
+
+def test_the_reports_and_the_core_never_import_the_package_root() -> None:
+    """The package root (the public library, ``__version__``) is above everything: a report
+    that needs the version is given it (``SarifSink(version)``), never imports it upward."""
+    for stage in ("engine", "notation", "judging", "reports"):
+        for path in (PACKAGE / stage).rglob("*.py"):
+            assert "referee" not in imports_of(path), path
 
 
 def test_every_module_of_the_command_layer_has_a_level() -> None:

@@ -537,7 +537,7 @@ def test_rules_file_is_read_with_limits(tmp_path, text, said):
 
 
 def test_streamed_tally_is_the_whole_tally():
-    from referee.commands.tally import tally
+    from referee.tally import tally
 
     files = sorted(RECORDS.glob("*.gwy"))
     r = run_cli("tally", "--format", "json", *map(str, files))

@@ -196,8 +196,8 @@ class Table:
 
     def move(self, s: int, c: int) -> None:
         t = self.engine.fork()
-        if t.judge_play(s, c) is None:
-            t.play(s, c)
+        if t._next_to_play() == s:
+            t._play(s, c)
         self.view.trick          # a View's field: allowed
         self.engine.apply(PlayCard(s, c))
 
@@ -217,13 +217,24 @@ def hover(x: int) -> bool:
     e, n = before(x)
     return e._lenient
 '''
-    assert [name for _, name in internal_reads(source)] == ["judge_play", "play", "_power", "_phase", "_lenient"]
+    assert [name for _, name in internal_reads(source)] == ["_next_to_play", "_play", "_power", "_phase", "_lenient"]
 
 
 def test_the_typed_api_names_what_an_engine_has() -> None:
     # A name of TYPED_API that the engine lost would let a read through unnoticed.
     assert all(hasattr(Engine, name) for name in TYPED_API - {"rules"})
     assert "rules" in Engine.__slots__
-    assert {"_once", "_power", "_trick", "_phase", "judge_play", "penalise", "play"} <= INTERNAL
+    assert {"_once", "_power", "_trick", "_phase", "_play", "_take", "_draw"} <= INTERNAL
     # the state fields are private names: nothing outside the engine can mistake them for its API
     assert all(f.startswith("_") for f in Engine.__slots__ if f != "rules")
+
+
+def test_public_means_public_on_the_engine() -> None:
+    """Issue 37, item 5: every name of ``Engine`` without a leading underscore is its typed
+    API, and every other name has one; so the list above is the class's own surface, not a
+    second list of what callers must not touch. The engine's own workings that other engine
+    modules share (judging, the record followed, the solver's moves, the samples) are
+    functions of those modules (engine/judge.py, follow.py, moves.py, sample.py)."""
+    public = {n for n in set(Engine.__slots__) | set(vars(Engine)) if not n.startswith("_")}
+    assert public == TYPED_API
+    assert {n for n in INTERNAL if not n.startswith("_")} == set()

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.engine import state as E
 from referee.engine.cards import card_str, parse_card
+from referee.engine.events import DrawCard
 from referee.engine.rules import rule_set
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import Reader, parse
@@ -388,9 +389,9 @@ trick 30
     assert e.view().phase == E.DRAW_DUE and e.view().to_act == N
     assert N not in e.view().out_order
     # The trick just played is not yet in the waste pile: its cards cannot be drawn.
-    v = e.judge_draw(N, card("5♦"), None)
+    v = e.verdict(DrawCard(N, card("5♦"), None))
     assert v is not None and v.code == "R106"
-    assert e.judge_draw(N, card("6♣"), None) is None
+    assert e.verdict(DrawCard(N, card("6♣"), None)) is None
     res = one(head + "North draws 6♣\n", keep_engine=True)
     e = engine_of(res)
     assert e.view().phase == E.BETWEEN and e.view().power == N
@@ -398,8 +399,7 @@ trick 30
 
 
 def test_double_pack_holds_104_cards() -> None:
-    e = E.Engine(rule_set("pagat packs=2"), 4)
-    once, twice = e.pack()
+    once, twice = E.pack_masks(rule_set("pagat packs=2"))
     assert once.bit_count() + twice.bit_count() == 104
 
 

@@ -132,14 +132,14 @@ async def test_completion_offers_seats_then_the_cards_legal_at_that_point(client
     labels = [i.label for i in items]
 
     import referee
-    from referee.engine.cards import card_str, cards_of
+    from referee.engine.cards import card_str
 
     game = referee.parse(text)[0]
     before = referee.Referee(keep_engine=True)
     trimmed = referee.parse("\n".join(text.split("\n")[:n] + [cut.rstrip(", ")]))[0]
     e = before.judge(trimmed).engine
     east = list(game.seats).index("East")
-    assert sorted(labels) == sorted(card_str(c) for c in cards_of(e.legal_cards(east)))
+    assert sorted(labels) == sorted(card_str(c) for c in e.playable(east))
     assert "5♦" in labels and all(c.endswith("♦") for c in labels)
 
 

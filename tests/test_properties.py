@@ -28,7 +28,7 @@ from referee.judging.referee import Referee
 from referee.notation.format import format_file
 from referee.notation.reader import parse, parse_file_text
 from referee.notation.record import Trick
-from referee.selfplay.simulate import BOTS, MISTAKE_KINDS, play_game
+from referee.players.bots import BOTS, MISTAKE_KINDS, play_game
 
 PROFILE = os.environ.get("GETAWAY_PROFILE", "default")
 SCALE = {"default": 1, "long": 20}.get(PROFILE, 1)
@@ -129,7 +129,7 @@ class Watch:
                 assert sizes[e._draw_source] > 0
         elif s >= 0:
             assert not e._out[s] and sizes[s] > 0, f"seat {s} is to act with no cards after {kind}"
-            assert e.legal_cards(s), f"seat {s} is to act with no legal card"
+            assert e.playable(s), f"seat {s} is to act with no legal card"
         else:
             # Only the first trick played in any order has no seat to act.
             assert e._phase == IN_TRICK and e._first and e._any_order

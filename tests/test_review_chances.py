@@ -12,6 +12,7 @@ import referee
 from referee.engine.cards import RANK, SUIT, SUIT_MASK
 from referee.engine.events import PlayCard
 from referee.notation.record import Play
+from referee.players.solver import solvable
 from referee.review.review import (
     chance,
     mark_for,
@@ -21,7 +22,6 @@ from referee.review.review import (
     sample_position,
     view_steps,
 )
-from referee.review.solver import solvable
 
 
 @pytest.mark.parametrize("record", ["review-blunder.gwy", "take-and-draw.gwy", "donkey.gwy", "pagat-example.gwy"])

@@ -25,7 +25,7 @@ from review_positions import random_position
 
 from referee.engine.events import DrawCard, TakeHand
 from referee.engine.state import Engine, Phase
-from referee.review.solver import Solver, solve
+from referee.players.solver import Solver, solve
 
 SPECS = ("pagat", "denexa", "donkey", "pagat taking=no", "pagat two_players=denexa",
          "pagat last_card=draw_hand", "pagat direction=anticlockwise")

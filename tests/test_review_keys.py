@@ -1,4 +1,4 @@
-"""The solver's canonical key (Engine.search_key, issue 28): with two seats left, positions
+"""The solver's canonical key (moves.search_key, issue 28): with two seats left, positions
 that differ only in ways the key forgets have the same classes, for both seats, by the brute
 force (tests/review_positions.py: the classes by their definition, keyed by the position's
 own key). docs/review.md, "One key for many waste piles", gives the proof; this is its check.
@@ -25,8 +25,9 @@ from review_positions import TooBig, brute_class, random_position
 
 from referee.engine.cards import BIT, RANK, SUIT
 from referee.engine.events import TakeHand
+from referee.engine.moves import position_key, search_key
 from referee.engine.state import BETWEEN, OVER, Engine
-from referee.review.solver import Solver
+from referee.players.solver import Solver
 
 SCALE = 20 if os.environ.get("GETAWAY_PROFILE") == "long" else 1
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -42,7 +43,7 @@ def _settings(n: int) -> settings:
 
 
 def canonical(e: Engine) -> bool:
-    return len(e.search_key()) == 2
+    return len(search_key(e)) == 2
 
 
 def _walk(rng: random.Random) -> Engine:
@@ -164,8 +165,8 @@ def _classes(e: Engine) -> dict[int, str]:
 def test_positions_of_one_canonical_key_have_the_same_classes(seed: int) -> None:
     rng = random.Random(seed)
     p = _walk(rng)
-    key = p.search_key()
-    same = [q for q in _variants(p) if q.search_key() == key and q.position_key() != p.position_key()]
+    key = search_key(p)
+    same = [q for q in _variants(p) if search_key(q) == key and position_key(q) != position_key(p)]
     assume(same)
     # The waste changes first (growing or shrinking a run), then the suits renamed, then the
     # moves of a card.
@@ -193,8 +194,8 @@ def test_the_solver_agrees_with_a_brute_force_from_positions_the_key_merges(seed
     same key: the classes of the brute force for each (the second answered from the table)."""
     rng = random.Random(seed)
     p = _walk(rng)
-    key = p.search_key()
-    same = [q for q in _variants(p) if q.search_key() == key and q.position_key() != p.position_key()]
+    key = search_key(p)
+    same = [q for q in _variants(p) if search_key(q) == key and position_key(q) != position_key(p)]
     assume(same)
     q = rng.choice(same)
     try:
@@ -216,7 +217,7 @@ def test_the_key_is_the_positions_own_where_the_argument_is_not_made() -> None:
     three = Engine.from_position(rule_set("pagat"), [[1, 2], [3, 4], [7, 8]], [], [5, 6], 0, 9)
     plain = Engine.from_position(rule_set("pagat"), [[1, 2], [3, 4]], [], [5, 6], 0, 9)
     for e in (two_packs, first, three):
-        assert e.search_key() == e.position_key()
+        assert search_key(e) == position_key(e)
     assert canonical(plain)
 
 
@@ -237,8 +238,8 @@ def test_a_run_of_one_waste_card_is_not_a_run_of_two() -> None:
     # North is open, not lost, with two clubs or more: South may draw the club North's 2♣ can
     # lose to, and a draw is luck (docs/rulings.md, ruling 11).
     assert _classes(two) == _classes(three) == {0: "open", 1: "open"}
-    assert one.search_key() != two.search_key()
-    assert two.search_key() == three.search_key()
+    assert search_key(one) != search_key(two)
+    assert search_key(two) == search_key(three)
     solver = Solver()
     assert [solver.classify(p, 0).value for p in (one, two, three)] == ["safe", "open", "open"]
 
@@ -279,8 +280,8 @@ def test_one_table_for_positions_of_one_shape_gives_the_brute_forces_classes(see
     each gets the brute force's classes."""
     rng = random.Random(seed)
     p = _walk(rng)
-    shape = p.search_key()[0]
-    family = [p] + [q for q in _variants(p) if q.search_key()[0] == shape and q.search_key() != p.search_key()]
+    shape = search_key(p)[0]
+    family = [p] + [q for q in _variants(p) if search_key(q)[0] == shape and search_key(q) != search_key(p)]
     assume(len(family) > 1)
     picked = rng.sample(family, min(4, len(family)))
     try:
@@ -293,7 +294,7 @@ def test_one_table_for_positions_of_one_shape_gives_the_brute_forces_classes(see
         order = q.in_game()
         rng.shuffle(order)
         assert {x: solver.classify(q, x).value for x in order} == w
-    event(f"{len({q.search_key() for q in picked})} profiles")
+    event(f"{len({search_key(q) for q in picked})} profiles")
 
 
 def test_a_safe_seat_with_a_run_of_one_says_nothing_of_a_run_of_two() -> None:
@@ -308,7 +309,7 @@ def test_a_safe_seat_with_a_run_of_one_says_nothing_of_a_run_of_two() -> None:
         return Engine.from_position(rule_set("pagat taking=no"), hands, [], [parse_card(c) for c in waste], 0, 9)
 
     one, two = position(["9♣", "4♥"]), position(["9♣", "10♣", "4♥"])
-    assert one.search_key()[0] == two.search_key()[0] and one.search_key() != two.search_key()
+    assert search_key(one)[0] == search_key(two)[0] and search_key(one) != search_key(two)
     # North: lost with one club (no card South may draw lets it away), open with two (the
     # "open" answers carry the other way: a win with fewer waste cards to more).
     assert _classes(one) == {0: "safe", 1: "lost"} and _classes(two) == {0: "open", 1: "open"}

@@ -17,9 +17,9 @@ from draw_enumeration import draw_share, enumerated_class
 from referee.engine.state import Engine
 from referee.judging.replay import replay
 from referee.notation.reader import read
+from referee.players.solver import Solver
 from referee.review.command import counted, text_position, text_review
 from referee.review.review import GAME_WORK, review_game, review_position
-from referee.review.solver import Solver
 
 POSITION = DATA / "review" / "position-draw.gwy"
 LAST_CARD = DATA / "valid" / "last-card-draw.gwy"

@@ -17,9 +17,11 @@ from review_positions import TooBig, brute_class, random_position
 
 from referee.engine.cards import RANK, SUIT
 from referee.engine.events import DrawCard, TakeHand
+from referee.engine.moves import search_moves, touching
 from referee.engine.state import DRAW_DUE, OVER, Engine, Phase
-from referee.review.solver import NotSolvable, SeatClass, Solver, solve
-from referee.selfplay.simulate import SolverBot, rollout, simulate
+from referee.players.bots import SolverBot, rollout
+from referee.players.solver import NotSolvable, SeatClass, Solver, solve
+from referee.selfplay.simulate import simulate
 
 LONG = os.environ.get("GETAWAY_PROFILE") == "long"
 SCALE = 20 if LONG else 1
@@ -63,7 +65,7 @@ def _mover_actions(e: Engine, x: int) -> list[object]:
 
 
 # Two players left and a draw from the waste pile due: the solver draws one card of each class
-# of twins (Engine.twin_draws); these positions put that to the test.
+# of twins (moves.twin_draws); these positions put that to the test.
 TWO_PLAYER_SPECS = ("pagat", "denexa", "donkey", "pagat taking=no", "pagat two_players=denexa",
                     "pagat direction=anticlockwise", "donkey taking=no")
 
@@ -96,7 +98,7 @@ def _twin_class(e: Engine, card: int) -> tuple[int, int]:
 @_settings(120)
 @given(SEEDS)
 def test_drawing_either_of_two_twins_from_the_waste_is_worth_the_same_to_every_seat(seed: int) -> None:
-    """The lemma behind Engine.twin_draws, by the brute force: with two players left, the position
+    """The lemma behind moves.twin_draws, by the brute force: with two players left, the position
     after drawing a card of the waste pile has the classes of the position after drawing its
     twin, for both seats."""
     e = _draw_due(seed)
@@ -282,7 +284,7 @@ def test_with_two_seats_one_seats_search_answers_the_other_seat_as_the_brute_for
 
 
 def test_touching_cards_share_a_run_until_a_card_lies_between_them() -> None:
-    """Engine.touching, the solver's move order: South's K♠ Q♠ touch (no card between them),
+    """moves.touching, the solver's move order: South's K♠ Q♠ touch (no card between them),
     Q♠ and 9♠ do not (North holds J♠), 5♥ 3♥ touch (4♥ is out of play), 7♦ and 5♦ do not
     (6♦ is in the waste pile); every play is in one run with its first card."""
     from referee import parse_card, rule_set
@@ -293,9 +295,9 @@ def test_touching_cards_share_a_run_until_a_card_lies_between_them() -> None:
     south = [c(w) for w in ("K♠", "Q♠", "9♠", "5♥", "3♥", "7♦", "5♦")]
     north = [c(w) for w in ("J♠", "2♣")]
     e = Engine.from_position(rule_set("pagat taking=no"), [south, north], [], [c("6♦"), c("10♣")], 0, 9)
-    moves = e.search_moves()
+    moves = search_moves(e)
     assert [m & 63 for m in moves] == south  # South leads: its cards, in the engine's order
-    first = {m & 63: r & 63 for m, r in zip(moves, e.touching(moves))}
+    first = {m & 63: r & 63 for m, r in zip(moves, touching(e, moves))}
     assert first == {c("K♠"): c("K♠"), c("Q♠"): c("K♠"), c("9♠"): c("9♠"), c("5♥"): c("5♥"),
                      c("3♥"): c("5♥"), c("7♦"): c("7♦"), c("5♦"): c("5♦")}
 
@@ -306,7 +308,7 @@ def test_a_budget_bounds_a_two_seat_question_whose_searches_take_turns() -> None
     unbounded solver's classes."""
     from referee import rule_set
     from referee.judging.replay import replay
-    from referee.review.solver import SearchLimit, cards_held
+    from referee.players.solver import SearchLimit, cards_held
 
     game = next(iter(simulate(2, 1, 2828, rule_set("pagat")))).game
     e = next(s.before for s in replay(game, snapshots=True)

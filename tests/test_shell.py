@@ -400,7 +400,7 @@ def test_checks_table_of_options_is_what_check_command_takes():
     # the paths is an option, so a new option cannot reach one and not the other.
     import inspect
 
-    from referee.commands.check import check_command
+    from referee.check import check_command
     from referee.commands.options import CHECK_OPTIONS
 
     keywords = set(inspect.signature(check_command).parameters) - {"paths"}

@@ -17,26 +17,18 @@ from conftest import RECORDS, run_cli
 
 from referee.engine import cards as C
 from referee.engine.codes import Code
+from referee.engine.deal import deal, pack
 from referee.engine.events import MistakeMade, Penalise
 from referee.engine.rules import OPTIONS, PRESETS, coerce, option_values, parse_spec
-from referee.engine.state import Engine, Phase, check_invariant, order_of_play
+from referee.engine.state import Engine, Phase, check_invariant, order_of_play, pack_masks
 from referee.judging.referee import Referee
 from referee.notation.format import format_file
 from referee.notation.reader import parse, parse_file_text
 from referee.notation.record import Comment, Draw, Take, Trick
-from referee.selfplay.simulate import (
-    MISTAKE_KINDS,
-    SimStats,
-    deal,
-    pack,
-    parse_bots,
-    play_game,
-    seat_names,
-    simulate,
-    simulate_text,
-)
+from referee.players.bots import MISTAKE_KINDS, SimStats, play_game, seat_names
+from referee.selfplay.simulate import parse_bots, simulate, simulate_text
 
-BUG_LEAD = ("BUG: Engine.penalise treats a lead out of turn (phase BETWEEN) as a play after the previous "
+BUG_LEAD = ("BUG: the engine's penalty (follow.penalise) treats a lead out of turn (phase BETWEEN) as a play after the previous "
             "trick: the offender gets that trick's cards (copied out of the waste pile, or taken from the tochoo's winner)")
 
 
@@ -181,7 +173,7 @@ def test_double_pack_games_pass_the_referee(spec):
 
 def test_engine_double_pack_is_104_cards():
     """The engine's pack agrees with the simulator's (it was 105 cards before bce7789)."""
-    once, twice = Engine(parse_spec("pagat packs=2"), 10).pack()
+    once, twice = pack_masks(parse_spec("pagat packs=2"))
     assert once.bit_count() + twice.bit_count() == 104
     assert not twice & C.BIT[C.ACE_OF_SPADES]
     assert sorted(pack(parse_spec("pagat packs=2"))) == sorted(

@@ -14,10 +14,10 @@ import pytest
 from conftest import DATA, RECORDS, run_cli
 
 from referee import parse
-from referee.commands.tally import TallyModel, tally
 from referee.engine.cards import card_str
 from referee.notation.record import Draw, Take, Trick
 from referee.table.views import LegalModel, StateModel, judge_game, legal_model, state_model
+from referee.tally import TallyModel, tally
 
 PAGAT = RECORDS / "pagat-example.gwy"
 DISPUTES = sorted(RECORDS.glob("dispute-*.gwy"))

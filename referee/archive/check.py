@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee import __version__
 from referee.archive.dask import DaskRunner
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
@@ -198,7 +199,7 @@ def _open_sink(fmt: str, quiet: bool) -> Sink:
     if fmt == "sarif":
         from referee.reports.sarif import SarifSink  # pydantic
 
-        return SarifSink()
+        return SarifSink(__version__)
     from referee.reports.formats import make_sink  # xml (junit)
 
     return make_sink(fmt)

@@ -11,6 +11,7 @@ held at least once, ``twice`` those held twice. Helper functions work on such pa
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -169,3 +170,10 @@ def rank_from_char(ch: str) -> int | None:
 
 _RANK_CHARS = {n: i for i, n in enumerate(RANK_NAMES) if len(n) == 1}
 _RANK_CHARS["T"] = 8
+
+
+@functools.lru_cache(maxsize=4096)
+def held_cards(once: int, twice: int) -> tuple[int, ...]:
+    """A hand or a pile as View shows it, canonical order. Cached: from one view to the next,
+    a play changes one or two hands, and the simulator and the pages ask a view per step."""
+    return tuple(ms_cards(once, twice) if twice else cards_of(once))

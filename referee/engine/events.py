@@ -279,7 +279,7 @@ class Asked(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Duty:
-    """What the rule asks of a seat now, as one value (``Engine.duty_of``): the rule its
+    """What the rule asks of a seat now, as one value (``judge.duty_of``): the rule its
     known cards meet (``reason``, ``cite``; NONE or NOT_YOUR_TURN when it may play nothing),
     the known cards it may play, the cards its unseen cards may hold and legally play, and,
     in a trick, the rules that may be its duty in the order they are asked (several only

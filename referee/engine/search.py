@@ -6,7 +6,7 @@ hundred thousand positions, so it reads the state's ints and masks where the res
 package reads ``view()``. It writes no rule: what may happen is what the engine lists
 (``takes``, ``legal_cards``, the draw's source), and what follows is the engine's own
 ``play``/``lead``/``take``/``draw`` on a ``fork()``. The typed face of it, with its classes
-and the play it shows, is :mod:`referee.review.solver`.
+and the play it shows, is :mod:`referee.players.solver`.
 
 Inside, an action is a small int (no object per node), in the order ``legal_actions()``
 lists them:
@@ -16,7 +16,7 @@ lists them:
 * a draw: ``DRAW | (source + 1) << 12 | drawer << 6 | card`` (source 0: the waste pile).
 
 How each kind of node is scored for the seat analysed (``x``), and why a loss met through a
-repetition is not kept, is told in :mod:`referee.review.solver`; the rules of the search are
+repetition is not kept, is told in :mod:`referee.players.solver`; the rules of the search are
 the same here, node for node.
 """
 
@@ -25,7 +25,19 @@ from __future__ import annotations
 import sys
 
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
-from referee.engine.state import DRAW, MOVE_KIND, TAKE, Engine, Phase
+from referee.engine.moves import (
+    DRAW,
+    MOVE_KIND,
+    TAKE,
+    child,
+    position_key,
+    search_key,
+    search_moves,
+    settled_for,
+    touching,
+    twin_draws,
+)
+from referee.engine.state import Engine, Phase
 
 __all__ = ["OPEN", "SAFE", "ExactSearch", "SearchLimit", "decode", "encode"]
 
@@ -103,7 +115,7 @@ class ExactSearch:
         """Can ``seat`` get away: forced (``mode`` SAFE) or with everyone's help (OPEN)?
         ``max_nodes`` bounds the positions searched for the answer, all searches together."""
         left = self.max_nodes
-        if mode == SAFE and e.in_game_count() == 2 and e.settled_for(seat) is None:
+        if mode == SAFE and e.in_game_count() == 2 and settled_for(e, seat) is None:
             seats = e.in_game()
             got, left = self._in_turns(e, seat, seats[1 - seats.index(seat)], left)
             if got is not None:
@@ -165,18 +177,18 @@ class ExactSearch:
         """What is settled of ``e`` without a search: x out (a win), the game over, or the
         table's answer; None if nothing is. The position's key, when it was made. Last,
         in a two-seat "safe" question: is the other seat proven safe there?"""
-        done = e.settled_for(x)
+        done = settled_for(e, x)
         opp = self._opp
         if done is not None:
-            return done, None, opp >= 0 and e.settled_for(opp) is True
+            return done, None, opp >= 0 and settled_for(e, opp) is True
         # One key a position (with two seats left, one for the positions whose waste piles or
-        # suits differ only where Engine.search_key proves it does not matter, so the table's
+        # suits differ only where moves.search_key proves it does not matter, so the table's
         # answer for one serves all: docs/review.md); each entry packs, for every seat and
         # mode, whether it is known (bit 4x + 2mode) and its answer (the bit above); x and
         # mode are fixed within one question, so the path needs the position only.
         if e.in_trick() and e.in_game_count() == 2:
             return None, _NOT_KEPT, False
-        key = e.search_key()
+        key = search_key(e)
         bit = 4 * x + 2 * mode
         known = self._entry(key, bit)
         if known is not None:
@@ -207,7 +219,7 @@ class ExactSearch:
         safe. A draw proves nothing of it (every card must do for x; that one card fails
         x says nothing of the other seat after every card), nor a repetition. These answers go to the table as the other
         seat's, so its own question later starts from them."""
-        if self._watch and e.in_game_count() == 2 and e.settled_for(x) is None:
+        if self._watch and e.in_game_count() == 2 and settled_for(e, x) is None:
             # The first position of a "safe" question with two seats left, x one of them:
             # below it, the other seat's answers are proven too. Seats only leave the game
             # as the search goes down, so the whole subtree has these two (or is settled).
@@ -232,7 +244,7 @@ class ExactSearch:
         # tricks, which is on the path, one lead later at most (docs/review.md, Speed).
         on_path = key is not _NOT_KEPT
         if on_path:
-            here = e.position_key()
+            here = position_key(e)
             seen = path.get(here)
             if seen is not None:
                 return False, seen, False  # a repetition: not a finite escape on this path
@@ -242,12 +254,12 @@ class ExactSearch:
             self._budget -= 1
             if self._budget < 0:
                 raise SearchLimit(f"more than {self.max_nodes} positions")
-        actions = e.search_moves() if moves is None else moves
+        actions = search_moves(e) if moves is None else moves
         opp = False
         if not actions:
             won, rep = False, _NO_REPEAT  # nothing may happen: no escape (the engine never stalls)
         elif e.current_phase() is Phase.DRAW_DUE:
-            won, rep = self._draw(e, x, mode, depth, path, e.twin_draws(actions))
+            won, rep = self._draw(e, x, mode, depth, path, twin_draws(e, actions))
         elif mode == OPEN:
             won, rep, _ = self._any(e, x, mode, depth, path, actions, False)
         elif not on_path and actions[0] >> 6 & 63 == actions[-1] >> 6 & 63:
@@ -364,11 +376,11 @@ class ExactSearch:
         rest = []
         opp_all = True
         for a in actions:
-            c = e.child(a)
+            c = child(e, a)
             settled, key, opp = self._known(c, x, mode)
             if settled is None:
                 assert key is not None
-                rest.append((a, c, key, c.search_moves()))
+                rest.append((a, c, key, search_moves(c)))
             elif settled is decisive:
                 return a, opp, opp, []
             else:
@@ -411,7 +423,7 @@ class ExactSearch:
         if hit >= 0:
             return True, _NO_REPEAT, False
         rep = _NO_REPEAT
-        # Touching cards (Engine.touching) nearly always have one value: once one fails, the
+        # Touching cards (moves.touching) nearly always have one value: once one fails, the
         # rest of its run waits until every other action has been tried (an order only; the
         # runs are found at the first failure, as the first action tried often wins).
         # A deferred action goes to the end of ``rest`` itself, which the loop then reaches.
@@ -429,7 +441,7 @@ class ExactSearch:
             opp = opp and o
             if first > 2:  # with two actions or fewer, putting one off changes no order
                 if run is None:
-                    run = dict(zip(actions, e.touching(actions)))
+                    run = dict(zip(actions, touching(e, actions)))
                 failed.add(run[a])
         return False, rep, derive and opp
 
@@ -454,7 +466,7 @@ class ExactSearch:
         """:meth:`_all` for many actions (a draw from a large waste pile), each position searched
         as it is made: looking every one up first costs more than it saves there."""
         for a in actions:
-            won, r, o = self._search(e.child(a), x, mode, depth + 1, path)
+            won, r, o = self._search(child(e, a), x, mode, depth + 1, path)
             if not won:
                 return False, r, derive and o
         return True, _NO_REPEAT, False

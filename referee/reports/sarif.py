@@ -22,7 +22,6 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from referee import __version__
 from referee.notation.record import Span
 from referee.reports.diagnostics import CODES, ERROR, MISTAKE, NOTE, Diagnostic
 from referee.reports.formats import end_column
@@ -179,9 +178,12 @@ def _region(span: Span) -> Region:
 
 class SarifSink(EachDiagnostic):
     """One SARIF 2.1.0 log for the run: the rules (every code, with its help text and the
-    rule it cites) and a result per diagnostic with its region, streamed as found."""
+    rule it cites) and a result per diagnostic with its region, streamed as found.
+    ``version`` is the tool's, given by the command that runs the check (a report never
+    imports the package above it)."""
 
-    def __init__(self, out: TextIO | None = None, root: Path | None = None) -> None:
+    def __init__(self, version: str, out: TextIO | None = None, root: Path | None = None) -> None:
+        self.version = version
         self.out = out or sys.stdout
         self.root = Path(os.path.abspath(root or Path.cwd()))
         self.path = ""
@@ -192,7 +194,7 @@ class SarifSink(EachDiagnostic):
 
     def _log(self, invocations: list[Invocation]) -> SarifLog:
         base = ArtifactLocation(uri=self.root.as_uri() + "/")  # a directory's URI ends with a slash
-        tool = Tool(driver=ToolComponent(name="getaway-ref", version=__version__, semantic_version=__version__,
+        tool = Tool(driver=ToolComponent(name="getaway-ref", version=self.version, semantic_version=self.version,
                                          rules=rules()))
         return SarifLog(runs=[Run(tool=tool, original_uri_base_ids={SRCROOT: base}, results=[],
                                   invocations=invocations)])

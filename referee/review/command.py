@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from referee.archive.dask import DaskRunner
+from referee.archive.games import TableError, read_game
 from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
@@ -25,6 +26,7 @@ from referee.judging import wording as W
 from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
 from referee.notation.seek import ranges
+from referee.players.solver import Solver
 from referee.review.report import ReviewFile, game_model, play_lines, position_model
 from referee.review.review import (
     BUDGET,
@@ -36,8 +38,6 @@ from referee.review.review import (
     review_game,
     review_position,
 )
-from referee.review.solver import Solver
-from referee.table.views import TableError, read_game
 
 FORMATS = ("text", "json")
 

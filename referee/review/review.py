@@ -38,8 +38,8 @@ from referee.judging import wording as W
 from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
-from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
-from referee.selfplay.simulate import SimulationError, bot_card, rollout
+from referee.players.bots import SimulationError, bot_card, rollout
+from referee.players.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 
 __all__ = [
     "GAME_WORK",
@@ -378,7 +378,7 @@ def sample_position(view: Engine, true: Engine, seat: int, a: Action | None, rng
 def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
     """Per seat, a mask of the cards (bit c: card c) that the seat's clean plays in steps
     0 .. ``upto`` - 1 of ``walk`` say it did not hold, for a player who plays as the bundled
-    sensible bot (referee.selfplay.simulate.SensibleBot): one that follows or leads plays
+    sensible bot (referee.players.bots.SensibleBot): one that follows or leads plays
     its lowest card of the suit (so held no lower one), one that cannot follow sheds its
     highest card (so held none higher). A card still unseen in a hand was in it at every
     play since the deal, so the plays speak of the unseen cards it holds now. A take hands

@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from referee.commands.check import check_main
+from referee.check import check_main
 from referee.commands.options import EXIT_USAGE, UsageError
 from referee.notation.reader import Reader
 

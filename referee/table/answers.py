@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
+from referee.archive.games import TableError, read_clean_game
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
@@ -45,7 +46,6 @@ from referee.reports.text import safe, safe_path
 from referee.review.ask import could_get_away, standings_sentence, trick_review_sentence
 from referee.review.review import GameReview, review_game
 from referee.table.entry import seat_matches
-from referee.table.views import TableError, read_clean_game
 
 Item = Union[Play, Take, Draw, Counts]
 

@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from referee.archive.games import TableError, read_clean_game, read_game
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
@@ -52,7 +53,7 @@ from referee.table.answers import (
     rule_of,
     walk,
 )
-from referee.table.views import TableError, ending_note, read_clean_game, read_game
+from referee.table.views import ending_note
 
 GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one

@@ -1,5 +1,5 @@
 """At the table: ``show`` (the state at a point) and ``legal`` (what may happen next), over
-records replayed by the referee (``tally`` is ``referee/commands/tally.py``).
+records replayed by the referee (``tally`` is ``referee/tally.py``).
 
 Nothing here decides a rule. The state is the engine the referee keeps after replaying a
 record once (``Referee(keep_engine=True, stop_after=N)``; ``show`` reads the hands at each
@@ -25,7 +25,7 @@ from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
 
-from referee.archive.inputs import problem
+from referee.archive.games import TableError, read_judgeable_game
 from referee.commands import rules_options
 from referee.engine import cards as C
 from referee.engine import citations as R
@@ -33,12 +33,9 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.rules import RuleSet
-from referee.files import recover
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
-from referee.notation.reader import ReadError, readable_part
 from referee.notation.record import Game, Play, Position, Trick
-from referee.notation.seek import find_game
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import console, diagnostic_lines, print_diagnostics, print_error, print_lines
 from referee.reports.text import json_safe, safe
@@ -220,54 +217,6 @@ LegalModel.model_rebuild()
 
 
 # ---- loading a game -----------------------------------------------------------------------------
-
-
-class TableError(Exception):
-    """A usage problem (exit 2) or a record that cannot be shown (exit 1)."""
-
-    def __init__(self, message: str, code: int = 2, diagnostics: Iterable[Diagnostic] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.diagnostics = list(diagnostics)
-
-
-def read_clean_game(file: Path, game: int | None) -> Game:
-    """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
-    g = read_game(file, game)
-    if g.errors:
-        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
-    return g
-
-
-def read_judgeable_game(file: Path, game: int | None) -> Game:
-    """The game, if it can be replayed at least in part: a game with a line that cannot be
-    read is judged up to that line (show and legal then say where they stopped); a
-    TableError if its header or deal cannot be read."""
-    g = read_game(file, game)
-    if g.errors and readable_part(g) is None:
-        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
-    return g
-
-
-def read_game(path: Path, number: int | None = None) -> Game:
-    """Game ``number`` (1-based) of a file, or its last game, found by its %game line
-    without parsing the games before it (referee.notation.seek). No game: exit 2."""
-    why = problem(path)
-    if why is not None:
-        raise TableError(f"{path}: {why}")
-    recover([path])  # a rewrite of it cut short by a kill: put back before it is read
-    try:
-        found = find_game(str(path), number)
-    except ReadError as e:
-        raise TableError(f"{e.path}: {e.message}") from None
-    if found.game is not None:
-        return found.game
-    if found.count:
-        raise TableError(f"{path}: there is no game {number} (the file holds {found.count})")
-    if found.prelude is not None and found.prelude.errors:
-        raise TableError(f"{path}: not a .gwy record: {found.prelude.errors[0].message}", 2, found.prelude.errors)
-    raise TableError(f"{path}: the file holds no game")
 
 
 def judge_game(game: Game, after: int | None = None, default: RuleSet | None = None, overrides: dict[str, object] | None = None,

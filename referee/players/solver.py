@@ -43,8 +43,8 @@ tries one card of each class of twins (same suit, no held card between them; doc
 "Twins in the waste pile"); and with two seats left the table keeps one entry for positions
 whose waste piles differ only in runs of waste cards longer than two or in the suits' names,
 and carries a win to the positions of one shape with fewer waste cards, a loss to those with
-more (``Engine.search_key``; docs/review.md, "One key for many waste piles"). Every other
-card is its own move; cards adjacent in one hand only set the order (``Engine.touching``).
+more (``moves.search_key``; docs/review.md, "One key for many waste piles"). Every other
+card is its own move; cards adjacent in one hand only set the order (``moves.touching``).
 With two seats left a "safe" question takes turns with the other seat's, as the other seat
 proven safe answers it too (``ExactSearch.wins``; docs/review.md, "Two seats left").
 """

@@ -1,4 +1,4 @@
-"""``getaway-ref check``: its command line read (``options.py``'s one parser), its settings
+"""``getaway-ref check``: its command line read (``commands/options.py``'s one parser), its settings
 found, and the run handed to ``archive/check.py``.
 
 ``referee/_start.py`` (the light entry point) and ``referee/cli.py`` (typer's ``check``, for

@@ -1,0 +1,67 @@
+"""One game of a file, for the commands that answer about one game: ``show``, ``legal``,
+``ask``, ``html`` and ``review``.
+
+It sits below both ``table/`` and ``review/`` (with the other readers of what a command is
+given, ``archive/inputs.py``), so that each reads a game the same way and says a file's
+problems in the same words, and neither imports the other for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from referee.archive.inputs import problem
+from referee.files import recover
+from referee.notation.reader import ReadError, readable_part
+from referee.notation.record import Game
+from referee.notation.seek import find_game
+from referee.reports.diagnostics import Diagnostic
+
+
+class TableError(Exception):
+    """A usage problem (exit 2) or a record that cannot be shown (exit 1)."""
+
+    def __init__(self, message: str, code: int = 2, diagnostics: Iterable[Diagnostic] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.diagnostics = list(diagnostics)
+
+
+def read_clean_game(file: Path, game: int | None) -> Game:
+    """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
+    g = read_game(file, game)
+    if g.errors:
+        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+    return g
+
+
+def read_judgeable_game(file: Path, game: int | None) -> Game:
+    """The game, if it can be replayed at least in part: a game with a line that cannot be
+    read is judged up to that line (show and legal then say where they stopped); a
+    TableError if its header or deal cannot be read."""
+    g = read_game(file, game)
+    if g.errors and readable_part(g) is None:
+        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+    return g
+
+
+def read_game(path: Path, number: int | None = None) -> Game:
+    """Game ``number`` (1-based) of a file, or its last game, found by its %game line
+    without parsing the games before it (referee.notation.seek). No game: exit 2."""
+    why = problem(path)
+    if why is not None:
+        raise TableError(f"{path}: {why}")
+    recover([path])  # a rewrite of it cut short by a kill: put back before it is read
+    try:
+        found = find_game(str(path), number)
+    except ReadError as e:
+        raise TableError(f"{e.path}: {e.message}") from None
+    if found.game is not None:
+        return found.game
+    if found.count:
+        raise TableError(f"{path}: there is no game {number} (the file holds {found.count})")
+    if found.prelude is not None and found.prelude.errors:
+        raise TableError(f"{path}: not a .gwy record: {found.prelude.errors[0].message}", 2, found.prelude.errors)
+    raise TableError(f"{path}: the file holds no game")

@@ -1,0 +1,216 @@
+"""The values the engine answers in: where a game stands (:class:`Phase`, kept inside the
+engine as the plain ints below), the position (:class:`View`, :class:`Turn`,
+:class:`Outcome`), a verdict on an action with its facts typed per code, and the two errors
+of the boundary (:class:`IllegalAction`, :class:`CannotFollow`). Plain frozen values: nothing
+here knows a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from referee.engine.cards import held_cards
+from referee.engine.events import ANY_SOURCE, Action, LeadReason, RecordAction, TableAction
+
+if TYPE_CHECKING:
+    from referee.engine.state import Engine
+
+
+class Phase(IntEnum):
+    """Where a game stands: ``Engine.phase``. An int, so the hot path compares it as one."""
+
+    BEFORE_FIRST = 0  # the holder of the ace of spades is to open the first trick
+    BETWEEN = 1  # a trick is over; the player with the power leads (or someone takes first)
+    IN_TRICK = 2  # a trick is on the table
+    DRAW_DUE = 3  # the power holder has no card and must draw before leading
+    OVER = 4  # one player is left holding cards: the loser
+
+
+# The engine keeps its phase as a plain int: CPython compares exact ints on a fast path.
+BEFORE_FIRST: Final = 0
+BETWEEN: Final = 1
+IN_TRICK: Final = 2
+DRAW_DUE: Final = 3
+OVER: Final = 4
+PHASE_NAMES = ("before the first trick", "between tricks", "in a trick", "a draw is due", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game's position as the rest of the package reads it: plain values, frozen, made when
+    asked (:meth:`Engine.view`), so nothing outside the engine reads its ints and masks.
+
+    Seats are indices into the record's seats; cards are card ints (:mod:`referee.engine.cards`).
+    """
+
+    phase: Phase
+    trick_no: int  # the trick being played, or the next one between tricks
+    trick: tuple[tuple[int, int], ...]  # the plays on the table, (seat, card), in order
+    to_act: int  # the seat that must act; -1 when any seat may (the first trick) or none
+    leader: int  # the seat due to lead next (between tricks), or that led this trick; -1 none
+    lead_why: LeadReason  # why ``leader`` leads; only POWER means "has the power"
+    sizes: tuple[int, ...]  # cards held by each seat, seen or not
+    known: tuple[tuple[int, ...], ...]  # the cards known to be in each hand
+    voids: tuple[tuple[int, ...], ...]  # the suits each seat has shown it lacks
+    out_order: tuple[int, ...]  # the seats that got away, first first
+    trumps: int | None  # Donkey: the trump suit once set
+    waste: tuple[int, ...]  # the known cards of the waste pile
+    waste_size: int  # how many cards the waste pile holds, seen or not
+    loser: int | None  # the seat left holding cards, once the game is over
+    legs: int  # the cards left in the loser's hand (Donkey's legs)
+    order: tuple[int, ...]  # every seat, in the order of play from seat 0 (rules.direction)
+    first_trick: bool  # the trick on the table, or the next, is the first (Pagat, First trick)
+    draw_source: int | None  # a draw due comes from: None the waste pile, a seat, ANY_SOURCE any other hand
+    picked_up_by: int | None  # who picked up the trick that ended last (a tochoo, a penalty); None: the waste
+    last_trick: tuple[tuple[int, int], ...]  # the plays of the trick that ended last, (seat, card), in order
+    ended_by: str  # how the game ended: "end" (one player left holding cards), "two_players" (Pagat, Two players), "" not yet
+    hidden: tuple[int, ...]  # the cards nobody has seen, each once: an unseen hand may hold only these
+    # seamviews (issue 23): what show and legal read of the position
+    power: int | None  # the seat with the power, or that had it when the trick on the table was led; None: nobody
+    led: int | None  # the suit led to the trick on the table
+    tochoo: bool  # a card of another suit (not a trump) has ended the trick on the table
+    as_played: bool  # the trick on the table went on after a mistake the table did not penalise: followed as played
+    still_to_play: tuple[int, ...]  # the seats that held cards when the trick on the table began and have not played to it
+    pending: tuple[tuple[int, int], ...]  # the clean trick just played, (seat, card): it joins the waste pile after the draw
+    drawn_lead: bool  # the lead is a card just drawn (Pagat, Two players)
+    hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
+
+
+class Turn(NamedTuple):
+    """The few values of :class:`View` a player reads at each play (:meth:`Engine.turn`):
+    no hand is listed, so it costs a fraction of a view. Self-play asks it per action and a
+    whole view only when a bot or a mistake needs the hands."""
+
+    phase: Phase
+    trick_no: int  # as View.trick_no
+    trick: tuple[tuple[int, int], ...]  # as View.trick
+    to_act: int  # as View.to_act
+    first_trick: bool  # as View.first_trick
+    trumps: int | None  # as View.trumps
+
+
+class Outcome(NamedTuple):
+    """How a game stands when its record ends (:meth:`Engine.outcome`); each value as in
+    :class:`View`."""
+
+    phase: Phase
+    tricks: int  # tricks played to, the one on the table included
+    out_order: tuple[int, ...]
+    sizes: tuple[int, ...]
+    loser: int | None
+    legs: int
+    ended_by: str
+
+
+class SuitHeld(NamedTuple):
+    """A renege's fact: the suit the seat had to play (the suit led, or the trump in Donkey)
+    and holds (or, unseen, may hold)."""
+
+    suit: int
+
+
+class TurnOf(NamedTuple):
+    """An out-of-turn play's fact, or a first trick opened with another card than the ace:
+    the seat whose turn or lead it was (-1: nobody, or nobody known)."""
+
+    seat: int
+
+
+class DrawDueFrom(NamedTuple):
+    """A draw out of place: the seat that must draw and where from (None: the waste pile;
+    a seat; ``ANY_SOURCE``: any other player's hand)."""
+
+    drawer: int
+    source: int | None
+
+
+class TakeOnly(NamedTuple):
+    """A take of the wrong hand: the hand the taker may take (-1: none)."""
+
+    target: int
+
+
+# What a verdict says besides its code, per code (None: the code and reason say it all).
+VerdictDetail = SuitHeld | TurnOf | DrawDueFrom | TakeOnly | None
+
+
+@dataclass(slots=True)
+class Verdict:
+    """Why an action is not legal: a diagnostic code and the facts behind it."""
+
+    code: str
+    reason: str
+    # For a renege: the suit the player held. For out of turn: whose turn it was. For a
+    # draw out of place: who draws from where. For a wrong take: the hand that may be taken.
+    detail: VerdictDetail = None
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now: ``verdict`` says which rule and why."""
+
+    def __init__(self, action: Action | TableAction, verdict: Verdict) -> None:
+        # The message is made when read: a replay that tries a record against several states
+        # (the look-ahead) catches many of these and reads none.
+        super().__init__(action, verdict)
+        self.action = action
+        self.verdict = verdict
+
+    def __str__(self) -> str:
+        return f"{self.action}: {self.verdict.code} {self.verdict.reason}"
+
+
+class CannotFollow(ValueError):
+    """A record's action (:data:`RecordAction`) the state cannot follow: nothing changed."""
+
+    def __init__(self, action: RecordAction, why: str) -> None:
+        super().__init__(f"{action}: {why}")
+        self.action = action
+
+
+PHASES = tuple(Phase)  # Phase by its int, without the enum's call
+
+# The suits of a void mask (bit ``suit`` set), in suit order: View.voids.
+_SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in range(16))
+
+
+def view_of(e: Engine) -> View:
+    """The position as frozen values (``Engine.view``)."""
+    once, twice, unknown, void = e._once, e._twice, e._unknown, e._void
+    in_trick = e._phase == IN_TRICK
+    return View(
+        phase=PHASES[e._phase],
+        trick_no=e._trick_no,
+        trick=tuple(e._trick) if e._phase == IN_TRICK else (),
+        to_act=e.to_act(),
+        leader=e._leader if e._phase == IN_TRICK else e._power,
+        lead_why=e._lead_why,
+        # map and a list over zip, not a generator per seat: a view is asked per action.
+        sizes=tuple([o.bit_count() + t.bit_count() + u for o, t, u in zip(once, twice, unknown)]),
+        known=tuple(map(held_cards, once, twice)),
+        voids=tuple(map(_SUITS_OF.__getitem__, void)),
+        out_order=tuple(e._out_order),
+        trumps=e._trump if e._trump >= 0 else None,
+        waste=held_cards(e._waste_once, e._waste_twice),
+        waste_size=e.waste_size(),
+        loser=e._loser if e._phase == OVER and e._loser >= 0 else None,
+        legs=e._legs,
+        order=tuple(e._seq),
+        first_trick=e._first,
+        draw_source=(None if e._phase != DRAW_DUE or e._draw_source is None
+                     else ANY_SOURCE if e._draw_source == "any" else int(e._draw_source)),
+        picked_up_by=e._last_picker if e._last_picker >= 0 else None,
+        last_trick=tuple(e._last_trick),
+        ended_by=e._ended_by,
+        hidden=held_cards(e._hidden_once, 0),
+        # seamviews (issue 23)
+        power=e._power if e._power >= 0 else None,
+        led=e._led if in_trick and e._led >= 0 else None,
+        tochoo=in_trick and e._tochoo,
+        as_played=in_trick and e._lenient,
+        still_to_play=e._still_to_play() if in_trick else (),
+        pending=tuple(e._pending),
+        drawn_lead=e._drawn_lead,
+        hidden_cards=held_cards(e._hidden_once, e._hidden_twice),
+    )
