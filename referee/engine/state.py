@@ -151,6 +151,9 @@ def asked(led: int, first: bool, trump: int) -> tuple[Asked, ...]:
     return steps
 
 
+# Denexa's shootout, with ruling 8 that makes a higher card no mistake: its sources.
+_SHOOTOUT: Final = (R.DENEXA_ENDING, R.ruling(8))
+
 # Where the rules that are not the duty to follow say what a seat may play.
 _LEAD_CITES: dict[LegalReason, Cite] = {LegalReason.ANY: R.LATER_TRICKS, LegalReason.ACE_FIRST: R.FIRST_TRICK}
 
@@ -194,6 +197,10 @@ class View:
     pending: tuple[tuple[int, int], ...]  # the clean trick just played, (seat, card): it joins the waste pile after the draw
     drawn_lead: bool  # the lead is a card just drawn (Pagat, Two players)
     hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
+    # issue 37: the rule facts the table reads, so that no module outside the engine reads an option
+    any_order: bool  # the first trick (on the table or next) may be played in any order (first_trick=any_order)
+    ended_cite: Cite | None  # the rule by which the game ended (the ending with two players, or End of Play); None: not over
+    shootout: tuple[Cite, ...]  # in force on the trick on the table: Denexa's shootout (a drawn lead, two left), else ()
 
 
 class Turn(NamedTuple):
@@ -1630,6 +1637,10 @@ class Engine:
             pending=tuple(self._pending),
             drawn_lead=self._drawn_lead,
             hidden_cards=_cards_held(self._hidden_once, self._hidden_twice),
+            any_order=self._first and self._any_order,
+            ended_cite=None if self._phase != OVER else R.END if self._ended_by != "two_players" else
+            R.DENEXA_ENDING if self.rules.two_players == "denexa" else R.TWO_PLAYERS,
+            shootout=_SHOOTOUT if in_trick and self.rules.two_players == "denexa" and self.shootout() else (),
         )
 
     def turn(self) -> Turn:

@@ -224,6 +224,27 @@ def got_away(seat: str, place: int) -> str:
     return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
 
 
+def get_away(seats: Sequence[str]) -> str:
+    """Several seats out by one trick, in one clause: ``North and East get away``."""
+    return listed(seats) + (" gets" if len(seats) == 1 else " get") + " away"
+
+
+def to_waste(leader: str | None, trick: int) -> str:
+    """A clean trick told without its winner: ``the trick goes to the waste pile and East
+    leads trick 3`` (the first part alone when nobody is set to lead yet)."""
+    return "the trick goes to the waste pile" + (f" and {lead_clause(leader, trick)}" if leader is not None else "")
+
+
+def must_draw(seat: str, source: str) -> str:
+    """A draw still due after the trick: ``West must draw from the waste pile and lead``."""
+    return f"{seat} must draw from {source} and lead"
+
+
+def loses(seat: str) -> str:
+    """The end of the game in the one-sentence verdict: ``South loses``."""
+    return f"{seat} loses"
+
+
 def opens_first_trick(ace: str) -> str:
     """What the first lead must be (the rule, for ``legal``): ``A♠ opens the first trick``."""
     return f"{ace} opens the first trick"

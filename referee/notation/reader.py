@@ -59,7 +59,7 @@ from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
 # double pack). 16 seats with two packs keep six or more cards a hand, as 8 do with one.
-MAX_SEATS, MAX_SEATS_DOUBLE = 8, 16
+MAX_SEATS_DOUBLE = 16  # the most seats of any pack (RuleSet.most_seats): a list of seats is cut here
 RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "takes", "draws", "from", "out", "rest"}
 
 
@@ -279,7 +279,7 @@ class _Context:
                 label="not a card", help=card_help(str(tok)),
             )
             return -1
-        if c == C.MARKED_ACE and self.rules.packs != 2:
+        if c == C.MARKED_ACE and not self.rules.marked_ace:
             self.error(
                 Code.NOT_A_CARD, f"'{tok}' is the marked ace of a double pack, and this game has one pack",
                 self.span(tok), label="no marked ace in a single pack",
@@ -498,7 +498,7 @@ class _Builder(Transformer[Token, Any]):
                     if card != C.ACE_OF_SPADES:
                         self.ctx.error(Code.NOT_A_CARD, f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
                         return None
-                    if self.ctx.rules.packs != 2:
+                    if not self.ctx.rules.marked_ace:
                         self.ctx.error(Code.NOT_A_CARD, f"'{tok}' marks an ace, and only a double pack has a marked ace",
                                        self.ctx.span(tok), help="write A without *, or play with packs=2")
                         return None
@@ -599,7 +599,7 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     base = ctx.offset + ctx.offset_shift
     seat_index = ctx.seat_index
     spellings = C.SPELLINGS
-    marked_ok = ctx.rules.packs == 2
+    marked_ok = ctx.rules.marked_ace
     out: list[Play] = []
     append = out.append
     for s, s_col, s0, s1, c, c_col, c0, c1 in plays:
@@ -1005,7 +1005,7 @@ class Reader:
         seat_of: Callable[[str], Any] = {name: i for i, name in enumerate(ctx.seats)}.get
         # With a single pack, a spelling of the marked ace is no card (so None, as any
         # unknown word): such a line goes to build_trick or the builder's hand(), which report it.
-        card_of: Callable[[str], Any] = (C.SPELLINGS if ctx.rules.packs == 2 else C.ONE_PACK_SPELLINGS).get
+        card_of: Callable[[str], Any] = (C.SPELLINGS if ctx.rules.marked_ace else C.ONE_PACK_SPELLINGS).get
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
@@ -1366,14 +1366,14 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
 
 def _check_setup(game: Game, ctx: _Context) -> None:
     n = len(game.seats)
-    limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
+    limit = ctx.rules.most_seats
     seats_tag = game.tag_item("Seats")
     # Without a [Seats] tag the hands name the seats: point at the deal or position.
     where = seats_tag.value_span if seats_tag else (game.setup.span if game.setup is not None and game.setup.span.line
                                                     else game.span)
     if n and not 2 <= n <= limit:
         ctx.error(Code.BAD_SEATS, f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
-                  where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
+                  where, help="with more than 8 players use a double pack: packs=2" if n > limit and limit < MAX_SEATS_DOUBLE else None)
     if game.setup is None:
         return
     seen: dict[int, Span] = {}
