@@ -142,26 +142,66 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.SYNTAX_ERROR, "syntax error", N(),
            "The line is not written in the .gwy notation: a word stands where the notation "
            "expects something else. The message names what was expected.",
-           "1. West A♠ North\n   -> expected a card after the seat 'North'"),
+           "1. West A♠ North\n   -> expected a card after the seat 'North'",
+           words=Words(
+               messages={"": "expected {expected}, found '{found}'",
+                         "end": "expected {expected}, found the end of the line",
+                         "no_card": "expected a card after the seat{seat}, found the end of the line",
+                         "tag": "a tag belongs in the header, before the deal",
+                         "quoted": "a quoted value belongs in a header tag",
+                         "char": "expected {expected}, found U+{point} ({name})",
+                         "ends": "the text ends in the middle of a line"})),
         _c(Code.NOT_A_CARD, "not a card", N("Cards"),
            "A card is a rank (2-10, T, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), in either "
            "case: QH, q♥, 10H, TH. The marked ace of a double pack is A♠*.",
-           "2. West 5H, North QX\n   -> expected a card such as Q♥ or QH, found 'QX'"),
+           "2. West 5H, North QX\n   -> expected a card such as Q♥ or QH, found 'QX'",
+           words=Words(
+               messages={"": "expected a card such as Q♥ or QH, found '{found}'",
+                         "marked_single": "'{card}' is the marked ace of a double pack, and this game has one pack",
+                         "rank": "'{ch}' in '{card}' is not a rank (2-9, T or 10, J, Q, K, A)",
+                         "not_spade": "only the ace of spades can be marked, in '{card}'",
+                         "marks": "'{card}' marks an ace, and only a double pack has a marked ace"},
+               labels={"": "not a card", "marked_single": "no marked ace in a single pack", "rank": "",
+                       "not_spade": "", "marks": ""})),
         _c(Code.UNKNOWN_SEAT, "unknown seat", N("Seats"),
            "Every seat named in a deal, play, take, draw or count must be one of the seats of "
            "the [Seats] tag, spelt the same way.",
-           "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'"),
+           "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'",
+           words=Words(
+               messages={"": "unknown seat '{name}' (seats are {seats})",
+                         "no_tag": "unknown seat '{name}': the game has no [Seats] tag",
+                         "dealer": "unknown seat '{name}' in the [Dealer] tag (seats are {seats})",
+                         "dealer_alone": "unknown seat '{name}' in the [Dealer] tag"},
+               labels={"": "not a seat of this game", "no_tag": "", "dealer": "", "dealer_alone": ""})),
         _c(Code.BAD_TAG, "bad tag", N("Header tags"),
            "A header tag is written [Name \"value\"], one to a line, before the deal; the tags "
            "Seats, Rules, Dealer and Result are given at most once.",
-           "[Seats North East]\n   -> a tag is written [Name \"value\"]"),
+           "[Seats North East]\n   -> a tag is written [Name \"value\"]",
+           words=Words(
+               messages={"twice": "the [{name}] tag is given twice",
+                         "no_game": "a tag belongs to a game: write it after the game's %game line",
+                         "form": 'a tag is written [Name "value"], one to a line'})),
         _c(Code.VERSION_LINE, "version line", N("Files and games"),
            "A file starts with the version line '%gwy 1'. Other versions are not understood.",
-           "%gwy 7\n   -> unsupported notation version 7"),
+           "%gwy 7\n   -> unsupported notation version 7",
+           words=Words(
+               messages={"before": "before the first %game line a file holds the version line '%gwy 1' and "
+                                   "comments only, not '{found}'",
+                         "second": "a second version line",
+                         "unsupported": "unsupported notation version {number} (this referee reads version {version})",
+                         "missing": "the file does not start with the version line '%gwy 1'"})),
         _c(Code.BAD_SEATS, "bad seats", R.cites(N("Seats"), R.PLAYERS),
            "A game names 2 to 8 seats (up to 16 with a double pack), each once, none of them a "
            "word of the notation, in a [Seats] tag before the deal.",
-           "[Seats \"North North\"]\n   -> seat 'North' is named twice"),
+           "[Seats \"North North\"]\n   -> seat 'North' is named twice",
+           words=Words(
+               messages={"reserved": "'{name}' is a word of the notation and cannot name a seat",
+                         "twice": "seat '{name}' is named twice",
+                         "word": "'{name}' cannot name a seat (it is a word of the notation)",
+                         "shape": "'{name}' cannot name a seat (a seat is one word of letters, digits, _ ' or -, "
+                                  "starting with a letter)",
+                         "count": "a game has 2 to {limit} seats, this one {n}",
+                         "count_pack": "a game has 2 to {limit} seats with this pack, this one {n}"})),
         _c(Code.BAD_RULES, "bad rules", N("Rules"),
            "The [Rules] tag names a preset and may override options: "
            "[Rules \"pagat taking=no\"]. `getaway-ref rules` lists them.",
@@ -169,19 +209,39 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.TRICK_NUMBER_OUT_OF_ORDER, "trick number out of order", N("Tricks"),
            "Tricks are numbered 1, 2, 3, ... in order. A line with the number of the trick "
            "before it continues that trick.",
-           "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3"),
+           "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3",
+           words=Words(
+               messages={"": "expected trick {expected}, found trick {found}"})),
         _c(Code.OUT_OF_PLACE, "out of place", N(),
            "A game is: %game, header tags, then a deal or a position, then the plays, takes, "
            "draws and counts in the order they happened.",
-           "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header"),
+           "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header",
+           words=Words(
+               messages={"no_setup": "a game needs a deal or a position before its first trick",
+                         "version": "the version line belongs at the top of the file",
+                         "tag": "a tag belongs in the header, before the deal",
+                         "setup_twice": "a game has one deal or position",
+                         "setup_line": "this line belongs in a deal or a position",
+                         "deal_only": "only hands belong in a deal (write 'position' to start from a position)"})),
         _c(Code.BAD_RESULT, "bad result", N("Result"),
            "The [Result] tag names the loser, for Donkey followed by the number of legs "
            "(cards left): [Result \"South\"], [Result \"South 3\"], or [Result \"*\"] for a game "
            "not finished.",
-           "[Result \"Nobody\"]\n   -> unknown seat 'Nobody'"),
+           "[Result \"Nobody\"]\n   -> unknown seat 'Nobody'",
+           words=Words(
+               messages={"seat": "unknown seat '{name}' in the [Result] tag (it names the loser)",
+                         "form": "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\""})),
         _c(Code.BAD_DEAL, "bad deal", N("The deal"),
            "A deal or a position gives every seat exactly once.",
-           "deal\nNorth 13\nNorth 13\n   -> North's hand is given twice"),
+           "deal\nNorth 13\nNorth 13\n   -> North's hand is given twice",
+           words=Words(
+               messages={"twice": "{name}'s hand is given twice",
+                         "none_deal": "the deal gives no hands",
+                         "none_position": "the position gives no hands",
+                         "missing": "no hand for {seats}",
+                         "waste": "the waste pile is given twice",
+                         "leader": "the leader is given twice",
+                         "trumps": "the trump suit is given twice"})),
         # ---- impossible records (ruling 5) ------------------------------------------------
         _c(Code.DEALT_TWICE, "card dealt twice", R.cites(R.ruling(5), R.PLAYERS),
            "Each card of the pack is in exactly one place: the same card cannot be in two "
@@ -362,7 +422,9 @@ CODES: dict[str, CodeInfo] = {
            "written needs one: the numbers tell the order of play, and the referee judges the "
            "tricks in that order. When the order of the numbers explains no more than the order "
            "written, the written order stands and the numbers are reported (S008).",
-           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place"),
+           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place",
+           words=Words(
+               messages={"": "the trick lines are written out of order ({runs}): trick {number} stands before its place"})),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c(Code.RENEGE, "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "
