@@ -229,7 +229,7 @@ class _Context:
              **facts: object) -> None:
         """A reading error in its catalogue's words (engine/codes.py, :func:`say`): the way it
         happened (``how``), filled with ``facts``."""
-        w = say(code, how, **facts)
+        w = say(code, how, "", **facts)
         self.error(code, w.message, span, w.label, help, w.notes, fix)
 
     def diagnostic(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
@@ -1124,7 +1124,8 @@ class Reader:
         else:  # the text ended inside a line (Lark's LALR parser reports that as a token)
             how, facts = "ends", {}
             span = Span(line, e.column, start, start + 1)
-        ctx.tell(Code.SYNTAX_ERROR, span, how, **facts)
+        w = say(Code.SYNTAX_ERROR, how, "", **facts)
+        ctx.error(Code.SYNTAX_ERROR, w.message, span, w.label, None, w.notes)
 
 
 def _said(m: re.Match[str]) -> str | None:
