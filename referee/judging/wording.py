@@ -240,9 +240,25 @@ def must_draw(seat: str, source: str) -> str:
     return f"{seat} must draw from {source} and lead"
 
 
-def loses(seat: str) -> str:
-    """The end of the game in the one-sentence verdict: ``South loses``."""
-    return f"{seat} loses"
+def loses(seat: str, legs: int | None = None) -> str:
+    """The end of the game in the one-sentence verdict and a record's comment: ``South
+    loses`` (in Donkey ``South loses with 2 legs``)."""
+    return f"{seat} loses" + (f" with {legs} leg{'s' if legs != 1 else ''}" if legs is not None else "")
+
+
+def left_holding(seat: str) -> str:
+    """A record's comment after the take that ends the game: ``South is left holding cards``."""
+    return f"{seat} is left holding cards"
+
+
+def to_waste_note() -> str:
+    """A record's comment at the end of a clean first trick: ``to the waste pile``."""
+    return "to the waste pile"
+
+
+def tochoo_note(seat: str, n: int) -> str:
+    """A record's comment at the end of a trick a tochoo ended: ``tochoo: North picks up 3 cards``."""
+    return f"tochoo: {pickup(seat, n)}"
 
 
 def opens_first_trick(ace: str) -> str:
@@ -339,9 +355,9 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     return head + (f" and leads trick {leads}" if leads is not None else "")
 
 
-def trumps_set(suit: int) -> str:
-    """Donkey: ``♥ hearts are trumps``."""
-    return f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps"
+def trumps_set(suit: int, symbol: bool = True) -> str:
+    """Donkey: ``♥ hearts are trumps`` (a record's comment without the symbol)."""
+    return (f"{C.SUIT_SYMBOLS[suit]} " if symbol else "") + f"{C.suit_name(suit, True)} are trumps"
 
 
 def narrate(events: Sequence[EV.Event], seats: Sequence[str], *, trick_no: int, out_order: Sequence[int],

@@ -33,7 +33,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from referee.commands import UsageError, rules_options
 from referee.commands.pipes import closed_pipe, same_terminal
-from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key, suit_name
+from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key
 from referee.engine.codes import Code, title
 from referee.engine.deal import deal, pack, pile_sizes, play_order  # noqa: F401 - the simulator's deal
 from referee.engine.events import (
@@ -417,9 +417,9 @@ class _Table:
             self.stats.takes += 1
             comment = None
             if self.annotate:
-                comment = f"{self.names[target]} gets away"
+                comment = W.got_away(self.names[target], 0)
                 if self.view.loser is not None:
-                    comment += f"; {self.names[self.view.loser]} is left holding cards"
+                    comment += "; " + W.left_holding(self.names[self.view.loser])
             self.actions.append(Take(taker, target, comment))
             self._notify("take", taker, target)
             return True
@@ -638,17 +638,17 @@ class _Table:
             parts.append(f"{title(m.code)} ({m.code}): " + W.penalty_words(m.seat_name, len(trick.plays), trick.number,
                                                                              None, told="note"))
         elif trick.number == 1:
-            parts.append("to the waste pile")
+            parts.append(W.to_waste_note())
         elif self.trick_end == "tochoo":
-            parts.append(f"tochoo: {self.names[v.picked_up_by if v.picked_up_by is not None else -1]} picks up {len(trick.plays)} "
-                         f"card{'s' if len(trick.plays) != 1 else ''}")
+            parts.append(W.tochoo_note(self.names[v.picked_up_by if v.picked_up_by is not None else -1], len(trick.plays)))
+        # The events in the wording layer's words (judging/wording.py), a record's comment's short form.
         for ev in self._trick_events():
             if isinstance(ev, TrumpsSet):
-                parts.append(f"{suit_name(ev.suit, plural=True)} are trumps")
+                parts.append(W.trumps_set(ev.suit, symbol=False))
             elif isinstance(ev, GotAway):
-                parts.append(f"{self.names[ev.seat]} gets away")
+                parts.append(W.got_away(self.names[ev.seat], 0))
             elif isinstance(ev, GameOver):
-                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} leg{'s' if ev.legs != 1 else ''}" if self.rules.donkey else ""))
+                parts.append(W.loses(self.names[ev.loser], ev.legs if self.rules.donkey else None))
         if parts:
             trick.comment = "; ".join(parts)
         if self.trick_end in ("tochoo", "penalty") and v.phase != Phase.OVER:
