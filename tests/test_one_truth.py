@@ -14,9 +14,15 @@ rule set's facts instead (``RuleSet.donkey``, ``pack_size``, ``marked_ace``, ``m
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 
+from referee.engine import citations as R
+from referee.engine.deal import deal
 from referee.engine.rules import OPTIONS, RuleSet, rule_set
+from referee.engine.state import Engine, View
+from referee.judging.referee import judge
+from referee.notation.reader import read
 
 ROOT = Path(__file__).resolve().parent.parent / "referee"
 
@@ -72,3 +78,30 @@ def test_the_facts_follow_the_options() -> None:
     assert one.even_deal and not rule_set("pagat deal=piles").even_deal
     assert one.may_take and not rule_set("pagat taking=no").may_take
     assert isinstance(one, RuleSet)
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def _end_view(name: str, **overrides: object) -> View:
+    (game,) = list(read(RECORDS / name))
+    engine = judge(game, overrides=overrides, keep_engine=True).engine
+    assert engine is not None
+    return engine.view()
+
+
+def test_the_view_says_which_rule_ended_the_game() -> None:
+    # The two-player ending's source follows the rule set's two_players option, which the
+    # table no longer reads: Pagat's outcome, or Denexa's ending under two_players=denexa.
+    pagat = _end_view("dispute-two-players.gwy")
+    denexa = _end_view("dispute-two-players.gwy", two_players="denexa")
+    assert (pagat.ended_by, pagat.ended_cite) == ("two_players", R.TWO_PLAYERS)
+    assert denexa.ended_cite == R.DENEXA_ENDING
+    assert _end_view("full-game.gwy").ended_cite == R.END
+
+
+def test_the_view_says_whether_the_first_trick_is_in_any_order() -> None:
+    for spec, free in (("pagat", True), ("pagat first_trick=in_turn", False)):
+        rules = rule_set(spec)
+        v = Engine.from_deal(rules, deal(random.Random(1), rules, 4, None)).view()
+        assert v.first_trick and v.any_order is free
