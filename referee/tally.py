@@ -84,7 +84,7 @@ def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | 
     try:
         rules = resolve_rules(g, default, overrides, force)
         gt.rules = rules.spec()
-        gt.donkey = rules.trumps
+        gt.donkey = rules.donkey
     except ValueError as ex:
         gt.problem, gt.replayed = f"rule set: {ex}", False
         return gt

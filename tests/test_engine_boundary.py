@@ -35,6 +35,7 @@ TYPED_API = frozenset({
     "to_act", "ace_holder", "first_card", "takes", "where",
     # show and legal: a copy with the cards known by elimination placed, and the rule's duty for a seat in order
     "resolved", "duty",
+    "duty_of",  # issue 37: what the rule asks of a seat now, as one value (Duty: the rule, its source, the cards)
     # seamjudge: the judge's questions (what an action would break, whether a play is plain,
     # what a card from unseen cards shows or could have been), plain values only
     "verdict", "holds_known", "plain_phase", "trick_number", "current_phase", "played_on", "waiting",

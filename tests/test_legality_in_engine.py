@@ -21,11 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 
 # (module, function): why its suit comparison is not a decision of legality.
 ALLOWED = {
-    ("judging/referee.py", "_mistake_diag"): "chooses the words of a renege the engine found (Donkey's trump form)",
     ("review/review.py", "revealed_lacks"): "what a legal play shows the other seats (the lowest of its suit)",
     ("players/bots.py", "card"): "a bot's choice among the cards the engine gave as legal",
     ("players/bots.py", "_apply"): "what every player sees a play the engine accepted show (a suit lacked)",
-    ("players/bots.py", "_maybe_mistake"): "a bot making a renege on purpose; the engine judges it after",
     ("table/answers.py", "highest_clause"): "the words for the card that won a trick",
     ("table/views.py", "_seat_legal"): "lists the unseen cards of the suit led, beside the engine's duty",
 }

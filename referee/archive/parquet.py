@@ -496,9 +496,9 @@ class Rows:
         tags = [{"name": t.name, "value": t.value} for t in g.header if hasattr(t, "name")]
         self.rows["games"].append((
             gid, str(g.path), g.number, g.span.line or g.first_line, rules_spec(res.rules) if res.rules else None,
-            bool(res.rules.trumps) if res.rules else None, n, list(seats), tags, g.tag("Date"), g.tag("Result"),
+            bool(res.rules.donkey) if res.rules else None, n, list(seats), tags, g.tag("Date"), g.tag("Result"),
             name(res.loser) if finished else None, res.loser if finished else None,
-            [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.trumps else None,
+            [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.donkey else None,
             res.tricks, takes, draws, finished, res.judged, res.stopped, len(g.errors),
             sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace)))
 

@@ -142,26 +142,66 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.SYNTAX_ERROR, "syntax error", N(),
            "The line is not written in the .gwy notation: a word stands where the notation "
            "expects something else. The message names what was expected.",
-           "1. West A♠ North\n   -> expected a card after the seat 'North'"),
+           "1. West A♠ North\n   -> expected a card after the seat 'North'",
+           words=Words(
+               messages={"": "expected {expected}, found '{found}'",
+                         "end": "expected {expected}, found the end of the line",
+                         "no_card": "expected a card after the seat{seat}, found the end of the line",
+                         "tag": "a tag belongs in the header, before the deal",
+                         "quoted": "a quoted value belongs in a header tag",
+                         "char": "expected {expected}, found U+{point} ({name})",
+                         "ends": "the text ends in the middle of a line"})),
         _c(Code.NOT_A_CARD, "not a card", N("Cards"),
            "A card is a rank (2-10, T, J, Q, K, A) and a suit (S H D C or ♠ ♥ ♦ ♣), in either "
            "case: QH, q♥, 10H, TH. The marked ace of a double pack is A♠*.",
-           "2. West 5H, North QX\n   -> expected a card such as Q♥ or QH, found 'QX'"),
+           "2. West 5H, North QX\n   -> expected a card such as Q♥ or QH, found 'QX'",
+           words=Words(
+               messages={"": "expected a card such as Q♥ or QH, found '{found}'",
+                         "marked_single": "'{card}' is the marked ace of a double pack, and this game has one pack",
+                         "rank": "'{ch}' in '{card}' is not a rank (2-9, T or 10, J, Q, K, A)",
+                         "not_spade": "only the ace of spades can be marked, in '{card}'",
+                         "marks": "'{card}' marks an ace, and only a double pack has a marked ace"},
+               labels={"": "not a card", "marked_single": "no marked ace in a single pack", "rank": "",
+                       "not_spade": "", "marks": ""})),
         _c(Code.UNKNOWN_SEAT, "unknown seat", N("Seats"),
            "Every seat named in a deal, play, take, draw or count must be one of the seats of "
            "the [Seats] tag, spelt the same way.",
-           "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'"),
+           "[Seats \"North East South West\"]\n2. Nroth 5H\n   -> unknown seat 'Nroth'",
+           words=Words(
+               messages={"": "unknown seat '{name}' (seats are {seats})",
+                         "no_tag": "unknown seat '{name}': the game has no [Seats] tag",
+                         "dealer": "unknown seat '{name}' in the [Dealer] tag (seats are {seats})",
+                         "dealer_alone": "unknown seat '{name}' in the [Dealer] tag"},
+               labels={"": "not a seat of this game", "no_tag": "", "dealer": "", "dealer_alone": ""})),
         _c(Code.BAD_TAG, "bad tag", N("Header tags"),
            "A header tag is written [Name \"value\"], one to a line, before the deal; the tags "
            "Seats, Rules, Dealer and Result are given at most once.",
-           "[Seats North East]\n   -> a tag is written [Name \"value\"]"),
+           "[Seats North East]\n   -> a tag is written [Name \"value\"]",
+           words=Words(
+               messages={"twice": "the [{name}] tag is given twice",
+                         "no_game": "a tag belongs to a game: write it after the game's %game line",
+                         "form": 'a tag is written [Name "value"], one to a line'})),
         _c(Code.VERSION_LINE, "version line", N("Files and games"),
            "A file starts with the version line '%gwy 1'. Other versions are not understood.",
-           "%gwy 7\n   -> unsupported notation version 7"),
+           "%gwy 7\n   -> unsupported notation version 7",
+           words=Words(
+               messages={"before": "before the first %game line a file holds the version line '%gwy 1' and "
+                                   "comments only, not '{found}'",
+                         "second": "a second version line",
+                         "unsupported": "unsupported notation version {number} (this referee reads version {version})",
+                         "missing": "the file does not start with the version line '%gwy 1'"})),
         _c(Code.BAD_SEATS, "bad seats", R.cites(N("Seats"), R.PLAYERS),
            "A game names 2 to 8 seats (up to 16 with a double pack), each once, none of them a "
            "word of the notation, in a [Seats] tag before the deal.",
-           "[Seats \"North North\"]\n   -> seat 'North' is named twice"),
+           "[Seats \"North North\"]\n   -> seat 'North' is named twice",
+           words=Words(
+               messages={"reserved": "'{name}' is a word of the notation and cannot name a seat",
+                         "twice": "seat '{name}' is named twice",
+                         "word": "'{name}' cannot name a seat (it is a word of the notation)",
+                         "shape": "'{name}' cannot name a seat (a seat is one word of letters, digits, _ ' or -, "
+                                  "starting with a letter)",
+                         "count": "a game has 2 to {limit} seats, this one {n}",
+                         "count_pack": "a game has 2 to {limit} seats with this pack, this one {n}"})),
         _c(Code.BAD_RULES, "bad rules", N("Rules"),
            "The [Rules] tag names a preset and may override options: "
            "[Rules \"pagat taking=no\"]. `getaway-ref rules` lists them.",
@@ -169,32 +209,66 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.TRICK_NUMBER_OUT_OF_ORDER, "trick number out of order", N("Tricks"),
            "Tricks are numbered 1, 2, 3, ... in order. A line with the number of the trick "
            "before it continues that trick.",
-           "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3"),
+           "1. West A♠ ...\n3. West 5H\n   -> expected trick 2, found trick 3",
+           words=Words(
+               messages={"": "expected trick {expected}, found trick {found}"})),
         _c(Code.OUT_OF_PLACE, "out of place", N(),
            "A game is: %game, header tags, then a deal or a position, then the plays, takes, "
            "draws and counts in the order they happened.",
-           "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header"),
+           "1. West A♠ ...\n[Date \"2024.05.01\"]\n   -> a tag belongs in the header",
+           words=Words(
+               messages={"no_setup": "a game needs a deal or a position before its first trick",
+                         "version": "the version line belongs at the top of the file",
+                         "tag": "a tag belongs in the header, before the deal",
+                         "setup_twice": "a game has one deal or position",
+                         "setup_line": "this line belongs in a deal or a position",
+                         "deal_only": "only hands belong in a deal (write 'position' to start from a position)"})),
         _c(Code.BAD_RESULT, "bad result", N("Result"),
            "The [Result] tag names the loser, for Donkey followed by the number of legs "
            "(cards left): [Result \"South\"], [Result \"South 3\"], or [Result \"*\"] for a game "
            "not finished.",
-           "[Result \"Nobody\"]\n   -> unknown seat 'Nobody'"),
+           "[Result \"Nobody\"]\n   -> unknown seat 'Nobody'",
+           words=Words(
+               messages={"seat": "unknown seat '{name}' in the [Result] tag (it names the loser)",
+                         "form": "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\""})),
         _c(Code.BAD_DEAL, "bad deal", N("The deal"),
            "A deal or a position gives every seat exactly once.",
-           "deal\nNorth 13\nNorth 13\n   -> North's hand is given twice"),
+           "deal\nNorth 13\nNorth 13\n   -> North's hand is given twice",
+           words=Words(
+               messages={"twice": "{name}'s hand is given twice",
+                         "none_deal": "the deal gives no hands",
+                         "none_position": "the position gives no hands",
+                         "missing": "no hand for {seats}",
+                         "waste": "the waste pile is given twice",
+                         "leader": "the leader is given twice",
+                         "trumps": "the trump suit is given twice"})),
         # ---- impossible records (ruling 5) ------------------------------------------------
         _c(Code.DEALT_TWICE, "card dealt twice", R.cites(R.ruling(5), R.PLAYERS),
            "Each card of the pack is in exactly one place: the same card cannot be in two "
            "hands, or twice in one, or in a hand and the waste pile.",
-           "North A♠ K♠ ...\nEast A♠ ...\n   -> A♠ is dealt twice"),
+           "North A♠ K♠ ...\nEast A♠ ...\n   -> A♠ is dealt twice",
+           words=Words(
+               messages={"": "{card} is dealt {times}", "position": "{card} is placed {times}"},
+               labels={"": "{card} again, in {where}"},
+               notes={"": R.note("each card of the pack is in exactly one place", R.ruling(5))})),
         _c(Code.DEAL_DOES_NOT_ADD_UP, "deal does not add up", R.cites(R.ruling(5), R.ruling(7), R.DEAL),
            "The hands of a deal hold the whole pack: 52 cards (104 with a double pack).",
-           "North 13, East 13, South 13, West 12\n   -> the deal holds 51 cards, the pack 52"),
+           "North 13, East 13, South 13, West 12\n   -> the deal holds 51 cards, the pack 52",
+           words=Words(
+               messages={"": "the deal holds {placed} cards, the pack {pack}", "missing": "the deal holds {placed} cards, "
+                         "the pack {pack}: missing {cards}"},
+               notes={"": R.note("the whole pack is dealt", R.DEAL)})),
         _c(Code.UNEVEN_DEAL, "uneven deal", R.cites(R.ruling(7), R.DEAL),
            "Dealt cards differ by at most one between hands; with a named dealer, the extra "
            "cards go to the players next after the dealer. Under deal=piles any sizes are "
            "legal.",
-           "North 14, East 12, South 13, West 13\n   -> hand sizes 12 to 14"),
+           "North 14, East 12, South 13, West 13\n   -> hand sizes 12 to 14",
+           words=Words(
+               messages={"": "hand sizes run from {low} to {high}: a deal gives at most one card more to some players",
+                         "dealer": "with {dealer} dealing, the extra cards go to {seats}"},
+               labels={"": "{high} cards", "dealer": "{seat} has {size}"},
+               notes={"": R.note("as equally as possible", R.DEAL, R.ruling(7)),
+                      "dealer": R.note("the extra cards go to the players next after the dealer", R.ruling(7))})),
         _c(Code.NOT_IN_HAND, "card not in hand", R.ruling(5),
            "The card played cannot be in the player's hand: the record has it somewhere else "
            "(another hand, the trick on the table), or the hand has no card left that could "
@@ -209,23 +283,55 @@ CODES: dict[str, CodeInfo] = {
         _c(Code.DRAWN_CARD_NOT_THERE, "drawn card not there", R.cites(R.ruling(4), R.GETTING_AWAY),
            "A drawn card must be where it is drawn from: the waste pile (not the trick just "
            "played) or the named player's hand.",
-           "West draws 7♦\n   -> 7♦ is not in the waste pile"),
+           "West draws 7♦\n   -> 7♦ is not in the waste pile",
+           words=Words(
+               messages={"seat": "{seat} draws {card} from {source}, but it is in {holder}'s hand",
+                         "trick": "{seat} draws {card} from {source}, but it is in the trick just played, which is not "
+                                  "drawn from",
+                         "": "{seat} draws {card} from {source}, but it is not there"},
+               labels={"": "not in {source}"},
+               notes={"": R.note("the drawn card must be where it is drawn from", R.ruling(4))},
+               more={f"{how}_waste": (R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY),)
+                     for how in ("seat", "trick", "")})),
         _c(Code.DRAW_OUT_OF_PLACE, "draw out of place", R.cites(R.ruling(4), R.GETTING_AWAY),
            "A draw happens only when the rules make a player draw: the player who has the "
            "power and no card. And that player must draw before leading.",
            "North draws 7♦\n   -> no draw is due: North has cards",
            words=Words(
                messages={"now": "{drawer} has the power and no card, and must draw from {source}",
-                         "play": "{drawer} has the power and no card, and must draw from {source} before anyone plays"},
+                         "play": "{drawer} has the power and no card, and must draw from {source} before anyone plays",
+                         "take": "{taker} takes {target}'s hand while {drawer} must draw",
+                         "none_due": "{seat} draws {card}, but no draw is due",
+                         "other": "{drawer} must draw, not {seat}",
+                         "source": "{seat} must draw from {source}"},
                labels={"play": "no draw recorded before this play"},
-               notes={"": R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4))})),
+               notes={"": R.note("the drawn card is written down", R.GETTING_AWAY, R.ruling(4)),
+                      "take": str(R.GETTING_AWAY),
+                      "none_due": R.note("only the player with the power and no card draws", R.GETTING_AWAY),
+                      "due": R.cites(R.GETTING_AWAY, R.LAST_CARD)},
+               more={"other": ("rule set: {rules}",), "source": ("rule set: {rules}",)})),
         _c(Code.WRONG_TAKE, "take of the wrong hand", R.cites(R.ruling(3), R.TAKING),
            "A player takes the hand of the next player in the direction of play who still "
            "holds cards; the taker must hold cards; the rule set must allow taking.",
-           "North takes South\n   -> North may take only East's hand"),
+           "North takes South\n   -> North may take only East's hand",
+           words=Words(
+               messages={"own": "{taker} takes {target}'s own hand",
+                         "not_allowed": "{taker} takes {target}'s hand, but this rule set does not allow taking",
+                         "next": "{taker} may take only {next}'s hand, not {target}'s",
+                         "no_cards": "{taker} has no cards and cannot take a hand",
+                         "": "{taker} cannot take {target}'s hand"},
+               labels={"own": "the taker's own seat", "next": "not the next player holding cards"},
+               notes={"own": R.note("the hand of the next player who holds cards", R.TAKING, R.ruling(3)),
+                      "not_allowed": R.note("taking is the rule there; this game is judged with taking=no ({rules})",
+                                            R.TAKING),
+                      "next": R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3)),
+                      "": R.note("the taker must still hold cards", R.ruling(3))})),
         _c(Code.TAKE_IN_TRICK, "take inside a trick", R.ruling(3),
            "Hands are taken between tricks only, never while a trick is being played.",
-           "5. North Q♦ East J♦\nSouth takes West\n   -> trick 5 is not finished"),
+           "5. North Q♦ East J♦\nSouth takes West\n   -> trick 5 is not finished",
+           words=Words(
+               messages={"": "{taker} takes {target}'s hand in the middle of trick {during}"},
+               notes={"": R.note("hands are taken between tricks only", R.ruling(3))})),
         _c(Code.AFTER_END, "play after the end", R.END,
            "The game ends when one player is left holding cards; nothing is played after.",
            "... the game is over: South lost\n9. South 4♣\n   -> the game ended after trick 8",
@@ -241,15 +347,47 @@ CODES: dict[str, CodeInfo] = {
                                             "{loser} lost", R.TWO_PLAYERS, R.DENEXA_ENDING)})),
         _c(Code.COUNT_CONTRADICTS, "count contradicts the replay", R.ruling(5),
            "A count line states hand sizes; the replay of the record gives other sizes.",
-           "counts North 12\n   -> North holds 11 cards here, not 12"),
+           "counts North 12\n   -> North holds 11 cards here, not 12",
+           words=Words(
+               messages={"": "the counts contradict the replay: {sizes}"},
+               labels={"": "the replay gives {size}"},
+               notes={"": R.note("a count the replay contradicts is an error in the record", R.ruling(5))},
+               more={"": ("hand sizes here: {held}",)})),
         _c(Code.RESULT_CONTRADICTS, "result contradicts the replay", R.cites(R.END, R.DONKEY),
            "The [Result] tag names a loser (and legs) other than the replay finds, or a "
            "loser for a game the record does not finish.",
-           "[Result \"West\"]\n   -> the replay ends with South holding cards"),
+           "[Result \"West\"]\n   -> the replay ends with South holding cards",
+           words=Words(
+               messages={"unfinished": "the result says the game is not finished, but {loser} lost",
+                         "not_over": "the result names {named} as the loser, but the record does not finish the game",
+                         "two_players": "the result names {named}, but {loser} lost: {loser}'s drawn lead was answered "
+                                        "with a tochoo",
+                         "": "the result names {named}, but the replay ends with {loser} holding cards",
+                         "legs": "the result gives {legs}, but {loser} ends with {cards}"},
+               labels={"two_players": "not the loser", "": "not the loser", "unfinished": "", "not_over": "",
+                       "legs": ""},
+               notes={"unfinished": R.note("the last player holding cards loses", R.END),
+                      "not_over": R.note("the last player holding cards loses", R.END),
+                      "two_players": R.note("a tochoo on a drawn lead with two players left: the leader loses",
+                                            R.TWO_PLAYERS, R.DENEXA_ENDING),
+                      "": str(R.END),
+                      "legs": R.note("a donkey with N legs, N the cards left", R.DONKEY)})),
         _c(Code.IMPOSSIBLE_POSITION, "impossible position", R.ruling(5),
            "A position must put every card in one place: hands, the waste pile and the "
            "seats out add up to the pack, and the leader holds cards.",
-           "position\nNorth 5\nEast 5\nwaste 40\n   -> 50 cards placed, the pack has 52"),
+           "position\nNorth 5\nEast 5\nwaste 40\n   -> 50 cards placed, the pack has 52",
+           words=Words(
+               messages={"over": "the hands hold {placed} cards, more than the pack's {pack}",
+                         "": "the position places {placed} cards, the pack has {pack}",
+                         "no_lead": "the position does not say who leads next",
+                         "leader_empty": "{seat} leads but holds no cards",
+                         "trumps": "the position names trumps, but the rule set {rules} has no trump suit"},
+               labels={"": "the waste pile", "over": "", "no_lead": "", "leader_empty": "", "trumps": ""},
+               notes={"over": str(R.ruling(5)),
+                      "": R.note("every card is in one place", R.ruling(5)),
+                      "no_lead": R.note("the player with the power leads", R.LATER_TRICKS),
+                      "leader_empty": R.note("a player with no cards has got away", R.GETTING_AWAY),
+                      "trumps": R.note("trumps belong to the Kerala game", R.DONKEY)})),
         _c(Code.SEAT_OUT, "play by a seat that is out", R.GETTING_AWAY,
            "A player who has got away takes no more part in the play.",
            "East took West's hand\n8. West 4♣\n   -> West has got away",
@@ -261,7 +399,14 @@ CODES: dict[str, CodeInfo] = {
            "The record starts a new trick while players who hold cards have not yet played to "
            "the last one, and no tochoo ended it. The referee ends the trick as the record "
            "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
-           "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it"),
+           "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it",
+           words=Words(
+               messages={"": "trick {trick} is not finished: {who} {have} not played to it"},
+               labels={"": "trick {next} starts here"},
+               notes={"": R.note("everyone plays in turn until all have played or a tochoo ends the trick",
+                                 R.LATER_TRICKS),
+                      "first": R.note("in the first trick everyone plays one card", R.FIRST_TRICK, R.ruling(2))},
+               more={"": ("the referee ends the trick as the record leaves it and goes on",)})),
         _c(Code.WRITTEN_OUT_OF_TURN_ORDER, "plays written out of turn order (retired)", R.cites(R.ruling(10), N("Tricks")),
            "Retired: no check reports it. It once read a whole trick whose plays were legal in "
            "another order as a slip of the record and judged the plays in turn order. Under "
@@ -277,7 +422,9 @@ CODES: dict[str, CodeInfo] = {
            "written needs one: the numbers tell the order of play, and the referee judges the "
            "tricks in that order. When the order of the numbers explains no more than the order "
            "written, the written order stands and the numbers are reported (S008).",
-           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place"),
+           "1. ...\n3. East 3♥ ...\n2. West 5♥ ...\n   -> trick 3 stands before its place",
+           words=Words(
+               messages={"": "the trick lines are written out of order ({runs}): trick {number} stands before its place"})),
         # ---- mistakes at the table (ruling 1) ------------------------------------------------
         _c(Code.RENEGE, "renege", R.cites(R.LATER_TRICKS, R.ruling(1)),
            "A player who holds a card of the suit led must play one. Playing another suit "

@@ -133,6 +133,42 @@ class RuleSet:
     def with_options(self, **options: object) -> RuleSet:
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
 
+    # ---- the rule set's facts, for the stages outside the engine ----------------------
+    # What an option means is said here once: the reader, the table, self-play and the
+    # reports ask these facts and never read an option themselves (tests/test_one_truth.py).
+    # What an option means for a position (the duty, who plays next, any order, how the game
+    # ended) is on the engine's values: View, Duty, the events.
+
+    @property
+    def donkey(self) -> bool:
+        """The Kerala game (Pagat, Donkey): a trump suit, and the loser's legs counted."""
+        return self.trumps
+
+    @property
+    def pack_size(self) -> int:
+        """How many cards the pack holds: 52, or 104 with a double pack."""
+        return 52 * self.packs
+
+    @property
+    def marked_ace(self) -> bool:
+        """The pack has a marked ace of spades (a double pack: Pagat, Variations)."""
+        return self.packs == 2
+
+    @property
+    def most_seats(self) -> int:
+        """The most players the pack serves (Pagat, Players and Cards; a double pack 16)."""
+        return 16 if self.packs == 2 else 8
+
+    @property
+    def may_take(self) -> bool:
+        """A player may take the next player's hand between tricks (Pagat, Taking cards)."""
+        return self.taking
+
+    @property
+    def even_deal(self) -> bool:
+        """The deal gives the hands sizes that differ by one at most (not piles by eye)."""
+        return self.deal == "even"
+
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
 RuleSet.model_fields = {f.name: f.metadata["info"] for f in dataclasses.fields(RuleSet)}

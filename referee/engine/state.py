@@ -992,6 +992,7 @@ class Engine:
         """The position as frozen values (:class:`View`): what show, legal, the answers and
         the pages read, instead of the engine's own fields."""
         return view_of(self)
+
     def turn(self) -> Turn:
         """The position's few values a player reads at each play (:class:`Turn`), each the
         same as in :meth:`view`."""

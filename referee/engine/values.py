@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from referee.engine import citations as R
 from referee.engine.cards import held_cards
+from referee.engine.citations import Cite
 from referee.engine.events import ANY_SOURCE, Action, LeadReason, RecordAction, TableAction
 
 if TYPE_CHECKING:
@@ -76,6 +78,10 @@ class View:
     pending: tuple[tuple[int, int], ...]  # the clean trick just played, (seat, card): it joins the waste pile after the draw
     drawn_lead: bool  # the lead is a card just drawn (Pagat, Two players)
     hidden_cards: tuple[int, ...]  # the cards nobody has seen, a card twice when both its copies are (two packs)
+    # issue 37: the rule facts the table reads, so that no module outside the engine reads an option
+    any_order: bool  # the first trick (on the table or next) may be played in any order (first_trick=any_order)
+    ended_cite: Cite | None  # the rule by which the game ended (the ending with two players, or End of Play); None: not over
+    shootout: tuple[Cite, ...]  # in force on the trick on the table: Denexa's shootout (a drawn lead, two left), else ()
 
 
 class Turn(NamedTuple):
@@ -171,6 +177,9 @@ class CannotFollow(ValueError):
 
 PHASES = tuple(Phase)  # Phase by its int, without the enum's call
 
+# Denexa's shootout, with ruling 8 that makes a higher card no mistake: its sources.
+_SHOOTOUT: Final = (R.DENEXA_ENDING, R.ruling(8))
+
 # The suits of a void mask (bit ``suit`` set), in suit order: View.voids.
 _SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in range(16))
 
@@ -213,4 +222,8 @@ def view_of(e: Engine) -> View:
         pending=tuple(e._pending),
         drawn_lead=e._drawn_lead,
         hidden_cards=held_cards(e._hidden_once, e._hidden_twice),
+        any_order=e._first and e._any_order,
+        ended_cite=None if e._phase != OVER else R.END if e._ended_by != "two_players" else
+        R.DENEXA_ENDING if e.rules.two_players == "denexa" else R.TWO_PLAYERS,
+        shootout=_SHOOTOUT if in_trick and e.rules.two_players == "denexa" and e.shootout() else (),
     )

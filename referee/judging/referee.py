@@ -27,7 +27,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from referee.engine import cards as C
-from referee.engine import citations as R
 from referee.engine import state as E
 from referee.engine.codes import Code, say
 from referee.engine.events import (
@@ -37,6 +36,7 @@ from referee.engine.events import (
     Effect,
     ForceDraw,
     ForgetVoid,
+    LegalReason,
     MarkVoid,
     MoveFromWaste,
     MoveHand,
@@ -505,16 +505,9 @@ class _Walk(Judging):
         missing = [self.seat(t) for t in e.waiting()]
         first = e.view().first_trick
         who = ", ".join(missing) if missing else "nobody"
-        self.report(Code.TRICK_NOT_FINISHED, f"trick {self.open_rec} is not finished: {who} "
-                    f"{'has' if len(missing) == 1 else 'have'} not played to it", play.seat_span,
-                    label=f"trick {tno} starts here",
-                    notes=[R.note("in the first trick everyone plays one card", R.FIRST_TRICK, R.ruling(2))
-                           if first else
-                           R.note("everyone plays in turn until all have played or a tochoo ends the trick",
-                                  R.LATER_TRICKS),
-                           "the referee ends the trick as the record leaves it and goes on"],
-                    help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}",
-                    trick=self.open_rec)
+        self.tell(Code.TRICK_NOT_FINISHED, play.seat_span, "", "first" if first else "", trick=self.open_rec,
+                  who=who, have="has" if len(missing) == 1 else "have", next=tno,
+                  help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}")
         before = e.trick_number()
         e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
@@ -711,7 +704,7 @@ class _Walk(Judging):
         """A mistake in its catalogue's words (engine/codes.py): the facts of the verdict
         are gathered here, the sentences are the code's own."""
         e = self.engine
-        trumps, trump, first = self.rules.trumps, t.trumps, t.first_trick
+        trumps, trump, first = self.rules.donkey, t.trumps, t.first_trick
         led_suit = C.SUIT[t.trick[0][1]] if t.trick else -1  # the suit led, in a trick
         s, c = play.seat, play.card
         code = v.code
@@ -721,7 +714,9 @@ class _Walk(Judging):
             suit = _seat_or_suit(v)  # the suit the player held
             known = [x for x in e.known(s) if C.SUIT[x] == suit]
             held = C.card_str(known[0]) if known else None
-            if trumps and trump is not None and suit == trump and C.SUIT[c] != led_suit:
+            # Donkey's words when the suit held is the trumps: the duty passed by was to trump
+            # (Engine.duty_of), or to follow a trump lead.
+            if e.duty_of(s).reason is LegalReason.TRUMP or (trumps and trump is not None and suit == trump):
                 how, rule = "trump", "donkey"
                 facts["held"] = held or C.suit_name(suit)
             else:
@@ -751,7 +746,7 @@ class _Walk(Judging):
             holder_seat = _seat_or_suit(v)
             how = "" if holder_seat >= 0 else "unknown"
             facts.update(holder=self.seat(holder_seat) if holder_seat >= 0 else "", ace=C.card_str(e.first_card()))
-            rule = "double" if self.rules.packs == 2 else ""
+            rule = "double" if self.rules.marked_ace else ""
         w = say(code, how, rule, **facts)
         return self.report(code, w.message, play.card_span, label=w.label, notes=w.notes, trick=tno)
 
@@ -808,16 +803,13 @@ class _Walk(Judging):
         v = e.verdict(TakeHand(t.taker, t.target))
         if v is not None and v.reason == "own hand":
             # Nothing moves, and the replay goes on without it.
-            self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s own hand", t.target_span,
-                        label="the taker's own seat",
-                        notes=[R.note("the hand of the next player who holds cards", R.TAKING, R.ruling(3))],
-                        help="name the player whose hand was taken")
+            self.tell(Code.WRONG_TAKE, t.target_span, "own", "own", taker=taker, target=target,
+                      help="name the player whose hand was taken")
             return
         if v is not None and v.code == Code.TAKE_IN_TRICK:
             if not deferred:
-                self.report(Code.TAKE_IN_TRICK, f"{taker} takes {target}'s hand in the middle of trick {self.open_rec or e.trick_number()}",
-                            t.span, notes=[R.note("hands are taken between tricks only", R.ruling(3))],
-                            help="move the take after the end of the trick")
+                self.tell(Code.TAKE_IN_TRICK, t.span, taker=taker, target=target,
+                          during=self.open_rec or e.trick_number(), help="move the take after the end of the trick")
             # Followed as if written after the trick: the record cannot mean anything else.
             self.deferred.append(t)
             return
@@ -827,21 +819,17 @@ class _Walk(Judging):
                 self.report(Code.AFTER_END, w.message, t.span, notes=w.notes)
                 raise Stopped("the game is over")
             if v.code == Code.DRAW_OUT_OF_PLACE:
-                self.report(Code.DRAW_OUT_OF_PLACE, f"{taker} takes {target}'s hand while {self.seat(_seat_or_suit(v))} must draw", t.span,
-                            notes=[str(R.GETTING_AWAY)], help="record the draw first")
+                self.tell(Code.DRAW_OUT_OF_PLACE, t.span, "take", "take", taker=taker, target=target,
+                          drawer=self.seat(_seat_or_suit(v)), help="record the draw first")
             elif v.reason.startswith("taking is not allowed"):
-                self.report(Code.WRONG_TAKE, f"{taker} takes {target}'s hand, but this rule set does not allow taking", t.span,
-                            notes=[R.note("taking is the rule there; this game is judged with "
-                                          f"taking=no ({self.rules.spec()})", R.TAKING)],
-                            help="judge the game with taking=yes if the table allowed it")
+                self.tell(Code.WRONG_TAKE, t.span, "not_allowed", "not_allowed", taker=taker, target=target,
+                          rules=self.rules.spec(), help="judge the game with taking=yes if the table allowed it")
             elif _seat_or_suit(v) >= 0:
-                self.report(Code.WRONG_TAKE, f"{taker} may take only {self.seat(_seat_or_suit(v))}'s hand, not {target}'s", t.target_span,
-                            label="not the next player holding cards",
-                            notes=[R.note("the next player in the direction of play who holds cards", R.TAKING, R.ruling(3))])
+                self.tell(Code.WRONG_TAKE, t.target_span, "next", "next", taker=taker, target=target,
+                          next=self.seat(_seat_or_suit(v)))
             else:
-                self.report(Code.WRONG_TAKE, f"{taker} has no cards and cannot take a hand" if e.size(t.taker) == 0 or t.taker in e.view().out_order
-                            else f"{taker} cannot take {target}'s hand", t.span,
-                            notes=[R.note("the taker must still hold cards", R.ruling(3))])
+                self.tell(Code.WRONG_TAKE, t.span, "no_cards" if e.size(t.taker) == 0 or t.taker in e.view().out_order
+                          else "", taker=taker, target=target)
         # One rule for every take, allowed or not (docs/notation.md, Takes): the record says
         # the hand changed places, so it is followed whenever a hand can move; otherwise
         # nothing moves. Every card stays in one known place either way.
@@ -867,21 +855,15 @@ class _Walk(Judging):
             e.apply(draw, events=False)
             return
         if v.code == Code.DRAWN_CARD_NOT_THERE:
-            src = "the waste pile" if d.source is None else f"{self.seat(d.source)}'s hand"
             w = v.reason
-            where = (f"it is in {self.seat(int(w[5:]))}'s hand" if w.startswith("seat:") else
-                     "it is in the trick just played, which is not drawn from" if w == "trick" else
-                     "it is not there")
-            notes = [R.note("the drawn card must be where it is drawn from", R.ruling(4))]
-            if d.source is None:
-                notes.append(R.note("from the waste pile, not from the trick just played", R.GETTING_AWAY))
-            self.report(Code.DRAWN_CARD_NOT_THERE, f"{name} draws {card} from {src}, but {where}", d.card_span,
-                        label=f"not in {src}", notes=notes)
+            self.tell(Code.DRAWN_CARD_NOT_THERE, d.card_span, "seat" if w.startswith("seat:") else "trick" if w == "trick"
+                      else "", "waste" if d.source is None else "", seat=name, card=card,
+                      source=W.source_words(d.source, self.game.seats),
+                      holder=self.seat(int(w[5:])) if w.startswith("seat:") else "")
             if d.source is None and self._follow(ForceDraw(d.seat, d.card)):
                 return  # followed as written
         elif v.reason == "no draw is due":
-            self.report(Code.DRAW_OUT_OF_PLACE, f"{name} draws {card}, but no draw is due", d.span,
-                        notes=[R.note("only the player with the power and no card draws", R.GETTING_AWAY)])
+            self.tell(Code.DRAW_OUT_OF_PLACE, d.span, "none_due", "none_due", seat=name, card=card)
             if d.source is None and self._follow(MoveFromWaste(d.seat, d.card)):
                 # The card changed places at the table: follow the record.
                 return
@@ -893,13 +875,9 @@ class _Walk(Judging):
             due = v.detail  # who must draw, and from where
             assert isinstance(due, E.DrawDueFrom)
             want = due.source  # a seat, ANY_SOURCE (any other hand), or None: the waste pile
-            wants = ("the waste pile" if want is None else "any other player's hand" if want == ANY_SOURCE
-                     else f"{self.seat(want)}'s hand")
-            who = self.seat(due.drawer)
-            msg = (f"{who} must draw, not {name}" if v.reason == "another player must draw"
-                   else f"{name} must draw from {wants}")
-            self.report(Code.DRAW_OUT_OF_PLACE, msg, d.span, notes=[R.cites(R.GETTING_AWAY, R.LAST_CARD),
-                                                    f"rule set: {self.rules.spec()}"])
+            self.tell(Code.DRAW_OUT_OF_PLACE, d.span, "other" if v.reason == "another player must draw" else "source",
+                      "due", drawer=self.seat(due.drawer), seat=name, source=W.source_words(want, self.game.seats),
+                      rules=self.rules.spec())
             # Follow the record as the due draw: the drawer named wrongly, or the source.
             source = d.source if want == ANY_SOURCE else want  # any other hand: the record's source
             if due.drawer >= 0:
@@ -928,11 +906,9 @@ class _Walk(Judging):
             return
         parts = [f"{self.seat(s)} {e.size(s)}, not {size}" for s, size, _ in wrong]
         s0, _, span0 = wrong[0]
-        self.report(Code.COUNT_CONTRADICTS, "the counts contradict the replay: " + "; ".join(parts), span0,
-                    label=f"the replay gives {e.size(s0)}",
-                    notes=[R.note("a count the replay contradicts is an error in the record", R.ruling(5)),
-                           "hand sizes here: " + ", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game())],
-                    help="check the count, and the tricks before it")
+        self.tell(Code.COUNT_CONTRADICTS, span0, sizes="; ".join(parts), size=e.size(s0),
+                  held=", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game()),
+                  help="check the count, and the tricks before it")
 
     def _check_result(self, e: E.Outcome) -> None:
         game = self.game
@@ -942,27 +918,20 @@ class _Walk(Judging):
         loser, legs = parse_result(tag.value, game.seats)
         if loser is None:
             if e.phase == E.OVER and tag.value.strip() == "*":
-                self.report(Code.RESULT_CONTRADICTS, f"the result says the game is not finished, but {self.seat(e.loser)} lost",
-                            tag.value_span, notes=[R.note("the last player holding cards loses", R.END)])
+                self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "unfinished", "unfinished", loser=self.seat(e.loser))
             return
         if e.phase != E.OVER:
-            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)} as the loser, but the record does not finish the game",
-                        tag.value_span, notes=[R.note("the last player holding cards loses", R.END)],
-                        help="write [Result \"*\"] for a game not finished")
+            self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "not_over", "not_over", named=self.seat(loser),
+                      help="write [Result \"*\"] for a game not finished")
         elif loser != e.loser and e.ended_by == "two_players":
             # Pagat, Two players (outcome 3): the leader of a drawn card loses at once when
             # the other answers with a tochoo, though both may still hold cards.
-            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)}, but {self.seat(e.loser)} lost: "
-                        f"{self.seat(e.loser)}'s drawn lead was answered with a tochoo",
-                        tag.value_span, label="not the loser",
-                        notes=[R.note("a tochoo on a drawn lead with two players left: the leader loses",
-                                      R.TWO_PLAYERS, R.DENEXA_ENDING)],
-                        help=f"write [Result \"{self.seat(e.loser)}\"]")
+            self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "two_players", "two_players", named=self.seat(loser),
+                      loser=self.seat(e.loser), help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif loser != e.loser:
-            self.report(Code.RESULT_CONTRADICTS, f"the result names {self.seat(loser)}, but the replay ends with {self.seat(e.loser)} holding cards",
-                        tag.value_span, label="not the loser", notes=[str(R.END)],
-                        help=f"write [Result \"{self.seat(e.loser)}\"]")
+            self.tell(Code.RESULT_CONTRADICTS, tag.value_span, named=self.seat(loser), loser=self.seat(e.loser),
+                      help=f"write [Result \"{self.seat(e.loser)}\"]")
         elif legs is not None and legs != e.legs:
-            self.report(Code.RESULT_CONTRADICTS, f"the result gives {legs} leg{'s' if legs != 1 else ''}, but {self.seat(e.loser)} ends with {e.legs} card{'s' if e.legs != 1 else ''}",
-                        tag.value_span, notes=[R.note("a donkey with N legs, N the cards left", R.DONKEY)])
+            self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "legs", "legs", loser=self.seat(e.loser),
+                      legs=f"{legs} leg{'s' if legs != 1 else ''}", cards=W.cards(e.legs))
 

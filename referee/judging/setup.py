@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from referee.engine import cards as C
-from referee.engine import citations as R
 from referee.engine import state as E
-from referee.engine.codes import Code
+from referee.engine.codes import Code, say
 from referee.engine.rules import RuleSet
 from referee.judging.result import GameResult, Stopped, diagnostic
 from referee.notation.record import (
@@ -49,6 +48,14 @@ class Judging:
         self.res.diagnostics.append(d)
         return d
 
+    def tell(self, code: Code, span: Span | None, how: str = "", rule: str = "", *, help: str | None = None,
+             trick: int | None = None, **facts: object) -> Diagnostic:
+        """Report ``code`` in its catalogue's words (engine/codes.py, :func:`say`): the way it
+        happened (``how``) and the form of the rule (``rule``), filled with ``facts`` (and
+        ``trick``, the trick the finding belongs to, when given)."""
+        w = say(code, how, rule, **facts) if trick is None else say(code, how, rule, trick=trick, **facts)
+        return self.report(code, w.message, span, label=w.label, notes=w.notes, help=help, trick=trick)
+
     def seat(self, s: int | None) -> str:
         if s is None or s < 0:
             return "nobody"
@@ -72,11 +79,9 @@ class Judging:
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > allowed:
                 what = "twice" if allowed == 1 else "three times"
-                self.report(Code.DEALT_TWICE, f"{C.card_str(card)} is dealt {what}" if isinstance(setup, Deal)
-                            else f"{C.card_str(card)} is placed {what}", span,
-                            label=f"{C.card_str(card)} again, in {where}",
-                            notes=[R.note("each card of the pack is in exactly one place", R.ruling(5))],
-                            help="correct the hands so that every card appears as often as the pack holds it")
+                self.tell(Code.DEALT_TWICE, span, "" if isinstance(setup, Deal) else "position",
+                          card=C.card_str(card), times=what, where=where,
+                          help="correct the hands so that every card appears as often as the pack holds it")
                 fatal = True
                 return False
             return True
@@ -126,11 +131,10 @@ class Judging:
                     # Every hand is written card by card: the cards nobody was dealt are known.
                     gone = [c for c in range(C.CARD_COUNT) for _ in range(
                         (1 if pack_once & C.BIT[c] else 0) + (1 if pack_twice & C.BIT[c] else 0) - seen.get(c, 0))]
-                    missing = ": missing " + " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
-                self.report(Code.DEAL_DOES_NOT_ADD_UP, f"the deal holds {placed} cards, the pack {pack_size}{missing}",
-                            setup.hands[-1].span if setup.hands else setup.span,
-                            notes=[R.note("the whole pack is dealt", R.DEAL)],
-                            help="check each hand's size" if not missing else "give the missing cards to their hands")
+                    missing = " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
+                self.tell(Code.DEAL_DOES_NOT_ADD_UP, setup.hands[-1].span if setup.hands else setup.span,
+                          "missing" if missing else "", placed=placed, pack=pack_size, cards=missing,
+                          help="check each hand's size" if not missing else "give the missing cards to their hands")
                 raise Stopped("the deal cannot be true")
             self._check_even(setup)
             # As above: a seat the deal leaves out holds no cards.
@@ -139,17 +143,14 @@ class Judging:
 
     def _check_even(self, deal: Deal) -> None:
         game, rules = self.game, self.rules
-        if rules.deal == "piles":
+        if not rules.even_deal:
             return  # Pagat, Variations: piles by eye, any sizes
         hands = deal.hands
         sizes = {h.seat: h.size for h in hands}
         lo, hi = min(sizes.values()), max(sizes.values())
         if hi - lo > 1:
             big = max(hands, key=lambda h: h.size)
-            self.report(Code.UNEVEN_DEAL, f"hand sizes run from {lo} to {hi}: a deal gives at most one card more to some players",
-                        big.span, label=f"{hi} cards",
-                        notes=[R.note("as equally as possible", R.DEAL, R.ruling(7))],
-                        help="with piles dealt by eye, play under deal=piles")
+            self.tell(Code.UNEVEN_DEAL, big.span, low=lo, high=hi, help="with piles dealt by eye, play under deal=piles")
             return
         dealer = game.tag("Dealer")
         if dealer and hi != lo:
@@ -165,10 +166,8 @@ class Judging:
             wrong = [h for h in hands if (h.size == hi) != (h.seat in should)]
             if wrong:
                 h = wrong[0]
-                self.report(Code.UNEVEN_DEAL, f"with {game.seats[d]} dealing, the extra cards go to "
-                            + ", ".join(game.seats[s] for s in after[:extra]),
-                            h.span, label=f"{game.seats[h.seat]} has {h.size}",
-                            notes=[R.note("the extra cards go to the players next after the dealer", R.ruling(7))])
+                self.tell(Code.UNEVEN_DEAL, h.span, "dealer", "dealer", dealer=game.seats[d],
+                          seats=", ".join(game.seats[s] for s in after[:extra]), seat=game.seats[h.seat], size=h.size)
 
     def _position(self, pos: Position, hands: list[list[int] | int | None], placed: int, pack_size: int,
                   place: Callable[[int, Span, str], bool], fatal: Callable[[], bool]) -> E.Engine:
@@ -189,14 +188,12 @@ class Judging:
             raise Stopped("the position cannot be true")
         if waste is None or waste.rest:
             if placed > pack_size:
-                self.report(Code.IMPOSSIBLE_POSITION, f"the hands hold {placed} cards, more than the pack's {pack_size}", pos.items[-1].span,
-                            notes=[str(R.ruling(5))])
+                self.tell(Code.IMPOSSIBLE_POSITION, pos.items[-1].span, "over", "over", placed=placed, pack=pack_size)
                 raise Stopped("the position cannot be true")
             waste_arg = None
         elif placed != pack_size:
-            self.report(Code.IMPOSSIBLE_POSITION, f"the position places {placed} cards, the pack has {pack_size}",
-                        waste.span, label="the waste pile", notes=[R.note("every card is in one place", R.ruling(5))],
-                        help="give the waste pile's size so that everything adds up, or write 'waste rest'")
+            self.tell(Code.IMPOSSIBLE_POSITION, waste.span, placed=placed, pack=pack_size,
+                      help="give the waste pile's size so that everything adds up, or write 'waste rest'")
             raise Stopped("the position cannot be true")
         for s, h in enumerate(hands):
             if s not in outs and (h == 0 or h == []):
@@ -205,14 +202,12 @@ class Judging:
             hands[s] = None
         leads = pos.of(Lead)
         if not leads:
-            self.report(Code.IMPOSSIBLE_POSITION, "the position does not say who leads next", pos.items[-1].span if pos.items else game.span,
-                        notes=[R.note("the player with the power leads", R.LATER_TRICKS)],
-                        help="add 'lead SEAT'")
+            self.tell(Code.IMPOSSIBLE_POSITION, pos.items[-1].span if pos.items else game.span, "no_lead", "no_lead",
+                      help="add 'lead SEAT'")
             raise Stopped("the position cannot be true")
         lead = leads[0].seat
         if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
-            self.report(Code.IMPOSSIBLE_POSITION, f"{game.seats[lead]} leads but holds no cards", leads[0].span,
-                        notes=[R.note("a player with no cards has got away", R.GETTING_AWAY)])
+            self.tell(Code.IMPOSSIBLE_POSITION, leads[0].span, "leader_empty", "leader_empty", seat=game.seats[lead])
             raise Stopped("the position cannot be true")
         nt = pos.of(NextTrick)
         first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
@@ -220,10 +215,9 @@ class Judging:
         trumps = pos.of(Trumps)
         trump = -1
         if trumps:
-            if not rules.trumps:
-                self.report(Code.IMPOSSIBLE_POSITION, f"the position names trumps, but the rule set {rules.spec()} has no trump suit",
-                            trumps[0].span, notes=[R.note("trumps belong to the Kerala game", R.DONKEY)],
-                            help="judge it as Donkey: [Rules \"donkey\"]")
+            if not rules.donkey:
+                self.tell(Code.IMPOSSIBLE_POSITION, trumps[0].span, "trumps", "trumps", rules=rules.spec(),
+                          help="judge it as Donkey: [Rules \"donkey\"]")
                 raise Stopped("the position cannot be true")
             trump = trumps[0].suit
         return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)

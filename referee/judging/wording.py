@@ -224,6 +224,43 @@ def got_away(seat: str, place: int) -> str:
     return f"{seat} gets away" + (f" ({ordinal(place)})" if place else "")
 
 
+def get_away(seats: Sequence[str]) -> str:
+    """Several seats out by one trick, in one clause: ``North and East get away``."""
+    return listed(seats) + (" gets" if len(seats) == 1 else " get") + " away"
+
+
+def to_waste(leader: str | None, trick: int) -> str:
+    """A clean trick told without its winner: ``the trick goes to the waste pile and East
+    leads trick 3`` (the first part alone when nobody is set to lead yet)."""
+    return "the trick goes to the waste pile" + (f" and {lead_clause(leader, trick)}" if leader is not None else "")
+
+
+def must_draw(seat: str, source: str) -> str:
+    """A draw still due after the trick: ``West must draw from the waste pile and lead``."""
+    return f"{seat} must draw from {source} and lead"
+
+
+def loses(seat: str, legs: int | None = None) -> str:
+    """The end of the game in the one-sentence verdict and a record's comment: ``South
+    loses`` (in Donkey ``South loses with 2 legs``)."""
+    return f"{seat} loses" + (f" with {legs} leg{'s' if legs != 1 else ''}" if legs is not None else "")
+
+
+def left_holding(seat: str) -> str:
+    """A record's comment after the take that ends the game: ``South is left holding cards``."""
+    return f"{seat} is left holding cards"
+
+
+def to_waste_note() -> str:
+    """A record's comment at the end of a clean first trick: ``to the waste pile``."""
+    return "to the waste pile"
+
+
+def tochoo_note(seat: str, n: int) -> str:
+    """A record's comment at the end of a trick a tochoo ended: ``tochoo: North picks up 3 cards``."""
+    return f"tochoo: {pickup(seat, n)}"
+
+
 def opens_first_trick(ace: str) -> str:
     """What the first lead must be (the rule, for ``legal``): ``A♠ opens the first trick``."""
     return f"{ace} opens the first trick"
@@ -318,9 +355,9 @@ def trick_end(seat: str, n: int, *, waste: bool = False, penalty: bool = False, 
     return head + (f" and leads trick {leads}" if leads is not None else "")
 
 
-def trumps_set(suit: int) -> str:
-    """Donkey: ``♥ hearts are trumps``."""
-    return f"{C.SUIT_SYMBOLS[suit]} {C.suit_name(suit, True)} are trumps"
+def trumps_set(suit: int, symbol: bool = True) -> str:
+    """Donkey: ``♥ hearts are trumps`` (a record's comment without the symbol)."""
+    return (f"{C.SUIT_SYMBOLS[suit]} " if symbol else "") + f"{C.suit_name(suit, True)} are trumps"
 
 
 def narrate(events: Sequence[EV.Event], seats: Sequence[str], *, trick_no: int, out_order: Sequence[int],

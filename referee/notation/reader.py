@@ -27,7 +27,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engine import cards as C
-from referee.engine.codes import Code
+from referee.engine.codes import Code, say
 from referee.engine.rules import PRESETS, RulesError, RuleSet, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
@@ -59,7 +59,7 @@ from referee.reports.diagnostics import CODES, Diagnostic, Edit, Fix
 VERSION = 1
 # Pagat, Players and Cards: up to around 8 players; more with a second pack (Variations,
 # double pack). 16 seats with two packs keep six or more cards a hand, as 8 do with one.
-MAX_SEATS, MAX_SEATS_DOUBLE = 8, 16
+MAX_SEATS_DOUBLE = 16  # the most seats of any pack (RuleSet.most_seats): a list of seats is cut here
 RESERVED = {"deal", "position", "waste", "lead", "trick", "trumps", "counts", "takes", "draws", "from", "out", "rest"}
 
 
@@ -225,6 +225,13 @@ class _Context:
         d.fix = fix
         self.errors.append(d)
 
+    def tell(self, code: Code, span: Span | None, how: str = "", *, help: str | None = None, fix: Fix | None = None,
+             **facts: object) -> None:
+        """A reading error in its catalogue's words (engine/codes.py, :func:`say`): the way it
+        happened (``how``), filled with ``facts``."""
+        w = say(code, how, "", **facts)
+        self.error(code, w.message, span, w.label, help, w.notes, fix)
+
     def diagnostic(self, code: str, message: str, span: Span | None, label: str = "", help: str | None = None,
                    notes: Iterable[str] = ()) -> Diagnostic:
         notes = list(notes) + [CODES[code].rule]
@@ -241,7 +248,7 @@ class _Context:
             return i
         if define and not self.seats_from_tag:
             if name.lower() in RESERVED:
-                self.error(Code.BAD_SEATS, f"'{name}' is a word of the notation and cannot name a seat", self.span(tok))
+                self.tell(Code.BAD_SEATS, self.span(tok), "reserved", name=name)
                 return -1
             if self.settled is not None and self.offset + self.offset_shift + cast(int, tok.start_pos) > self.settled:
                 self.unsettled = True
@@ -262,29 +269,20 @@ class _Context:
             if len(begins) == 1:
                 hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
             fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
-            self.error(
-                Code.UNKNOWN_SEAT, f"unknown seat '{name}' (seats are {seat_list(self.seats)})", where,
-                label="not a seat of this game", help=hint, fix=fix,
-            )
+            self.tell(Code.UNKNOWN_SEAT, where, help=hint, fix=fix, name=name, seats=seat_list(self.seats))
         else:
-            self.error(Code.UNKNOWN_SEAT, f"unknown seat '{name}': the game has no [Seats] tag", self.span(tok),
-                       help='name the seats in the header: [Seats "North East South West"]')
+            self.tell(Code.UNKNOWN_SEAT, self.span(tok), "no_tag", name=name,
+                      help='name the seats in the header: [Seats "North East South West"]')
         return -1
 
     def card(self, tok: Token) -> int:
         c = C.parse_card(str(tok))
         if c is None:
-            self.error(
-                Code.NOT_A_CARD, f"expected a card such as Q♥ or QH, found '{_clip(tok)}'", self.span(tok),
-                label="not a card", help=card_help(str(tok)),
-            )
+            self.tell(Code.NOT_A_CARD, self.span(tok), found=_clip(tok), help=card_help(str(tok)))
             return -1
-        if c == C.MARKED_ACE and self.rules.packs != 2:
-            self.error(
-                Code.NOT_A_CARD, f"'{tok}' is the marked ace of a double pack, and this game has one pack",
-                self.span(tok), label="no marked ace in a single pack",
-                help="write A♠, or play with [Rules \"... packs=2\"]",
-            )
+        if c == C.MARKED_ACE and not self.rules.marked_ace:
+            self.tell(Code.NOT_A_CARD, self.span(tok), "marked_single", card=tok,
+                      help="write A♠, or play with [Rules \"... packs=2\"]")
             return -1
         return c
 
@@ -399,7 +397,7 @@ class _Builder(Transformer[Token, Any]):
         low = tag.name.lower()
         if low in ("seats", "rules", "result", "dealer"):
             if low in ctx.tags_seen:
-                ctx.error(Code.BAD_TAG, f"the [{tag.name}] tag is given twice", tag.span, help="keep one")
+                ctx.tell(Code.BAD_TAG, tag.span, "twice", name=tag.name, help="keep one")
                 return
             ctx.tags_seen.add(low)
         if low == "seats":
@@ -418,15 +416,10 @@ class _Builder(Transformer[Token, Any]):
                 vs = tag.value_span
                 where = Span(vs.line, vs.col + m.start(), vs.start + m.start(), vs.start + m.end())
                 if name.lower() in ctx.seat_index:
-                    ctx.error(Code.BAD_SEATS, f"seat '{name}' is named twice", where)
+                    ctx.tell(Code.BAD_SEATS, where, "twice", name=name)
                     continue
                 if name.lower() in RESERVED or not re.fullmatch(r"[^\W\d][\w'\-]*", name):
-                    ctx.error(
-                        Code.BAD_SEATS, f"'{name}' cannot name a seat"
-                        + (" (it is a word of the notation)" if name.lower() in RESERVED else
-                           " (a seat is one word of letters, digits, _ ' or -, starting with a letter)"),
-                        where,
-                    )
+                    ctx.tell(Code.BAD_SEATS, where, "word" if name.lower() in RESERVED else "shape", name=name)
                     continue
                 ctx.seat_index[name.lower()] = len(ctx.seats)
                 ctx.seats.append(name)
@@ -489,18 +482,17 @@ class _Builder(Transformer[Token, Any]):
                     rank = C.rank_from_char(ch)
                     i += 1
                 if rank is None:
-                    self.ctx.error(Code.NOT_A_CARD, f"'{ch}' in '{tok}' is not a rank (2-9, T or 10, J, Q, K, A)",
-                                   self.ctx.span(tok))
+                    self.ctx.tell(Code.NOT_A_CARD, self.ctx.span(tok), "rank", ch=ch, card=tok)
                     return None
                 card = suit * 13 + rank
                 if i < len(group) and group[i] == "*":
                     i += 1
                     if card != C.ACE_OF_SPADES:
-                        self.ctx.error(Code.NOT_A_CARD, f"only the ace of spades can be marked, in '{tok}'", self.ctx.span(tok))
+                        self.ctx.tell(Code.NOT_A_CARD, self.ctx.span(tok), "not_spade", card=tok)
                         return None
-                    if self.ctx.rules.packs != 2:
-                        self.ctx.error(Code.NOT_A_CARD, f"'{tok}' marks an ace, and only a double pack has a marked ace",
-                                       self.ctx.span(tok), help="write A without *, or play with packs=2")
+                    if not self.ctx.rules.marked_ace:
+                        self.ctx.tell(Code.NOT_A_CARD, self.ctx.span(tok), "marks", card=tok,
+                                      help="write A without *, or play with packs=2")
                         return None
                     card = C.MARKED_ACE
                 out.append(card)
@@ -599,7 +591,7 @@ def build_trick(ctx: _Context, no: str, line: int, line_start: int, no_start: in
     base = ctx.offset + ctx.offset_shift
     seat_index = ctx.seat_index
     spellings = C.SPELLINGS
-    marked_ok = ctx.rules.packs == 2
+    marked_ok = ctx.rules.marked_ace
     out: list[Play] = []
     append = out.append
     for s, s_col, s0, s1, c, c_col, c0, c1 in plays:
@@ -831,27 +823,25 @@ class Reader:
                 start = offset + (_pos_in_stream(e) or 0)
                 where = Span(line, col, start, start + width)
                 if src[col - 1:col] == "[":
-                    ctx.error(Code.BAD_TAG, "a tag belongs to a game: write it after the game's %game line", where)
+                    ctx.tell(Code.BAD_TAG, where, "no_game")
                 else:
-                    ctx.error(Code.VERSION_LINE, "before the first %game line a file holds the version line '%gwy 1' and "
-                              f"comments only, not '{word.group(0) if word else src.strip()}'", where,
-                              help="start the file with '%gwy 1'; begin each game with '%game'")
+                    ctx.tell(Code.VERSION_LINE, where, "before", found=word.group(0) if word else src.strip(),
+                             help="start the file with '%gwy 1'; begin each game with '%game'")
                 items = []
             for it in items:
                 if isinstance(it, _Version):
                     if pre.version is not None:
-                        ctx.error(Code.VERSION_LINE, "a second version line", it.span)
+                        ctx.tell(Code.VERSION_LINE, it.span, "second")
                     pre.version = it.number
                     pre.version_comment = it.comment
                     if it.number != VERSION:
-                        ctx.error(Code.VERSION_LINE, f"unsupported notation version {it.number} (this referee reads version {VERSION})",
-                                  it.span, fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),),
-                                                   safe=False))
+                        ctx.tell(Code.VERSION_LINE, it.span, "unsupported", number=it.number, version=VERSION,
+                                 fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),), safe=False))
                 else:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
-            ctx.error(Code.VERSION_LINE, "the file does not start with the version line '%gwy 1'", Span(1, 1, 0, 1),
-                      help="add '%gwy 1' as the first line (check --fix adds it)",
+            ctx.tell(Code.VERSION_LINE, Span(1, 1, 0, 1), "missing",
+                     help="add '%gwy 1' as the first line (check --fix adds it)",
                       fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
@@ -1005,7 +995,7 @@ class Reader:
         seat_of: Callable[[str], Any] = {name: i for i, name in enumerate(ctx.seats)}.get
         # With a single pack, a spelling of the marked ace is no card (so None, as any
         # unknown word): such a line goes to build_trick or the builder's hand(), which report it.
-        card_of: Callable[[str], Any] = (C.SPELLINGS if ctx.rules.packs == 2 else C.ONE_PACK_SPELLINGS).get
+        card_of: Callable[[str], Any] = (C.SPELLINGS if ctx.rules.marked_ace else C.ONE_PACK_SPELLINGS).get
         card_order = C.sort_key
         row0 = ctx.first_line + ctx.line_shift - 1
         base = ctx.offset + ctx.offset_shift
@@ -1101,15 +1091,14 @@ class Reader:
         start = base + pos if pos is not None else base
         if isinstance(e, UnexpectedToken):
             tok = e.token
-            found = "the end of the line" if tok.type in ("_NL", "$END") else f"'{_clip(tok)}'"
             width = 1 if tok.type in ("_NL", "$END") else max(1, len(str(tok)))
-            message = f"expected {_expected_words(e.expected)}, found {found}"
+            end = tok.type in ("_NL", "$END")
+            how, facts = "end" if end else "", {"expected": _expected_words(e.expected), "found": _clip(tok)}
             if tok.type == "TAG":
-                message = "a tag belongs in the header, before the deal"
-            elif tok.type in ("_NL", "$END") and "CARD" in e.expected and len(e.expected) == 1:
+                how = "tag"
+            elif end and "CARD" in e.expected and len(e.expected) == 1:
                 prev = (getattr(e, "token_history", None) or [None])[-1]
-                seat = f" '{prev}'" if prev is not None and getattr(prev, "type", "") == "SEAT" else ""
-                message = f"expected a card after the seat{seat}, found the end of the line"
+                how, facts["seat"] = "no_card", f" '{prev}'" if prev is not None and getattr(prev, "type", "") == "SEAT" else ""
             span = Span(line, e.column, start, start + width)
         elif isinstance(e, UnexpectedCharacters):
             src = ctx.source_line(line)
@@ -1118,24 +1107,25 @@ class Reader:
             width = len(word.group(0)) if word else 1
             ch = e.char
             if ch == "[":
-                ctx.error(Code.BAD_TAG, 'a tag is written [Name "value"], one to a line', Span(line, e.column, start, start + width))
+                ctx.tell(Code.BAD_TAG, Span(line, e.column, start, start + width), "form")
                 return
             elif ch == '"':
-                message = "a quoted value belongs in a header tag"
+                how, facts = "quoted", {}
             elif word is None and (ch.isspace() or not ch.isprintable()):
                 # Invisible in a quote: name it (a no-break space pasted from a web page).
                 name = unicodedata.name(ch, "a control character")
-                ctx.error(Code.SYNTAX_ERROR, f"expected {_expected_words(e.allowed or ())}, found U+{ord(ch):04X} ({name})",
-                          Span(line, e.column, start, start + 1),
-                          help="words are separated by spaces, tabs or commas; remove this character")
+                ctx.tell(Code.SYNTAX_ERROR, Span(line, e.column, start, start + 1), "char",
+                         expected=_expected_words(e.allowed or ()), point=f"{ord(ch):04X}", name=name,
+                         help="words are separated by spaces, tabs or commas; remove this character")
                 return
             else:
-                message = f"expected {_expected_words(e.allowed or ())}, found '{_clip(word.group(0) if word else ch)}'"
+                how, facts = "", {"expected": _expected_words(e.allowed or ()), "found": _clip(word.group(0) if word else ch)}
             span = Span(line, e.column, start, start + width)
         else:  # the text ended inside a line (Lark's LALR parser reports that as a token)
-            message = "the text ends in the middle of a line"
+            how, facts = "ends", {}
             span = Span(line, e.column, start, start + 1)
-        ctx.error(Code.SYNTAX_ERROR, message, span)
+        w = say(Code.SYNTAX_ERROR, how, "", **facts)
+        ctx.error(Code.SYNTAX_ERROR, w.message, span, w.label, None, w.notes)
 
 
 def _said(m: re.Match[str]) -> str | None:
@@ -1256,8 +1246,7 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         if isinstance(it, _ACTIONS):
             skipping = False
             if state == _HEADER:
-                ctx.error(Code.OUT_OF_PLACE, "a game needs a deal or a position before its first trick", it.span,
-                          help="add a 'deal' with every seat's hand or size")
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "no_setup", help="add a 'deal' with every seat's hand or size")
             state = _BODY
             if isinstance(it, Trick):
                 if last_trick is None:
@@ -1268,7 +1257,8 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                     first_expected = expected
                     place = it.number
                     if expected is not None and it.number != expected:
-                        misnumbered.append((f"expected trick {expected}, found trick {it.number}", it.span, None))
+                        misnumbered.append((say(Code.TRICK_NUMBER_OUT_OF_ORDER, expected=expected, found=it.number).message,
+                                            it.span, None))
                         place = expected
                 elif it.number not in (last_trick, last_trick + 1):
                     # Checked against its place in the written order, not against the number
@@ -1278,7 +1268,7 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                     if it.number == due:
                         place = due
                     else:
-                        misnumbered.append((f"expected trick {due}, found trick {it.number}", it.span,
+                        misnumbered.append((say(Code.TRICK_NUMBER_OUT_OF_ORDER, expected=due, found=it.number).message, it.span,
                                             f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}"))
                         place = due
                 last_trick = it.number
@@ -1287,16 +1277,15 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             game.open_comment = it.comment
             game.span = it.span
         elif isinstance(it, _Version):
-            ctx.error(Code.OUT_OF_PLACE, "the version line belongs at the top of the file", it.span)
+            ctx.tell(Code.OUT_OF_PLACE, it.span, "version")
         elif isinstance(it, Tag):
             if state != _HEADER:
-                ctx.error(Code.OUT_OF_PLACE, "a tag belongs in the header, before the deal", it.span)
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "tag")
             else:
                 game.header.append(it)
         elif isinstance(it, _DealOpen):
             if setup is not None:
-                ctx.error(Code.OUT_OF_PLACE, "a game has one deal or position", it.span,
-                          help="start a new game with %game, or merge the two")
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "setup_twice", help="start a new game with %game, or merge the two")
                 skipping = True
                 continue
             setup = Position(span=it.span) if isinstance(it, _PositionOpen) else Deal(span=it.span)
@@ -1312,9 +1301,9 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
             if skipping:
                 continue
             if state != _SETUP:
-                ctx.error(Code.OUT_OF_PLACE, "this line belongs in a deal or a position", it.span)
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "setup_line")
             elif isinstance(setup, Deal) and not isinstance(it, Hand):
-                ctx.error(Code.OUT_OF_PLACE, "only hands belong in a deal (write 'position' to start from a position)", it.span)
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "deal_only")
             else:
                 assert setup is not None  # state is _SETUP only once a deal or position opened
                 setup.items.append(it)
@@ -1345,8 +1334,8 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                                                  for message, span, help in misnumbered])
             game.actions, moved = fixed
             game.findings.append(ctx.diagnostic(
-                Code.TRICK_LINES_OUT_OF_ORDER, f"the trick lines are written out of order ({', '.join(map(str, _runs(written)))}): "
-                f"trick {moved.number} stands before its place", moved.span,
+                Code.TRICK_LINES_OUT_OF_ORDER, say(Code.TRICK_LINES_OUT_OF_ORDER, runs=", ".join(map(str, _runs(written))),
+                                                   number=moved.number).message, moved.span,
                 help="write the trick lines in the order of their numbers; the referee judges them so, as they "
                      "explain the record where the order written does not"))
     if not game.span.line:
@@ -1366,14 +1355,13 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
 
 def _check_setup(game: Game, ctx: _Context) -> None:
     n = len(game.seats)
-    limit = MAX_SEATS_DOUBLE if ctx.rules.packs == 2 else MAX_SEATS
+    limit = ctx.rules.most_seats
     seats_tag = game.tag_item("Seats")
     # Without a [Seats] tag the hands name the seats: point at the deal or position.
     where = seats_tag.value_span if seats_tag else (game.setup.span if game.setup is not None and game.setup.span.line
                                                     else game.span)
     if n and not 2 <= n <= limit:
-        ctx.error(Code.BAD_SEATS, f"a game has 2 to {limit} seats{' with this pack' if limit == 8 else ''}, this one {n}",
-                  where, help="with more than 8 players use a double pack: packs=2" if n > 8 and limit == MAX_SEATS else None)
+        ctx.tell(Code.BAD_SEATS, where, "count_pack" if limit < MAX_SEATS_DOUBLE else "count", limit=limit, n=n, help="with more than 8 players use a double pack: packs=2" if n > limit and limit < MAX_SEATS_DOUBLE else None)
     if game.setup is None:
         return
     seen: dict[int, Span] = {}
@@ -1381,32 +1369,33 @@ def _check_setup(game: Game, ctx: _Context) -> None:
         if isinstance(it, (Hand, Out)) and it.seat >= 0:
             name = game.seats[it.seat]
             if it.seat in seen:
-                ctx.error(Code.BAD_DEAL, f"{name}'s hand is given twice", it.span)
+                ctx.tell(Code.BAD_DEAL, it.span, "twice", name=name)
             seen[it.seat] = it.span
     missing = [game.seats[i] for i in range(n) if i not in seen]
     if any(d.code in (Code.SYNTAX_ERROR, Code.UNKNOWN_SEAT) for d in ctx.errors):
         missing = []  # a misspelt seat or a broken line was reported already: its hand is the one "missing"
     if not seen:
-        ctx.error(Code.BAD_DEAL, "the " + ("deal" if isinstance(game.setup, Deal) else "position") + " gives no hands",
-                  game.setup.span if game.setup.span.line else game.span,
+        ctx.tell(Code.BAD_DEAL, game.setup.span if game.setup.span.line else game.span,
+                 "none_deal" if isinstance(game.setup, Deal) else "none_position",
                   help="give every seat its cards or its number of cards: 'North 13'")
     elif missing:
-        ctx.error(Code.BAD_DEAL, f"no hand for {', '.join(missing)}", game.setup.items[-1].span if game.setup.items else game.span,
+        ctx.tell(Code.BAD_DEAL, game.setup.items[-1].span if game.setup.items else game.span, "missing",
+                 seats=", ".join(missing),
                   help="give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got away")
     if isinstance(game.setup, Position):
         if len(game.setup.of(Waste)) > 1:
-            ctx.error(Code.BAD_DEAL, "the waste pile is given twice", game.setup.of(Waste)[1].span)
+            ctx.tell(Code.BAD_DEAL, game.setup.of(Waste)[1].span, "waste")
         if len(game.setup.of(Lead)) > 1:
-            ctx.error(Code.BAD_DEAL, "the leader is given twice", game.setup.of(Lead)[1].span)
+            ctx.tell(Code.BAD_DEAL, game.setup.of(Lead)[1].span, "leader")
         if len(game.setup.of(Trumps)) > 1:
-            ctx.error(Code.BAD_DEAL, "the trump suit is given twice", game.setup.of(Trumps)[1].span)
+            ctx.tell(Code.BAD_DEAL, game.setup.of(Trumps)[1].span, "trumps")
 
 
 def _check_dealer(game: Game, ctx: _Context) -> None:
     tag = game.tag_item("Dealer")
     if tag is not None and tag.value.strip().lower() not in ctx.seat_index:
-        ctx.error(Code.UNKNOWN_SEAT, f"unknown seat '{tag.value}' in the [Dealer] tag"
-                  + (f" (seats are {seat_list(ctx.seats)})" if ctx.seats else ""), tag.value_span)
+        ctx.tell(Code.UNKNOWN_SEAT, tag.value_span, "dealer" if ctx.seats else "dealer_alone", name=tag.value,
+                 seats=seat_list(ctx.seats))
 
 
 def _check_result(game: Game, ctx: _Context) -> None:
@@ -1417,11 +1406,10 @@ def _check_result(game: Game, ctx: _Context) -> None:
     if not words or words == ["*"]:
         return
     if words[0].lower() not in ctx.seat_index:
-        ctx.error(Code.BAD_RESULT, f"unknown seat '{words[0]}' in the [Result] tag (it names the loser)", tag.value_span)
+        ctx.tell(Code.BAD_RESULT, tag.value_span, "seat", name=words[0])
         return
     if len(words) > 2 or (len(words) == 2 and not _LEGS.fullmatch(words[1])):
-        ctx.error(Code.BAD_RESULT, "the [Result] tag is the loser, and for Donkey the number of legs: \"South 3\"",
-                  tag.value_span)
+        ctx.tell(Code.BAD_RESULT, tag.value_span, "form")
 
 
 _LEGS = re.compile(r"[0-9]{1,9}")  # not str.isdigit: '²' is a digit to it, and not to int()

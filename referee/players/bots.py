@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key, suit_name
+from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key
 from referee.engine.codes import Code, title
 from referee.engine.deal import deal, play_order
 from referee.engine.events import (
@@ -31,6 +31,7 @@ from referee.engine.events import (
     Event,
     GameOver,
     GotAway,
+    LegalReason,
     MistakeMade,
     Penalise,
     PlayCard,
@@ -70,6 +71,8 @@ RANDOM_TAKE = 0.02
 SENSIBLE_TAKE = 0.004
 # How often the first trick (in any order, ruling 2) is played in an order of its own.
 SHUFFLED_FIRST_TRICK = 0.3
+# The duties a bot's planned renege passes by: following the suit led (a spade in the first trick).
+_FOLLOWING = (LegalReason.FOLLOW, LegalReason.FIRST_TRICK_SPADE)
 # A safety net: no game of 104 cards comes near this many plays.
 MAX_PLAYS = 100_000
 
@@ -400,9 +403,9 @@ class _Table:
             self.stats.takes += 1
             comment = None
             if self.annotate:
-                comment = f"{self.names[target]} gets away"
+                comment = W.got_away(self.names[target], 0)
                 if self.view.loser is not None:
-                    comment += f"; {self.names[self.view.loser]} is left holding cards"
+                    comment += "; " + W.left_holding(self.names[self.view.loser])
             self.actions.append(Take(taker, target, comment))
             self._notify("take", taker, target)
             return True
@@ -457,7 +460,7 @@ class _Table:
         c = self._choose(leader)
         self._apply(leader, c, plays, lead=True)
         order = None
-        if self.turn.first_trick and self.rules.first_trick == "any_order":
+        if self.view.any_order:
             v = self.view
             # Ruling 2: in the first trick the others may play in any order (everyone who
             # held cards when it began: the others, as the leader alone may have played its last).
@@ -553,13 +556,15 @@ class _Table:
             return False  # nothing to make here: no view needed
         v = self.view
         if self.pending == Code.RENEGE:
-            led = _led(v)
-            hand = self._hand(s)
-            if any(SUIT[c] == led for c in hand):
-                off = [c for c in hand if SUIT[c] != led]
+            # The engine says what the rule asks of s (Engine.duty_of); a renege is a card
+            # it does not allow, while the duty is to follow the suit led.
+            duty = self.engine.duty_of(s)
+            if duty.reason in _FOLLOWING:
+                allowed = set(duty.cards)
+                off = [c for c in self._hand(s) if c not in allowed]
                 if off:
                     return self._penalty(Code.RENEGE, s, self.rng.choice(off), plays, number)
-        elif self.pending == Code.OUT_OF_TURN and not (v.first_trick and self.rules.first_trick == "any_order"):
+        elif self.pending == Code.OUT_OF_TURN and not v.any_order:
             # The seats still to play to this trick (everyone who holds cards and has not played).
             played = {t for t, _ in v.trick}
             others = [t for t in v.order if t != s and t not in played and t not in v.out_order and v.sizes[t] > 0]
@@ -619,17 +624,17 @@ class _Table:
             parts.append(f"{title(m.code)} ({m.code}): " + W.penalty_words(m.seat_name, len(trick.plays), trick.number,
                                                                              None, told="note"))
         elif trick.number == 1:
-            parts.append("to the waste pile")
+            parts.append(W.to_waste_note())
         elif self.trick_end == "tochoo":
-            parts.append(f"tochoo: {self.names[v.picked_up_by if v.picked_up_by is not None else -1]} picks up {len(trick.plays)} "
-                         f"card{'s' if len(trick.plays) != 1 else ''}")
+            parts.append(W.tochoo_note(self.names[v.picked_up_by if v.picked_up_by is not None else -1], len(trick.plays)))
+        # The events in the wording layer's words (judging/wording.py), a record's comment's short form.
         for ev in self._trick_events():
             if isinstance(ev, TrumpsSet):
-                parts.append(f"{suit_name(ev.suit, plural=True)} are trumps")
+                parts.append(W.trumps_set(ev.suit, symbol=False))
             elif isinstance(ev, GotAway):
-                parts.append(f"{self.names[ev.seat]} gets away")
+                parts.append(W.got_away(self.names[ev.seat], 0))
             elif isinstance(ev, GameOver):
-                parts.append(f"{self.names[ev.loser]} loses" + (f" with {ev.legs} leg{'s' if ev.legs != 1 else ''}" if self.rules.trumps else ""))
+                parts.append(W.loses(self.names[ev.loser], ev.legs if self.rules.donkey else None))
         if parts:
             trick.comment = "; ".join(parts)
         if self.trick_end in ("tochoo", "penalty") and v.phase != Phase.OVER:
@@ -711,7 +716,7 @@ def play_game(rules: RuleSet, players: int, rng: random.Random, *, bots: Sequenc
     head: list[Tag | Comment] = [Tag("Seats", " ".join(names)), Tag("Rules", rules.spec())]
     if dealer is not None:
         head.append(Tag("Dealer", names[dealer]))
-    head.append(Tag("Result", f"{names[loser]} {legs}" if rules.trumps else names[loser]))
+    head.append(Tag("Result", f"{names[loser]} {legs}" if rules.donkey else names[loser]))
     for line in header:
         head.append(Comment(line))
     if table.mistakes:
@@ -773,8 +778,8 @@ def _sorted(cards: Iterable[int]) -> list[int]:
 
 
 def check_players(rules: RuleSet, players: int) -> None:
-    limit = 16 if rules.packs == 2 else 8
+    limit = rules.most_seats
     if not 2 <= players <= limit:
-        more = " (more than 8 need a double pack: packs=2)" if players > 8 and rules.packs == 1 else ""
-        raise ValueError(f"a game has 2 to {limit} players with {rules.packs} pack{'s' if rules.packs == 2 else ''}, "
+        more = " (more than 8 need a double pack: packs=2)" if players > limit and not rules.marked_ace else ""
+        raise ValueError(f"a game has 2 to {limit} players with {'2 packs' if rules.marked_ace else '1 pack'}, "
                          f"not {players}{more}")

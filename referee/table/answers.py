@@ -226,7 +226,7 @@ def events_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = N
     a = st.after.view()
     evs = [ev for ev in st.events if not isinstance(ev, (EV.Played, EV.TrumpsSet))]
     trick = [(x.seat, x.card) for x in st.events if isinstance(x, EV.Played)]
-    return W.narrate(evs, seats, trick_no=a.trick_no, out_order=a.out_order, donkey=st.after.rules.trumps,
+    return W.narrate(evs, seats, trick_no=a.trick_no, out_order=a.out_order, donkey=st.after.rules.donkey,
                      high=lambda w: highest_clause(a.last_trick or trick, w, a.trumps),
                      said_lead=set() if skip_lead is None else {skip_lead})
 
@@ -384,7 +384,7 @@ def outcome(w: Walk, number: int) -> Outcome:
             out.over, out.leader, out.why, out.draw = ev, None, None, None
     last = out.plays[-1].after
     out.now = w.steps[end - 1].after
-    out.trumps, out.trump = last.rules.trumps, last.view().trumps
+    out.trumps, out.trump = last.rules.donkey, last.view().trumps
     spans = {(sp.line, sp.start) for st in out.plays for sp in _spans(st.item)}
     for st in w.steps:
         for d in st.diagnostics:
@@ -425,7 +425,7 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
                            high=highest_clause(o.trick_cards, seat, o.trump) if highest and not o.penalty else "",
                            leads=nxt if leads_now == seat else None, ends=ends)
         if leads_now is not None and leads_now != seat:
-            head += f"; {seats[leads_now]} leads trick {nxt}"
+            head += "; " + W.lead_clause(seats[leads_now], nxt)
         parts.append(head)
     elif drawing and o.waste is not None:
         # The seat with the power had played its last card: it draws and leads what it drew
@@ -446,10 +446,9 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
         # answer leaves out the winning card to make room for them)
         high = "" if short else highest_clause(o.trick_cards, o.waste, o.trump)
         parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=high)
-                     + (f"; {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
+                     + ("; " + W.lead_clause(seats[leads_now], nxt) if leads_now is not None else ""))
     elif o.waste is not None:
-        parts.append("the trick goes to the waste pile" + (
-            f" and {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
+        parts.append(W.to_waste(seats[leads_now] if leads_now is not None else None, nxt))
     elif not o.ended:
         # Mid-trick (a live table's record always stops so): who plays next and what the
         # rule asks of them, as the engine has it.
@@ -457,17 +456,17 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
         parts.append(next_play(now, seats, short=short) if now is not None and now.view().phase is E.Phase.IN_TRICK
                      else "the trick is not over")
     elif leads_now is not None:
-        parts.append(f"{seats[leads_now]} leads trick {nxt}")
+        parts.append(W.lead_clause(seats[leads_now], nxt))
     parts.extend(W.took(seats[t.taker], seats[t.target]) for t in took)
     if gone:
-        parts.append(_list([seats[s] for s in gone]) + (" gets" if len(gone) == 1 else " get") + " away")
+        parts.append(W.get_away([seats[s] for s in gone]))
     if took and o.leader is not None:
         parts.append(W.lead_passes(seats[o.leader], nxt) if o.why is EV.LeadReason.TAKE
                      else W.lead_clause(seats[o.leader], nxt))
     if o.draw is not None and not drawing:
-        parts.append(f"{seats[o.draw.seat]} must draw from {W.source_words(o.draw.source, seats)} and lead")
+        parts.append(W.must_draw(seats[o.draw.seat], W.source_words(o.draw.source, seats)))
     if o.over is not None:
-        parts.append(f"{seats[o.over.loser]} loses" if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
+        parts.append(W.loses(seats[o.over.loser]) if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
     return "; ".join(p for p in parts if p)
 
 

@@ -24,6 +24,7 @@ from typing import Union
 
 from referee.engine import cards as C
 from referee.engine import state as E
+from referee.engine.codes import Code, say
 from referee.notation.reader import card_help  # the sentence is the reader's, said once
 
 PLAY_WORDS = frozenset({"plays", "played", "play", "leads", "led", "lead"})
@@ -283,10 +284,11 @@ def _unknown_word(word: str, seats: Sequence[str]) -> str:
     # A word of a card's length that is nearly a card ('11s', 'Qx'): the ranks or the suits,
     # in the words of the notation's reader.
     nearly = card_help(word) if len(word) <= 4 else None
+    not_a_card = say(Code.NOT_A_CARD, found=word).message  # the catalogue's words (S002)
     if nearly:
-        return f"expected a card such as Q♥ or QH, found '{word}': {nearly}"
+        return f"{not_a_card}: {nearly}"
     if re.fullmatch(r"(10|[2-9TtJjQqKkAa1])\S*", word) or len(word) <= 3:
-        return (f"expected a card such as Q♥ or QH, found '{word}'" if len(word) <= 3
+        return (not_a_card if len(word) <= 3
                 else f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card")
     return f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card"
 

@@ -210,7 +210,7 @@ def deal_lines(spec: str | None, seats: list[str], rules: RuleSet) -> list[str]:
     ``"AKQ.T92..J43; 13; ..."`` (one part a seat, in seat order: cards, a hand written suit
     by suit, or a size)."""
     n = len(seats)
-    pack = 52 * rules.packs
+    pack = rules.pack_size
     if spec is None or spec.strip().lower() in ("", "even"):
         base, extra = divmod(pack, n)
         return [f"{s} {base + (1 if i < extra else 0)}" for i, s in enumerate(seats)]
@@ -864,7 +864,7 @@ class Session:
         v = self.engine.view()
         want = None
         if v.loser is not None:
-            want = self.game.seats[v.loser] + (f" {v.legs}" if self.rules.trumps else "")
+            want = self.game.seats[v.loser] + (f" {v.legs}" if self.rules.donkey else "")
         setup = next((i for i, line in enumerate(self.head) if _SETUP.match(line)), len(self.head))
         idx = next((i for i, line in enumerate(self.head[:setup]) if _RESULT.match(line)), None)
         head = list(self.head)
@@ -930,7 +930,7 @@ def _describe_events(events: list[Event], e: E.Engine, seats: Sequence[str], ski
     if skip_penalty:  # the mistake's own diagnostic tells the penalty
         events = [ev for ev in events if not isinstance(ev, EV.Penalty)
                   and not (isinstance(ev, EV.Leads) and ev.why is EV.LeadReason.PENALTY)]
-    return W.narrate(events, seats, trick_no=v.trick_no, out_order=v.out_order, donkey=e.rules.trumps,
+    return W.narrate(events, seats, trick_no=v.trick_no, out_order=v.out_order, donkey=e.rules.donkey,
                      high=lambda w: answers.highest_clause(v.last_trick, w, v.trumps))
 
 
@@ -991,7 +991,7 @@ def completions(session: Session, before: list[str]) -> list[str]:
         # ruled out), each played on a copy of the game: for a hand nobody has seen, every
         # card it may play that the referee would accept (no renege can be proved of it).
         ok = []
-        for c in range(C.CARD_COUNT if e.rules.packs == 2 else 52):
+        for c in range(C.CARD_COUNT if e.rules.marked_ace else 52):
             if e.may_hold(s, c):
                 try:
                     e.fork().apply(EV.PlayCard(s, c), events=False)

@@ -180,7 +180,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
                           and v.lead_why is EV.LeadReason.POWER and not pending),
             "leads": bool(v.leader == s and v.phase == E.Phase.BETWEEN and not pending),
             "turn": turn == s and not pending,
-            "loser": v.loser == s, "note": ending_note(v, e.rules, s, seats),
+            "loser": v.loser == s, "note": ending_note(v, s, seats),
         })
     if st is None:
         what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"
@@ -245,7 +245,7 @@ def game_data(w: Walk) -> dict[str, object]:
         end = f"The replay stops: {res.stopped}"
     elif res.finished and res.loser is not None:
         end = f"Game over: {g.seats[res.loser]} lost" + (
-            f" ({res.legs} leg{'s' if res.legs != 1 else ''})" if res.legs and res.rules and res.rules.trumps else "")
+            f" ({res.legs} leg{'s' if res.legs != 1 else ''})" if res.legs and res.rules and res.rules.donkey else "")
     for d in w.loose:
         mistakes.append({"at": len(positions) - 1, "code": d.code, "sentence": _cap(diagnostic_sentence(d)), "trick": None})
     return {

@@ -18,6 +18,7 @@ from typing import Any
 
 from referee.engine import cards as C
 from referee.engine import state as E
+from referee.engine.codes import Code, say
 from referee.engine.events import TakeHand
 from referee.engine.rules import RulesError, parse_spec
 from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
@@ -172,7 +173,8 @@ class Table:
         s = self.session
         seats = s.seats()
         if name not in seats:
-            return f"{name} is not a seat of this game: this phone records nothing now"
+            # the catalogue's words for a seat the game does not have (S003's label)
+            return f"{name} is {say(Code.UNKNOWN_SEAT, name=name, seats='').label}: this phone records nothing now"
         if "#" in text:
             return "a seat's phone records plays, takes and draws, without comments"
         reading = read_entry(text, seats, s.engine)

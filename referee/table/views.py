@@ -31,6 +31,7 @@ from referee.engine import cards as C
 from referee.engine import citations as R
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.citations import Cite
 from referee.engine.codes import Code
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
@@ -44,12 +45,9 @@ Phase = Literal["before_first", "between", "in_trick", "draw_due", "over"]
 PHASES: tuple[Phase, ...] = ("before_first", "between", "in_trick", "draw_due", "over")
 
 CITE_FIRST = R.cites(R.FIRST_TRICK, R.ruling(2))
-CITE_FOLLOW = str(R.LATER_TRICKS)
-CITE_DONKEY = str(R.DONKEY)
 CITE_TAKE = R.cites(R.TAKING, R.ruling(3))
 CITE_DRAW = R.cites(R.GETTING_AWAY, R.ruling(4))
 CITE_END = str(R.END)
-CITE_SHOOTOUT = R.cites(R.DENEXA_ENDING, R.ruling(8))
 
 # A command's answer: the model show or legal prints.
 _M = TypeVar("_M", bound=BaseModel)
@@ -393,16 +391,14 @@ def _void_model(e: E.Engine, s: int, suit: int) -> VoidModel:
                      shown_by=f"{card} in trick {tno}" if card and tno else None)
 
 
-def ending_note(v: E.View, rules: RuleSet, s: int, seats: Sequence[str]) -> str:
+def ending_note(v: E.View, s: int, seats: Sequence[str]) -> str:
     """Why a seat counts as got away while it still holds cards ("" when it does not): the
     engine's own record of how the game ended (``ended_by``), in words with the rule's
     source. ``show`` prints it under the table, the replay page beside the hand."""
     size = v.sizes[s]
     if not (s in v.out_order and size > 0):
         return ""
-    cite = None
-    if v.ended_by == "two_players":
-        cite = str(R.DENEXA_ENDING if rules.two_players == "denexa" else R.TWO_PLAYERS)
+    cite = str(v.ended_cite) if v.ended_by == "two_players" and v.ended_cite is not None else None
     return W.out_holding(seats[s], size, cite)
 
 
@@ -417,7 +413,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
     xv = x.view()
     seats = list(game.seats)
     out = set(v.out_order)
-    any_order = v.phase == IN_TRICK and v.first_trick and e.rules.first_trick == "any_order"
+    any_order = v.phase == IN_TRICK and v.any_order
     full_seats = [s for s in range(len(seats)) if _unseen(xv, s) == 0 and v.sizes[s] > 0 and s not in out]
 
     def walked() -> dict[int, tuple[int | None, ...]]:
@@ -445,7 +441,7 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
             unseen=0 if full else _unseen(v, s), voids=voids, out=s in out,
             out_position=v.out_order.index(s) + 1 if s in out else None,
             power=v.power == s and v.lead_why is EV.LeadReason.POWER,
-            to_act=to and v.phase != OVER, out_why=ending_note(v, e.rules, s, seats) or None,
+            to_act=to and v.phase != OVER, out_why=ending_note(v, s, seats) or None,
         ))
     waste = WastePileModel(
         size=v.waste_size, known=cards_str(xv.waste), full=_waste_unseen(xv) == 0, unseen=_waste_unseen(xv),
@@ -457,8 +453,8 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
         phase_text=E.PHASE_NAMES[v.phase], power=_seat(seats, v.power) if v.lead_why is EV.LeadReason.POWER else None,
         leads=_seat(seats, v.leader), lead_reason=v.lead_why.value if v.phase != OVER else None,
         to_act=_seat(seats, v.to_act), any_order=any_order,
-        start="position" if isinstance(game.setup, Position) else "deal", donkey=e.rules.trumps,
-        trump=suit_symbol(v.trumps) if e.rules.trumps and v.trumps is not None else None,
+        start="position" if isinstance(game.setup, Position) else "deal", donkey=e.rules.donkey,
+        trump=suit_symbol(v.trumps) if v.trumps is not None else None,
         hands=hands, waste=waste, trick_on_table=trick_model(v, seats),
         out_order=[seats[s] for s in v.out_order], over=v.phase == OVER,
         loser=_seat(seats, v.loser) if v.phase == OVER else None,
@@ -468,6 +464,11 @@ def state_model(game: Game, res: GameResult, after: int | None = None, default: 
 
 
 # ---- what may happen next -------------------------------------------------------------------------
+
+
+def _cite(*cites: Cite | None) -> str:
+    """The sources of what a seat may play, as one note (the engine's, never built here)."""
+    return R.cites(*(c for c in cites if c is not None))
 
 
 def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str], action: str) -> SeatLegalModel:
@@ -481,22 +482,19 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
         if v.phase == BEFORE_FIRST:
             ace = C.card_str(x.first_card())
             return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
-                                  rule=W.opens_first_trick(ace), cite=str(R.FIRST_TRICK))
-        rule, cite = "leads any card", CITE_FOLLOW
+                                  rule=W.opens_first_trick(ace), cite=_cite(x.duty_of(s).cite))
+        rule, cite = "leads any card", _cite(x.duty_of(s).cite)
         if v.drawn_lead:
             rule, cite = "leads the card it has just drawn", CITE_DRAW
         return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(xv.known[s]),
                               any_card=True, unseen=0 if exact else _unseen(xv, s), rule=rule, cite=cite)
-    rules = x.rules
     led = _led(v)
     first = v.first_trick
-    trump = v.trumps if rules.trumps else None
-    other = W.another_suit(led, first=first, donkey=rules.trumps, trump=trump)
-    cite = CITE_FIRST if first else CITE_FOLLOW
-    if rules.trumps:
-        cite += f"; {CITE_DONKEY}"
-    if rules.two_players == "denexa" and x.shootout():
-        cite += f"; {CITE_SHOOTOUT}"
+    trump = v.trumps  # Donkey's trump suit once set (None outside Donkey)
+    other = W.another_suit(led, first=first, donkey=x.rules.donkey, trump=trump)
+    # The rule and its source are the engine's (Engine.duty_of); Denexa's shootout, when
+    # in force on the trick, is the view's.
+    cite = _cite(x.duty_of(s).cite, *v.shootout)
     led_sym = suit_symbol(led)
     # The rule is the engine's (Engine.duty: the reasons of legal() in the order the rule
     # tries them); only its words are said here, by judging/wording.py.
@@ -586,7 +584,7 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         model.over = True
         model.loser = _seat(seats, v.loser)
         model.legs = v.legs
-        model.summary = _over_text(v, seats, donkey=e.rules.trumps)
+        model.summary = _over_text(v, seats, donkey=e.rules.donkey)
         model.notes.append(f"{CITE_END}: nothing more is played")
         return model
     if v.phase == DRAW_DUE:
@@ -621,12 +619,12 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         if model.takes:
             model.takes_cite = CITE_TAKE
             model.summary += "; before it, a player may take the next player's hand"
-        elif not e.rules.taking:
+        elif not e.rules.may_take:
             model.notes.append("taking is not allowed by this rule set (taking=no)")
         return model
     # in a trick
     turn = v.to_act
-    if v.first_trick and e.rules.first_trick == "any_order":
+    if v.any_order:
         who = list(v.still_to_play)
         model.any_order = True
         model.plays = [_seat_legal(v, x, xv, s, seats, "play") for s in who]
