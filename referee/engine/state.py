@@ -45,6 +45,7 @@ from referee.engine.events import (
     DrawCard,
     DrawDue,
     Drew,
+    Duty,
     Effect,
     Event,
     GameOver,
@@ -1025,6 +1026,13 @@ class Engine:
             x._waste_unknown = 0
         x._hidden_once = x._hidden_twice = 0
         return x
+
+    def duty_of(self, s: int) -> Duty:
+        """What the rule asks of seat ``s`` now, as one value (:class:`Duty`): the reason, its
+        source, the cards it allows among those known, and what an unseen hand may not play.
+        Every other question of what may be played (``legal``, ``duty``, the verdicts, the
+        solver's moves) reads the same function (``engine/judge.py``)."""
+        return duty_of(self, s)
 
     def duty(self, s: int) -> tuple[LegalReason, ...]:
         """What the rule asks of ``s`` in the trick on the table, as the reasons of

@@ -38,8 +38,8 @@ from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, Phase
 from referee.notation.format import format_game
 from referee.notation.record import Comment, Deal, Draw, Game, Hand, Play, Tag, Take, Trick
+from referee.players.bots import seat_names
 from referee.research import MissingExtra
-from referee.selfplay.simulate import seat_names
 
 try:
     import numpy as np
