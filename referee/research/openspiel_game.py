@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine.cards import CARD_COUNT, card_str
+from referee.engine.deal import play_order
 from referee.engine.rules import OPTIONS, PRESETS, RuleSet, coerce
 from referee.engine.state import Engine
 from referee.research import MissingExtra
@@ -95,12 +96,12 @@ class GetawayGame(pyspiel.Game):  # type: ignore[misc]  # OpenSpiel's class, Any
         p = {**GAME_TYPE.parameter_specification, **(params or {})}
         rules = _rules(p)
         players = int(p["players"])
-        most = 16 if rules.packs == 2 else 8
+        most = rules.most_seats
         if not 2 <= players <= most:
             raise ValueError(f"{rules.spec()} is played by 2 to {most} players, not {players}")
-        pack = 104 if rules.packs == 2 else 52
+        pack = rules.pack_size
         outcomes = CARD_COUNT
-        if rules.deal == "piles":
+        if not rules.even_deal:
             outcomes = max(outcomes, _pile_range(pack, players)[1] + 1)
         info = pyspiel.GameInfo(
             num_distinct_actions=action_count(players),
@@ -132,13 +133,11 @@ class GetawayState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel's class, A
         # attributes, and a pickled game comes back without ours.
         self._rules, self._players, self._pack, self._max_length = game.rules, game.players, game.pack, game.max_length
         n = game.players
-        order = list(range(n))
-        if game.rules.direction != "clockwise":
-            order = [0] + list(range(n - 1, 0, -1))
+        order = play_order(game.rules, n)  # seat 0 first, then the direction of play
         self._dealer = order[-1]  # the seat before seat 0 in the order of play: seat 0 is dealt first
         self._deal_order = order
         self._left = dict.fromkeys(range(52), 1)  # the pack still to deal
-        if game.rules.packs == 2:
+        if game.rules.marked_ace:
             self._left = dict.fromkeys(range(52), 2)
             self._left[12] = 1  # one of the two aces of spades is the marked one (card 52)
             self._left[CARD_COUNT - 1] = 1
@@ -160,7 +159,7 @@ class GetawayState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel's class, A
         return [x for x in range(lo, hi + 1) if after * lo <= rest - x <= after * hi]
 
     def _sizing(self) -> bool:
-        return self._rules.deal == "piles" and len(self._sizes) < self._players
+        return not self._rules.even_deal and len(self._sizes) < self._players
 
     def current_player(self) -> int:
         if self.table is None or self.table.pending_draw is not None:
@@ -201,7 +200,7 @@ class GetawayState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel's class, A
             return
         self._left[action] -= 1
         k = self._dealt
-        if self._rules.deal == "piles":
+        if not self._rules.even_deal:
             i, edge = 0, self._sizes[0]
             while k >= edge:
                 i += 1

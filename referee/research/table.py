@@ -60,7 +60,7 @@ def action_count(players: int) -> int:
 
 def players_allowed(rules: RuleSet) -> range:
     """The table sizes a rule set allows: 2 to 8 seats with one pack, to 16 with two."""
-    return range(2, (16 if rules.packs == 2 else 8) + 1)
+    return range(2, rules.most_seats + 1)
 
 
 def action_words(a: int, names: Sequence[str]) -> str:
@@ -383,7 +383,7 @@ class Table:
         ones += [f0 + i for i, flag in enumerate((v.first_trick, v.drawn_lead, self.taking)) if flag]
         out = np.zeros(self.layout.size, np.float32)
         out[ones] = 1
-        if self.rules.packs == 2:
+        if self.rules.marked_ace:
             np.add.at(out, counts, 1)
         else:
             out[counts] = 1
@@ -450,7 +450,7 @@ class Table:
             head.append(Tag("Dealer", names[self.dealer]))
         out = self.engine.outcome()
         if out.loser is not None:
-            head.append(Tag("Result", f"{names[out.loser]} {out.legs}" if self.rules.trumps else names[out.loser]))
+            head.append(Tag("Result", f"{names[out.loser]} {out.legs}" if self.rules.donkey else names[out.loser]))
         head.extend(Comment(line) for line in self.header)
         setup = Deal([Hand(s, tuple(sort_cards(h)), len(h)) for s, h in enumerate(self.hands)])
         actions = [Trick(a.number, list(a.plays)) if isinstance(a, Trick) else a for a in self.actions]
