@@ -1,0 +1,226 @@
+"""``getaway-ref puzzles``: the body of the command (cli.py reads the arguments and calls
+:func:`puzzles_command`). An archive's games are cut into slices at their ``%game`` lines
+(check's slices) and searched in this process or in ``--jobs`` worker processes (check's
+pool); the puzzles found (:mod:`referee.review.puzzles`, each already verified) are told
+apart by their position, numbered in the archive's order and written to a directory: one
+record a puzzle, the whole deck as one record, and an index in JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shlex
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from referee.archive.jobs import available_cores, parse_jobs
+from referee.archive.slices import Slice, WorkerFailed
+from referee.archive.workers import PoolRunner
+from referee.commands import UsageError, rules_options
+from referee.engine.rules import RuleSet
+from referee.files import WriteError, recover, write_text
+from referee.notation.reader import VERSION, Reader, ReadError, chunks, read
+from referee.notation.seek import find_game, ranges
+from referee.review.puzzles import Found, dumps, found, game_puzzles
+from referee.review.review import WINDOW
+
+GENERATOR = "getaway-ref puzzles"
+INDEX = "index.json"
+DECK = "deck.gwy"
+SLICE_BYTES = 64 * 1024  # some fifty games a slice: a game's search takes milliseconds
+
+# What every game of the run is searched with: rules, the seat of a "my mistakes" deck,
+# the window (a worker's initializer sets it in each worker process).
+Settings = tuple[RuleSet | None, str | None, int]
+_settings: Settings = (None, None, WINDOW)
+
+
+def _init(base: RuleSet | None, seat: str | None, window: int) -> None:
+    global _settings
+    _settings = (base, seat, window)
+
+
+# A slice's yield: the games read, the puzzles found (verified), and the games not read or
+# the puzzles not kept, each with why.
+SliceResult = tuple[int, list[Found], list[str], dict[str, int]]
+
+
+def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult:
+    """The puzzles of one slice of an archive, each written and verified."""
+    base, seat, window = settings or _settings
+    path, start, end, games, lines, chars, name = piece
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    reader = Reader(name)
+    read = 0
+    out: list[Found] = []
+    skipped: list[str] = []
+    dropped: Counter[str] = Counter()
+    source = os.path.basename(name)
+    for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
+                                                  offset=chars, byte_offset=start):
+        if number == 0:
+            reader.read_prelude(text, offset)
+            continue
+        g = reader.parse_game(text, number, first_line, offset)
+        if g.errors:
+            skipped.append(f"game {g.number}: syntax errors (run getaway-ref check)")
+            continue
+        read += 1
+        for p in game_puzzles(g, base, seat_name=seat, window=window):
+            f2 = found(p, f"{source}, game {p.game}, line {p.line}")
+            if isinstance(f2, str):
+                dropped[f2] += 1
+            else:
+                out.append(f2)
+    return read, out, skipped, dict(dropped)
+
+
+def _searched(file: Path, jobs: int) -> Iterator[SliceResult]:
+    cut = (Slice(str(file), *r, str(file)) for r in ranges(str(file), SLICE_BYTES))
+    if jobs <= 1:
+        for piece in cut:
+            yield puzzles_slice(piece)
+        return
+    try:
+        runner = PoolRunner(jobs, _init, _settings)
+    except WorkerFailed as e:
+        raise UsageError(str(e)) from None
+    done = False
+    try:
+        yield from runner.map(puzzles_slice, cut)
+        done = True
+    except WorkerFailed as e:
+        raise UsageError(f"{file}: {e}") from None
+    finally:
+        runner.close(abort=not done)
+
+
+def _first_problem(file: Path) -> str | None:
+    """Why ``file`` is no archive (one line, at the line and column where it applies), or None."""
+    try:
+        head = find_game(str(file), 1)
+    except ReadError as e:
+        return f"{e.path}: {e.message}"
+    if head.game is not None:
+        return None
+    pre = head.prelude
+    if pre is not None and pre.errors:
+        d = pre.errors[0]
+        at = f":{d.span.line}:{d.span.col}" if d.span else ""
+        return f"{file}{at}: {d.message}"
+    return f"{file}: holds no game (a game begins with a %game line)"
+
+
+def _old_files(out: Path) -> list[str]:
+    """The files a deck of ours in ``out`` wrote (to be replaced); UsageError if ``out`` holds
+    anything else (nothing the user wrote is overwritten)."""
+    if not out.exists():
+        return []
+    if not out.is_dir():
+        raise UsageError(f"{out} is not a directory; give a new or empty directory with -o")
+    names = os.listdir(out)
+    if not names:
+        return []
+    try:
+        doc = json.loads((out / INDEX).read_text(encoding="utf-8"))
+        ours = doc.get("generator") == GENERATOR
+        files = [str(p["file"]) for p in doc.get("puzzles", [])] + [DECK, INDEX]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        ours, files = False, []
+    if not ours or any(n not in files for n in names):
+        raise UsageError(f"{out} holds files that are not a deck of getaway-ref puzzles; give a new or empty "
+                         "directory with -o")
+    return files
+
+
+def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules: str | None = None,
+                    jobs: str = "1", window: int = WINDOW) -> int:
+    """Find the puzzles of ``archive``'s games and write them to the directory ``output``:
+    exit 0, 1 if a game could not be read (the others are searched), 2 for a usage problem
+    or an archive that cannot be read at all. ``seat``: the "my mistakes" deck of that seat."""
+    if window < 0:
+        raise UsageError("--window is 0 or more")
+    try:
+        wanted = parse_jobs(jobs)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    workers = wanted if wanted is not None else available_cores()
+    default, overrides = rules_options(rules, None, [])
+    base: RuleSet | None = default.with_options(**overrides) if default is not None and overrides else default
+    recover([archive])  # a rewrite of it cut short by a kill: put back before it is read
+    problem = _first_problem(archive)
+    if problem is not None:
+        raise UsageError(problem)
+    old = _old_files(output)
+    _init(base, seat, window)
+    games = 0
+    kept: list[Found] = []
+    keys: set[str] = set()
+    again = 0
+    skipped: list[str] = []
+    dropped: Counter[str] = Counter()
+    try:
+        for read, got, skip, drop in _searched(archive, workers):
+            games += read
+            skipped += skip
+            dropped.update(drop)
+            for f in got:
+                if f.key in keys:
+                    again += 1
+                    continue
+                keys.add(f.key)
+                kept.append(f)
+    except ReadError as e:
+        raise UsageError(f"{e.path}: {e.message}") from None
+    if not games:
+        raise UsageError(f"{archive}: no game could be read ({skipped[0]})" if skipped else f"{archive}: holds no game")
+    if seat is not None and not kept and not _has_seat(archive, seat):
+        raise UsageError(f"no game of {archive} has a seat called {seat}")
+    made = f"# made by {GENERATOR} {shlex.quote(archive.name)}" + (f" --seat {shlex.quote(seat)}" if seat else "")
+    prelude = f"%gwy {VERSION}\n{made}\n"
+    entries = []
+    texts = []
+    width = max(4, len(str(len(kept))))
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        for i, f in enumerate(kept, 1):
+            name = f"puzzle-{i:0{width}d}.gwy"
+            write_text(output / name, prelude + "\n" + f.text, inputs=[archive])
+            entries.append({"number": i, "file": name, **f.entry})
+            texts.append(f.text)
+        write_text(output / DECK, prelude + "".join("\n" + t for t in texts), inputs=[archive])
+        doc: dict[str, object] = {
+            "generator": GENERATOR, "archive": archive.name, "deck": "mistakes" if seat else "unique",
+            "seat": seat, "window": window, "games": games, "found": len(kept) + again, "same_position": again,
+            "not_verified": dict(dropped), "not_read": skipped, "puzzles": entries,
+        }
+        write_text(output / INDEX, dumps(doc), inputs=[archive])
+    except WriteError as ex:
+        raise UsageError(str(ex)) from None
+    except OSError as ex:
+        raise UsageError(f"cannot write {output}: {ex.strerror or ex}") from None
+    for name in old:
+        if name not in (DECK, INDEX) and not any(e["file"] == name for e in entries):
+            try:
+                (output / name).unlink()
+            except OSError:
+                pass
+    what = f"{len(kept)} puzzle{'s' if len(kept) != 1 else ''}" + (f" from {seat}'s blunders" if seat else "")
+    print(f"wrote {what} to {output} ({games} game{'s' if games != 1 else ''} searched"
+          + (f"; {again} found again at the same position" if again else "")
+          + (f"; {sum(dropped.values())} not kept, failing their check" if dropped else "") + ")")
+    for s in skipped:
+        print(f"not searched: {s}")
+    return 1 if skipped else 0
+
+
+def _has_seat(archive: Path, seat: str) -> bool:
+    """Whether any game of the archive has a seat of that name (any case)."""
+    try:
+        return any(seat.lower() in (n.lower() for n in g.seats) for g in read(archive))
+    except ReadError:
+        return False
