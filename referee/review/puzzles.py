@@ -336,3 +336,33 @@ def found(p: Puzzle, source: str) -> Found | str:
 
 def dumps(doc: dict[str, object]) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def page_data(e: Engine, seats: Sequence[str], played: str | None = None) -> dict[str, object] | None:
+    """A puzzle as the replay page plays it (``html`` of a record with a ``Puzzle`` tag): the
+    question for the seat to play at ``e`` (the record's end), and for each legal card the
+    solver's answer, worked out now by a fresh solver: right (it keeps the seat safe) or
+    its refutation, each with the solver's line. None where the solver cannot answer (a card
+    unseen, more than the window's cards held, its budget spent, no card to play)."""
+    e = _known(e)
+    seat = e.view().to_act
+    if seat < 0 or not _moment(e, seat) or cards_held(e) > WINDOW:
+        return None
+    try:
+        got = answers(e, seat, Solver(max_nodes=BUDGET), seats)
+    except SearchLimit:
+        return None
+    safe = [a for a in got if a.cls is SeatClass.SAFE]
+    if not got or not safe:
+        return None
+    out: dict[str, object] = {
+        "seat": seats[seat], "task": W.puzzle_task(seats[seat], len(got), len(safe)), "played": "",
+        "cards": [{"card": card_str(a.card), "right": a.cls is SeatClass.SAFE, "class": a.cls.value,
+                   "verdict": W.puzzle_verdict(a.cls is SeatClass.SAFE),
+                   "sentence": W.puzzle_answer(seats[seat], a.card, a.cls.value, a.line, a.end)} for a in got],
+    }
+    if played:
+        from_text = [a.card for a in got if card_str(a.card) == played]
+        if from_text:
+            out["played"] = W.puzzle_played(seats[seat], from_text[0])
+    return out
