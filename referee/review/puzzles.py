@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.engine.cards import card_str, sort_cards
-from referee.engine.events import Action, DrawCard, LegalReason, PlayCard, TakeHand
+from referee.engine.events import DrawCard, LegalReason, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, Phase
 from referee.judging import wording as W
