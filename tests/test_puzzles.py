@@ -122,12 +122,16 @@ def test_the_tags_say_what_the_position_is(deck: Path) -> None:
         assert ("two_players" in themes) == (players == 2)
         void = e.view().phase == Phase.IN_TRICK and e.legal(seat).reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP)
         assert ("void" in themes) == void
-        # take and waste_draw: the solution's line, replayed here, holds one
-        [sol] = [a for a in p["answers"] if a["class"] == "safe"]
-        took, drew = _replay_line(e, sol["line"], game.seats)
+        # take: a take in the solution's line, or by another seat in a refutation's; waste_draw:
+        # a draw from the waste pile in any line (each line replayed here through the engine)
+        took = drew = False
+        for a in p["answers"]:
+            takers, draws = _replay_line(e, a["line"], game.seats)
+            took |= any(t != seat for t in takers) or (a["class"] == "safe" and bool(takers))
+            drew |= draws
         assert ("take" in themes) == took
         assert ("waste_draw" in themes) == drew
-    assert "two_players" in themes_seen
+    assert {"two_players", "void", "waste_draw"} <= themes_seen
 
 
 def _words(a: object, seats: tuple[str, ...]) -> str:
@@ -139,19 +143,21 @@ def _words(a: object, seats: tuple[str, ...]) -> str:
     return f"{seats[a.seat]} draws {card_str(a.card)}"
 
 
-def _replay_line(e: Engine, line: list[str], seats: tuple[str, ...]) -> tuple[bool, bool]:
+def _replay_line(e: Engine, line: list[str], seats: tuple[str, ...]) -> tuple[list[int], bool]:
     """Play the solver's line (words) through the engine: each word must be a legal action
-    there; whether a take and a draw from the waste pile were among them."""
+    there; the seats that took a hand in it, and whether a draw from the waste pile was in it."""
     f = e.fork()
-    took = drew = False
+    takers: list[int] = []
+    drew = False
     for w in line:
         acts = {_words(a, seats): a for a in f.legal_actions()}
         assert w in acts, (w, sorted(acts))
         a = acts[w]
-        took |= isinstance(a, TakeHand)
+        if isinstance(a, TakeHand):
+            takers.append(a.taker)
         drew |= isinstance(a, DrawCard) and a.source is None
         f.apply(a)
-    return took, drew
+    return takers, drew
 
 
 def test_the_replay_page_plays_a_puzzle(deck: Path, tmp_path: Path, desktop) -> None:  # noqa: F811

@@ -21,7 +21,8 @@ each card's answer with the solver's line) in comments, from :mod:`referee.judgi
 
 Themes, each read off the position or the solver's lines: ``two_players`` (two seats left),
 ``void`` (the mover cannot follow the suit led, so every card is legal), ``take`` (a take in
-the solution's line or a refutation), ``waste_draw`` (a draw from the waste pile in one).
+the solution's line, or by another seat in a refutation's), ``waste_draw`` (a draw from the
+waste pile in the solution's line or a refutation's).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ class Answer:
     line: list[str] = field(default_factory=list)
     end: str = ""  # how the line ends for the mover: "got_away", "lost", or "" (cut at LINE actions)
     takes: bool = False  # the line has a take
+    others_take: bool = False  # the line has a take by another seat than the mover
     waste_draw: bool = False  # the line has a draw from the waste pile
 
 
@@ -101,11 +103,12 @@ class Puzzle:
             out.append("two_players")
         if v.phase == Phase.IN_TRICK and self.engine.legal(self.seat).reason in (LegalReason.OFF_SUIT, LegalReason.TRUMP):
             out.append("void")
-        # A take or a draw from the waste pile in the solution's line: the winning plan uses it.
-        sol = [a for a in self.answers if a.cls is SeatClass.SAFE]
-        if any(a.takes for a in sol):
+        # A take in the solution's line (the winning plan uses one), or by another seat in a
+        # refutation (the mover's own take at the end of a lost line is only how it ends).
+        if any(a.takes if a.cls is SeatClass.SAFE else a.others_take for a in self.answers):
             out.append("take")
-        if any(a.waste_draw for a in sol):
+        # A draw from the waste pile in any line: the solution or a refutation turns on it.
+        if any(a.waste_draw for a in self.answers):
             out.append("waste_draw")
         return out
 
@@ -149,6 +152,7 @@ def answers(e: Engine, seat: int, solver: Solver, seats: Sequence[str] | None = 
             rest = [] if gone else solver.line(child, seat, LINE)
             a.line = line_words(e, [PlayCard(seat, c), *rest], seats)
             a.takes = any(isinstance(x, TakeHand) for x in rest)
+            a.others_take = any(isinstance(x, TakeHand) and x.taker != seat for x in rest)
             a.waste_draw = any(isinstance(x, DrawCard) and x.source is None for x in rest)
             for x in rest:
                 child.apply(x, events=False)
