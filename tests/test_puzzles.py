@@ -202,13 +202,11 @@ def test_my_mistakes_deck_holds_only_that_seats_blunders(archive: Path, tmp_path
     doc = _index(out)
     puzzles = doc["puzzles"]
     assert doc["deck"] == "mistakes" and puzzles
-    reviews: dict[int, dict] = {}
+    rv = run_cli("review", str(archive), "--samples", "0", "--format", "json")
+    assert rv.returncode == 0, rv.stderr
+    reviews = {g["number"]: g for g in json.loads(rv.stdout)["games"]}
     for p in puzzles:
         assert p["to_play"] == "South" and p["kind"] == "mistake"
-        if p["game"] not in reviews:
-            rv = run_cli("review", str(archive), "--game", str(p["game"]), "--samples", "0", "--format", "json")
-            assert rv.returncode == 0, rv.stderr
-            reviews[p["game"]] = json.loads(rv.stdout)["games"][0]
         plays = [q for q in reviews[p["game"]]["plays"] if q["line"] == p["line"] and q["seat"] == "South"]
         assert len(plays) == 1 and plays[0]["verdict"] == "blunder"
         assert p["played"] == plays[0]["action"] and p["played"] not in p["solution"]
@@ -248,3 +246,24 @@ def test_a_directory_of_other_files_is_left_alone(archive: Path, deck: Path, tmp
     r = run_cli("puzzles", str(archive), "-o", str(deck), "--jobs", "2")
     assert r.returncode == 0, r.stderr
     assert (deck / "deck.gwy").read_text(encoding="utf-8") == before
+
+
+def test_the_decks_page_plays_each_puzzle_picked(deck: Path, tmp_path: Path, desktop) -> None:  # noqa: F811
+    """``html deck.gwy``: one page of the deck; the game picker opens each puzzle at its moment."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    puzzles = _index(deck)["puzzles"]
+    page = _page(tmp_path, deck / "deck.gwy")
+    _open(desktop, page)
+    data = _data(page)
+    assert [g["puzzle"]["seat"] for g in data["games"]] == [p["to_play"] for p in puzzles]
+    k = len(puzzles) - 1
+    Select(desktop.find_element(By.ID, "game")).select_by_value(str(k))
+    slider = desktop.find_element(By.ID, "slider")
+    assert slider.get_attribute("value") == slider.get_attribute("max")
+    buttons = desktop.find_elements(By.CSS_SELECTOR, "#puzzle-cards button")
+    assert [b.get_attribute("data-card") for b in buttons] == puzzles[k]["legal"]
+    desktop.find_element(By.CSS_SELECTOR, f'#puzzle-cards button[data-card="{puzzles[k]["solution"][0]}"]').click()
+    assert desktop.find_element(By.ID, "puzzle-answer").get_attribute("data-right") == "true"
+    assert _errors(desktop) == []

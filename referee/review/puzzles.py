@@ -291,31 +291,33 @@ def puzzle_game(p: Puzzle, source: str = "") -> Game:
 
 def verify(text: str, p: Puzzle, least: int = 3) -> str:
     """Read the puzzle's record back, replay it and solve it afresh; '' if it holds, else why
-    not: the record opens at the puzzle's position, the referee finds nothing wrong there,
-    and a fresh solver finds the same safe cards (one for a puzzle of the main deck, of at
-    least ``least`` legal cards)."""
+    not, as a word of the index (``not_verified``): the record reads back ("unreadable"), the
+    referee finds nothing wrong in it ("not_clean"), it opens at the puzzle's position
+    ("other_position"), and a fresh solver settles it ("unsettled") and finds the same safe
+    cards ("other_solution"): one for a puzzle of the main deck, of at least ``least`` legal
+    cards ("not_unique")."""
     games = parse(text)
     if len(games) != 1 or games[0].errors:
-        return "the record does not read back"
+        return "unreadable"
     walk = replay(games[0], snapshots=True)
     steps = list(walk)
     res = walk.result
     if res.stopped or res.errors or res.engine is None:
-        return "the referee does not accept the record"
+        return "not_clean"
     e = _known(steps[-1].after if steps else res.engine)
     if situation(e) != situation(p.engine):
-        return "the record opens at another position"
+        return "other_position"
     solver = Solver(max_nodes=BUDGET)
     try:
         fresh = answers(e, p.seat, solver)
         takes = _own_safe_takes(e, p.seat, solver)
     except SearchLimit:
-        return "the solver did not settle it again"
+        return "unsettled"
     safe = [a.card for a in fresh if a.cls is SeatClass.SAFE]
     if safe != p.solutions or not safe:
-        return "a fresh solver finds other safe cards"
+        return "other_solution"
     if p.kind == UNIQUE and (len(safe) != 1 or len(fresh) < least or takes):
-        return "a fresh solver does not find exactly one safe card"
+        return "not_unique"
     return ""
 
 

@@ -344,7 +344,7 @@
   $("next").onclick = function () { show(at + 1); };
   $("last").onclick = function () { show(P().length - 1); };
   $("slider").oninput = function () { show(parseInt($("slider").value, 10)); };
-  $("game").onchange = function () { openGame(parseInt($("game").value, 10)); notice(""); show(0); };
+  $("game").onchange = function () { openGame(parseInt($("game").value, 10)); notice(""); show(game().puzzle ? P().length - 1 : 0); };
   $("view").onchange = function () { view = $("view").value; show(at, true); };
   document.addEventListener("keydown", function (ev) {
     var tag = (ev.target && ev.target.tagName) || "";
