@@ -349,10 +349,10 @@ def page_data(e: Engine, seats: Sequence[str], played: str | None = None) -> dic
     question for the seat to play at ``e`` (the record's end), and for each legal card the
     solver's answer, worked out now by a fresh solver: right (it keeps the seat safe) or
     its refutation, each with the solver's line. None where the solver cannot answer (a card
-    unseen, more than the window's cards held, its budget spent, no card to play)."""
+    unseen, its budget spent, no card to play, no card that keeps the seat safe)."""
     e = _known(e)
     seat = e.view().to_act
-    if seat < 0 or not _moment(e, seat) or cards_held(e) > WINDOW:
+    if seat < 0 or not _moment(e, seat):
         return None
     try:
         got = answers(e, seat, Solver(max_nodes=BUDGET), seats)
