@@ -51,7 +51,11 @@ __all__ = [
     "Found",
     "Puzzle",
     "answers",
+    "dumps",
+    "found",
     "game_puzzles",
+    "key_of",
+    "page_data",
     "puzzle_game",
     "situation",
     "verify",
@@ -206,8 +210,8 @@ def game_puzzles(game: Game, rules: RuleSet | None = None, *, seat_name: str | N
         try:
             if solver.classify(e, seat) is not SeatClass.SAFE:
                 continue
-            found = answers(e, seat, solver)
-            if sum(a.cls is SeatClass.SAFE for a in found) != 1 or _own_safe_takes(e, seat, solver):
+            classes = answers(e, seat, solver)
+            if sum(a.cls is SeatClass.SAFE for a in classes) != 1 or _own_safe_takes(e, seat, solver):
                 continue
             full = answers(e, seat, solver, game.seats)
         except SearchLimit:
