@@ -267,3 +267,15 @@ def test_the_decks_page_plays_each_puzzle_picked(deck: Path, tmp_path: Path, des
     desktop.find_element(By.CSS_SELECTOR, f'#puzzle-cards button[data-card="{puzzles[k]["solution"][0]}"]').click()
     assert desktop.find_element(By.ID, "puzzle-answer").get_attribute("data-right") == "true"
     assert _errors(desktop) == []
+
+
+def test_a_game_that_does_not_read_is_named_and_the_others_searched(archive: Path, tmp_path: Path) -> None:
+    broken = "%gwy 1\n%game\n[Seats \"A B C\"]\ndeal\nA 5x\n"
+    mixed = tmp_path / "mixed.gwy"
+    games = archive.read_text(encoding="utf-8").split("\n%game\n", 1)[1]
+    mixed.write_text(broken + "\n%game\n" + games, encoding="utf-8")
+    r = run_cli("puzzles", str(mixed), "-o", str(tmp_path / "deck"))
+    assert r.returncode == 1, r.stderr
+    assert "not searched: game 1: syntax errors" in r.stdout
+    doc = _index(tmp_path / "deck")
+    assert doc["not_read"] == [1] and doc["games"] == GAMES and doc["puzzles"]

@@ -42,9 +42,9 @@ def _init(base: RuleSet | None, seat: str | None, window: int) -> None:
     _settings = (base, seat, window)
 
 
-# A slice's yield: the games read, the puzzles found (verified), and the games not read or
-# the puzzles not kept, each with why.
-SliceResult = tuple[int, list[Found], list[str], dict[str, int]]
+# A slice's yield: the games read, the puzzles found (verified), the games not read (their
+# numbers: syntax errors), and the puzzles not kept, counted by why.
+SliceResult = tuple[int, list[Found], list[int], dict[str, int]]
 
 
 def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult:
@@ -57,7 +57,7 @@ def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult
     reader = Reader(name)
     read = 0
     out: list[Found] = []
-    skipped: list[str] = []
+    skipped: list[int] = []
     dropped: Counter[str] = Counter()
     source = os.path.basename(name)
     for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
@@ -67,7 +67,7 @@ def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult
             continue
         g = reader.parse_game(text, number, first_line, offset)
         if g.errors:
-            skipped.append(f"game {g.number}: syntax errors (run getaway-ref check)")
+            skipped.append(g.number)
             continue
         read += 1
         for p in game_puzzles(g, base, seat_name=seat, window=window):
@@ -161,7 +161,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     kept: list[Found] = []
     keys: set[str] = set()
     again = 0
-    skipped: list[str] = []
+    skipped: list[int] = []
     dropped: Counter[str] = Counter()
     try:
         for read, got, skip, drop in _searched(archive, workers):
@@ -177,7 +177,8 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     except ReadError as e:
         raise UsageError(f"{e.path}: {e.message}") from None
     if not games:
-        raise UsageError(f"{archive}: no game could be read ({skipped[0]})" if skipped else f"{archive}: holds no game")
+        raise UsageError(f"{archive}: no game could be read: game {skipped[0]} has syntax errors (run getaway-ref check)"
+                         if skipped else f"{archive}: holds no game")
     if seat is not None and not kept and not _has_seat(archive, seat):
         raise UsageError(f"no game of {archive} has a seat called {seat}")
     made = f"# made by {GENERATOR} {shlex.quote(archive.name)}" + (f" --seat {shlex.quote(seat)}" if seat else "")
@@ -213,8 +214,8 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     print(f"wrote {what} to {output} ({games} game{'s' if games != 1 else ''} searched"
           + (f"; {again} found again at the same position" if again else "")
           + (f"; {sum(dropped.values())} not kept, failing their check" if dropped else "") + ")")
-    for s in skipped:
-        print(f"not searched: {s}")
+    for n in skipped:
+        print(f"not searched: game {n}: syntax errors (run getaway-ref check)")
     return 1 if skipped else 0
 
 
