@@ -241,11 +241,15 @@ def test_a_directory_of_other_files_is_left_alone(archive: Path, deck: Path, tmp
     r = run_cli("puzzles", str(archive), "-o", str(mine))
     assert r.returncode == 2 and "not a deck" in r.stderr
     assert [p.name for p in mine.iterdir()] == ["todo.txt"]
-    # a deck of ours is replaced, with the same puzzles (the search is deterministic)
+    # a deck of ours is replaced, with the same puzzles (the search is deterministic); a
+    # replay page made of one of its puzzles is no reason to refuse, and is kept
+    r = run_cli("html", str(deck / "puzzle-0001.gwy"))
+    assert r.returncode == 0, r.stderr
     before = (deck / "deck.gwy").read_text(encoding="utf-8")
     r = run_cli("puzzles", str(archive), "-o", str(deck), "--jobs", "2")
     assert r.returncode == 0, r.stderr
     assert (deck / "deck.gwy").read_text(encoding="utf-8") == before
+    assert (deck / "puzzle-0001.html").exists()
 
 
 def test_the_decks_page_plays_each_puzzle_picked(deck: Path, tmp_path: Path, desktop) -> None:  # noqa: F811

@@ -25,6 +25,7 @@ from referee.notation.reader import VERSION, Reader, ReadError, chunks, read
 from referee.notation.seek import find_game, ranges
 from referee.review.puzzles import Found, dumps, found, game_puzzles
 from referee.review.review import WINDOW
+from referee.table.page import GENERATOR as PAGE_GENERATOR
 
 GENERATOR = "getaway-ref puzzles"
 INDEX = "index.json"
@@ -131,10 +132,21 @@ def _old_files(out: Path) -> list[str]:
         files = [str(p["file"]) for p in doc.get("puzzles", [])] + [DECK, INDEX]
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         ours, files = False, []
-    if not ours or any(n not in files for n in names):
+    if not ours or any(n not in files and not _page_of_ours(out / n) for n in names):
         raise UsageError(f"{out} holds files that are not a deck of getaway-ref puzzles; give a new or empty "
                          "directory with -o")
     return files
+
+
+def _page_of_ours(path: Path) -> bool:
+    """A replay page ``html`` made of a puzzle of the deck (kept, and no reason to refuse)."""
+    if path.suffix != ".html":
+        return False
+    try:
+        with open(path, "rb") as f:
+            return PAGE_GENERATOR.encode("utf-8") in f.read(4096)
+    except OSError:
+        return False
 
 
 def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules: str | None = None,
