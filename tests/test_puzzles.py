@@ -217,6 +217,10 @@ def test_my_mistakes_deck_holds_only_that_seats_blunders(archive: Path, tmp_path
         assert sorted(card_str(c) for c, k in classes.items() if k is SeatClass.SAFE) == sorted(p["solution"])
     r = run_cli("check", str(out / "deck.gwy"))
     assert r.returncode == 0, r.stdout
+    # a seat no game has: said in one line, exit 2, and no directory left behind
+    r = run_cli("puzzles", str(archive), "-o", str(tmp_path / "nobody"), "--mine", "Nobody")
+    assert r.returncode == 2 and "no game of" in r.stderr and "Nobody" in r.stderr
+    assert not (tmp_path / "nobody").exists()
 
 
 def test_an_archive_that_is_not_one_is_a_diagnostic_and_exit_2(tmp_path: Path) -> None:

@@ -20,8 +20,8 @@ from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
 from referee.engine.rules import RuleSet
-from referee.files import WriteError, recover, write_text
-from referee.notation.reader import VERSION, Reader, ReadError, chunks, read
+from referee.files import WriteError, recover, replacing, write_text
+from referee.notation.reader import VERSION, Reader, ReadError, chunks
 from referee.notation.seek import find_game, ranges
 from referee.review.puzzles import Found, dumps, found, game_puzzles
 from referee.review.review import WINDOW
@@ -44,8 +44,9 @@ def _init(base: RuleSet | None, seat: str | None, window: int) -> None:
 
 
 # A slice's yield: the games read, the puzzles found (verified), the games not read (their
-# numbers: syntax errors), and the puzzles not kept, counted by why.
-SliceResult = tuple[int, list[Found], list[int], dict[str, int]]
+# numbers: syntax errors), the puzzles not kept counted by why, and the name of the deck's
+# seat as a game of the slice spells it (None: no game of the slice has it).
+SliceResult = tuple[int, list[Found], list[int], dict[str, int], str | None]
 
 
 def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult:
@@ -60,6 +61,7 @@ def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult
     out: list[Found] = []
     skipped: list[int] = []
     dropped: Counter[str] = Counter()
+    spelled: str | None = None
     source = os.path.basename(name)
     for number, text, first_line, offset in chunks(io.BytesIO(data), name, number=games, line=lines,
                                                   offset=chars, byte_offset=start):
@@ -71,13 +73,15 @@ def puzzles_slice(piece: Slice, settings: Settings | None = None) -> SliceResult
             skipped.append(g.number)
             continue
         read += 1
+        if seat is not None and spelled is None:
+            spelled = next((n for n in g.seats if n.lower() == seat.lower()), None)
         for p in game_puzzles(g, base, seat_name=seat, window=window):
             f2 = found(p, f"{source}, game {p.game}, line {p.line}")
             if isinstance(f2, str):
                 dropped[f2] += 1
             else:
                 out.append(f2)
-    return read, out, skipped, dict(dropped)
+    return read, out, skipped, dict(dropped), spelled
 
 
 def _searched(file: Path, jobs: int) -> Iterator[SliceResult]:
@@ -168,72 +172,69 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     if problem is not None:
         raise UsageError(problem)
     old = _old_files(output)
+    made_dir = not output.exists()
     _init(base, seat, window)
-    games = 0
-    kept: list[Found] = []
+    games = again = 0
     keys: set[str] = set()
-    again = 0
+    entries: list[dict[str, object]] = []
     skipped: list[int] = []
     dropped: Counter[str] = Counter()
-    try:
-        for read, got, skip, drop in _searched(archive, workers):
-            games += read
-            skipped += skip
-            dropped.update(drop)
-            for f in got:
-                if f.key in keys:
-                    again += 1
-                    continue
-                keys.add(f.key)
-                kept.append(f)
-    except ReadError as e:
-        raise UsageError(f"{e.path}: {e.message}") from None
-    if not games:
-        raise UsageError(f"{archive}: no game could be read: game {skipped[0]} has syntax errors (run getaway-ref check)"
-                         if skipped else f"{archive}: holds no game")
-    if seat is not None and not kept and not _has_seat(archive, seat):
-        raise UsageError(f"no game of {archive} has a seat called {seat}")
+    spelled: str | None = None
     made = f"# made by {GENERATOR} {shlex.quote(archive.name)}" + (f" --seat {shlex.quote(seat)}" if seat else "")
     prelude = f"%gwy {VERSION}\n{made}\n"
-    entries = []
-    texts = []
-    width = max(4, len(str(len(kept))))
     try:
         output.mkdir(parents=True, exist_ok=True)
-        for i, f in enumerate(kept, 1):
-            name = f"puzzle-{i:0{width}d}.gwy"
-            write_text(output / name, prelude + "\n" + f.text, inputs=[archive])
-            entries.append({"number": i, "file": name, **f.entry})
-            texts.append(f.text)
-        write_text(output / DECK, prelude + "".join("\n" + t for t in texts), inputs=[archive])
+        # Each puzzle written as it comes (in the archive's order), the deck streamed: a large
+        # archive's deck is never held whole. The deck replaces the old one only at the end.
+        with replacing(output / DECK, inputs=[archive]) as deck:
+            deck.write(prelude)
+            for read, got, skip, drop, name in _searched(archive, workers):
+                games += read
+                skipped += skip
+                dropped.update(drop)
+                spelled = spelled or name
+                for f in got:
+                    if f.key in keys:
+                        again += 1
+                        continue
+                    keys.add(f.key)
+                    file = f"puzzle-{len(entries) + 1:04d}.gwy"
+                    write_text(output / file, prelude + "\n" + f.text, inputs=[archive])
+                    deck.write("\n" + f.text)
+                    entries.append({"number": len(entries) + 1, "file": file, **f.entry})
+            if not games:
+                raise UsageError(f"{archive}: no game could be read: game {skipped[0]} has syntax errors "
+                                 "(run getaway-ref check)" if skipped else f"{archive}: holds no game")
+            if seat is not None and spelled is None:
+                raise UsageError(f"no game of {archive} has a seat called {seat}")
         doc: dict[str, object] = {
             "generator": GENERATOR, "archive": archive.name, "deck": "mistakes" if seat else "unique",
-            "seat": seat, "window": window, "games": games, "found": len(kept) + again, "same_position": again,
+            "seat": spelled, "window": window, "games": games, "found": len(entries) + again, "same_position": again,
             "not_verified": dict(dropped), "not_read": skipped, "puzzles": entries,
         }
         write_text(output / INDEX, dumps(doc), inputs=[archive])
+    except ReadError as e:
+        raise UsageError(f"{e.path}: {e.message}") from None
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
         raise UsageError(f"cannot write {output}: {ex.strerror or ex}") from None
+    finally:
+        if made_dir and not entries:
+            try:
+                output.rmdir()  # a directory this run made and left empty
+            except OSError:
+                pass
     for name in old:
         if name not in (DECK, INDEX) and not any(e["file"] == name for e in entries):
             try:
                 (output / name).unlink()
             except OSError:
                 pass
-    what = f"{len(kept)} puzzle{'s' if len(kept) != 1 else ''}" + (f" from {seat}'s blunders" if seat else "")
+    what = f"{len(entries)} puzzle{'s' if len(entries) != 1 else ''}" + (f" from {spelled}'s blunders" if seat else "")
     print(f"wrote {what} to {output} ({games} game{'s' if games != 1 else ''} searched"
           + (f"; {again} found again at the same position" if again else "")
           + (f"; {sum(dropped.values())} not kept, failing their check" if dropped else "") + ")")
     for n in skipped:
         print(f"not searched: game {n}: syntax errors (run getaway-ref check)")
     return 1 if skipped else 0
-
-
-def _has_seat(archive: Path, seat: str) -> bool:
-    """Whether any game of the archive has a seat of that name (any case)."""
-    try:
-        return any(seat.lower() in (n.lower() for n in g.seats) for g in read(archive))
-    except ReadError:
-        return False
