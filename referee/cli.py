@@ -464,6 +464,21 @@ def review(
     _run(lambda: review_command(file, game, format, rules, window, samples, seed, jobs, dask, at, after))
 
 
+@app.command("puzzles")
+def puzzles(
+    archive: Path = typer.Argument(..., metavar="ARCHIVE", help="a record of many games (.gwy), as simulate writes"),
+    output: Path = typer.Option(..., "--output", "-o", metavar="DIR", help="the directory to write the deck to (new, empty, or a deck of ours to replace)"),
+    seat: str | None = typer.Option(None, "--seat", "--mine", metavar="NAME", help="instead: a \"my mistakes\" deck from this seat's blunders, as review finds them"),
+    rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
+    window: int = typer.Option(10, "--window", callback=at_least(0), metavar="CARDS", help="the most cards held in a puzzle (the solver's exact window)"),
+    jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="search the games in this many processes (auto: one a core)"),
+) -> None:
+    """Puzzles from the solver: positions of an archive's games where exactly one of at least three legal cards keeps the mover safe, each written as a .gwy position with its solution and every other card's refutation, and an index (JSON)."""
+    from referee.review.deck import puzzles_command
+
+    _run(lambda: puzzles_command(archive, output, seat, rules, jobs, window))
+
+
 # ---- archives a club can ask questions of (issue 42): export --format parquet, query, explore ----
 
 

@@ -515,3 +515,40 @@ def review_position_head(where: str, trick: int | None, held: int) -> str:
     if where != "end":
         return f"After trick {trick} ({cards(held)} held)"
     return "At the end of the record (" + (f"after trick {trick}, " if trick is not None else "") + f"{cards(held)} held)"
+
+
+# Puzzles (getaway-ref puzzles; issue 41, item 4): a position where one card keeps the mover
+# safe, as docs/review.md defines safe. A line is the solver's, each action in the record's words.
+
+PUZZLE_CLASS = {
+    "safe": "keeps {seat} safe",
+    "open": "leaves {seat} open (it gets away only if the others' play or the draw helps it)",
+    "lost": "leaves {seat} lost",
+}
+PUZZLE_END = {"got_away": "{seat} gets away", "lost": "{seat} is left holding cards"}
+
+
+def puzzle_task(seat: str, legal: int, solutions: int) -> str:
+    """The puzzle's question: "South to play, 4 legal cards: which one keeps South safe?"."""
+    which = "which one keeps" if solutions == 1 else "which keep"
+    return f"{seat} to play, {legal} legal cards: {which} {seat} safe, getting away whatever the others play?"
+
+
+def puzzle_answer(seat: str, card: int, cls: str, line: Sequence[str], end: str = "") -> str:
+    """One card's answer with the solver's line: "K♣ keeps South safe. The solver's line:
+    South K♣, East 5♠, ...; South gets away"; for another card its refutation."""
+    said = f"{C.card_str(card)} {PUZZLE_CLASS[cls].format(seat=seat)}."
+    if line:
+        said += " The solver's line: " + ", ".join(line)
+        said += f"; {PUZZLE_END[end].format(seat=seat)}." if end in PUZZLE_END else "."
+    return said
+
+
+def puzzle_played(seat: str, card: int) -> str:
+    """A "my mistakes" puzzle: what the seat played in its game."""
+    return f"In the game {seat} played {C.card_str(card)} here."
+
+
+def puzzle_verdict(right: bool) -> str:
+    """What the page says first when a card is picked."""
+    return "Right." if right else "Not this one."

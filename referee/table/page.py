@@ -38,6 +38,7 @@ from referee.notation.reader import ReadError, read
 from referee.notation.record import Counts, Draw, Game, Play, Take
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
+from referee.review.puzzles import page_data
 from referee.review.report import play_lines
 from referee.review.review import GameReview, review_game
 from referee.table.answers import (
@@ -253,6 +254,7 @@ def game_data(w: Walk) -> dict[str, object]:
         "rules": res.rules.spec() if res.rules else (g.rules or ""),
         "seats": list(g.seats), "positions": positions, "tricks": tricks, "end": end,
         "loose": [_diag(d) for d in w.loose], "moves": moves, "mistakes": mistakes, "review": None,
+        "puzzle": None,
     }
 
 
@@ -285,6 +287,7 @@ def _broken(g: Game) -> dict[str, object]:
     d = g.errors[0]
     return {"title": g.tag("Event") or f"Game {g.number}", "game": g.number, "rules": g.rules or "",
             "seats": list(g.seats), "positions": [], "tricks": {}, "moves": [], "mistakes": [], "loose": [], "review": None,
+            "puzzle": None,
             "end": f"Game {g.number} has {len(g.errors)} syntax error(s), the first at line "
                    f"{d.span.line if d.span else '?'}: {d.message} (run getaway-ref check)"}
 
@@ -368,6 +371,11 @@ def _ours(path: Path) -> bool:
 def _game_page(g: Game, default: RuleSet | None, overrides: dict[str, object], review: bool) -> dict[str, object]:
     w = walk(g, default, overrides)
     data = game_data(w)
+    if g.tag("Puzzle") is not None and not w.result.stopped:
+        # A puzzle (getaway-ref puzzles): the page asks for the card, the solver answers.
+        end = w.steps[-1].after if w.steps else w.start
+        if end is not None:
+            data["puzzle"] = page_data(end, g.seats, g.tag("Played"))
     if review and w.start is not None:
 
         base = default.with_options(**overrides) if default is not None and overrides else default

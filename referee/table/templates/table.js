@@ -297,12 +297,39 @@
     $("mistakes-box").hidden = !g.mistakes.length;
   }
 
-  function openGame(i) { G = i; pickers(); header(); movesList(); chart(); }
+  // ---- a puzzle (getaway-ref puzzles): pick a card, the solver's answer (computed when the page was made) ----
+  function puzzle() {
+    var z = game() && game().puzzle, box = $("puzzle-box");
+    box.hidden = !z;
+    if (!z) return;
+    $("puzzle-task").textContent = z.task;
+    $("puzzle-played").textContent = z.played;
+    $("puzzle-played").hidden = !z.played;
+    $("puzzle-answer").textContent = "";
+    var pc = clear($("puzzle-cards"));
+    z.cards.forEach(function (x) {
+      var b = el("button", face(x.card).red ? "red" : "", x.card);
+      b.setAttribute("data-card", x.card);
+      b.onclick = function () {
+        pc.querySelectorAll("button").forEach(function (o) { o.classList.remove("picked"); });
+        b.classList.add("picked", x.right ? "right" : "wrong");
+        var a = $("puzzle-answer");
+        a.textContent = x.verdict + " " + x.sentence;
+        a.className = "answer " + (x.right ? "right" : "rejected");
+        a.setAttribute("data-right", String(x.right));
+        show(P().length - 1, true);
+      };
+      pc.appendChild(b);
+    });
+  }
+
+  function openGame(i) { G = i; pickers(); header(); movesList(); chart(); puzzle(); }
 
   // ---- the address: #trick-N, #step-N, #mistake-N, each after game-G/ when the file has several ----
   function fromHash() {
     var h = decodeURIComponent(location.hash.replace(/^#/, "")), gi = G;
-    if (!h) return { at: P().length - 1 >= 0 && SERVE ? P().length - 1 : 0 };
+    // a puzzle opens at its moment, the record's end
+    if (!h) return { at: P().length - 1 >= 0 && (SERVE || game().puzzle) ? P().length - 1 : 0 };
     var gm = /^game-(\d+)\/(.*)$/.exec(h);
     if (gm) {
       gi = -1;
@@ -351,7 +378,7 @@
   $("next").onclick = function () { show(at + 1); };
   $("last").onclick = function () { show(P().length - 1); };
   $("slider").oninput = function () { show(parseInt($("slider").value, 10)); };
-  $("game").onchange = function () { openGame(parseInt($("game").value, 10)); notice(""); show(0); };
+  $("game").onchange = function () { openGame(parseInt($("game").value, 10)); notice(""); show(game().puzzle ? P().length - 1 : 0); };
   $("view").onchange = function () { view = $("view").value; show(at, true); };
   document.addEventListener("keydown", function (ev) {
     var tag = (ev.target && ev.target.tagName) || "";
