@@ -18,7 +18,7 @@ from referee.engine.events import DrawCard, LegalReason, PlayCard, TakeHand
 from referee.engine.state import Engine, Phase
 from referee.judging.replay import replay
 from referee.notation.reader import read
-from referee.review.solver import SeatClass, Solver
+from referee.players.solver import SeatClass, Solver
 
 GAMES = 60  # four players: some twenty puzzles, a few seconds
 

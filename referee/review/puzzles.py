@@ -4,7 +4,7 @@ written as a ``.gwy`` position with its solution and the refutation of every oth
 
 A puzzle is found on the referee's own walk of a game (:mod:`referee.judging.replay`): at a
 clean play, with every card known and at most ``window`` cards held, the mover to play a card.
-The solver (:mod:`referee.review.solver`) classes the mover after each of its legal cards; the
+The solver (:mod:`referee.players.solver`) classes the mover after each of its legal cards; the
 position is a puzzle when exactly one of them leaves it safe and no other action of its own
 (a take) does. The "my mistakes" deck (``--seat NAME``) holds instead the positions where
 that seat blundered as the review finds it (:func:`referee.review.review.review_game`, the
@@ -41,8 +41,8 @@ from referee.judging.replay import replay
 from referee.notation.format import format_game
 from referee.notation.reader import parse
 from referee.notation.record import Comment, Game, Hand, Lead, NextTrick, Out, Play, Position, Tag, Trick, Trumps, Waste
-from referee.review.review import BUDGET, WINDOW, _clean, _known, line_words, review_game
-from referee.review.solver import SearchLimit, SeatClass, Solver, actor, cards_held
+from referee.players.solver import SearchLimit, SeatClass, Solver, actor, cards_held
+from referee.review.review import BUDGET, WINDOW, known_position, line_words, played_clean, review_game
 
 __all__ = [
     "LINE",
@@ -201,9 +201,9 @@ def game_puzzles(game: Game, rules: RuleSet | None = None, *, seat_name: str | N
     out = []
     for st in steps:
         item = st.item
-        if not isinstance(item, Play) or not _clean(st):
+        if not isinstance(item, Play) or not played_clean(st):
             continue
-        e = _known(st.before)
+        e = known_position(st.before)
         seat = item.seat
         if not _moment(e, seat) or cards_held(e) > window or len(e.playable(seat)) < least:
             continue
@@ -240,7 +240,7 @@ def _mistakes(game: Game, rules: RuleSet | None, name: str, window: int, budget:
         item = st.item
         if not isinstance(item, Play):
             continue  # a take the review judged: the deck asks for cards
-        e = _known(st.before)
+        e = known_position(st.before)
         if not _moment(e, p.seat):
             continue
         try:
@@ -308,7 +308,7 @@ def verify(text: str, p: Puzzle, least: int = 3) -> str:
     res = walk.result
     if res.stopped or res.errors or res.engine is None:
         return "not_clean"
-    e = _known(steps[-1].after if steps else res.engine)
+    e = known_position(steps[-1].after if steps else res.engine)
     if situation(e) != situation(p.engine):
         return "other_position"
     solver = Solver(max_nodes=BUDGET)
@@ -354,7 +354,7 @@ def page_data(e: Engine, seats: Sequence[str], played: str | None = None) -> dic
     solver's answer, worked out now by a fresh solver: right (it keeps the seat safe) or
     its refutation, each with the solver's line. None where the solver cannot answer (a card
     unseen, its budget spent, no card to play, no card that keeps the seat safe)."""
-    e = _known(e)
+    e = known_position(e)
     seat = e.view().to_act
     if seat < 0 or not _moment(e, seat):
         return None

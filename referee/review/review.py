@@ -219,14 +219,14 @@ def _mistake(step: Step) -> str:
     return ""
 
 
-def _known(e: Engine) -> Engine:
+def known_position(e: Engine) -> Engine:
     """The position with the cards known by elimination placed (``Engine.resolved``): a
     position written with ``waste rest`` and every hand given has its waste pile known whole,
     and so can be solved."""
     return e if e.all_known() else e.resolved()
 
 
-def _clean(step: Step) -> bool:
+def played_clean(step: Step) -> bool:
     """A step the table played by the rules: nothing but notes reported at it."""
     return not any(d.is_error for d in step.diagnostics)
 
@@ -261,12 +261,12 @@ def review_game(game: Game, rules: RuleSet | None = None, *, window: int = WINDO
         seat = a.taker if isinstance(a, TakeHand) else a.seat
         item = step.item
         span = item.seat_span if isinstance(item, Play) else item.span
-        before = _known(step.before)
+        before = known_position(step.before)
         p = PlayReview(len(review.plays) + 1, step.trick, span.line, seat, action_words(a, seats),
                        cards_held(before), step=k)
         review.plays.append(p)
         now = before.view()
-        judged = not (not _clean(step) or now.phase == Phase.OVER or seat in now.out_order or now.as_played)
+        judged = not (not played_clean(step) or now.phase == Phase.OVER or seat in now.out_order or now.as_played)
         exact = judged and solvable(before) and p.held <= window
         # Every seat's chances, and the mover's before and after where no exact verdict is.
         sampled = len(before.in_game()) + (2 if judged and not exact else 0)
@@ -396,7 +396,7 @@ def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
         step = walk[j]
         item = step.item
         e = step.before
-        if isinstance(item, Play) and _clean(step):
+        if isinstance(item, Play) and played_clean(step):
             t, x = item.seat, item.card
             turn = e.turn()
             led = SUIT[turn.trick[0][1]] if turn.phase == Phase.IN_TRICK and turn.trick else -1
@@ -649,9 +649,9 @@ def review_position(game: Game, rules: RuleSet | None = None, *, after: int | No
                              + (f" (tricks {have[0]} to {have[-1]})" if have else " (no tricks)"))
         k = found[-1]
     if k >= 0:
-        here = _known(_after(steps, k))
+        here = known_position(_after(steps, k))
     elif result.engine is not None:
-        here = _known(result.engine)
+        here = known_position(result.engine)
     else:
         raise ValueError(f"game {game.number}: the replay stops before any position: {result.stopped}")
     last = steps[k] if k >= 0 else None
