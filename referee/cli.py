@@ -474,7 +474,7 @@ def puzzles(
     jobs: str = typer.Option("1", "--jobs", "-j", metavar="N", help="search the games in this many processes (auto: one a core)"),
 ) -> None:
     """Puzzles from the solver: positions of an archive's games where exactly one of at least three legal cards keeps the mover safe, each written as a .gwy position with its solution and every other card's refutation, and an index (JSON)."""
-    from referee.review.deck import puzzles_command
+    from referee.table.deck import puzzles_command
 
     _run(lambda: puzzles_command(archive, output, seat, rules, jobs, window))
 
