@@ -28,6 +28,7 @@ comment and ``check`` judges the game by the texts.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,8 @@ class Imported:
     spec: str
     departures: list[str] = field(default_factory=list)
     plays: int = 0
+    # where judging by the texts parts from what the app recorded (the trick named)
+    differs: list[str] = field(default_factory=list)
 
 
 def _card(value: Any, where: str) -> int:
@@ -248,7 +251,178 @@ def read_live_solver(data: Any) -> Imported:
     return Imported(text, spec, departures, plays)
 
 
-READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver}
+
+# ---- thulla-ai: the completed game of the Thulla AI web app ------------------------------
+
+# The rule set its engine implies: the first trick in turn from the A♠ holder, and a last card
+# that wins a clean trick gets away with the lead passing on (Pagat, Getaway: Variations, 3).
+THULLA_AI_RULES = "pagat last_card=pass_lead first_trick=in_turn"
+THULLA_AI_DEPARTURES = (
+    "the app lets the player whose hand is asked for refuse it (a take with \"given\": false); "
+    "the texts give the taker the hand (Pagat, Getaway: Taking cards)",
+    "the app offers takes only in one round from the leader before each trick after the first, "
+    "and none with two players left; the texts allow a take before any trick",
+    "with two players left, the app lets a last card that wins a clean trick get away like any "
+    "other; the texts have its player draw from the waste pile and lead (Pagat, Getaway: Two "
+    "players; Variations, 3)",
+)
+_AI_RANKS = {"10": "T", **{r: r for r in "23456789JQKA"}}
+_SEAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,19}")
+_NOT_SEATS = {"deal", "takes", "draws", "from", "out"}
+
+
+def _ai_card(value: Any, where: str) -> int:
+    """A card as thulla-ai writes it: a rank 2-10, J, Q, K or A, then D, H, S or C."""
+    if isinstance(value, str) and len(value) in (2, 3) and value[:-1] in _AI_RANKS and value[-1] in _CARD_SUITS:
+        card = C.parse_card(_AI_RANKS[value[:-1]] + value[-1])
+        if card is not None:
+            return card
+    raise ImportProblem(f"{where}: {value!r} is not a card (a rank 2-10, J, Q, K or A and a suit D, H, S or C)")
+
+
+def _ai_seat(value: Any, n: int, where: str) -> int:
+    if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n):
+        raise ImportProblem(f"{where}: {value!r} is not a seat (0 to {n - 1})")
+    return value
+
+
+def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
+    got = _field(obj, key, where)
+    if not isinstance(got, list):
+        raise ImportProblem(f"{where}.{key}: not a list")
+    return got
+
+
+def _seat_names(players: list[Any]) -> list[str]:
+    """The players' names as the record's seats, when each is one word and they differ;
+    otherwise seat1, seat2, ... (the app's names are kept in a comment)."""
+    words = [p for p in players if isinstance(p, str) and _SEAT_WORD.fullmatch(p) and p.lower() not in _NOT_SEATS]
+    if len(words) == len(players) and len({w.lower() for w in words}) == len(words):
+        return words
+    return [f"seat{i + 1}" for i in range(len(players))]
+
+
+def read_thulla_ai(data: Any) -> Imported:
+    """A completed game of the Thulla AI web app as a record (see the module's docstring)."""
+    if not isinstance(data, dict) or data.get("version") != 2 or "tricks" not in data:
+        raise ImportProblem("not a completed game of version 2 (no \"version\": 2 and \"tricks\" at the top)")
+    players = _ai_list(data, "players", "the game")
+    n = len(players)
+    if not 2 <= n <= 8:
+        raise ImportProblem(f"players: {n} players (a game has 2 to 8)")
+    seats = _seat_names(players)
+    opening = _field(data, "opening_hands", "the game")
+    if opening is None:
+        raise ImportProblem("opening_hands: null (the app kept no deal for this game, so it cannot be replayed)")
+    if not isinstance(opening, list) or len(opening) != n:
+        raise ImportProblem(f"opening_hands: not one hand for each of the {n} players")
+    hands: list[list[int]] = []
+    for s, hand in enumerate(opening):
+        if not isinstance(hand, list):
+            raise ImportProblem(f"opening_hands[{s}]: not a list of cards")
+        hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
+    rules = parse_spec(THULLA_AI_RULES)
+    try:
+        engine: Engine | None = Engine.from_deal(rules, hands)
+    except ValueError as e:
+        raise ImportProblem(f"opening_hands: the deal cannot be: {e}") from None
+
+    tricks = _ai_list(data, "tricks", "the game")
+    takes = _ai_list(data, "takes", "the game")
+    after: dict[int, list[tuple[int, Any]]] = {}
+    for k, t in enumerate(takes):
+        n_after = _field(t, "after_trick", f"takes[{k}]")
+        if not isinstance(n_after, int) or isinstance(n_after, bool):
+            raise ImportProblem(f"takes[{k}].after_trick: {n_after!r} is not a trick number")
+        after.setdefault(n_after, []).append((k, t))
+
+    lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
+    differs: list[str] = []  # where the texts part from what the app did, by trick
+    out: list[int] = []
+    plays = 0
+
+    def follow(action: EV.Action, said: str) -> None:
+        """The engine follows the app; the first action the texts do not allow ends that."""
+        nonlocal engine
+        if engine is None:
+            return
+        why = engine.verdict(action)
+        if why is not None:
+            differs.append(f"{said}: the texts do not allow it ({why.code}); check says why")
+            engine = None
+            return
+        for ev in engine.apply(action):
+            if isinstance(ev, EV.GotAway):
+                out.append(ev.seat)
+            elif isinstance(ev, EV.DrawDue) and ev.source is None:
+                differs.append(f"{said}: {seats[ev.seat]} has the power with no card, and the texts have "
+                               f"{seats[ev.seat]} draw from the waste pile and lead; the app lets {seats[ev.seat]} get away")
+                engine = None
+                return
+
+    def write_takes(number: int) -> None:
+        for k, t in after.pop(number, []):
+            at = f"takes[{k}]"
+            a = _ai_seat(_field(t, "asker_seat", at), n, f"{at}.asker_seat")
+            b = _ai_seat(_field(t, "target_seat", at), n, f"{at}.target_seat")
+            given = _field(t, "given", at)
+            if given is True:
+                lines.append(f"{seats[a]} takes {seats[b]}")
+                follow(EV.TakeHand(a, b), f"the take after trick {number} ({seats[a]} takes {seats[b]})")
+            elif given is False:
+                lines.append(f"# {seats[a]} could take {seats[b]}'s hand and did not, or {seats[b]} refused it")
+            else:
+                raise ImportProblem(f"{at}.given: {given!r} is not true or false")
+
+    write_takes(0)
+    for i, trick in enumerate(tricks):
+        at = f"tricks[{i}]"
+        number = _field(trick, "n", at)
+        if number != i + 1:
+            raise ImportProblem(f"{at}.n: {number!r} where trick {i + 1} was due")
+        leader = _ai_seat(_field(trick, "leader_seat", at), n, f"{at}.leader_seat")
+        if engine is not None and engine.to_act() not in (leader, -1):
+            differs.append(f"trick {number}: the app has {seats[leader]} lead, the texts {seats[engine.to_act()]}")
+            engine = None
+        written = []
+        for k, p in enumerate(_ai_list(trick, "plays", at)):
+            s = _ai_seat(_field(p, "seat", f"{at}.plays[{k}]"), n, f"{at}.plays[{k}].seat")
+            c = _ai_card(_field(p, "card", f"{at}.plays[{k}]"), f"{at}.plays[{k}].card")
+            written.append(f"{seats[s]} {C.card_str(c)}")
+            plays += 1
+            follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
+        if not written:
+            raise ImportProblem(f"{at}.plays: no plays")
+        lines.append(f"{number}. " + ", ".join(written))
+        write_takes(number)
+    if after:
+        k = min(k for ts in after.values() for k, _ in ts)
+        raise ImportProblem(f"takes[{k}].after_trick: no such trick among the {len(tricks)}")
+
+    result = _field(data, "result", "the game")
+    order = [_ai_seat(_field(w, "seat", f"result.finishing_order[{k}]"), n, f"result.finishing_order[{k}].seat")
+             for k, w in enumerate(_ai_list(result, "finishing_order", "result"))]
+    lost = _field(result, "loser", "result")
+    app_loser = None if lost is None else _ai_seat(_field(lost, "seat", "result.loser"), n, "result.loser.seat")
+    if engine is not None and not differs:
+        left = [s for s in range(n) if s not in out]
+        referee_loser = left[0] if len(left) == 1 else None
+        if (out, referee_loser) != (order, app_loser):
+            first = next((k for k, (x, y) in enumerate(zip(out, order)) if x != y), min(len(out), len(order)))
+            differs.append(f"the end, the order of getting away: the app's {' '.join(seats[s] for s in order) or 'none'}, "
+                           f"the texts' {' '.join(seats[s] for s in out) or 'none'} (from the {first + 1}. out)")
+
+    names = [] if seats[0] != "seat1" else [f"# seat{i + 1} is the app's {p!r}" for i, p in enumerate(players)]
+    head = [f'[Seats "{" ".join(seats)}"]', f'[Rules "{THULLA_AI_RULES}"]', '[Source "thulla-ai"]']
+    if app_loser is not None:
+        head.append(f'[Result "{seats[app_loser]}"]')
+    notes = names + [f"# where the app departs from the texts: {d}" for d in THULLA_AI_DEPARTURES]
+    notes += [f"# where the texts part from the app: {d}" for d in differs]
+    text = "%gwy 1\n\n%game\n" + "\n".join(head + notes + lines) + "\n"
+    return Imported(text, THULLA_AI_RULES, list(THULLA_AI_DEPARTURES), plays, differs)
+
+
+READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai}
 FORMATS = tuple(READERS)
 
 
@@ -284,4 +458,6 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         raise UsageError(f"cannot write {output}: {getattr(e, 'strerror', None) or e}") from None
     print(f"wrote {output}: 1 game, {got.plays} plays, rules {got.spec}"
           + (f"; {len(got.departures)} departure(s) of the app from the texts, noted in the record" if got.departures else ""))
+    for d in got.differs:
+        print(f"the texts part from the app at {d}")
     return 0
