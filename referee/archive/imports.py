@@ -1,7 +1,8 @@
 """``getaway-ref import --from FORMAT FILE``: a game kept by a Getaway app, as a record the
-referee can judge (docs/archives.md, "Importing games from apps").
+referee can judge (docs/archives.md, "Importing games from apps"). Two formats:
+``bhabhi-live-solver`` and ``thulla-ai`` (below).
 
-One format so far, ``bhabhi-live-solver``: the archive the Getaway Live Solver (the public
+``bhabhi-live-solver`` is the archive the Getaway Live Solver (the public
 repository Harman6139/bhabhi-live-solver, a three-player tracker for the phone) exports. What
 this reader knows of it is the format's facts, as the repository declares them (its event
 and archive schemas), written here in our own words:
@@ -23,6 +24,30 @@ The app records no trick boundaries, so the tricks are split where the engine sa
 ends (after everyone played, at a tochoo); the record's rule set is the one the app's
 settings imply, and where the app allows what the texts do not, the record says so in a
 comment and ``check`` judges the game by the texts.
+
+``thulla-ai`` is the completed game the Thulla AI web app (the public repository
+ahmedpervaiz31/thulla-ai, a Python engine with a browser table and bots) writes for every
+finished game. The fields read, as its code writes them (in our words):
+
+* one JSON object, ``version`` 2; ``players``, the names by seat number (0, 1, ...,
+  clockwise: the app's next player is the next number);
+* ``opening_hands``: each seat's cards as dealt (null when the app kept no deal);
+* ``tricks``: in order, each with its number ``n``, the ``leader_seat`` and the ``plays``
+  (``seat``, ``card``) as played; the app's own notes on each play (the hand before, the
+  legal cards, advice) are not read;
+* ``takes``: each offer of the next player's hand, ``after_trick`` (the number of tricks
+  played), ``asker_seat``, ``target_seat`` and ``given`` (false: not asked, or refused);
+* ``result``: ``finishing_order`` (the seats in the order they got away) and the ``loser``;
+* a card is a rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A`` and a suit letter ``D``, ``H``,
+  ``S``, ``C``.
+
+The app's engine plays the first trick in turn from the A♠ holder, and lets a last card that
+wins a clean trick get away, the lead passing on (Pagat's third variation), so its record is
+judged by ``pagat last_card=pass_lead first_trick=in_turn``. Where it departs from the texts
+(``THULLA_AI_DEPARTURES``) the record says so in comments; where judging by the texts parts
+from what the app recorded (its two-player ending, a leader, the order of getting away), the
+reader names the trick, and the app's loser is the record's ``[Result]``, which ``check``
+holds against the replay.
 """
 
 from __future__ import annotations
