@@ -1,6 +1,6 @@
 """``getaway-ref import --from FORMAT FILE``: a game kept by a Getaway app, as a record the
-referee can judge (docs/archives.md, "Importing games from apps"). Two formats:
-``bhabhi-live-solver`` and ``thulla-ai`` (below).
+referee can judge (docs/archives.md, "Importing games from apps"). Three formats:
+``bhabhi-live-solver``, ``thulla-ai`` and ``card-game-thulla`` (below).
 
 ``bhabhi-live-solver`` is the archive the Getaway Live Solver (the public
 repository Harman6139/bhabhi-live-solver, a three-player tracker for the phone) exports. What
@@ -48,6 +48,25 @@ judged by ``pagat last_card=pass_lead first_trick=in_turn``. Where it departs fr
 from what the app recorded (its two-player ending, a leader, the order of getting away), the
 reader names the trick, and the app's loser is the record's ``[Result]``, which ``check``
 holds against the replay.
+
+``card-game-thulla`` is a match of the Bhabhi Thulla table built on boardgame.io (the public
+repository samiUllah1526/card-game-thulla), as its storage keeps it: the SQLite row's
+``initial_state``, ``log`` and ``state`` (JSON text), or the same as boardgame.io's fetch of
+a match returns them (``initialState``, ``log``, ``state``, JSON). The fields read:
+
+* ``initialState.G.hands``: each seat's cards (``"0"``, ``"1"``, ...; the next seat is the
+  next number), a card's ``id`` being its suit letter, a dash and its rank 2-14 (``S-14`` is
+  the A♠); ``initialState.G.takeRequiresPermission`` (a take waits for the answer);
+* ``log``: the framework's entries in order; a move is ``action.payload`` with its ``type``,
+  ``args`` and ``playerID``: ``playCard`` (the card's id), ``takeLeftHand``, ``respondTake``
+  (true or false), ``leaveGame`` and ``playAgain`` (where the record stops), and the table's
+  housekeeping (``startGame``, ``dismissPickup``, ...), which is passed over;
+* ``state.G.dealHistory[0]``: the app's result of the first deal (``gotAway``, ``bhabhi``);
+* ``metadata.players``: the names, when the row keeps them.
+
+The log keeps no trick boundaries, so the reader follows the app's own bookkeeping: a trick
+ends when everyone holding cards at its start has played, or at a card of another suit, and
+a player who plays their last card is out at once.
 """
 
 from __future__ import annotations
