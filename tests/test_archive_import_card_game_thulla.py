@@ -145,6 +145,33 @@ def test_a_hand_edited_renege_is_named(tmp_path):
     assert run_cli("check", str(out)).returncode == 1
 
 
+def test_a_take_asked_and_answered_and_a_new_deal(tmp_path):
+    """With takeRequiresPermission the take waits for the answer: given, it is the take; the
+    record stops where the host deals again (the next deal's hands are not in the log)."""
+    data = json.loads((SAMPLES / "card-game-thulla.json").read_text(encoding="utf-8"))
+    data["initialState"]["G"]["takeRequiresPermission"] = True
+    log = data["log"]
+    k = next(i for i, e in enumerate(log) if e["action"]["payload"].get("type") == "takeLeftHand")
+    plain_run = run_cli("import", "--from", "card-game-thulla", str(SAMPLES / "card-game-thulla.json")).stdout
+    [take_line] = [ln for ln in plain_run.splitlines() if " takes " in ln]
+    victim = int(take_line.split()[-1][1:]) - 1
+    log.insert(k + 1, move(victim, "respondTake", True))
+    log.append(move(0, "playAgain"))
+    path = tmp_path / "asked.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = run_cli("import", "--from", "card-game-thulla", str(path))
+    assert r.returncode == 0, r.stderr
+    assert take_line in r.stdout.splitlines() and "# a new deal begins at log[" in r.stdout
+    assert r.stdout.splitlines()[-1] == plain_run.splitlines()[-1]  # every trick of the first deal
+    # refused: no take, a comment, and the hands the app kept decide the rest
+    log[k + 1] = move(victim, "respondTake", False)
+    del log[k + 2:]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    r = run_cli("import", "--from", "card-game-thulla", str(path))
+    assert r.returncode == 0, r.stderr
+    assert " takes " not in r.stdout and f"# P{victim + 1} refused to give " in r.stdout
+
+
 def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
     data = json.loads((SAMPLES / "card-game-thulla.json").read_text(encoding="utf-8"))
     change(data)
