@@ -539,7 +539,7 @@ def explore(
 @app.command("import")
 def import_(
     file: Path = typer.Argument(..., metavar="FILE", help="the app's game log"),
-    from_: str = typer.Option(..., "--from", metavar="FORMAT", help="the app that wrote it: bhabhi-live-solver (the Getaway Live Solver's exported archive)"),
+    from_: str = typer.Option(..., "--from", metavar="FORMAT", help="the app that wrote it (the formats are listed in docs/archives.md, Importing games from apps)"),
     output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="write the record here instead of standard output"),
     force: bool = typer.Option(False, "--force", help="replace an existing --output file"),
 ) -> None:
