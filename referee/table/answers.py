@@ -238,10 +238,7 @@ def highest_clause(trick: Sequence[tuple[int, int]], w: int, trump: int | None) 
     if card is None or not trick:
         return ""
     led = C.SUIT[trick[0][1]]
-    return W.highest("trump" if C.SUIT[card] == trump and C.SUIT[card] != led else C.suit_name(led), card)
-
-
-LEAD_WHY = W.LEAD_WHY  # the one table of why a seat leads (judging/wording.py)
+    return W.highest(W.trump_word() if C.SUIT[card] == trump and C.SUIT[card] != led else W.suit_word(led), card)
 
 
 def item_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = None) -> str:
@@ -655,7 +652,7 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
         if card is not None:
             return (f"{seats[v.leader]} leads trick {v.trick_no}: they played the highest card, "
                     f"{C.card_str(card)}, to trick {v.trick_no - 1}")
-    return f"{seats[v.leader]} leads trick {v.trick_no}: {LEAD_WHY[v.lead_why]}"
+    return f"{seats[v.leader]} leads trick {v.trick_no}: {W.lead_why(v.lead_why)}"
 
 
 def next_play(e: E.Engine, seats: Sequence[str], *, trick: bool = False, short: bool = False) -> str:
