@@ -236,3 +236,28 @@ def strings(messages: Iterator[str] | list[str], lang: str | None = None) -> dic
     finally:
         if token is not None:
             restore(token)
+
+
+def for_page(asked: str | None = None, cookie: str | None = None, accept: str | None = None) -> str:
+    """A page's language: the one asked in its address (``?lang=``), else the phone's choice
+    (the picker's ``lang`` cookie, kept with its localStorage), else the browser's languages
+    (``Accept-Language``, best first), else the process's."""
+    have = shipped()
+    for name in (asked, cookie):
+        found = known(name, have) if name else None
+        if found:
+            return found
+    if accept:
+        ranked = []
+        for i, part in enumerate(accept.split(",")):
+            tag, _sep, q = part.strip().partition(";q=")
+            try:
+                weight = float(q) if q else 1.0
+            except ValueError:
+                weight = 0.0
+            ranked.append((-weight, i, tag.strip()))
+        for _w, _i, tag in sorted(ranked):
+            found = known(tag, have) if tag and tag != "*" else None
+            if found:
+                return found
+    return current()

@@ -21,6 +21,8 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from typing import Any
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
 from referee.files import WriteError, check_distinct, recover, write_text
@@ -295,10 +298,25 @@ def _env() -> Any:
     where a page is rendered (the site's Worker computes the table's data and never renders)."""
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("referee.table", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # The template's words through the one translator (engine/language.py), in the language
+    # of the page being rendered: {% trans %}, _() and ngettext() in the templates.
+    env.install_gettext_callables(L.gettext, L.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+# The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
+# to the page translated as its `i18n` dictionary.
+_SCRIPT_WORDS = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+
+
+@functools.cache
+def script_words(name: str = "table.js") -> tuple[str, ...]:
+    return tuple(dict.fromkeys(json.loads(f'"{m}"') for m in _SCRIPT_WORDS.findall(_asset(name))))
 
 
 def _asset(name: str) -> str:
@@ -309,7 +327,7 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(data: dict[str, Any], *, serve: bool = False, site: bool = False) -> str:
+def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str | None = None) -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
     recorder's and watchers' parts and lets the script talk to the server that sent it;
     ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
@@ -325,9 +343,14 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False) -> 
     title = f"{first.get('title', 'Getaway')} — {data.get('file', '')}" if first else "getaway-ref"
     from markupsafe import Markup
 
-    page: str = _env().get_template("table.html.j2").render(
-        title=title, file=data.get("file", ""), data=data, css=Markup(css),
-        js=Markup(js), csp=csp, serve=serve, site=site)
+    # In the language asked (--lang, or serve's phone), else the current one: <html lang dir>,
+    # the picker (serve: the phone's choice, kept in its localStorage and a cookie), the
+    # script's words and the voice that reads a ruling aloud.
+    with L.speaking(lang or L.current()) as chosen:
+        page: str = _env().get_template("table.html.j2").render(
+            title=title, file=data.get("file", ""), data=data, css=Markup(css),
+            js=Markup(js), csp=csp, serve=serve, site=site, lang=L.info(chosen),
+            languages=[L.LANGUAGES[c] for c in L.shipped()], i18n=L.strings(list(script_words())))
     return page
 
 

@@ -46,6 +46,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from referee.engine import language as L
 from referee.files import WriteError
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
@@ -94,6 +95,24 @@ def _plain(status: int, text: str, close: bool = False) -> list[dict[str, Any]]:
         headers.append((b"connection", b"close"))
     return [{"type": "http.response.start", "status": status, "headers": headers},
             {"type": "http.response.body", "body": body}]
+
+
+def _language(scope: dict[str, Any]) -> str:
+    """The language a request asks for (engine/language.py's ``for_page``)."""
+    from urllib.parse import parse_qs
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
+    cookie = accept = None
+    for k, v in scope.get("headers", []):
+        key = k.decode("latin-1").lower()
+        if key == "accept-language":
+            accept = v.decode("latin-1")
+        elif key == "cookie":
+            for part in v.decode("latin-1").split(";"):
+                name, _sep, value = part.strip().partition("=")
+                if name == "lang":
+                    cookie = value
+    return L.for_page(query, cookie, accept)
 
 
 def _host_port(value: str) -> tuple[str, int] | None:
@@ -178,7 +197,10 @@ class Guard:
                 return m
             return await receive()
 
-        await self.app(scope, replay, send)
+        # Each phone's sentences in its own language (issue 40): the address's ?lang=, the
+        # picker's cookie, the browser's Accept-Language.
+        with L.speaking(_language(scope)):
+            await self.app(scope, replay, send)
 
     @staticmethod
     def _refusal(scope: dict[str, Any]) -> tuple[int, str] | None:
