@@ -20,6 +20,7 @@ The engine imports this module only for its words; the rules never depend on a l
 
 from __future__ import annotations
 
+import gettext as _gettext
 import os
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
@@ -185,10 +186,8 @@ def translations(lang: str) -> _Translations | None:
     found: _Translations | None = None
     path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
     if lang != ENGLISH and path.is_file():
-        import gettext  # only when a sentence is said in another language than English
-
         with path.open("rb") as fp:
-            found = gettext.GNUTranslations(fp)
+            found = _gettext.GNUTranslations(fp)
     _loaded[lang] = found
     return found
 

@@ -23,7 +23,7 @@ import ast
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 LOCALE = Path(__file__).resolve().parent
@@ -54,6 +54,11 @@ PLURALS = {
 }
 
 
+class _Text(NamedTuple):
+    lineno: int
+    value: str
+
+
 def extract_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
                   options: dict[str, Any]) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extraction method for the catalogue of codes: every sentence of a ``Words``
@@ -62,9 +67,9 @@ def extract_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
     ``explain``, are not in the catalogue yet)."""
     tree = ast.parse(fileobj.read().decode("utf-8"))
 
-    def texts(node: ast.AST) -> Iterator[ast.Constant]:
+    def texts(node: ast.AST) -> Iterator[_Text]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value:
-            yield node
+            yield _Text(node.lineno, node.value)
         elif isinstance(node, ast.Dict):
             for v in node.values:
                 yield from texts(v)
@@ -190,7 +195,6 @@ def init(lang: str) -> None:
         raise SystemExit(f"{path} exists: run update instead")
     with TEMPLATE.open("rb") as f:
         catalog = read_po(f, locale=lang, domain=DOMAIN)
-    catalog.locale = lang  # type: ignore[assignment]
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=100, include_lineno=False)

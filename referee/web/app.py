@@ -34,7 +34,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import h11
 import segno
@@ -99,8 +99,6 @@ def _plain(status: int, text: str, close: bool = False) -> list[dict[str, Any]]:
 
 def _language(scope: dict[str, Any]) -> str:
     """The language a request asks for (engine/language.py's ``for_page``)."""
-    from urllib.parse import parse_qs
-
     query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
     cookie = accept = None
     for k, v in scope.get("headers", []):
