@@ -7,9 +7,9 @@ import os
 import re
 import shutil
 import subprocess
-import zipfile
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 from conftest import RECORDS, ROOT
