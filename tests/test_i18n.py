@@ -191,3 +191,15 @@ def test_serve_gives_each_phone_its_language_and_remembers_the_picker(tmp_path: 
         if drv is not None:
             drv.quit()
         srv.stop()
+
+
+def test_html_writes_its_page_in_the_language_asked(tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    r = _run("html", "--lang", "ur", RECORD, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text(encoding="utf-8")
+    assert '<html lang="ur" dir="rtl">' in page
+    data = json.loads(page.split('id="data">', 1)[1].split("</script>", 1)[0])
+    said = json.dumps(data, ensure_ascii=False)
+    assert "رنگ چھپایا" in said and "سے پہل کی" in said  # the ruling and the narration, in Urdu
+    assert '"M201"' in said  # the codes stay as they are
