@@ -35,10 +35,7 @@ def main() -> None:
 
             code = serve()
         else:
-            from referee.cli import main as typer_main  # every other command line: typer's
-
-            typer_main()
-            code = 0
+            code = _typer(argv)
     except BrokenPipeError:
         code = closed_pipe()
     except KeyboardInterrupt:
@@ -46,6 +43,24 @@ def main() -> None:
     except SystemExit as e:
         code = _flushed(e)
     sys.exit(code)
+
+
+def _typer(argv: list[str]) -> int:
+    """Every other command line, through typer's: ``--lang`` taken first, wherever it
+    stands, for every command (issue 40)."""
+    from referee.commands.options import UsageError, choose_language, machine_line, say_error, take_language
+
+    try:
+        lang, rest = take_language(argv)
+        choose_language(lang, machine=machine_line(rest))
+    except UsageError as e:
+        say_error(str(e))
+        return 2
+    sys.argv[1:] = rest
+    from referee.cli import main as typer_main  # typer's
+
+    typer_main()
+    return 0
 
 
 def _lsp_available() -> bool:

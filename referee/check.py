@@ -15,7 +15,15 @@ from pathlib import Path
 from referee.archive.check import FileSettings, run_check
 from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
 from referee.archive.jobs import choose_jobs
-from referee.commands.options import EXIT_USAGE, UsageError, expand, read_check_line, rules_options, say_error
+from referee.commands.options import (
+    EXIT_USAGE,
+    UsageError,
+    choose_language,
+    expand,
+    read_check_line,
+    rules_options,
+    say_error,
+)
 from referee.config import Config, ConfigError, Settings, where
 from referee.files import WriteError, io_error, recover
 from referee.fixes import fix_paths
@@ -27,7 +35,7 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
                   rules: str | None = None, rules_file: Path | None = None, sets: Sequence[str] = (),
                   force_rules: bool = False, quiet: bool = False, jobs: str = "auto", dask: str | None = None,
                   show_games: bool = False, verbose: bool = False, config: Path | None = None,
-                  isolated: bool = False, fix: bool = False) -> int:
+                  isolated: bool = False, fix: bool = False, lang: str | None = None) -> int:
     """``getaway-ref check``: every game judged under the settings nearest its file
     (``[tool.getaway-ref]`` or ``getaway-ref.toml``; the command line wins), and reported;
     the exit code."""
@@ -47,6 +55,7 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     except (ConfigError, SelectError) as e:
         raise UsageError(str(e)) from None
     out_format = output_format or run.output_format or "text"
+    choose_language(lang, machine=out_format != "text")
     # The line per game only when asked on the command line (which wins over quiet = true in
     # the settings, now the default anyway); -q keeps a script's output as it was.
     show = (show_games or verbose) and not quiet

@@ -31,7 +31,7 @@ from typer.core import TyperCommand, TyperGroup
 
 import referee
 from referee.commands import UsageError
-from referee.commands.options import CHECK_HELP
+from referee.commands.options import CHECK_HELP, LANG_HELP, choose_language
 from referee.commands.pipes import closed_pipe
 
 
@@ -149,8 +149,11 @@ def _version_callback(value: bool) -> None:
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version_callback, is_eager=True,
                                  help="print the version and which build runs (compiled or Python modules), and exit"),
+    lang: str | None = typer.Option(None, "--lang", metavar="LANG", help=LANG_HELP + "; given anywhere on the line"),
 ) -> None:
     """Referee and record checker for the card game Getaway (Bhabhi, Thulla, Donkey)."""
+    if lang is not None:  # referee/_start.py takes --lang first; this is for the app called as a library
+        choose_language(lang)
 
 
 def at_least(low: int) -> Callable[[int | None], int | None]:

@@ -20,6 +20,7 @@ from rich.console import Console
 from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
+from referee.engine.codes import said_explanation, said_title
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
 from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
@@ -207,18 +208,18 @@ def explain_command(code: str | None, number: int | None = None) -> int:
         return EXIT_OK
     if code is None:
         for k, known in CODES.items():
-            sys.stdout.write(f"{k}  {code_severity(k):<7}  {known.title}\n")
+            sys.stdout.write(f"{k}  {code_severity(k):<7}  {said_title(known)}\n")
         return EXIT_OK
     c = lookup(code)
     if c is None:
         raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = console()
-    out.print(f"[bold]{c.code}[/]: {c.title} ({code_severity(c.code)})")
+    out.print(f"[bold]{c.code}[/]: {said_title(c)} ({code_severity(c.code)})")
     if c.retired:
         out.print(f"retired, no longer reported: {c.retired}", markup=False)
     out.print(f"rule: {c.rule}", markup=False)
     out.print()
-    out.print(c.explanation, markup=False)
+    out.print(said_explanation(c), markup=False)
     if c.example:
         out.print()
         out.print("example:", markup=False)

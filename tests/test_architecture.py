@@ -244,6 +244,7 @@ DEFERRING: dict[str, str] = {
     "referee.engine.rules": "pydantic and TOML only for a --rules-file",
     "referee.table.live": "prompt_toolkit only where the terminal's prompt is made (the site's Worker has none)",
     "referee.table.page": "jinja2 only where a page is rendered (the site's Worker computes the table's data)",
+    "referee.locale.catalogues": "Babel (the i18n extra), for making the catalogues only; the referee never needs it",
 }
 
 

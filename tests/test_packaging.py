@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 from conftest import RECORDS, ROOT
@@ -77,6 +78,10 @@ def test_without_a_c_compiler_the_wheel_is_the_python_modules_and_the_build_says
     assert r.returncode == 0, r.stdout + r.stderr
     (wheel,) = (tmp_path / "wheels").glob("*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")
+    # the translations ship (issue 40): each language's compiled catalogue, its source and the template
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"referee/locale/getaway.pot", "referee/locale/ur/LC_MESSAGES/getaway.po",
+            "referee/locale/ur/LC_MESSAGES/getaway.mo"} <= names
     said = [line for line in (r.stdout + r.stderr).splitlines() if "getaway-ref: the compiled modules could not be built" in line]
     assert len(said) == 1 and "installing the Python modules" in said[0] and len(said[0]) < 400
     assert not list((project / "referee").rglob("*.so"))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from referee.archive.inputs import expand as files_of
+from referee.engine import language as L
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, load_file, parse_spec
 from referee.reports.sink import FORMATS
 
@@ -88,6 +89,66 @@ class Option:
     path: bool = False  # the value names a file
 
 
+# --lang, for every command (issue 40): check reads it as its own option, the others through
+# take_language before typer sees the line.
+LANG_HELP = ("the language of the sentences: en, ur, pa_PK (Shahmukhi), pa (Gurmukhi), hi, ml, bn (default: "
+             "the environment's LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English); codes, the notation and "
+             "machine formats stay in English")
+# Commands whose output is for programs whatever the line says, so never translated.
+MACHINE_COMMANDS = ("export", "schema")
+
+
+def choose_language(lang: str | None, *, machine: bool = False) -> str:
+    """The language of this run's sentences (engine/language.py): ``--lang``, else the
+    environment's; English for a machine format (JSON, SARIF, JUnit, ...), whose words
+    programs read. A language we do not know is a usage error."""
+    try:
+        chosen = L.choose(lang)
+    except ValueError as e:
+        raise UsageError(f"--lang: {e}") from None
+    return L.choose(L.ENGLISH) if machine else chosen
+
+
+def take_language(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang LANG`` (or ``--lang=LANG``) taken from a command line, wherever it stands
+    before a lone ``--``: the value (None when not given) and the rest of the line."""
+    rest: list[str] = []
+    lang: str | None = None
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            rest += argv[i:]
+            break
+        if word == "--lang":
+            if i + 1 >= len(argv):
+                raise UsageError("--lang needs a value")
+            lang = argv[i + 1]
+            i += 2
+            continue
+        if word.startswith("--lang="):
+            lang = word.partition("=")[2]
+        else:
+            rest.append(word)
+        i += 1
+    return lang, rest
+
+
+def machine_line(argv: list[str]) -> bool:
+    """Does this command line ask for output for programs (``--format`` other than text,
+    ``--json``, or a command that only writes for programs)?"""
+    if argv[:1] and argv[0] in MACHINE_COMMANDS:
+        return True
+    for i, word in enumerate(argv):
+        if word in ("-f", "--format", "--output-format") and i + 1 < len(argv):
+            if argv[i + 1] != "text":
+                return True
+        elif word == "--json" or (word.startswith(("--format=", "--output-format="))
+                                   and word.partition("=")[2] != "text"):
+            return True
+    return False
+
+
 CHECK_OPTIONS: tuple[Option, ...] = (
     Option(("-f", "--output-format", "--format"), "output_format",
            "text for people, json or jsonl for programs, github for workflow annotations, sarif for code "
@@ -112,6 +173,7 @@ CHECK_OPTIONS: tuple[Option, ...] = (
            "one per core for a large one (the report keeps the input order)", "N", default="auto"),
     Option(("--dask",), "dask", "judge the games on the Dask cluster whose scheduler is at this address "
            "(tcp://host:8786); its workers must read the files at the same paths", "ADDRESS"),
+    Option(("--lang",), "lang", LANG_HELP, "LANG"),
     Option(("--fix",), "fix", "first apply the safe fixes (a seat's unique beginning written out, the missing "
            "version line) to the files, saying what was fixed; then check them"),
 )

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from referee.engine import citations as R
+from referee.engine import language as L
 
 ERROR, MISTAKE, NOTE = "error", "mistake", "note"
 SEVERITIES = (ERROR, MISTAKE, NOTE)
@@ -523,8 +524,20 @@ def say(code: str, how: str = "", rule: str = "", **facts: object) -> Said:
     if CODES[code].severity == MISTAKE and how not in w.unpenalised:
         notes.append(PENALTY_NOTE)
     notes += w.more.get(f"{how}_{rule}", w.more.get(how, ()))
-    return Said(w.messages[how].format(**facts), label.format(**facts),
-                [n.format(**facts) for n in notes if n], w.related.get(how, "").format(**facts))
+    # Translated here, the one place a code's words are said (engine/language.py): each
+    # template in the current language, then filled with the facts.
+    return Said(L.gettext(w.messages[how]).format(**facts), L.gettext(label).format(**facts),
+                [L.note(n).format(**facts) for n in notes if n], L.gettext(w.related.get(how, "")).format(**facts))
+
+
+def said_title(info: CodeInfo) -> str:
+    """A code's title in the current language."""
+    return L.gettext(info.title)
+
+
+def said_explanation(info: CodeInfo) -> str:
+    """A code's explanation in the current language."""
+    return L.gettext(info.explanation)
 
 
 def explain(code: str) -> CodeInfo | None:

@@ -578,7 +578,7 @@ class _Walk(Judging):
             # Penalised means the offender, not the tochoo's winner, holds the trick's cards.
             if self._penalty_shown(k, s, c, snapshot, e):
                 self.engine = e = snapshot
-                w = say(Code.RENEGE, "penalised", seat=self.seat(s), card=C.card_str(c), led=C.suit_name(led))
+                w = say(Code.RENEGE, "penalised", seat=self.seat(s), card=C.card_str(c), led=W.suit_word(led))
                 d = self.report(Code.RENEGE, w.message, self._play_at(k).card_span, label=w.label, trick=tno,
                                 notes=w.notes)
                 cards = len(e.view().trick) + 1
@@ -718,11 +718,11 @@ class _Walk(Judging):
             # (Engine.duty_of), or to follow a trump lead.
             if e.duty_of(s).reason is LegalReason.TRUMP or (trumps and trump is not None and suit == trump):
                 how, rule = "trump", "donkey"
-                facts["held"] = held or C.suit_name(suit)
+                facts["held"] = held or W.suit_word(suit)
             else:
                 rule = "first" if first else ""
-                facts["led"] = "spade" if first else C.suit_name(led_suit)
-                facts["held"] = held or "a " + C.suit_name(suit)
+                facts["led"] = W.suit_word(0 if first else led_suit)
+                facts["held"] = held or W.a_suit(suit)
         elif code == Code.AFTER_TOCHOO:
             last = e.ended_trick() if t.phase != E.IN_TRICK else t.trick
             # The card that ended the trick: the engine's one rule of what a card does
@@ -757,11 +757,11 @@ class _Walk(Judging):
         name, card = self.seat(play.seat), C.card_str(play.card)
         lead_seat, lead_card = e.view().trick[0]
         # Two players are left (lower_card_instead says so only then): a drawn lead is a shootout.
-        what = "drawn lead" if e.shootout() else "last card"
+        what = W.lead_kind(drawn=e.shootout())
         w = say(Code.LOWER_CARD, seat=name, card=card, lead_seat=self.seat(lead_seat), what=what,
                 lead=C.card_str(lead_card), lower=C.card_str(lower))
         self.report(Code.LOWER_CARD, w.message, play.card_span, label=w.label, trick=tno, notes=w.notes,
-                    help=f"{C.card_str(lower)} would have kept the game going")
+                    help=W.kept_going(C.card_str(lower)))
 
     def _renege_proved(self, s: int, c: int, play: Play, ref: VoidShown) -> None:
         """The seat plays a card of a suit its unseen cards were shown to lack: the earlier
@@ -777,7 +777,7 @@ class _Walk(Judging):
         # The unseen cards are no longer known to lack the suit once one of them shows it.
         e.apply_mistake(ForgetVoid(s, suit), events=False)
         name = self.seat(s)
-        suit_led = C.suit_name(suit)
+        suit_led = W.suit_word(suit)
         w = say(Code.RENEGE, "proved", "first" if in_first else "", seat=name, card=C.card_str(tcard), led=suit_led,
                 proof=C.card_str(c), proof_trick=self._rec_trick_of(play))
         self.report(

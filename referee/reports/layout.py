@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from referee.engine.citations import is_citation
-from referee.reports.diagnostics import JUDGED_TO, NOTE, SEVERITIES, Diagnostic
+from referee.engine.language import N_, ngettext
+from referee.engine.language import gettext as _
+from referee.reports.diagnostics import ERROR, JUDGED_TO, MISTAKE, NOTE, SEVERITIES, Diagnostic
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import safe
 
@@ -131,16 +133,17 @@ def diagnostic_lines(d: Diagnostic | DiagnosticFacts, *, compact: bool = False,
 
 def _notes(d: Diagnostic | DiagnosticFacts, pad: str, citations: bool) -> list[Line]:
     """The notes and the help, under the diagnostic."""
-    out: list[Line] = [(f"{pad}= note: {safe(n)}", "note") for n in d.notes
+    note, help_ = _("note"), _("help")
+    out: list[Line] = [(f"{pad}= {note}: {safe(n)}", "note") for n in d.notes
                        if citations or not (is_citation(n) or n.startswith("rule set"))]
     if d.help:
-        out.append((f"{pad}= help: {safe(d.help)}", "help"))
+        out.append((f"{pad}= {help_}: {safe(d.help)}", "help"))
     return out
 
 
 def diagnostic_text(d: Diagnostic) -> str:
     """A diagnostic as plain text, its lines joined."""
-    return "\n".join(line for line, _ in diagnostic_lines(d))
+    return "\n".join(line for line, _style in diagnostic_lines(d))
 
 
 def printed_lines(d: Diagnostic, more: int = 0) -> list[Line]:
@@ -149,8 +152,11 @@ def printed_lines(d: Diagnostic, more: int = 0) -> list[Line]:
     lines = diagnostic_lines(d)
     if more:
         pad = lines[-1][0][: len(lines[-1][0]) - len(lines[-1][0].lstrip())] or "  "
-        lines.append((f"{pad}= note: {more} more of the same {d.severity} in this game are not shown "
-                      f"(getaway-ref check --format json lists them all)", "note"))
+        lines.append((f"{pad}= {_('note')}: " + ngettext(
+            "{n} more of the same {severity} in this game is not shown (getaway-ref check --format json lists "
+            "them all)",
+            "{n} more of the same {severity} in this game are not shown (getaway-ref check --format json lists "
+            "them all)", more).format(n=more, severity=_(d.severity)), "note"))
     return lines
 
 
@@ -204,34 +210,45 @@ def game_line(path: str, g: GameOutcome) -> tuple[str, str, str]:
     return safe(" — ".join(bits)), verdict, style
 
 
+# A count of findings by severity, each language's plural (engine/language.py).
+def _counted(severity: str, n: int) -> str:
+    if severity == ERROR:
+        return ngettext("{n} error", "{n} errors", n).format(n=n)
+    if severity == MISTAKE:
+        return ngettext("{n} mistake", "{n} mistakes", n).format(n=n)
+    return ngettext("{n} note", "{n} notes", n).format(n=n)
+
+
+# The severities as words, for the catalogue (the head of a diagnostic keeps its code's English).
+_SEVERITY_WORDS = (N_("error"), N_("mistake"), N_("note"))
+
+
 def severity_counts(severities: list[str]) -> str:
     """``1 error, 2 mistakes, 1 note`` (empty for none)."""
     parts = []
     for sev in SEVERITIES:
         k = severities.count(sev)
         if k:
-            parts.append(f"{k} {sev}{'s' if k != 1 else ''}")
+            parts.append(_counted(sev, k))
     return ", ".join(parts)
-
-
 
 
 def totals_line(t: Totals) -> list[tuple[str, str]]:
     """The last line of a check, as pieces of text with their style names ('' for none)."""
-    files = f"{t['files']} file{'s' if t['files'] != 1 else ''}"
-    games = f"{t['games']} game{'s' if t['games'] != 1 else ''}"
-    plays = f"{t['plays']} play{'s' if t['plays'] != 1 else ''}"
-    out = [(f"checked {files}, {games}, {plays}: ", "")]
+    files = ngettext("{n} file", "{n} files", t["files"]).format(n=t["files"])
+    games = ngettext("{n} game", "{n} games", t["games"]).format(n=t["games"])
+    plays = ngettext("{n} play", "{n} plays", t["plays"]).format(n=t["plays"])
+    out = [(_("checked {files}, {games}, {plays}: ").format(files=files, games=games, plays=plays), "")]
     if t["errors"]:
         sev = t.get("severities")
-        said = severity_counts([k for k, v in sev.items() for _ in range(v)]) if sev else \
-            f"{t['errors']} error{'s' if t['errors'] != 1 else ''}"
+        said = severity_counts([k for k, v in sev.items() for _i in range(v)]) if sev else \
+            _counted(ERROR, t["errors"])
         out.append((said, "bold red"))
     else:
-        out.append(("no errors", "green"))
+        out.append((_("no errors"), "green"))
         notes = t.get("severities", {}).get(NOTE)
         if notes:
             out.append((f", {severity_counts([NOTE] * notes)}", ""))
     if t["unreadable"]:
-        out += [(", ", ""), (f"{t['unreadable']} unreadable", "bold red")]
+        out += [(", ", ""), (_("{n} unreadable").format(n=t["unreadable"]), "bold red")]
     return out

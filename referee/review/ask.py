@@ -75,7 +75,7 @@ def play_sentence(r: GameReview, p: PlayReview, *, short: bool = False) -> str:
                     + f" (exact, {W.cards(p.held)} held)")
         where = f"trick {p.trick}" if p.trick is not None else f"its take at line {p.line}"
         head = W.review_class(seat, p.trick, p.held, p.before.value) if p.trick is not None else (
-            f"{W.GET_AWAY_ANSWER[p.before.value]}: before {where}, {seat} {W.GET_AWAY_CLASS[p.before.value]} "
+            f"{W.get_away_answer(p.before.value)}: before {where}, {seat} {W.get_away_class(p.before.value)} "
             f"(exact, {W.cards(p.held)} held)")
         return head + "; " + W.review_play(seat, p.action, p.verdict, p.after.value, p.best.value, p.better)
     if p.chance_before is not None and p.chance_after is not None:

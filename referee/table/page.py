@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -30,6 +31,7 @@ from referee.archive.games import TableError, read_clean_game, read_game
 from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 from referee.engine import state as E
 from referee.engine.rules import RuleSet
 from referee.files import WriteError, check_distinct, recover, write_text
@@ -56,6 +58,8 @@ from referee.table.answers import (
 )
 from referee.table.views import ending_note
 
+# How the page ends a game whose replay stopped (its exit code reads it back).
+_STOPS = L.N_("The replay stops: {why}")
 GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one
 
@@ -144,8 +148,8 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
         on_table = list(v.last_trick)
         number = st.trick or v.trick_no - 1
         if pending:
-            fate = (f"the record plays on to trick {number}: who picks it up and who leads is told at its "
-                    "last play")
+            fate = L.gettext("the record plays on to trick {trick}: who picks it up and who leads is told at its "
+                             "last play").format(trick=number)
         elif st.trick is not None:
             fate = _trick_ending(w, upto, st, v.trick_no)  # the trick's outcome: one pickup, one leader
         else:
@@ -184,7 +188,8 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
             "loser": v.loser == s, "note": ending_note(v, s, seats),
         })
     if st is None:
-        what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"
+        what = (L.gettext("The deal") if w.game.setup is not None and type(w.game.setup).__name__ == "Deal"
+                else L.gettext("The position"))
         label = "start"
     elif isinstance(st.item, Play):
         what = _cap(play_phrase(st, seats))
@@ -243,10 +248,13 @@ def game_data(w: Walk) -> dict[str, object]:
     res = w.result
     end = ""
     if res.stopped:
-        end = f"The replay stops: {res.stopped}"
+        end = L.gettext(_STOPS).format(why=res.stopped)
     elif res.finished and res.loser is not None:
-        end = f"Game over: {g.seats[res.loser]} lost" + (
-            f" ({res.legs} leg{'s' if res.legs != 1 else ''})" if res.legs and res.rules and res.rules.donkey else "")
+        if res.legs and res.rules and res.rules.trumps:
+            end = L.ngettext("Game over: {seat} lost ({legs} leg)", "Game over: {seat} lost ({legs} legs)",
+                             res.legs).format(seat=g.seats[res.loser], legs=res.legs)
+        else:
+            end = L.gettext("Game over: {seat} lost").format(seat=g.seats[res.loser])
     for d in w.loose:
         mistakes.append({"at": len(positions) - 1, "code": d.code, "sentence": _cap(diagnostic_sentence(d)), "trick": None})
     return {
@@ -300,10 +308,25 @@ def _env() -> Any:
     where a page is rendered (the site's Worker computes the table's data and never renders)."""
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("referee.table", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    # The template's words through the one translator (engine/language.py), in the language
+    # of the page being rendered: {% trans %}, _() and ngettext() in the templates.
+    env.install_gettext_callables(L.gettext, L.ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
+
+
+# The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
+# to the page translated as its `i18n` dictionary.
+_SCRIPT_WORDS = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+
+
+@functools.cache
+def script_words(name: str = "table.js") -> tuple[str, ...]:
+    return tuple(dict.fromkeys(json.loads(f'"{m}"') for m in _SCRIPT_WORDS.findall(_asset(name))))
 
 
 def _asset(name: str) -> str:
@@ -315,27 +338,21 @@ def _sha256(text: str) -> str:
 
 
 DIRECTIONS = ("ltr", "rtl")
-_LANG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*")
 
 
-def page_lang(lang: str | None) -> str:
-    """A language tag for the page's ``<html lang>``, or English: only a well-formed tag
-    (``ur``, ``pa-Arab``) is written into the page."""
-    return lang if lang and _LANG.fullmatch(lang) else "en"
-
-
-def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str = "en",
-           direction: str = "ltr") -> str:
+def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str | None = None,
+           direction: str | None = None) -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
     recorder's and watchers' parts and lets the script talk to the server that sent it;
     ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
     the engine in a Web Worker (``table-site.js`` of the site, allowed by the policy as this
     site's own script, with the worker, the service worker and the manifest).
 
-    ``lang`` and ``direction`` go on ``<html lang dir>``: with ``"rtl"`` the page is laid
-    out right to left by its logical CSS properties (the felt keeps the table's own geometry,
-    and a card's rank and suit read as printed; docs/howto/table.md)."""
-    if direction not in DIRECTIONS:
+    ``lang`` (a language code, ``ur``; None: the current language) gives the page's words and
+    ``<html lang dir>``; ``direction`` overrides the language's own direction. With ``"rtl"``
+    the page is laid out right to left by its logical CSS properties (the felt keeps the
+    table's own geometry, and a card's rank and suit read as printed; docs/howto/table.md)."""
+    if direction is not None and direction not in DIRECTIONS:
         raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}")
     css, js = _asset("table.css"), _asset("table.js")
     scripts = _sha256(js) + (" 'self'" if site else "")
@@ -347,13 +364,19 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
     title = f"{first.get('title', 'Getaway')} — {data.get('file', '')}" if first else "getaway-ref"
     from markupsafe import Markup
 
-    page: str = _env().get_template("table.html.j2").render(
-        title=title, file=data.get("file", ""), data=data, css=Markup(css),
-        js=Markup(js), csp=csp, serve=serve, site=site, lang=page_lang(lang), direction=direction)
+    # In the language asked (--lang, or serve's phone), else the current one: <html lang dir>,
+    # the picker (serve: the phone's choice, kept in its localStorage and a cookie), the
+    # script's words and the voice that reads a ruling aloud.
+    with L.speaking(lang or L.current()) as chosen:
+        page: str = _env().get_template("table.html.j2").render(
+            title=title, file=data.get("file", ""), data=data, css=Markup(css),
+            js=Markup(js), csp=csp, serve=serve, site=site, lang=L.info(chosen),
+            direction=direction or L.info(chosen).dir,
+            languages=[L.LANGUAGES[c] for c in L.shipped()], i18n=L.strings(list(script_words())))
     return page
 
 
-def render_page(walks: list[Walk], file_name: str, *, lang: str = "en", direction: str = "ltr") -> str:
+def render_page(walks: list[Walk], file_name: str, *, lang: str | None = None, direction: str | None = None) -> str:
     """The replay page of the games walked, from a file called ``file_name`` (``lang`` and
     ``direction`` as :func:`render` takes them)."""
     return render({"file": file_name, "games": [game_data(w) for w in walks]}, lang=lang, direction=direction)
@@ -433,7 +456,8 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
         raise UsageError(str(ex)) from None
     except OSError as ex:
         raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
-    stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith("The replay stops")]
+    stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
+    stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))
     print(f"wrote {out}: " + (f"game {games[0]['game']}" if len(games) == 1 else f"{len(games)} games")
           + f", {steps} steps" + (f"; {stopped[0]}" if stopped else ""))

@@ -31,10 +31,10 @@ import json
 import secrets
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import h11
 import segno
@@ -46,10 +46,11 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from referee.engine import language as L
 from referee.files import WriteError
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
-from referee.table.page import DIRECTIONS, page_lang, render
+from referee.table.page import DIRECTIONS, render
 from referee.table.session import SeatError, open_session
 from referee.table.session import Table as SharedTable
 
@@ -74,7 +75,10 @@ class Table(SharedTable):
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
-    def page(self, role: str, seat: str | None = None, lang: str = "en", direction: str = "ltr") -> str:
+    def page(self, role: str, seat: str | None = None, lang: str | None = None, direction: str | None = None) -> str:
+        """The table's page in the phone's language (``lang``): its words, buttons and
+        headings; the referee's sentences, shared by every phone, are in serve's language.
+        ``direction`` (``?dir=``) overrides the language's own."""
         game, live = self.shown()
         return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
                       serve=True, lang=lang, direction=direction)
@@ -94,6 +98,23 @@ def _plain(status: int, text: str, close: bool = False) -> list[dict[str, Any]]:
         headers.append((b"connection", b"close"))
     return [{"type": "http.response.start", "status": status, "headers": headers},
             {"type": "http.response.body", "body": body}]
+
+
+def _language(scope: Mapping[str, Any]) -> str:
+    """The language a phone asks for its page (engine/language.py's ``for_page``): the
+    address's ?lang=, the picker's cookie, the browser's Accept-Language, else serve's."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
+    cookie = accept = None
+    for k, v in scope.get("headers", []):
+        key = k.decode("latin-1").lower()
+        if key == "accept-language":
+            accept = v.decode("latin-1")
+        elif key == "cookie":
+            for part in v.decode("latin-1").split(";"):
+                name, _sep, value = part.strip().partition("=")
+                if name == "lang":
+                    cookie = value
+    return L.for_page(query, cookie, accept)
 
 
 def _host_port(value: str) -> tuple[str, int] | None:
@@ -300,10 +321,11 @@ def make_app(table: Table) -> Guard:
             return _refused("this table's address carries a join token; ask whoever started serve for it")
         seat = None if recorder(request) else seat_of(request)
         role = "recorder" if recorder(request) else "seat" if seat is not None else "watcher"
-        # ?lang= and ?dir= (ltr, rtl): the page's language tag and direction; anything else is English, left to right
-        lang = page_lang(request.query_params.get("lang"))
-        direction = request.query_params.get("dir", "ltr")
-        html = await run_in_threadpool(table.page, role, seat, lang, direction if direction in DIRECTIONS else "ltr")
+        # the phone's language (?lang=, its picker's cookie, Accept-Language) and ?dir= (ltr,
+        # rtl) over the language's own direction; anything else is not written into the page
+        direction = request.query_params.get("dir")
+        html = await run_in_threadpool(table.page, role, seat, _language(request.scope),
+                                       direction if direction in DIRECTIONS else None)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def state(request: Request) -> Response:

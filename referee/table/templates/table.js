@@ -8,6 +8,10 @@
   var G = Math.max(0, D.games.length - 1), at = 0, view = "", follow = true;
   var SERVE = document.body.classList.contains("serve");
   function $(id) { return document.getElementById(id); }
+  // The page's words in its language (issue 40): the server hands them translated, keyed by the English.
+  var I18N = JSON.parse(document.getElementById("i18n").textContent);
+  function _(s) { return I18N[s] || s; }
+  function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return k in o ? String(o[k]) : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = text; return e; }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
   // A card comes as its text ("10♥", "A♠*": the double pack's marked ace): its rank, its suit's symbol, its colour.
@@ -141,7 +145,7 @@
       b.appendChild(el("span", "code", d.code + " ")); b.appendChild(words(el("span", "msg"), d.message));
       if (d.rule) b.appendChild(el("div", "rule", "Rule: " + d.rule));
       if (d.penalty) b.appendChild(words(el("div", "penalty"), d.penalty.charAt(0).toUpperCase() + d.penalty.slice(1)));
-      if (d.applied !== null) b.appendChild(el("div", "applied", d.applied ? "The table applied the penalty." : "The table did not apply the penalty; the referee follows the record as played."));
+      if (d.applied !== null) b.appendChild(el("div", "applied", d.applied ? _("The table applied the penalty.") : _("The table did not apply the penalty; the referee follows the record as played.")));
       ds.appendChild(b);
     });
     var wp = clear($("waste"));
@@ -219,7 +223,7 @@
     });
     // the axes' labels: per cent up the side, trick numbers along the bottom (a few, evenly)
     var yt = svg("text", { x: 9, y: T + (H - T - B) / 2, "font-size": 10, "text-anchor": "middle", transform: "rotate(-90 9 " + (T + (H - T - B) / 2) + ")" }, "axis ytitle");
-    yt.textContent = "chance of losing"; s.appendChild(yt);
+    yt.textContent = _("chance of losing"); s.appendChild(yt);
     var firsts = [], seen = {};
     P().forEach(function (p, i) { if (p.trick !== null && p.trick !== undefined && !seen[p.trick]) { seen[p.trick] = true; firsts.push([i, p.trick]); } });
     var every = Math.max(1, Math.ceil(firsts.length / 8));
@@ -229,7 +233,7 @@
       t.textContent = String(f[1]); s.appendChild(t);
     });
     var xt = svg("text", { x: (L + W) / 2, y: H - 3, "font-size": 10, "text-anchor": "middle" }, "axis xtitle");
-    xt.textContent = "trick"; s.appendChild(xt);
+    xt.textContent = _("trick"); s.appendChild(xt);
     r.seats.forEach(function (name, k) {
       var d = "";
       pts.forEach(function (p) { var v = p.chances[k]; if (v !== null) d += (d ? " L" : "M") + x(p.at).toFixed(1) + " " + y(v).toFixed(1); });
@@ -399,12 +403,33 @@
   });
   window.addEventListener("hashchange", goHash);
 
+  // ---- the language: the picker's choice kept on this phone (localStorage, and a cookie the server reads) ----
+  var picker = $("lang");
+  function goLang(code) {
+    var u = new URL(window.location.href);
+    u.searchParams.set("lang", code);
+    window.location.replace(u.toString());
+  }
+  if (picker) {
+    var kept = null;
+    try { kept = window.localStorage.getItem("getaway-lang"); } catch (e) { kept = null; }
+    var asked = new URL(window.location.href).searchParams.get("lang");
+    if (kept && !asked && kept !== picker.value) goLang(kept);
+    picker.onchange = function () {
+      try { window.localStorage.setItem("getaway-lang", picker.value); } catch (e) { /* private mode: this page only */ }
+      document.cookie = "lang=" + encodeURIComponent(picker.value) + "; path=/; SameSite=Strict; max-age=31536000";
+      goLang(picker.value);
+    };
+  }
+
   // ---- speaking the ruling (the browser's own speech synthesis; nothing is sent anywhere) ----
   var synth = window.speechSynthesis;
   function say(text) {
     if (!synth || !text) return;
     synth.cancel();
-    synth.speak(new SpeechSynthesisUtterance(text));
+    var u = new SpeechSynthesisUtterance(text);
+    u.lang = document.documentElement.lang;  // the page's language, where the phone has a voice for it
+    synth.speak(u);
   }
   if (synth) {
     $("speak").hidden = false;
@@ -447,7 +472,7 @@
   }
   var T = window.getawayTable || httpTransport();
   function post(path, body) {
-    $("status").textContent = "sending…";
+    $("status").textContent = _("sending…");
     return T.post(path, body)
       .then(function (j) { $("status").textContent = ""; return j; })
       .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
@@ -539,7 +564,7 @@
   function asking() {
     var sq = clear($("seat-questions"));
     (game() ? game().seats : []).forEach(function (s) {
-      var b = el("button", "", "What may " + s + " play?");
+      var b = el("button", "", fmt(_("What may {seat} play?"), { seat: s }));
       b.onclick = function () { post("ask", { q: "legal", seat: s }).then(function (j) { words($("reply"), j.answer); }, function () {}); };
       sq.appendChild(b);
     });
@@ -561,7 +586,7 @@
   }
   $("entry").addEventListener("focus", function () { setTimeout(keepTable, 50); });
   if (window.visualViewport) window.visualViewport.addEventListener("resize", keepTable);
-  $("undo").onclick = function () { words($("confirm-text"), "Undo removes '" + L.undo + "' from the record. Remove it?"); $("confirm").hidden = false; $("confirm-no").focus(); };
+  $("undo").onclick = function () { words($("confirm-text"), fmt(_("Undo removes '{entry}' from the record. Remove it?"), { entry: L.undo })); $("confirm").hidden = false; $("confirm-no").focus(); };
   // the question closes (Keep it, Remove it, Escape) with the focus back on Undo
   $("confirm-no").onclick = function () { $("confirm").hidden = true; $("undo").focus(); };
   $("confirm-yes").onclick = function () {
