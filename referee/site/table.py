@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.files import WriteError
 from referee.notation.reader import ReadError
-from referee.site.browser import WORK, file_name
+from referee.site.browser import WORK, file_name, settle
 from referee.table.live import LiveError
 from referee.table.session import SeatError, Table, open_session
 
@@ -23,6 +23,7 @@ TABLE = WORK / "table"  # the record being kept, in Pyodide's in-memory file sys
 RECORDER = "this-phone"  # the one phone is the recorder: no token to check, nothing reaches it from outside
 
 _table: Table | None = None
+_settled = False
 
 
 def _now(extra: dict[str, Any], status: int = 200) -> str:
@@ -40,7 +41,7 @@ def open_game(text: str, name: str, seats: str | None = None, rules: str | None 
               deal: str | None = None) -> str:
     """Open a record (its last game continued, as ``serve FILE`` does), or with no text a new
     game (``seats``, ``rules`` and ``deal`` as ``serve``'s options)."""
-    global _table
+    global _table, _settled
     TABLE.mkdir(parents=True, exist_ok=True)
     path = TABLE / file_name(name)
     for old in TABLE.iterdir():
@@ -54,6 +55,9 @@ def open_game(text: str, name: str, seats: str | None = None, rules: str | None 
     if not text and not session.written:
         session.save()  # a new game is a record at once: the page keeps it from the start
     _table = Table(session, None, RECORDER)
+    if not _settled:  # the table's modules, imported for the first game, out of the collector's way too
+        settle()
+        _settled = True
     return _now({})
 
 
