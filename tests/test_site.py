@@ -300,3 +300,66 @@ def test_a_pasted_record_is_checked_in_the_page_in_the_command_lines_words(site:
     site.call("new Promise((ok) => { const t = setInterval(() => { if (document.body.dataset.checked) "
               "{ clearInterval(t); ok(); } }, 50); })")
     assert site.drv.execute_script("return document.getElementById('verdicts').textContent") == want.stdout + want.stderr
+
+
+REVIEWED = RECORDS / "dispute-draw.gwy"  # a few plays, a second or two of review on the command line
+
+
+def test_a_review_runs_in_a_worker_of_its_own_while_the_page_answers(site: Site, tmp_path: Path) -> None:
+    """``review`` in the page: its own Web Worker, so a question asked while it runs is
+    answered before it ends; its progress reaches every play; its report is the command
+    line's ``review --format json``, field for field. The page's Review button shows what
+    ``review`` prints, its bar full at the end."""
+    text = REVIEWED.read_text(encoding="utf-8")
+    (tmp_path / REVIEWED.name).write_text(text, encoding="utf-8")
+    want = run_cli("review", "--format", "json", REVIEWED.name, cwd=tmp_path)
+    assert want.returncode == 0, want.stderr
+    site.drv.get(site.url)
+    site.ready()
+    got = site.call("""(async () => {
+      const order = [], told = [];
+      const running = window.getawayRef.review(args[0], {name: args[1], onProgress: (p) => told.push(p)})
+        .then((r) => { order.push('review'); return r; });
+      while (!told.length) await new Promise((ok) => setTimeout(ok, 10));
+      const checked = await window.getawayRef.check(args[0], args[1]);
+      order.push('check');
+      return {order, told, report: await running, checked: checked.files[0].games.length};
+    })()""", text, REVIEWED.name)
+    assert got["order"] == ["check", "review"]  # answered while the review was still running
+    assert got["checked"] == 1
+    assert got["report"] == json.loads(want.stdout)
+    told = got["told"]
+    plays = [(t["done"], t["total"]) for t in told]
+    assert plays == sorted(plays) and plays[-1][0] == plays[-1][1] > 1  # every play, to 100 %
+
+    # the page's button: review's own text, the bar full
+    shown = run_cli("review", REVIEWED.name, cwd=tmp_path)
+    site.drv.execute_script("document.getElementById('record').value = arguments[0];"
+                            "document.getElementById('record').dataset.name = arguments[1];"
+                            "document.getElementById('review-game').click();", text, REVIEWED.name)
+    site.call("new Promise((ok) => { const t = setInterval(() => { if (document.body.dataset.reviewed) "
+              "{ clearInterval(t); ok(); } }, 50); })")
+    assert site.drv.execute_script("return document.getElementById('review').textContent") == shown.stdout + shown.stderr
+    bar = site.drv.execute_script("const b = document.getElementById('review-progress'); return [b.value, b.max];")
+    assert bar[0] == bar[1] == plays[-1][1]
+
+
+def test_a_start_from_the_cache_restores_the_engine_from_its_snapshot(site: Site, tmp_path: Path) -> None:
+    """After a start, a snapshot of the started interpreter is kept (by a worker of its own);
+    the next start restores it instead of starting Python and importing, and the page's
+    answers are the command line's as before."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    site.drv.get(site.url)
+    site.ready()
+    kept = ("return caches.open('getaway-ref-bytecode').then((c) => c.keys())"
+            ".then((k) => k.some((r) => r.url.endsWith('.snapshot')))")
+    WebDriverWait(site.drv, 240).until(lambda d: d.execute_script(kept), message="the snapshot kept")
+    site.drv.refresh()
+    info = site.ready()
+    assert info["restored"] is True
+    text = RENEGE.read_text(encoding="utf-8")
+    (tmp_path / RENEGE.name).write_text(text, encoding="utf-8")
+    for command, call in (("check", "check"), ("legal", "legal")):
+        cli = run_cli(command, "--format", "json", RENEGE.name, cwd=tmp_path)
+        assert site.call(f"window.getawayRef.{call}(args[0], args[1])", text, RENEGE.name) == json.loads(cli.stdout)

@@ -22,7 +22,7 @@ from referee.table.page import render
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The page's own files (static/), copied as they are, and the zip of the package.
-STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js")
+STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js", "qr.js")
 WORKER = "worker.mjs"
 TABLE_PAGE = "table.html"  # serve's page, rendered here, its script talking to the Worker (table-site.js)
 ZIP = "getaway-ref.zip"

@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from referee.commands.options import UsageError
 from referee.files import WriteError
 from referee.notation.reader import ReadError
 from referee.site.browser import WORK, file_name, settle
+from referee.site.link import encode_game, game_text
 from referee.table.live import LiveError
 from referee.table.session import SeatError, Table, open_session
 
@@ -98,3 +100,15 @@ def call(path: str, body: str) -> str:
         seat = got.get("seat")
         return _now({"answer": t.ask(str(got.get("q", "")), str(seat) if seat else None)})
     return _now({"error": f"no such request: {path}"}, 404)
+
+
+def share() -> str:
+    """The game on the table as a link's fragment, as ``getaway-ref link`` makes it from the
+    record kept (the lines before its first game, and its last game)."""
+    if _table is None:
+        return json.dumps({"status": 409, "error": "no game is open"})
+    try:
+        fragment = encode_game(game_text(_table.session.path, None))
+    except UsageError as ex:
+        return json.dumps({"status": 400, "error": str(ex)}, ensure_ascii=False)
+    return json.dumps({"status": 200, "fragment": fragment})

@@ -125,9 +125,12 @@ const started = (async () => {
   const table = () => (answers ??= (setTimeout(keepCompiled, 0), pyodide.pyimport("referee.site.answers")));
   let seated = null; // the offline table (serve's Table): imported when table.html opens a game
   const live = () => (seated ??= (setTimeout(keepCompiled, 0), pyodide.pyimport("referee.site.table")));
+  let solver = null; // review: imported on the first review (in the page's worker for reviews)
+  const reviewer = () => (solver ??= (setTimeout(keepCompiled, 0), pyodide.pyimport("referee.site.review")));
   if (MAKING) {
     table();
     live();
+    reviewer();
     browser.settle();
     await keep(name("snapshot"), pyodide.makeMemorySnapshot(), "application/octet-stream");
   } else {
@@ -135,7 +138,7 @@ const started = (async () => {
   }
   // Where the start-up goes (bench/site.py reports it): the runtime, the zip, the imports, the parser.
   const stages = { runtime: t1 - t0, zip: t2 - t1, imports: t3 - t2, parser: t4 - t3 };
-  return { browser, table, live, version, pyodide: pyodide.version, ms: t4 - t0, stages, restored, compiled, name };
+  return { browser, table, live, reviewer, version, pyodide: pyodide.version, ms: t4 - t0, stages, restored, compiled, name };
 })();
 
 // With no snapshot kept, one is made by a worker of its own once this one has started (a while
@@ -164,6 +167,10 @@ const ops = {
   // table.html: open a record (or, with no text, a new game), and serve's routes on it.
   tableOpen: (r, [text, name, seats, rules]) => r.live().open_game(text, name, seats ?? null, rules ?? null),
   table: (r, [path, body]) => r.live().call(path, body),
+  tableShare: (r) => r.live().share(),
+  // review (--format json, or its text), each play's progress sent as it is reached: {id, progress}.
+  review: (r, [text, name, asJson], id) =>
+    r.reviewer().review(text, name ?? null, Boolean(asJson), (game, done, total) => postMessage({ id, progress: { game, done, total } })),
 };
 
 self.onmessage = async (event) => {
@@ -178,7 +185,7 @@ self.onmessage = async (event) => {
     }
     const run = ops[op];
     if (!run) throw new Error(`no such question: ${op}`);
-    postMessage({ id, value: JSON.parse(run(ready, args)) });
+    postMessage({ id, value: JSON.parse(run(ready, args, id)) });
   } catch (e) {
     postMessage({ id, error: String((e && e.message) || e) });
   }
