@@ -131,6 +131,9 @@ const started = (async () => {
     table();
     live();
     reviewer();
+    // what a check imports on its way (its reports), so that the first check after a start is quick
+    browser.check("%gwy 1\n", "warm.gwy", true);
+    browser.check("%gwy 1\n", "warm.gwy", false);
     browser.settle();
     await keep(name("snapshot"), pyodide.makeMemorySnapshot(), "application/octet-stream");
   } else {
