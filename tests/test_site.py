@@ -363,3 +363,35 @@ def test_a_start_from_the_cache_restores_the_engine_from_its_snapshot(site: Site
     for command, call in (("check", "check"), ("legal", "legal")):
         cli = run_cli(command, "--format", "json", RENEGE.name, cwd=tmp_path)
         assert site.call(f"window.getawayRef.{call}(args[0], args[1])", text, RENEGE.name) == json.loads(cli.stdout)
+
+
+def test_the_pages_qr_codes_read_back_as_their_text_at_every_size(site: Site) -> None:
+    """The page's own QR encoder (qr.js), drawn on a canvas and read by a decoder (zxing-cpp):
+    links from a few characters to the longest a QR code holds (version 40, level L), each
+    read back as it was; one longer is refused (shown as a link only)."""
+    import base64
+    import random
+    import string
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    site.drv.get(site.url)
+    rng = random.Random(39)
+    alphabet = string.ascii_letters + string.digits + "-_"
+    sizes = [5, 40, 150, 600, 1200, 2000, 2330, 2600, 2900]
+    versions = []
+    for n in sizes:
+        text = "https://club.example/ref/index.html#g=" + "".join(rng.choice(alphabet) for _ in range(n))
+        got = site.drv.execute_script(
+            "const c = document.createElement('canvas'); const code = window.getawayQR.draw(c, arguments[0], 3);"
+            "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+            "const g = new Uint8Array(c.width * c.height); for (let i = 0; i < g.length; i++) g[i] = d[i * 4];"
+            "let s = ''; for (let i = 0; i < g.length; i += 0x8000) s += String.fromCharCode(...g.subarray(i, i + 0x8000));"
+            "return [code.version, code.level, c.width, btoa(s)];", text)
+        version, level, side, grey = got
+        found = zxingcpp.read_barcodes(memoryview(base64.b64decode(grey)).cast("B", (side, side)))
+        assert [f.text for f in found] == [text], (n, version, level)
+        versions.append((version, level))
+    assert versions[0][1] == "M" and versions[-1] == (40, "L")
+    assert sorted(versions, key=lambda v: (v[1] != "M", v[0])) == versions  # the smallest that holds it, M first
+    too_long = "x" * 3000
+    assert site.drv.execute_script("return window.getawayQR.encode(arguments[0])", too_long) is None
