@@ -8,9 +8,11 @@ What it measures:
   the server sent (a server that compresses nothing: everything the page and the service
   worker fetched, the files that have a gzip copy fetched as that copy); the site's size on
   disk, as it is and gzipped, and its gzip copies;
-- a cold start from the cache (after one start unmeasured: from the second start on, the
-  browser keeps the compiled WebAssembly, as it does on a phone): the page reloaded (the service worker serves every file; the
-  server is asked for nothing), from navigation to `ready`, the median of --repeat;
+- a cold start from the cache (once the first visit's start has kept its memory snapshot,
+  and after one start unmeasured: from the second start on, the browser keeps the compiled
+  WebAssembly, as it does on a phone): the page reloaded (the service worker serves every
+  file; the server is asked for nothing), from navigation to `ready`, the median of --repeat,
+  and how many of them restored the snapshot;
 - `check` per record of records/: the time from asking `getawayRef.check(text)` to its
   report, the second of two asks (the first pays for imports a record's rules may need), as
   the median and the largest, and per play;
@@ -19,7 +21,8 @@ What it measures:
   the stand-in for a mid-range phone;
 - the table (table.html) on a new game: each entry from the page's call to the Worker's
   ruling and the new table, the median and the largest of 40, unthrottled and throttled.
-Figures go to stdout as a table and to bench/out/site.json.
+Figures go to stdout as a table, to bench/out/site.json, and to docs/performance.md (through
+bench/figures.py).
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ def call(drv: Any, script: str, *args: Any) -> Any:
 
 
 STAGES: list[dict[str, float]] = []  # the worker's start-up by stage, per start
+RESTORED: list[bool] = []  # whether each start restored the kept snapshot
 
 
 def cold_start(drv: Any, url: str) -> float:
@@ -94,7 +98,20 @@ def cold_start(drv: Any, url: str) -> float:
         drv.get(url)
     got = call(drv, "window.getawayRef.ready")
     STAGES.append(got["stages"])
+    RESTORED.append(bool(got.get("restored")))
     return float(got["at"])
+
+
+SNAPSHOT_KEPT = ("caches.open('getaway-ref-bytecode').then((c) => c.keys())"
+                 ".then((k) => k.some((r) => r.url.endsWith('.snapshot')))")
+
+
+def snapshot_kept(drv: Any, within: float = 240.0) -> float:
+    """Wait for the first start's snapshot to be kept (a worker of its own makes it); the seconds waited."""
+    start = time.monotonic()
+    while not call(drv, SNAPSHOT_KEPT) and time.monotonic() - start < within:
+        time.sleep(0.5)
+    return time.monotonic() - start
 
 
 def checks(drv: Any, texts: dict[str, str]) -> dict[str, float]:
@@ -145,6 +162,39 @@ def entries(drv: Any, url: str, count: int = 40) -> dict[str, float]:
     return {"median_ms": statistics.median(times), "max_ms": max(times), "entries": len(times)}
 
 
+def record(out: dict[str, Any], throttle: float, repeat: int, records: int) -> None:
+    """The figures as docs/performance.md's table (bench/figures.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import figures
+
+    mb = 1e6
+    x = f"CPU {throttle:g} x slower"
+    rows = [
+        ["the site on disk", f"{out['site_bytes'] / mb:.1f} MB ({out['site_gzip_bytes'] / mb:.1f} MB gzipped), "
+                             f"and {out['gzip_copies_bytes'] / mb:.1f} MB of gzip copies"],
+        ["first visit: bytes sent by a server that compresses nothing", f"{out['first_visit_bytes'] / mb:.2f} MB"],
+        ["first visit: navigation to ready", f"{out['first_visit_ready_ms'] / 1000:.1f} s"],
+        ["cold start from the cache: navigation to ready",
+         f"{out['cached_ready_ms'] / 1000:.1f} s ({out['cached_restored']} of {repeat} from the snapshot; "
+         f"{out['cached_bytes_from_server']} bytes from the server)"],
+        [f"the same, {x}", f"{out['throttled_cached_ready_ms'] / 1000:.1f} s "
+                           f"({out['throttled_restored']} of {repeat} from the snapshot)"],
+        [f"`check` of a record, median / largest ({records} records)",
+         f"{out['check']['median_ms']:.0f} / {out['check']['max_ms']:.0f} ms"],
+        [f"the same, {x}", f"{out['throttled_check']['median_ms']:.0f} / {out['throttled_check']['max_ms']:.0f} ms"],
+        [f"the table: an entry judged and the table back, median / largest of {out['entry']['entries']}",
+         f"{out['entry']['median_ms']:.0f} / {out['entry']['max_ms']:.0f} ms"],
+        [f"the same, {x}", f"{out['throttled_entry']['median_ms']:.0f} / {out['throttled_entry']['max_ms']:.0f} ms"],
+    ]
+    figures.record("site", title="The site in the browser (getaway-ref site)",
+                   command=f"python bench/site.py --throttle {throttle:g} --repeat {repeat}",
+                   columns=["measure", "figure"], rows=rows, date=out["date"],
+                   note=f"Headless Chromium, a fresh profile, the site served on 127.0.0.1; the phone stand-in is "
+                        f"Chrome's CPU throttling (`Emulation.setCPUThrottlingRate`). Load average "
+                        f"{out['load_average']:.1f} at the start: on this shared machine a start varies by a second "
+                        f"or more from run to run ([docs/offline.md](offline.md#speed)).")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pyodide", help="the pyodide npm package's folder (default: as getaway-ref site finds it)")
@@ -179,9 +229,11 @@ def main() -> int:
             call(drv, "navigator.serviceWorker.ready.then(() => caches.keys()).then((k) => k.length)")
             time.sleep(1.0)
             out["first_visit_bytes"] = Files.sent[0]
+            out["snapshot_wait_s"] = snapshot_kept(drv)
             before = Files.sent[0]
             cold_start(drv, url)  # once unmeasured: the browser keeps compiled WebAssembly from the second start on
             out["cached_ready_ms"] = statistics.median(cold_start(drv, url) for _ in range(a.repeat))
+            out["cached_restored"] = sum(RESTORED[-a.repeat:])
             out["cached_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
             out["cached_bytes_from_server"] = Files.sent[0] - before
             out["check"] = checks(drv, texts)
@@ -189,6 +241,7 @@ def main() -> int:
             out["entry"] = entries(drv, table)
             drv.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": a.throttle})
             out["throttled_cached_ready_ms"] = statistics.median(cold_start(drv, url) for _ in range(a.repeat))
+            out["throttled_restored"] = sum(RESTORED[-a.repeat:])
             out["throttled_stages_ms"] = {k: statistics.median(s[k] for s in STAGES[-a.repeat:]) for k in STAGES[-1]}
             out["throttled_check"] = checks(drv, texts)
             out["throttled_entry"] = entries(drv, table)
@@ -221,6 +274,7 @@ def main() -> int:
          f"{out['throttled_entry']['median_ms']:.0f} / {out['throttled_entry']['max_ms']:.0f} ms "
          f"({out['throttled_entry']['entries']} entries)"),
     ]
+    record(out, a.throttle, a.repeat, len(texts))
     width = max(len(k) for k, _ in rows)
     print(f"getaway-ref site, {out['date']}, {len(texts)} records; "
           f"{out['cores']} cores, load average {out['load_average']:.1f} at the start")

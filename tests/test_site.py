@@ -300,3 +300,98 @@ def test_a_pasted_record_is_checked_in_the_page_in_the_command_lines_words(site:
     site.call("new Promise((ok) => { const t = setInterval(() => { if (document.body.dataset.checked) "
               "{ clearInterval(t); ok(); } }, 50); })")
     assert site.drv.execute_script("return document.getElementById('verdicts').textContent") == want.stdout + want.stderr
+
+
+REVIEWED = RECORDS / "dispute-draw.gwy"  # a few plays, a second or two of review on the command line
+
+
+def test_a_review_runs_in_a_worker_of_its_own_while_the_page_answers(site: Site, tmp_path: Path) -> None:
+    """``review`` in the page: its own Web Worker, so a question asked while it runs is
+    answered before it ends; its progress reaches every play; its report is the command
+    line's ``review --format json``, field for field. The page's Review button shows what
+    ``review`` prints, its bar full at the end."""
+    text = REVIEWED.read_text(encoding="utf-8")
+    (tmp_path / REVIEWED.name).write_text(text, encoding="utf-8")
+    want = run_cli("review", "--format", "json", REVIEWED.name, cwd=tmp_path)
+    assert want.returncode == 0, want.stderr
+    site.drv.get(site.url)
+    site.ready()
+    got = site.call("""(async () => {
+      const order = [], told = [];
+      const running = window.getawayRef.review(args[0], {name: args[1], onProgress: (p) => told.push(p)})
+        .then((r) => { order.push('review'); return r; });
+      while (!told.length) await new Promise((ok) => setTimeout(ok, 10));
+      const checked = await window.getawayRef.check(args[0], args[1]);
+      order.push('check');
+      return {order, told, report: await running, checked: checked.files[0].games.length};
+    })()""", text, REVIEWED.name)
+    assert got["order"] == ["check", "review"]  # answered while the review was still running
+    assert got["checked"] == 1
+    assert got["report"] == json.loads(want.stdout)
+    told = got["told"]
+    plays = [(t["done"], t["total"]) for t in told]
+    assert plays == sorted(plays) and plays[-1][0] == plays[-1][1] > 1  # every play, to 100 %
+
+    # the page's button: review's own text, the bar full
+    shown = run_cli("review", REVIEWED.name, cwd=tmp_path)
+    site.drv.execute_script("document.getElementById('record').value = arguments[0];"
+                            "document.getElementById('record').dataset.name = arguments[1];"
+                            "document.getElementById('review-game').click();", text, REVIEWED.name)
+    site.call("new Promise((ok) => { const t = setInterval(() => { if (document.body.dataset.reviewed) "
+              "{ clearInterval(t); ok(); } }, 50); })")
+    assert site.drv.execute_script("return document.getElementById('review').textContent") == shown.stdout + shown.stderr
+    bar = site.drv.execute_script("const b = document.getElementById('review-progress'); return [b.value, b.max];")
+    assert bar[0] == bar[1] == plays[-1][1]
+
+
+def test_a_start_from_the_cache_restores_the_engine_from_its_snapshot(site: Site, tmp_path: Path) -> None:
+    """After a start, a snapshot of the started interpreter is kept (by a worker of its own);
+    the next start restores it instead of starting Python and importing, and the page's
+    answers are the command line's as before."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    site.drv.get(site.url)
+    site.ready()
+    kept = ("return caches.open('getaway-ref-bytecode').then((c) => c.keys())"
+            ".then((k) => k.some((r) => r.url.endsWith('.snapshot')))")
+    WebDriverWait(site.drv, 240).until(lambda d: d.execute_script(kept), message="the snapshot kept")
+    site.drv.refresh()
+    info = site.ready()
+    assert info["restored"] is True
+    text = RENEGE.read_text(encoding="utf-8")
+    (tmp_path / RENEGE.name).write_text(text, encoding="utf-8")
+    for command, call in (("check", "check"), ("legal", "legal")):
+        cli = run_cli(command, "--format", "json", RENEGE.name, cwd=tmp_path)
+        assert site.call(f"window.getawayRef.{call}(args[0], args[1])", text, RENEGE.name) == json.loads(cli.stdout)
+
+
+def test_the_pages_qr_codes_read_back_as_their_text_at_every_size(site: Site) -> None:
+    """The page's own QR encoder (qr.js), drawn on a canvas and read by a decoder (zxing-cpp):
+    links from a few characters to the longest a QR code holds (version 40, level L), each
+    read back as it was; one longer is refused (shown as a link only)."""
+    import base64
+    import random
+    import string
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    site.drv.get(site.url)
+    rng = random.Random(39)
+    alphabet = string.ascii_letters + string.digits + "-_"
+    sizes = [5, 40, 150, 600, 1200, 2000, 2330, 2600, 2900]
+    versions = []
+    for n in sizes:
+        text = "https://club.example/ref/index.html#g=" + "".join(rng.choice(alphabet) for _ in range(n))
+        got = site.drv.execute_script(
+            "const c = document.createElement('canvas'); const code = window.getawayQR.draw(c, arguments[0], 3);"
+            "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+            "const g = new Uint8Array(c.width * c.height); for (let i = 0; i < g.length; i++) g[i] = d[i * 4];"
+            "let s = ''; for (let i = 0; i < g.length; i += 0x8000) s += String.fromCharCode(...g.subarray(i, i + 0x8000));"
+            "return [code.version, code.level, c.width, btoa(s)];", text)
+        version, level, side, grey = got
+        found = zxingcpp.read_barcodes(memoryview(base64.b64decode(grey)).cast("B", (side, side)))
+        assert [f.text for f in found] == [text], (n, version, level)
+        versions.append((version, level))
+    assert versions[0][1] == "M" and versions[-1] == (40, "L")
+    assert sorted(versions, key=lambda v: (v[1] != "M", v[0])) == versions  # the smallest that holds it, M first
+    too_long = "x" * 3000
+    assert site.drv.execute_script("return window.getawayQR.encode(arguments[0])", too_long) is None

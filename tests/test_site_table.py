@@ -24,6 +24,8 @@ from test_page import start_chrome
 from test_serve import POSITION, _answer, _click, _moves, _wait
 from test_site import Site, _Files, _runtime
 
+from referee.site.link import decode_game
+
 FIRST = [("North", "A♠"), ("East", "K♠"), ("South", "Q♠"), ("West", "J♠")]  # trick 10, before the network goes
 LAST = [("North", "5♥"), ("East", "4♥"), ("South", "3♥"), ("West", "2♥")]  # trick 11, offline: the game ends
 FIRST_VISIT = 8_000_000  # bytes at most on the first visit, from a server that does not compress (issue 39, item 6)
@@ -170,3 +172,63 @@ def test_a_retry_is_refused_and_undo_takes_the_entry_back_as_serve_does(table_si
     assert "North A♠" in drv.find_element("id", "confirm-text").text
     _click(drv, "#confirm-yes")
     _wait(drv, lambda d: _moves(d) == [], "the play undone")
+
+
+# The canvas's pixels as grey levels (the red channel of a black and white drawing), base64.
+_PIXELS = """const c = document.getElementById(arguments[0]);
+const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+const grey = new Uint8Array(c.width * c.height);
+for (let i = 0; i < grey.length; i++) grey[i] = d[i * 4];
+let s = '';
+for (let i = 0; i < grey.length; i += 0x8000) s += String.fromCharCode(...grey.subarray(i, i + 0x8000));
+return [c.width, c.height, btoa(s)];"""
+
+
+def _qr_text(drv, canvas: str) -> str:
+    """What a QR decoder (zxing-cpp) reads in the canvas the page drew."""
+    import base64
+
+    zxingcpp = pytest.importorskip("zxingcpp")
+    width, height, grey = drv.execute_script(_PIXELS, canvas)
+    found = zxingcpp.read_barcodes(memoryview(base64.b64decode(grey)).cast("B", (height, width)))
+    assert len(found) == 1, f"{len(found)} codes read in #{canvas}"
+    return str(found[0].text)
+
+
+def test_share_this_game_gives_the_link_and_its_qr_code_which_open_the_verdicts(table_site: Site, tmp_path: Path) -> None:
+    """The offline table's "Share this game": the game on the table as ``getaway-ref link``
+    makes it of the same record, shown as a link and drawn as a QR code that a decoder reads
+    back to the same link; the link opens the site's page with the verdicts ``check`` prints."""
+    drv = table_site.drv
+    drv.get(table_site.url.replace("index.html", "table.html"))
+    _started(drv)
+    record = tmp_path / "shared.gwy"
+    record.write_text(POSITION, encoding="utf-8")
+    drv.find_element("id", "import").send_keys(str(record))
+    _wait(drv, lambda d: d.find_elements("css selector", '#pick-card button[data-card="A♠"]'), "the imported game")
+    for seat, card in FIRST:
+        _tap(drv, seat, card)
+    before = drv.execute_script("return document.body.dataset.shared || '0'")
+    _click(drv, "#share-game")
+    _wait(drv, lambda d: d.execute_script("return document.body.dataset.shared || '0'") != before, "the shared link")
+    link = drv.find_element("id", "share-link").get_attribute("value")
+
+    # the same entries by live, then the same record's link by the command line
+    by_live = tmp_path / "cli" / "shared.gwy"
+    by_live.parent.mkdir()
+    by_live.write_text(POSITION, encoding="utf-8")
+    assert run_cli("live", str(by_live), input="".join(f"{s} {c}\n" for s, c in FIRST)).returncode == 0
+    base = table_site.url  # the site's page, where the table's link points
+    cli = run_cli("link", str(by_live), "--base", base)
+    assert cli.returncode == 0, cli.stderr
+    assert link == cli.stdout.strip()
+    assert _qr_text(drv, "share-qr") == link
+
+    # opened (offline or not: the fragment never reaches a server), the link shows check's verdicts
+    game = decode_game(link.split("#", 1)[1])
+    (tmp_path / "game.gwy").write_text(game, encoding="utf-8")
+    want = run_cli("check", "game.gwy", cwd=tmp_path)
+    drv.get(link)
+    _wait(drv, lambda d: d.execute_script("return document.body.dataset.checked"), "the linked game checked")
+    assert drv.execute_script("return document.getElementById('verdicts').textContent") == want.stdout + want.stderr
+    assert drv.execute_script("return document.getElementById('verdicts').dataset.exit") == str(want.returncode)

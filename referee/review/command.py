@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
@@ -149,6 +150,17 @@ def _one(g: Game, settings: Settings, progress: Callable[[int, int], None] | Non
                        progress=progress)
 
 
+class ReviewProgress(Protocol):
+    """What a review tells of its progress: each play as it is reached (``done`` of ``total``
+    in the game), each new game, and the end. The terminal's bar; the site's page has its own."""
+
+    def __call__(self, done: int, total: int) -> None: ...
+
+    def game(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class _Progress:
     """A progress bar on stderr (rich) for a review that takes more than a moment, only where
     stderr is a terminal: it appears once a game's review has run SHOW_AFTER seconds, and is
@@ -214,7 +226,7 @@ def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int
 
 
 def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None,
-              progress: _Progress | None = None) -> Iterator[GameReview | str]:
+              progress: ReviewProgress | None = None) -> Iterator[GameReview | str]:
     recover([file])  # a rewrite of it cut short by a kill: put back before it is read
     if game is not None or (jobs <= 1 and dask is None) or not file.is_file():
         for g in _games(file, game):
@@ -284,12 +296,14 @@ def position_command(file: Path, game: int | None, fmt: str, base: RuleSet | Non
 
 def review_command(file: Path, game: int | None = None, fmt: str = "text", rules: str | None = None,
                    window: int = WINDOW, samples: int = SAMPLES, seed: int = 0, jobs: str = "1",
-                   dask: str | None = None, at: str | None = None, after: int | None = None) -> int:
+                   dask: str | None = None, at: str | None = None, after: int | None = None,
+                   progress: ReviewProgress | None = None) -> int:
     """Review the games of ``file`` (or game ``game``); exit 0 if every game was reviewed, 1
     if one could not be (syntax errors; the replay stopped early), 2 for a usage problem.
     ``jobs``: worker processes for a file of many games (check's pool; 'auto': one a core),
     the reviews in input order; ``dask``: a Dask scheduler's address, the games reviewed on
-    its cluster as ``check --dask`` judges them (the workers read the file at its path)."""
+    its cluster as ``check --dask`` judges them (the workers read the file at its path);
+    ``progress``: told of each play (default: a bar on a terminal's stderr)."""
     if fmt not in FORMATS:
         raise UsageError(f"--format is one of {', '.join(FORMATS)}, not '{fmt}'")
     if window < 0 or samples < 0:
@@ -310,7 +324,8 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     _init(base, window, samples, seed)
     reviews: list[GameReview] = []
     skipped: list[str] = []
-    progress = _Progress()
+    if progress is None:
+        progress = _Progress()
     try:
         for r in _reviewed(file, game, workers, dask, progress):
             if isinstance(r, str):

@@ -22,7 +22,8 @@ from referee.table.page import render
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The page's own files (static/), copied as they are, and the zip of the package.
-STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js")
+STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js", "qr.js")
+WORKER = "worker.mjs"
 TABLE_PAGE = "table.html"  # serve's page, rendered here, its script talking to the Worker (table-site.js)
 ZIP = "getaway-ref.zip"
 SERVICE_WORKER = "sw.js"
@@ -133,7 +134,10 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
     files: list[str] = []
     static = resources.files("referee.site").joinpath("static")
     for name in STATIC:
-        (out / name).write_bytes(static.joinpath(name).read_bytes())
+        data = static.joinpath(name).read_bytes()
+        if name == WORKER:  # what it keeps between starts is named by the runtime's version too
+            data = data.replace(b"__PYODIDE__", PYODIDE_VERSION.encode())
+        (out / name).write_bytes(data)
         files.append(name)
     for name in RUNTIME:
         (out / "pyodide" / name).write_bytes((runtime / name).read_bytes())

@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from referee.commands.options import UsageError
 from referee.files import WriteError
 from referee.notation.reader import ReadError
-from referee.site.browser import WORK, file_name
+from referee.site.browser import WORK, file_name, settle
+from referee.site.link import encode_game, game_text
 from referee.table.live import LiveError
 from referee.table.session import SeatError, Table, open_session
 
@@ -23,24 +25,28 @@ TABLE = WORK / "table"  # the record being kept, in Pyodide's in-memory file sys
 RECORDER = "this-phone"  # the one phone is the recorder: no token to check, nothing reaches it from outside
 
 _table: Table | None = None
+_settled = False
 
 
 def _now(extra: dict[str, Any], status: int = 200) -> str:
     """The answer, the table as it is now and the record's text, as JSON."""
     out: dict[str, Any] = {"status": status, **extra}
-    if _table is not None:
-        out["state"] = json.loads(_table.message())
-        path = _table.session.path
-        out["text"] = path.read_bytes().decode("utf-8") if path.exists() else _table.session.file_text()
-        out["name"] = _table.session.path.name
-    return json.dumps(out, ensure_ascii=False)
+    if _table is None:
+        return json.dumps(out, ensure_ascii=False)
+    path = _table.session.path
+    out["text"] = path.read_bytes().decode("utf-8") if path.exists() else _table.session.file_text()
+    out["name"] = _table.session.path.name
+    # The table as serve's event stream sends it, put in as the Table wrote it: it holds every
+    # position of the game, and reading it only to write it again cost as much as a quarter
+    # of an entry late in a game.
+    return json.dumps(out, ensure_ascii=False)[:-1] + ', "state": ' + _table.message() + "}"
 
 
 def open_game(text: str, name: str, seats: str | None = None, rules: str | None = None,
               deal: str | None = None) -> str:
     """Open a record (its last game continued, as ``serve FILE`` does), or with no text a new
     game (``seats``, ``rules`` and ``deal`` as ``serve``'s options)."""
-    global _table
+    global _table, _settled
     TABLE.mkdir(parents=True, exist_ok=True)
     path = TABLE / file_name(name)
     for old in TABLE.iterdir():
@@ -54,6 +60,9 @@ def open_game(text: str, name: str, seats: str | None = None, rules: str | None 
     if not text and not session.written:
         session.save()  # a new game is a record at once: the page keeps it from the start
     _table = Table(session, None, RECORDER)
+    if not _settled:  # the table's modules, imported for the first game, out of the collector's way too
+        settle()
+        _settled = True
     return _now({})
 
 
@@ -94,3 +103,15 @@ def call(path: str, body: str) -> str:
         seat = got.get("seat")
         return _now({"answer": t.ask(str(got.get("q", "")), str(seat) if seat else None)})
     return _now({"error": f"no such request: {path}"}, 404)
+
+
+def share() -> str:
+    """The game on the table as a link's fragment, as ``getaway-ref link`` makes it from the
+    record kept (the lines before its first game, and its last game)."""
+    if _table is None:
+        return json.dumps({"status": 409, "error": "no game is open"})
+    try:
+        fragment = encode_game(game_text(_table.session.path, None))
+    except UsageError as ex:
+        return json.dumps({"status": 400, "error": str(ex)}, ensure_ascii=False)
+    return json.dumps({"status": 200, "fragment": fragment})

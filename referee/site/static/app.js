@@ -32,30 +32,42 @@
   }
 
   const kept = offline();
-  let worker = null;
-  let next = 0;
-  const waiting = new Map();
 
-  function call(op, ...args) {
-    return new Promise((resolve, reject) => {
-      const id = ++next;
-      waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, op, args });
-    });
-  }
-
-  const ready = kept.then(() => {
-    worker = new Worker("worker.mjs", { type: "module" });
+  // An engine: the Worker (worker.mjs) and its questions, each answered once ({id, value} or
+  // {id, error}); a long one (a review) sends its progress on the way ({id, progress}).
+  function engine(name) {
+    const worker = new Worker("worker.mjs", { type: "module", name });
+    const waiting = new Map();
+    let next = 0;
     worker.onmessage = (event) => {
-      const { id, value, error } = event.data;
+      const { id, value, error, progress } = event.data;
       const w = waiting.get(id);
+      if (!w) return;
+      if (progress !== undefined) {
+        if (w.progress) w.progress(progress);
+        return;
+      }
       waiting.delete(id);
-      if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(error)));
+      if (error === undefined) w.resolve(value);
+      else w.reject(new Error(error));
     };
     worker.onerror = (event) => {
       for (const w of waiting.values()) w.reject(new Error(event.message || "the engine did not start"));
       waiting.clear();
     };
+    return (op, args, progress) => new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, { resolve, reject, progress });
+      worker.postMessage({ id, op, args });
+    });
+  }
+
+  let main = null; // the engine that answers check, legal, ask
+  let reviews = null; // a second one for reviews, started on the first: the first stays free meanwhile
+  const call = (op, ...args) => main(op, args);
+
+  const ready = kept.then(() => {
+    main = engine("referee");
     return call("ready");
   }).then((info) => ({ ...info, at: performance.now() }));
 
@@ -95,11 +107,30 @@
       if (r.exit === 2 || !r.out) throw failure(r);
       return r.out.trim();
     },
+    // The JSON report of `getaway-ref review --format json` on the text, run in a Worker of its
+    // own (so the page and the other questions answer meanwhile); onProgress({game, done,
+    // total}) is told of each play reached, and done === total when a game's review ends.
+    async review(text, options = {}) {
+      const r = await reviewed(String(text), options, true);
+      if (!r.out) throw failure(r);
+      return JSON.parse(r.out);
+    },
+    // What `getaway-ref review` prints, and its exit code (the same options).
+    async reviewText(text, options = {}) {
+      const r = await reviewed(String(text), options, false);
+      return { text: r.out + r.err, exit: r.exit };
+    },
     // A game as a link's fragment, and back.
     encode: encodeGame,
     decode: decodeGame,
   };
   window.getawayRef = api;
+
+  async function reviewed(text, { name, onProgress } = {}, asJson) {
+    await ready;
+    reviews ??= engine("review");
+    return reviews("review", [text, name ?? null, asJson], onProgress);
+  }
 
   // ---- a game in a link --------------------------------------------------------------------
 
@@ -176,8 +207,41 @@
     const fragment = await encodeGame($("record").value);
     history.replaceState(null, "", "#" + fragment);
     $("link").value = location.href;
-    $("link").hidden = false;
+    $("shared").hidden = false;
+    $("qr").hidden = !window.getawayQR.draw($("qr"), location.href);
     $("link").select();
+  }
+
+  // The review of the game shown: in the review's own Worker, a bar filling play by play.
+  async function reviewShown() {
+    const text = $("record").value;
+    if (!text.trim()) {
+      say("verdicts", "Paste a record, open a .gwy file or follow a game's link.");
+      return;
+    }
+    const bar = $("review-progress");
+    $("reviewing").hidden = false;
+    bar.value = 0;
+    bar.max = 1;
+    say("review", "");
+    say("review-status", "Reviewing…");
+    $("review-game").disabled = true;
+    const progress = ({ done, total }) => {
+      bar.max = Math.max(total, 1);
+      bar.value = done;
+      say("review-status", `Reviewing: ${done} of ${total} plays (${Math.round((100 * done) / Math.max(total, 1))} %)`);
+    };
+    try {
+      const r = await api.reviewText(text, { name: $("record").dataset.name || "game.gwy", onProgress: progress });
+      say("review", r.text);
+      say("review-status", "Reviewed.");
+    } catch (e) {
+      say("review", `error: ${e.message}`);
+      say("review-status", "");
+    } finally {
+      $("review-game").disabled = false;
+      document.body.dataset.reviewed = String(Number(document.body.dataset.reviewed || 0) + 1);
+    }
   }
 
   window.addEventListener("DOMContentLoaded", () => {
@@ -188,6 +252,7 @@
     }, (e) => say("status", `The referee could not start: ${e.message}`));
     $("check").addEventListener("click", checkShown);
     $("share").addEventListener("click", share);
+    $("review-game").addEventListener("click", reviewShown);
     $("open").addEventListener("change", async () => {
       const file = $("open").files[0];
       if (!file) return;

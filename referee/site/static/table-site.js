@@ -192,6 +192,25 @@
       await saving;
       if (current) download(current.name, current.text);
     });
+    // "Share this game": the game on the table as a link to this site's page (the game in
+    // the fragment, which no browser sends to a server) and as a QR code of that link.
+    $("share-game").addEventListener("click", async () => {
+      try {
+        await started;
+        await saving;
+        const r = await call("tableShare");
+        if (r.status !== 200) throw new Error(r.error);
+        const link = new URL(`index.html#${r.fragment}`, location.href).href;
+        $("share-link").value = link;
+        $("shared").hidden = false;
+        const drawn = window.getawayQR.draw($("share-qr"), link);
+        $("share-qr").hidden = !drawn;
+        kept(drawn ? "the link and its QR code: open it on another phone" : "the link (too long for a QR code)");
+        document.body.dataset.shared = String(Number(document.body.dataset.shared || 0) + 1);
+      } catch (e) {
+        kept(`not shared: ${e.message}`);
+      }
+    });
     $("import").addEventListener("change", async () => {
       const file = $("import").files[0];
       if (!file) return;
