@@ -1,12 +1,14 @@
-"""The table's mistakes and the record followed as played, for
-:class:`~referee.engine.state.Engine`.
+"""The table's mistakes and the record followed as played: :class:`Follow`, the layer of
+:class:`~referee.engine.state.Engine` above what a legal action does
+(:class:`~referee.engine.play.Play`).
 
-Ruling 1's penalty (:func:`penalise`: the offender picks up the trick and leads); a trick
-played on after a mistake, reopened and ended as the table ended it (:func:`reopen`,
-:func:`close`); and the record actions the rules cannot explain but a record shows
-(docs/rulings.md, ruling 5: a card moved from the waste pile, a forced draw, a hand moved, a
-card revealed, a void learned), each applied by :func:`follow` or refused with
-:class:`~referee.engine.values.CannotFollow`. ``Engine.apply_mistake`` is the way in.
+Ruling 1's penalty (:meth:`Follow._penalise`: the offender picks up the trick and leads); a
+trick played on after a mistake, reopened and ended as the table ended it
+(:meth:`Follow._reopen`, :meth:`Follow._close`); and the record actions the rules cannot
+explain but a record shows (docs/rulings.md, ruling 5: a card moved from the waste pile, a
+forced draw, a hand moved, a card revealed, a void learned), each applied by
+:meth:`Follow._follow` or refused with :class:`~referee.engine.values.CannotFollow`.
+``Engine.apply_mistake`` is the way in.
 """
 
 from __future__ import annotations
@@ -190,7 +192,7 @@ class Follow(Play):
     def _reopen(self) -> None:
         """Follow a record in which play went on after the trick ended (a play after a
         tochoo that nobody noticed): the trick is back on the table, to be ended by
-        :meth:`close`."""
+        :meth:`_close`."""
         if self._phase == IN_TRICK:
             self._lenient = True
             return

@@ -383,7 +383,7 @@ class Judge(TableState):
 
     def legal(self, s: int) -> Legal:
         """What seat ``s`` may play now, the rule that says so and where (known cards; for
-        an unseen hand, the cards it may hold that would be legal): :meth:`_duty_of`, with
+        an unseen hand, the cards it may hold that would be legal): :meth:`duty_of`, with
         both kinds of card in one list."""
         d = self.duty_of(s)
         return Legal(s, tuple(sorted(d.cards + d.unseen)) if d.unseen else d.cards, d.reason, d.cite)

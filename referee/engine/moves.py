@@ -6,6 +6,10 @@ A move is an int: a play ``seat << 6 | card``, a take ``TAKE | taker << 6 | targ
 ``DRAW | (source + 1) << 12 | drawer << 6 | card`` (source 0: the waste pile). Every move is
 one the engine itself lists (``Engine.legal_actions`` in the same order) and applies; no rule
 is written here.
+
+:class:`Moves` is that layer of :class:`~referee.engine.state.Engine`: its methods read the
+state through ``self``. The search asks them through this module's functions
+(:func:`search_moves`, :func:`child`, ...), which keep the engine's public names its typed API.
 """
 
 from __future__ import annotations
@@ -165,7 +169,7 @@ class Moves(Sample):
         return out
 
     def _touching(self, actions: list[int]) -> list[int]:
-        """For each of ``actions`` (:meth:`search_moves`' ints, in its order), the first action
+        """For each of ``actions`` (:meth:`_search_moves`' ints, in its order), the first action
         of its run: plays of one seat in one suit with no card between them in rank anywhere
         (a hand, the waste pile, the table, or unseen where a hand or the waste pile holds
         unseen cards; a card out of play is nowhere). Every other action is a run of its own.
@@ -206,7 +210,7 @@ class Moves(Sample):
                 self._drawn_lead, self._active, self._played)
 
     def _search_key(self) -> tuple[object, ...]:
-        """The transposition table's key (engine/search.py): :meth:`position_key`, except with
+        """The transposition table's key (engine/search.py): :meth:`_position_key`, except with
         two seats left and one pack, where it is a pair: the position's shape and a profile of
         its waste pile (docs/review.md, "One key for many waste piles").
 
@@ -221,7 +225,7 @@ class Moves(Sample):
         than two waste cards the profile is negative: that key stands for itself alone.
         Elsewhere (the first trick, a draw due with its trick waiting for the waste pile, three
         seats or more, two packs, a trick of two cards) the argument is not made and the key is
-        the position's own. The search keeps its path (repetitions) by :meth:`position_key`,
+        the position's own. The search keeps its path (repetitions) by :meth:`_position_key`,
         never by this key."""
         out = self._out
         if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1

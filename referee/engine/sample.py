@@ -1,6 +1,8 @@
 """The review's samples: a copy of a position with the unseen cards of the hands dealt at
 random around what is known (``Engine.sample_unseen``): a seat's own hand, the suits each
-seat has shown it lacks, and the cards the review read from its plays.
+seat has shown it lacks, and the cards the review read from its plays. :class:`Sample` is
+that layer of :class:`~referee.engine.state.Engine`; each try deals on a fork, through the
+fork's own methods.
 """
 
 from __future__ import annotations
