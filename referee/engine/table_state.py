@@ -80,6 +80,7 @@ _SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in ran
 
 class TableState:
     """One game's state: the fields, and the questions that read them."""
+
     __slots__ = (
         "_active",
         "_after",
