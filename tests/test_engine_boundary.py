@@ -44,8 +44,13 @@ TYPED_API = frozenset({
     "all_known",  # whether every card of the position is known (the solver answers only then)
 })
 
+# Everything an Engine has, over the chain of classes it is made of (engine/state.py: each
+# layer in its own module): the state's fields (the slots of the bottom layer) and the methods.
+LAYERS = [k for k in Engine.__mro__ if k is not object]
+SLOTS = frozenset(n for k in LAYERS for n in vars(k).get("__slots__", ()))
+MEMBERS = frozenset(SLOTS | {n for k in LAYERS for n in vars(k) if not n.startswith("__")})
 # Everything else an Engine has: its state fields and its internal methods.
-INTERNAL = frozenset(set(Engine.__slots__) | {n for n in vars(Engine) if not n.startswith("__")}) - TYPED_API
+INTERNAL = MEMBERS - TYPED_API
 
 MAKERS = frozenset({"from_deal", "from_position"})  # Engine.from_deal(...): an engine
 COPIES = frozenset({"fork", "copy", "sample_unseen"})  # engine.fork(): an engine
@@ -224,18 +229,19 @@ def hover(x: int) -> bool:
 def test_the_typed_api_names_what_an_engine_has() -> None:
     # A name of TYPED_API that the engine lost would let a read through unnoticed.
     assert all(hasattr(Engine, name) for name in TYPED_API - {"rules"})
-    assert "rules" in Engine.__slots__
+    assert "rules" in SLOTS
     assert {"_once", "_power", "_trick", "_phase", "_play", "_take", "_draw"} <= INTERNAL
     # the state fields are private names: nothing outside the engine can mistake them for its API
-    assert all(f.startswith("_") for f in Engine.__slots__ if f != "rules")
+    assert all(f.startswith("_") for f in SLOTS if f != "rules")
 
 
 def test_public_means_public_on_the_engine() -> None:
     """Issue 37, item 5: every name of ``Engine`` without a leading underscore is its typed
     API, and every other name has one; so the list above is the class's own surface, not a
-    second list of what callers must not touch. The engine's own workings that other engine
-    modules share (judging, the record followed, the solver's moves, the samples) are
-    functions of those modules (engine/judge.py, follow.py, moves.py, sample.py)."""
-    public = {n for n in set(Engine.__slots__) | set(vars(Engine)) if not n.startswith("_")}
+    second list of what callers must not touch. The engine's own workings (judging, what a
+    play does, the record followed, the samples, the solver's moves) are the private methods
+    of its layers (engine/judge.py, play.py, follow.py, sample.py, moves.py), read through
+    ``self``."""
+    public = {n for n in MEMBERS if not n.startswith("_")}
     assert public == TYPED_API
     assert {n for n in INTERNAL if not n.startswith("_")} == set()

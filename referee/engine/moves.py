@@ -6,6 +6,10 @@ A move is an int: a play ``seat << 6 | card``, a take ``TAKE | taker << 6 | targ
 ``DRAW | (source + 1) << 12 | drawer << 6 | card`` (source 0: the waste pile). Every move is
 one the engine itself lists (``Engine.legal_actions`` in the same order) and applies; no rule
 is written here.
+
+:class:`Moves` is that layer of :class:`~referee.engine.state.Engine`: its methods read the
+state through ``self``. The search asks them through this module's functions
+(:func:`search_moves`, :func:`child`, ...), which keep the engine's public names its typed API.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.engine.cards import BIT, SUIT, SUIT_MASK, cards_of, ms_cards
-from referee.engine.judge import legal_cards
+from referee.engine.sample import Sample
 from referee.engine.values import DRAW_DUE, IN_TRICK, OVER
 
 if TYPE_CHECKING:
@@ -97,202 +101,243 @@ def _suit_code(packed: int) -> int:
     return shape << 48 | long << 32 | present << 16 | gaps << 8 | wasted
 
 
+class Moves(Sample):
+    """The solver's moves and keys: the layer the exact search reads."""
+
+    __slots__ = ()
+
+    def _search_moves(self) -> list[int]:
+        """What ``legal_actions()`` lists, as ints, in the same order."""
+        phase = self._phase
+        if phase == DRAW_DUE:
+            d = self._drawer
+            src = self._draw_source
+            if src is None:
+                base = DRAW | d << 6
+                return [base | c for c in ms_cards(self._waste_once, self._waste_twice)]
+            out: list[int] = []
+            sources = [src] if isinstance(src, int) else [t for t in self.in_game() if t != d]
+            for t in sources:
+                base = DRAW | (t + 1) << 12 | d << 6
+                out.extend(base | c for c in ms_cards(self._once[t], self._twice[t]))
+            return out
+        if phase == OVER:
+            return []
+        out = [TAKE | taker << 6 | target for taker, target in self.takes()]
+        mover = self.to_act()
+        # Only the seat to act has a legal card (legal_cards says 0 for every other seat), but in
+        # a trick in any order, where every seat may play.
+        for s in ((mover,) if mover >= 0 else self._seq):
+            cards = self._legal_cards(s)
+            if cards:
+                key = cards << 6 | s
+                plays = _PLAYS.get(key)
+                if plays is None:
+                    if len(_PLAYS) >= _PLAYS_KEPT:
+                        _PLAYS.clear()
+                    base = s << 6
+                    plays = _PLAYS[key] = tuple([base | c for c in cards_of(cards)])
+                out += plays
+        return out
+
+    def _twin_draws(self, actions: list[int]) -> list[int]:
+        """The draws of ``actions`` with one card of each class of twins: with two players left
+        and one pack, two cards of the waste pile of one suit with no card of any hand between
+        them in rank lead to positions of one value, for every seat and either question.
+
+        Why (docs/review.md, "Twins in the waste pile"): the drawer holds no card, so it leads the
+        card it draws; with two players left a tochoo on a drawn lead ends the game (Pagat,
+        Getaway: Two players), and a clean trick sends the card back to the waste pile. So a card
+        drawn from the waste never stays in a hand: the only cards it meets in a trick are the
+        other player's, and they are the same below and above either twin. Swapping the twins
+        maps one line of play onto the other, card for card, with the same winner of every trick.
+        """
+        if self._draw_source is not None or self._double or len(actions) < 2 or self.in_game_count() != 2:
+            return actions
+        held = 0
+        for m in self._once:
+            held |= m
+        seen: set[tuple[int, int]] = set()
+        out = []
+        for a in actions:
+            c = a & 63
+            # The class: the suit, and the cards of the hands of that suit below the card.
+            cls = (SUIT[c], (held & SUIT_MASK[SUIT[c]] & (BIT[c] - 1)).bit_count())
+            if cls not in seen:
+                seen.add(cls)
+                out.append(a)
+        return out
+
+    def _touching(self, actions: list[int]) -> list[int]:
+        """For each of ``actions`` (:meth:`_search_moves`' ints, in its order), the first action
+        of its run: plays of one seat in one suit with no card between them in rank anywhere
+        (a hand, the waste pile, the table, or unseen where a hand or the waste pile holds
+        unseen cards; a card out of play is nowhere). Every other action is a run of its own.
+
+        Touching cards are not equivalent (docs/review.md, "One key for many waste piles", its
+        end: a pickup or a draw can part them, and then they meet in a trick), so the solver
+        searches every one; but they nearly always have one value, so once one of them fails,
+        the solver tries its other actions before the rest of that run."""
+        present = self._waste_once | self._waste_twice
+        if self._waste_unknown or any(self._unknown):
+            present |= self._hidden_once | self._hidden_twice
+        for m in self._once:
+            present |= m
+        for _, c in self._trick:
+            present |= BIT[c]
+        for _, c in self._pending:
+            present |= BIT[c]
+        out = []
+        run = prev = -1
+        for a in actions:
+            c = a & 63
+            # The same seat and suit as the action before, a play (not a take or a draw), and
+            # no card present strictly between the two: cards of a suit are 13 bits in order.
+            if (prev >= 0 and not a & MOVE_KIND and a >> 6 == prev >> 6 and SUIT[c] == SUIT[prev & 63]
+                    and not present & (BIT[prev & 63] - (BIT[c] << 1))):
+                out.append(run)
+            else:
+                run = a
+                out.append(a)
+            prev = a if not a & MOVE_KIND else -1
+        return out
+
+    def _position_key(self) -> tuple[object, ...]:
+        """Everything of a position that decides what may follow (not the trick number, the
+        event log or why the leader leads): two positions with one key have one future."""
+        return (self._phase, tuple(self._once), tuple(self._twice), tuple(self._out), self._waste_once, self._waste_twice, self._power,
+                self._drawer, self._draw_source, tuple(self._trick), tuple(self._pending), self._tochoo, self._trump, self._first,
+                self._drawn_lead, self._active, self._played)
+
+    def _search_key(self) -> tuple[object, ...]:
+        """The transposition table's key (engine/search.py): :meth:`_position_key`, except with
+        two seats left and one pack, where it is a pair: the position's shape and a profile of
+        its waste pile (docs/review.md, "One key for many waste piles").
+
+        The shape reads each suit in rank order, the cards out of play skipped, each card
+        labelled by where it is (the hand of the first or second seat left, the trick on the
+        table), a run of waste cards between two labelled cards kept only as being there; the
+        suits in the order of their codes (Donkey's trump suit, once set, last); and the
+        position key's other fields. The profile says which runs hold two cards or more
+        (:data:`WASTE_RUN_CAP`): positions of one shape and one profile have one value for
+        every seat and either question, and of one shape, the one whose long runs include the
+        other's is no better for any seat (more waste cards, more draws against it). With fewer
+        than two waste cards the profile is negative: that key stands for itself alone.
+        Elsewhere (the first trick, a draw due with its trick waiting for the waste pile, three
+        seats or more, two packs, a trick of two cards) the argument is not made and the key is
+        the position's own. The search keeps its path (repetitions) by :meth:`_position_key`,
+        never by this key."""
+        out = self._out
+        if (self._phase == DRAW_DUE or self._first or self._double or self._pending or len(self._trick) > 1
+                or out.count(False) != 2):
+            return self._position_key()
+        first = out.index(False)
+        once = self._once
+        lo = once[first]
+        hi = once[out.index(False, first + 1)]
+        waste = self._waste_once
+        trick = self._trick
+        table = BIT[trick[0][1]] if trick else 0
+        # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards. The four
+        # masks side by side, 64 bits apart: a suit's four 13-bit masks are then one shift and
+        # one mask of this int (the code's look-up key; _lanes_to_packed on a miss).
+        lanes = lo | hi << 64 | waste << 128 | table << 192
+        get = _SUIT_CODES.get  # a miss is made and kept by _suit_code_of (a code is never 0)
+        suits = [get(k0 := lanes & _LANES) or _suit_code_of(k0),
+                 get(k1 := lanes >> 13 & _LANES) or _suit_code_of(k1),
+                 get(k2 := lanes >> 26 & _LANES) or _suit_code_of(k2),
+                 get(k3 := lanes >> 39 & _LANES) or _suit_code_of(k3)]
+        # Suits in order of their codes: outside the first trick and with one pack no rule
+        # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
+        # keeps the last place.
+        trump = self._trump
+        if trump >= 0:
+            last = suits.pop(trump)
+            suits.sort()
+            suits.append(last)
+        else:
+            suits.sort()
+        # The profile: each suit's gaps' bits, runs and long runs, one after the other (a
+        # small int: the table compares profiles of one shape bit by bit, see search._entry).
+        profile = wasted = 0
+        for c in suits:
+            g = c >> 8 & 255
+            profile = (profile << g | c >> 32 & 0xFFFF) << g | c >> 16 & 0xFFFF
+            wasted += c & 255
+        c0, c1, c2, c3 = suits
+        # Between tricks the seats that held cards when the last trick began are stale: the
+        # next lead sets them anew, and nothing reads them before (a seat that got away in
+        # that trick would otherwise tell apart positions with one future).
+        phase = self._phase
+        shape = (_CANON, phase, tuple(out), self._power, self._drawer, self._draw_source, self._tochoo,
+                 trump >= 0, self._drawn_lead, self._active if phase == IN_TRICK else 0, self._played,
+                 trick[0][0] if trick else -1, c0 >> 48, c1 >> 48, c2 >> 48, c3 >> 48)
+        return (shape, profile if wasted >= 2 else -1 - profile)
+
+    def _child(self, m: int) -> Engine:
+        """The position after the action ``m`` (one that :meth:`_search_moves` listed): applied
+        to a fork, with no second judgement and no event made."""
+        c = self.fork()
+        c._apply_move(m)
+        return c
+
+    def _apply_move(self, m: int) -> None:
+        kind = m & MOVE_KIND
+        if kind == 0:
+            if self._phase == IN_TRICK:
+                self._play(m >> 6 & 63, m & 63)
+            else:
+                self._lead(m >> 6 & 63, m & 63)
+        elif kind == TAKE:
+            self._take(m >> 6 & 63, m & 63)
+        else:
+            src = m >> 12 & 255
+            self._draw(m >> 6 & 63, m & 63, src - 1 if src else None)
+
+    def _settled_for(self, x: int) -> bool | None:
+        """Whether ``x`` gets away, where nothing is left to search: True once it is out,
+        the game's answer once it is over; None while it is still in a game going on."""
+        if self._out[x]:
+            return True
+        if self._phase == OVER:
+            return self._loser != x
+        return None
+
+
+# The exact search's interface (engine/search.py, the tests of its keys): the moves layer's
+# own methods, asked of an engine. These are this module's functions on its own layer's
+# privates; nothing outside the engine's chain reads a field.
+
 def search_moves(e: Engine) -> list[int]:
     """What ``legal_actions()`` lists, as ints, in the same order."""
-    phase = e._phase
-    if phase == DRAW_DUE:
-        d = e._drawer
-        src = e._draw_source
-        if src is None:
-            base = DRAW | d << 6
-            return [base | c for c in ms_cards(e._waste_once, e._waste_twice)]
-        out: list[int] = []
-        sources = [src] if isinstance(src, int) else [t for t in e.in_game() if t != d]
-        for t in sources:
-            base = DRAW | (t + 1) << 12 | d << 6
-            out.extend(base | c for c in ms_cards(e._once[t], e._twice[t]))
-        return out
-    if phase == OVER:
-        return []
-    out = [TAKE | taker << 6 | target for taker, target in e.takes()]
-    mover = e.to_act()
-    # Only the seat to act has a legal card (legal_cards says 0 for every other seat), but in
-    # a trick in any order, where every seat may play.
-    for s in ((mover,) if mover >= 0 else e._seq):
-        cards = legal_cards(e, s)
-        if cards:
-            key = cards << 6 | s
-            plays = _PLAYS.get(key)
-            if plays is None:
-                if len(_PLAYS) >= _PLAYS_KEPT:
-                    _PLAYS.clear()
-                base = s << 6
-                plays = _PLAYS[key] = tuple([base | c for c in cards_of(cards)])
-            out += plays
-    return out
+    return e._search_moves()
 
 
 def twin_draws(e: Engine, actions: list[int]) -> list[int]:
-    """The draws of ``actions`` with one card of each class of twins: with two players left
-    and one pack, two cards of the waste pile of one suit with no card of any hand between
-    them in rank lead to positions of one value, for every seat and either question.
-
-    Why (docs/review.md, "Twins in the waste pile"): the drawer holds no card, so it leads the
-    card it draws; with two players left a tochoo on a drawn lead ends the game (Pagat,
-    Getaway: Two players), and a clean trick sends the card back to the waste pile. So a card
-    drawn from the waste never stays in a hand: the only cards it meets in a trick are the
-    other player's, and they are the same below and above either twin. Swapping the twins
-    maps one line of play onto the other, card for card, with the same winner of every trick.
-    """
-    if e._draw_source is not None or e._double or len(actions) < 2 or e.in_game_count() != 2:
-        return actions
-    held = 0
-    for m in e._once:
-        held |= m
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for a in actions:
-        c = a & 63
-        # The class: the suit, and the cards of the hands of that suit below the card.
-        cls = (SUIT[c], (held & SUIT_MASK[SUIT[c]] & (BIT[c] - 1)).bit_count())
-        if cls not in seen:
-            seen.add(cls)
-            out.append(a)
-    return out
+    """The draws of ``actions`` with one card of each class of twins (:meth:`Moves._twin_draws`)."""
+    return e._twin_draws(actions)
 
 
 def touching(e: Engine, actions: list[int]) -> list[int]:
-    """For each of ``actions`` (:meth:`search_moves`' ints, in its order), the first action
-    of its run: plays of one seat in one suit with no card between them in rank anywhere
-    (a hand, the waste pile, the table, or unseen where a hand or the waste pile holds
-    unseen cards; a card out of play is nowhere). Every other action is a run of its own.
-
-    Touching cards are not equivalent (docs/review.md, "One key for many waste piles", its
-    end: a pickup or a draw can part them, and then they meet in a trick), so the solver
-    searches every one; but they nearly always have one value, so once one of them fails,
-    the solver tries its other actions before the rest of that run."""
-    present = e._waste_once | e._waste_twice
-    if e._waste_unknown or any(e._unknown):
-        present |= e._hidden_once | e._hidden_twice
-    for m in e._once:
-        present |= m
-    for _, c in e._trick:
-        present |= BIT[c]
-    for _, c in e._pending:
-        present |= BIT[c]
-    out = []
-    run = prev = -1
-    for a in actions:
-        c = a & 63
-        # The same seat and suit as the action before, a play (not a take or a draw), and
-        # no card present strictly between the two: cards of a suit are 13 bits in order.
-        if (prev >= 0 and not a & MOVE_KIND and a >> 6 == prev >> 6 and SUIT[c] == SUIT[prev & 63]
-                and not present & (BIT[prev & 63] - (BIT[c] << 1))):
-            out.append(run)
-        else:
-            run = a
-            out.append(a)
-        prev = a if not a & MOVE_KIND else -1
-    return out
+    """For each of ``actions``, the first action of its run of touching cards (:meth:`Moves._touching`)."""
+    return e._touching(actions)
 
 
 def position_key(e: Engine) -> tuple[object, ...]:
-    """Everything of a position that decides what may follow (not the trick number, the
-    event log or why the leader leads): two positions with one key have one future."""
-    return (e._phase, tuple(e._once), tuple(e._twice), tuple(e._out), e._waste_once, e._waste_twice, e._power,
-            e._drawer, e._draw_source, tuple(e._trick), tuple(e._pending), e._tochoo, e._trump, e._first,
-            e._drawn_lead, e._active, e._played)
+    """Everything of a position that decides what may follow (:meth:`Moves._position_key`)."""
+    return e._position_key()
 
 
 def search_key(e: Engine) -> tuple[object, ...]:
-    """The transposition table's key (engine/search.py): :meth:`position_key`, except with
-    two seats left and one pack, where it is a pair: the position's shape and a profile of
-    its waste pile (docs/review.md, "One key for many waste piles").
-
-    The shape reads each suit in rank order, the cards out of play skipped, each card
-    labelled by where it is (the hand of the first or second seat left, the trick on the
-    table), a run of waste cards between two labelled cards kept only as being there; the
-    suits in the order of their codes (Donkey's trump suit, once set, last); and the
-    position key's other fields. The profile says which runs hold two cards or more
-    (:data:`WASTE_RUN_CAP`): positions of one shape and one profile have one value for
-    every seat and either question, and of one shape, the one whose long runs include the
-    other's is no better for any seat (more waste cards, more draws against it). With fewer
-    than two waste cards the profile is negative: that key stands for itself alone.
-    Elsewhere (the first trick, a draw due with its trick waiting for the waste pile, three
-    seats or more, two packs, a trick of two cards) the argument is not made and the key is
-    the position's own. The search keeps its path (repetitions) by :meth:`position_key`,
-    never by this key."""
-    out = e._out
-    if (e._phase == DRAW_DUE or e._first or e._double or e._pending or len(e._trick) > 1
-            or out.count(False) != 2):
-        return position_key(e)
-    first = out.index(False)
-    once = e._once
-    lo = once[first]
-    hi = once[out.index(False, first + 1)]
-    waste = e._waste_once
-    trick = e._trick
-    table = BIT[trick[0][1]] if trick else 0
-    # Each suit's code (_suit_code): shape, long runs, runs, gaps, waste cards. The four
-    # masks side by side, 64 bits apart: a suit's four 13-bit masks are then one shift and
-    # one mask of this int (the code's look-up key; _lanes_to_packed on a miss).
-    lanes = lo | hi << 64 | waste << 128 | table << 192
-    get = _SUIT_CODES.get  # a miss is made and kept by _suit_code_of (a code is never 0)
-    suits = [get(k0 := lanes & _LANES) or _suit_code_of(k0),
-             get(k1 := lanes >> 13 & _LANES) or _suit_code_of(k1),
-             get(k2 := lanes >> 26 & _LANES) or _suit_code_of(k2),
-             get(k3 := lanes >> 39 & _LANES) or _suit_code_of(k3)]
-    # Suits in order of their codes: outside the first trick and with one pack no rule
-    # names a suit, so renaming suits changes no value; Donkey's trump suit, once set,
-    # keeps the last place.
-    trump = e._trump
-    if trump >= 0:
-        last = suits.pop(trump)
-        suits.sort()
-        suits.append(last)
-    else:
-        suits.sort()
-    # The profile: each suit's gaps' bits, runs and long runs, one after the other (a
-    # small int: the table compares profiles of one shape bit by bit, see search._entry).
-    profile = wasted = 0
-    for c in suits:
-        g = c >> 8 & 255
-        profile = (profile << g | c >> 32 & 0xFFFF) << g | c >> 16 & 0xFFFF
-        wasted += c & 255
-    c0, c1, c2, c3 = suits
-    # Between tricks the seats that held cards when the last trick began are stale: the
-    # next lead sets them anew, and nothing reads them before (a seat that got away in
-    # that trick would otherwise tell apart positions with one future).
-    phase = e._phase
-    shape = (_CANON, phase, tuple(out), e._power, e._drawer, e._draw_source, e._tochoo,
-             trump >= 0, e._drawn_lead, e._active if phase == IN_TRICK else 0, e._played,
-             trick[0][0] if trick else -1, c0 >> 48, c1 >> 48, c2 >> 48, c3 >> 48)
-    return (shape, profile if wasted >= 2 else -1 - profile)
+    """The transposition table's key (:meth:`Moves._search_key`)."""
+    return e._search_key()
 
 
 def child(e: Engine, m: int) -> Engine:
-    """The position after the action ``m`` (one that :meth:`search_moves` listed): applied to
-    a fork, with no second judgement and no event made."""
-    c = e.fork()
-    kind = m & MOVE_KIND
-    if kind == 0:
-        if c._phase == IN_TRICK:
-            c._play(m >> 6 & 63, m & 63)
-        else:
-            c._lead(m >> 6 & 63, m & 63)
-    elif kind == TAKE:
-        c._take(m >> 6 & 63, m & 63)
-    else:
-        src = m >> 12 & 255
-        c._draw(m >> 6 & 63, m & 63, src - 1 if src else None)
-    return c
+    """The position after the action ``m`` (:meth:`Moves._child`)."""
+    return e._child(m)
 
 
 def settled_for(e: Engine, x: int) -> bool | None:
-    """Whether ``x`` gets away, where nothing is left to search: True once it is out,
-    the game's answer once it is over; None while it is still in a game going on."""
-    if e._out[x]:
-        return True
-    if e._phase == OVER:
-        return e._loser != x
-    return None
+    """Whether ``x`` gets away where nothing is left to search (:meth:`Moves._settled_for`)."""
+    return e._settled_for(x)

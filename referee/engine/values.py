@@ -9,15 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final, NamedTuple
 
-from referee.engine import citations as R
-from referee.engine.cards import held_cards
 from referee.engine.citations import Cite
-from referee.engine.events import ANY_SOURCE, Action, LeadReason, RecordAction, TableAction
-
-if TYPE_CHECKING:
-    from referee.engine.state import Engine
+from referee.engine.events import Action, LeadReason, RecordAction, TableAction
 
 
 class Phase(IntEnum):
@@ -176,54 +171,3 @@ class CannotFollow(ValueError):
 
 
 PHASES = tuple(Phase)  # Phase by its int, without the enum's call
-
-# Denexa's shootout, with ruling 8 that makes a higher card no mistake: its sources.
-_SHOOTOUT: Final = (R.DENEXA_ENDING, R.ruling(8))
-
-# The suits of a void mask (bit ``suit`` set), in suit order: View.voids.
-_SUITS_OF = tuple(tuple(suit for suit in range(4) if m >> suit & 1) for m in range(16))
-
-
-def view_of(e: Engine) -> View:
-    """The position as frozen values (``Engine.view``)."""
-    once, twice, unknown, void = e._once, e._twice, e._unknown, e._void
-    in_trick = e._phase == IN_TRICK
-    return View(
-        phase=PHASES[e._phase],
-        trick_no=e._trick_no,
-        trick=tuple(e._trick) if e._phase == IN_TRICK else (),
-        to_act=e.to_act(),
-        leader=e._leader if e._phase == IN_TRICK else e._power,
-        lead_why=e._lead_why,
-        # map and a list over zip, not a generator per seat: a view is asked per action.
-        sizes=tuple([o.bit_count() + t.bit_count() + u for o, t, u in zip(once, twice, unknown)]),
-        known=tuple(map(held_cards, once, twice)),
-        voids=tuple(map(_SUITS_OF.__getitem__, void)),
-        out_order=tuple(e._out_order),
-        trumps=e._trump if e._trump >= 0 else None,
-        waste=held_cards(e._waste_once, e._waste_twice),
-        waste_size=e.waste_size(),
-        loser=e._loser if e._phase == OVER and e._loser >= 0 else None,
-        legs=e._legs,
-        order=tuple(e._seq),
-        first_trick=e._first,
-        draw_source=(None if e._phase != DRAW_DUE or e._draw_source is None
-                     else ANY_SOURCE if e._draw_source == "any" else int(e._draw_source)),
-        picked_up_by=e._last_picker if e._last_picker >= 0 else None,
-        last_trick=tuple(e._last_trick),
-        ended_by=e._ended_by,
-        hidden=held_cards(e._hidden_once, 0),
-        # seamviews (issue 23)
-        power=e._power if e._power >= 0 else None,
-        led=e._led if in_trick and e._led >= 0 else None,
-        tochoo=in_trick and e._tochoo,
-        as_played=in_trick and e._lenient,
-        still_to_play=e._still_to_play() if in_trick else (),
-        pending=tuple(e._pending),
-        drawn_lead=e._drawn_lead,
-        hidden_cards=held_cards(e._hidden_once, e._hidden_twice),
-        any_order=e._first and e._any_order,
-        ended_cite=None if e._phase != OVER else R.END if e._ended_by != "two_players" else
-        R.DENEXA_ENDING if e.rules.two_players == "denexa" else R.TWO_PLAYERS,
-        shootout=_SHOOTOUT if in_trick and e.rules.two_players == "denexa" and e.shootout() else (),
-    )
