@@ -250,7 +250,7 @@ def game_data(w: Walk) -> dict[str, object]:
     if res.stopped:
         end = L.gettext(_STOPS).format(why=res.stopped)
     elif res.finished and res.loser is not None:
-        if res.legs and res.rules and res.rules.trumps:
+        if res.legs and res.rules and res.rules.donkey:
             end = L.ngettext("Game over: {seat} lost ({legs} leg)", "Game over: {seat} lost ({legs} legs)",
                              res.legs).format(seat=g.seats[res.loser], legs=res.legs)
         else:
