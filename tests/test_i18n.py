@@ -154,3 +154,52 @@ def test_english_opens_no_catalogue() -> None:
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C"}, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_serve_gives_each_phone_its_language_and_remembers_the_picker(tmp_path: Path) -> None:
+    """A real server: the browser's Accept-Language chooses the page's language; the picker's
+    choice is kept on the phone (localStorage) and wins when the address names none."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    import urllib.request
+
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from test_page import start_chrome
+    from test_serve import POSITION, WAIT, Server
+
+    rec = tmp_path / "table.gwy"
+    rec.write_text(POSITION, encoding="utf-8")
+    srv = Server(rec, "--host", "127.0.0.1")
+    drv = None
+    try:
+        req = urllib.request.Request(srv.watch, headers={"Accept-Language": "fr-FR, ur-PK;q=0.9, en;q=0.5"})
+        with urllib.request.urlopen(req, timeout=WAIT) as r:
+            page = r.read().decode("utf-8")
+        assert '<html lang="ur" dir="rtl">' in page and "پہل کس کی؟" in page
+        drv = start_chrome()
+        drv.get(srv.watch)
+        html = drv.find_element("tag name", "html")
+        assert (html.get_attribute("lang"), html.get_attribute("dir")) == ("en", "ltr")
+        Select(drv.find_element("id", "lang")).select_by_value("ur")
+        WebDriverWait(drv, WAIT).until(lambda d: d.find_element("tag name", "html").get_attribute("lang") == "ur")
+        assert drv.find_element("tag name", "html").get_attribute("dir") == "rtl"
+        assert drv.execute_script("return window.localStorage.getItem('getaway-lang')") == "ur"
+        drv.get(srv.watch)  # the same phone, the address without ?lang=: its choice is kept
+        WebDriverWait(drv, WAIT).until(lambda d: d.find_element("tag name", "html").get_attribute("lang") == "ur")
+        assert drv.find_element("css selector", "button[data-q=who]").text == "پہل کس کی؟"
+    finally:
+        if drv is not None:
+            drv.quit()
+        srv.stop()
+
+
+def test_html_writes_its_page_in_the_language_asked(tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    r = _run("html", "--lang", "ur", RECORD, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text(encoding="utf-8")
+    assert '<html lang="ur" dir="rtl">' in page
+    data = json.loads(page.split('id="data">', 1)[1].split("</script>", 1)[0])
+    said = json.dumps(data, ensure_ascii=False)
+    assert "رنگ چھپایا" in said and "سے پہل کی" in said  # the ruling and the narration, in Urdu
+    assert '"M201"' in said  # the codes stay as they are

@@ -10,7 +10,7 @@ A development tool: it needs Babel (the ``i18n`` extra), which the referee itsel
 imports. Sentences are found where they are written:
 
 * the catalogue's words, ``engine/codes.py``: every template of a ``Words(...)``, every
-  rule's note (``R.note(WORDS, ...)``) and each code's title (``_c(...)``), by
+  rule's note (``R.note(WORDS, ...)``) and each code's title and explanation (``_c(...)``), by
   :func:`extract_words`, so a new ``Words`` entry needs no marker;
 * Python: ``gettext(...)``/``_(...)``, ``ngettext(...)`` and ``N_(...)`` (Babel's extractor);
 * the pages: the jinja2 templates' ``{% trans %}`` and ``_(...)`` (jinja2's extractor) and
@@ -63,8 +63,7 @@ def extract_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
                   options: dict[str, Any]) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel's extraction method for the catalogue of codes: every sentence of a ``Words``
     declaration (its templates, and the words of the notes it holds), the words of every
-    rule's note (``R.note``), and each code's title (``_c``; the explanations, long prose for
-    ``explain``, are not in the catalogue yet)."""
+    rule's note (``R.note``), and each code's title and explanation (``_c``)."""
     tree = ast.parse(fileobj.read().decode("utf-8"))
 
     def texts(node: ast.AST) -> Iterator[_Text]:
@@ -94,7 +93,7 @@ def extract_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
                               for c in texts(kw.value)]
         elif called == "_c" and len(node.args) >= 4:
             found += [(c.lineno, None, c.value, [f"i18n: a code's {what}"])
-                      for what, arg in (("title", node.args[1]),)
+                      for what, arg in (("title", node.args[1]), ("explanation", node.args[3]))
                       for c in texts(arg)]
     yield from sorted(found, key=lambda f: f[0])
 

@@ -143,7 +143,7 @@ def _notes(d: Diagnostic | DiagnosticFacts, pad: str, citations: bool) -> list[L
 
 def diagnostic_text(d: Diagnostic) -> str:
     """A diagnostic as plain text, its lines joined."""
-    return "\n".join(line for line, _ in diagnostic_lines(d))
+    return "\n".join(line for line, _style in diagnostic_lines(d))
 
 
 def printed_lines(d: Diagnostic, more: int = 0) -> list[Line]:

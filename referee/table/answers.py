@@ -34,6 +34,8 @@ from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code, say
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Step
@@ -121,8 +123,8 @@ def penalty_applied(d: Diagnostic) -> bool | None:
 
 def _applied(d: Diagnostic) -> str:
     if penalty_applied(d) is False:
-        return "the table did not apply it, and the referee follows the record as played"
-    return "the table applied it"
+        return _("the table did not apply it, and the referee follows the record as played")
+    return _("the table applied it")
 
 
 def rule_of(d: Diagnostic) -> str:
@@ -147,10 +149,18 @@ def diagnostic_sentence(d: Diagnostic) -> str:
     rule = rule_of(d)
     if d.code.startswith("M") and d.is_error:
         penalty = penalty_words(d)
-        return (f"a mistake ({d.code}): {d.message}" + (f" — rule: {rule}" if rule else "")
-                + (f"; penalty: {penalty}; {_applied(d)}" if penalty else ""))
-    kind = "an error in the record" if d.code.startswith(("R", "S")) and d.is_error else f"a {d.severity}"
-    return f"{kind} ({d.code}): {d.message}" + (f" — {d.help}" if d.help else "")
+        return (_("a mistake ({code}): {message}").format(code=d.code, message=d.message)
+                + (_(" — rule: {rule}").format(rule=rule) if rule else "")
+                + (_("; penalty: {penalty}; {applied}").format(penalty=penalty, applied=_applied(d)) if penalty else ""))
+    if d.code.startswith(("R", "S")) and d.is_error:
+        said = _("an error in the record ({code}): {message}")
+    elif d.severity == "note":
+        said = _("a note ({code}): {message}")
+    elif d.severity == "mistake":
+        said = _("a mistake ({code}): {message}")
+    else:
+        said = _("an error ({code}): {message}")
+    return said.format(code=d.code, message=d.message) + (f" — {d.help}" if d.help else "")
 
 
 def _led(v: E.View) -> int:
@@ -168,13 +178,16 @@ def _why_tochoo(before: E.Engine, s: int, seats: Sequence[str]) -> str:
     v = before.view()
     led = _led(v)
     name = seats[s]
-    suit = C.suit_name(led, True)
+    suit = W.suit_word(led, True)
     if _unseen(v, s) == 0:
-        return f"{name} held no {suit}"
+        return _("{seat} held no {suits}").format(seat=name, suits=suit)
     if led in v.voids[s]:
         shown = before.unseen_void(s, led)  # the play that showed it, as the judge noted it
-        return f"{name} had shown no {suit} before" + (f", in trick {shown.trick}" if shown is not None else "")
-    return f"{name}'s hand is unseen and nothing shows a {suit[:-1]} in it"
+        if shown is not None:
+            return _("{seat} had shown no {suits} before, in trick {trick}").format(seat=name, suits=suit,
+                                                                                   trick=shown.trick)
+        return _("{seat} had shown no {suits} before").format(seat=name, suits=suit)
+    return _("{seat}'s hand is unseen and nothing shows {a_suit} in it").format(seat=name, a_suit=W.a_suit(led))
 
 
 def play_phrase(st: Step, seats: Sequence[str]) -> str:
@@ -189,25 +202,28 @@ def play_phrase(st: Step, seats: Sequence[str]) -> str:
         # a record error is an error in the record, never a mistake at the table (ruling 5)
         mistakes = [d.code for d in found if d.code.startswith("M")]
         errors = [d.code for d in found if not d.code.startswith("M")]
-        what = _list(([f"a mistake: {', '.join(mistakes)}"] if mistakes else [])
-                     + ([f"an error in the record: {', '.join(errors)}"] if errors else []))
-        return f"{name} played {card} ({what}, below)"
+        what = _list(([_("a mistake: {codes}").format(codes=", ".join(mistakes))] if mistakes else [])
+                     + ([_("an error in the record: {codes}").format(codes=", ".join(errors))] if errors else []))
+        return _("{seat} played {card} ({what}, below)").format(seat=name, card=card, what=what)
     played = next((ev for ev in st.events if isinstance(ev, EV.Played) and ev.seat == p.seat and ev.card == p.card), None)
     effect = played.effect if played is not None else None
     if effect is EV.Effect.LEADS:
-        return f"{name} led {card}"
+        return _("{seat} led {card}").format(seat=name, card=card)
     if effect is EV.Effect.FOLLOWS:
-        return f"{name} followed with {card}"
+        return _("{seat} followed with {card}").format(seat=name, card=card)
     if effect is EV.Effect.TRUMPS:
         made = [ev for ev in st.events if isinstance(ev, EV.TrumpsSet)]
         if made:
-            return f"{name} could not follow and played {card}, making {C.suit_name(made[0].suit, True)} trumps"
-        return f"{name} trumped with {card} ({_why_tochoo(b, p.seat, seats)})"
+            return _("{seat} could not follow and played {card}, making {suits} trumps").format(
+                seat=name, card=card, suits=W.suit_word(made[0].suit, True))
+        return _("{seat} trumped with {card} ({why})").format(seat=name, card=card, why=_why_tochoo(b, p.seat, seats))
     if effect is EV.Effect.DISCARD:
-        return f"{name} discarded {card} ({_why_tochoo(b, p.seat, seats)}; no card ends the first trick)"
+        return _("{seat} discarded {card} ({why}; no card ends the first trick)").format(
+            seat=name, card=card, why=_why_tochoo(b, p.seat, seats))
     if effect is EV.Effect.TOCHOO:
-        return f"{name}'s {card} was a legal tochoo ({_why_tochoo(b, p.seat, seats)})"
-    return f"{name} played {card}"
+        return _("{seat}'s {card} was a legal tochoo ({why})").format(seat=name, card=card,
+                                                                     why=_why_tochoo(b, p.seat, seats))
+    return _("{seat} played {card}").format(seat=name, card=card)
 
 
 def _winning_card(trick: list[tuple[int, int]], w: int) -> int | None:
@@ -246,22 +262,23 @@ def item_sentence(st: Step, seats: Sequence[str], *, skip_lead: int | None = Non
     it = st.item
     errs = [diagnostic_sentence(d) for d in st.diagnostics]
     if isinstance(it, Take):
-        head = f"{seats[it.taker]} took {seats[it.target]}'s hand"
+        head = _("{taker} took {target}'s hand").format(taker=seats[it.taker], target=seats[it.target])
         follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Took)]),
                                  seats, skip_lead=skip_lead)
     elif isinstance(it, Draw):
-        head = f"{seats[it.seat]} drew {C.card_str(it.card)}" + (
-            f" from {seats[it.source]}'s hand" if it.source is not None else " from the waste pile")
+        head = _("{seat} drew {card} from {source}").format(
+            seat=seats[it.seat], card=C.card_str(it.card),
+            source=W.hand_of(seats[it.source]) if it.source is not None else W.source_words(None, seats))
         follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if not isinstance(e, EV.Drew)]),
                                  seats, skip_lead=skip_lead)
     elif isinstance(it, Counts):
-        head = "the counts were stated (" + ", ".join(f"{seats[s]} {n}" for s, n in it.sizes) + ")"
+        head = _("the counts were stated ({counts})").format(counts=", ".join(f"{seats[s]} {n}" for s, n in it.sizes))
         # A trick played on after a mistake ends at the next item: its end is the trick's
         # outcome, told with the trick, not again here.
         follow = events_sentence(dataclasses.replace(st, events=[e for e in st.events if isinstance(
             e, (EV.GotAway, EV.GameOver, EV.DrawDue))]), seats, skip_lead=skip_lead)
         if not errs:
-            head += " and agree with the replay"
+            head += _(" and agree with the replay")
     else:
         head, follow = "", ""
     return head + (": " + "; ".join(errs) if errs else "") + (f"; {follow}" if follow else "")
@@ -422,7 +439,7 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
                            high=highest_clause(o.trick_cards, seat, o.trump) if highest and not o.penalty else "",
                            leads=nxt if leads_now == seat else None, ends=ends)
         if leads_now is not None and leads_now != seat:
-            head += f"; {seats[leads_now]} leads trick {nxt}"
+            head += "; " + W.lead_clause(seats[leads_now], nxt)
         parts.append(head)
     elif drawing and o.waste is not None:
         # The seat with the power had played its last card: it draws and leads what it drew
@@ -431,7 +448,7 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
         w = o.waste
         head = W.trick_end(seats[w], 0, waste=True, high=highest_clause(o.trick_cards, w, o.trump) if highest else "")
         if o.drew is not None:
-            src = seats[o.drew.source] + "'s hand" if o.drew.source is not None and o.drew.source >= 0 else None
+            src = W.hand_of(seats[o.drew.source]) if o.drew.source is not None and o.drew.source >= 0 else None
             parts.append(head + W.no_card_drew(o.drew.card, src, None if took else nxt))
         elif o.draw is not None:
             parts.append(head + W.no_card_draws(W.source_words(o.draw.source, seats)))
@@ -443,28 +460,31 @@ def outcome_clause(o: Outcome, seats: Sequence[str], *, penalty_said: bool = Fal
         # answer leaves out the winning card to make room for them)
         high = "" if short else highest_clause(o.trick_cards, o.waste, o.trump)
         parts.append(W.trick_end(seats[o.waste], 0, waste=True, high=high)
-                     + (f"; {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
+                     + ("; " + W.lead_clause(seats[leads_now], nxt) if leads_now is not None else ""))
     elif o.waste is not None:
-        parts.append("the trick goes to the waste pile" + (
-            f" and {seats[leads_now]} leads trick {nxt}" if leads_now is not None else ""))
+        parts.append(_("the trick goes to the waste pile and {seat} leads trick {trick}").format(
+            seat=seats[leads_now], trick=nxt) if leads_now is not None else _("the trick goes to the waste pile"))
     elif not o.ended:
         # Mid-trick (a live table's record always stops so): who plays next and what the
         # rule asks of them, as the engine has it.
         now = o.now
         parts.append(next_play(now, seats, short=short) if now is not None and now.view().phase is E.Phase.IN_TRICK
-                     else "the trick is not over")
+                     else _("the trick is not over"))
     elif leads_now is not None:
-        parts.append(f"{seats[leads_now]} leads trick {nxt}")
+        parts.append(W.lead_clause(seats[leads_now], nxt))
     parts.extend(W.took(seats[t.taker], seats[t.target]) for t in took)
     if gone:
-        parts.append(_list([seats[s] for s in gone]) + (" gets" if len(gone) == 1 else " get") + " away")
+        parts.append(ngettext("{seats} gets away", "{seats} get away", len(gone)).format(
+            seats=_list([seats[s] for s in gone])))
     if took and o.leader is not None:
         parts.append(W.lead_passes(seats[o.leader], nxt) if o.why is EV.LeadReason.TAKE
                      else W.lead_clause(seats[o.leader], nxt))
     if o.draw is not None and not drawing:
-        parts.append(f"{seats[o.draw.seat]} must draw from {W.source_words(o.draw.source, seats)} and lead")
+        parts.append(_("{seat} must draw from {source} and lead").format(seat=seats[o.draw.seat],
+                                                                         source=W.source_words(o.draw.source, seats)))
     if o.over is not None:
-        parts.append(f"{seats[o.over.loser]} loses" if short else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
+        parts.append(_("{seat} loses").format(seat=seats[o.over.loser]) if short
+                     else W.game_over(seats[o.over.loser], o.over.legs, o.trumps))
     return "; ".join(p for p in parts if p)
 
 
@@ -474,8 +494,10 @@ def _proof_phrase(o: Outcome, d: Diagnostic, seats: Sequence[str]) -> str:
     at = {(r.span.line, r.span.start) for r in d.related}
     by = next((st.item for st in o.plays if isinstance(st.item, Play)
                and any((sp.line, sp.start) in at for sp in _spans(st.item))), None)
-    who = f"{seats[by.seat]}'s {C.card_str(by.card)}" if isinstance(by, Play) else "this trick"
-    return f"{who} proves the renege of trick {d.trick} ({d.code})"
+    if isinstance(by, Play):
+        return _("{seat}'s {card} proves the renege of trick {trick} ({code})").format(
+            seat=seats[by.seat], card=C.card_str(by.card), trick=d.trick, code=d.code)
+    return _("this trick proves the renege of trick {trick} ({code})").format(trick=d.trick, code=d.code)
 
 
 def _deciding_plays(o: Outcome, seats: Sequence[str], *, told: bool, seat: int | None) -> str:
@@ -509,22 +531,23 @@ def verdict(w: Walk, number: int, seat: int | None = None) -> str:
     if seat is not None:
         mine = [(st, d) for st, d in found if isinstance(st.item, Play) and st.item.seat == seat]
         found = mine + [x for x in found if x not in mine]
-    more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+    more = _(" (+{n} more)").format(n=len(found) - 1) if len(found) > 1 else ""
     if found:
-        _, d = found[0]
+        _first, d = found[0]
         if d.code.startswith("M"):
             head = f"{d.message} ({d.code})"
             applied = penalty_applied(d)
             if applied and o.penalty:
-                tail = "penalty applied: " + outcome_clause(o, seats, penalty_said=True, short=True)
+                tail = _("penalty applied: {outcome}").format(
+                    outcome=outcome_clause(o, seats, penalty_said=True, short=True))
             else:
                 tail = outcome_clause(o, seats, short=True)
                 if applied is False:
-                    head += ", not penalised"
+                    head += _(", not penalised")
         else:
-            head = f"{d.message} (an error in the record, {d.code})"
+            head = _("{message} (an error in the record, {code})").format(message=d.message, code=d.code)
             tail = outcome_clause(o, seats, short=True)
-        return f"Trick {number}: {head}{more}; {tail}."
+        return _("Trick {number}: {head}; {tail}.").format(number=number, head=head + more, tail=tail)
     head = ""
     if o.proofs:
         head = _proof_phrase(o, o.proofs[0], seats) + "; "
@@ -532,7 +555,7 @@ def verdict(w: Walk, number: int, seat: int | None = None) -> str:
         # A trick still on the table (a live game): its plays so far, then that it goes on.
         head += _list([play_phrase(st, seats) for st in o.plays if isinstance(st.item, Play)]) + "; "
     if seat is not None and not any(isinstance(st.item, Play) and st.item.seat == seat for st in o.plays):
-        head += f"{seats[seat]} did not play to it; "
+        head += _("{seat} did not play to it; ").format(seat=seats[seat])
     elif seat is not None:
         st = next(st for st in o.plays if isinstance(st.item, Play) and st.item.seat == seat)
         head += play_phrase(st, seats) + "; "
@@ -541,10 +564,10 @@ def verdict(w: Walk, number: int, seat: int | None = None) -> str:
                        if isinstance(st.item, Play) and isinstance(ev, EV.Played) and ev.effect is EV.Effect.TOCHOO),
                       None)
         if tochoo is not None and not (seat is not None and tochoo[0] == seat):
-            head += f"{seats[tochoo[0]]}'s {C.card_str(tochoo[1])} was a tochoo; "
+            head += _("{seat}'s {card} was a tochoo; ").format(seat=seats[tochoo[0]], card=C.card_str(tochoo[1]))
     head += _deciding_plays(o, seats, told=not o.ended and seat is None, seat=seat)
-    return f"Trick {number}: " + head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty,
-                                                       short=True) + "."
+    return _("Trick {number}: {story}.").format(
+        number=number, story=head + outcome_clause(o, seats, highest=o.pickup is None or not o.penalty, short=True))
 
 
 def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
@@ -558,9 +581,10 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
     mine = [st for st in plays if seat is not None and isinstance(st.item, Play) and st.item.seat == seat]
     told: set[int] = set()  # diagnostics already told in the seat's own phrase
     if seat is None:
-        sentence = f"Trick {number}: " + _cap(_list(phrases)) + "."
+        sentence = _("Trick {number}: {story}.").format(number=number, story=_cap(_list(phrases)))
     elif not mine:
-        sentence = f"Trick {number}: {seats[seat]} did not play to it; " + _list(phrases) + "."
+        sentence = _("Trick {number}: {story}.").format(
+            number=number, story=_("{seat} did not play to it; ").format(seat=seats[seat]) + _list(phrases))
     else:
         # the seat's play first, with the referee's verdict on it in full; the plays
         # before it as the setting
@@ -572,20 +596,23 @@ def trick_sentence(w: Walk, number: int, seat: int | None = None) -> str:
             assert isinstance(p, Play)
             errs = [d for d in st.diagnostics if d.is_error]
             if errs:
-                parts.append(f"{seats[p.seat]}'s {C.card_str(p.card)} was "
-                             + "; and ".join(diagnostic_sentence(d) for d in errs))
+                parts.append(_("{seat}'s {card} was {what}").format(
+                    seat=seats[p.seat], card=C.card_str(p.card),
+                    what=_("; and ").join(diagnostic_sentence(d) for d in errs)))
                 told.update(id(d) for d in errs)
             else:
                 parts.append(play_phrase(st, seats))
         later = [play_phrase(st, seats) for st in plays[k + 1:] if st not in mine]
-        sentence = (f"Trick {number}" + (f", after {setting}" if setting else "") + ": " + "; ".join(parts)
-                    + (f"; then {_list(later)}" if later else "") + ".")
+        story = "; ".join(parts) + (_("; then {plays}").format(plays=_list(later)) if later else "")
+        sentence = (_("Trick {number}, after {setting}: {story}.") if setting else _("Trick {number}: {story}.")).format(
+            number=number, setting=setting, story=story)
     for st in plays:
         p = st.item
         assert isinstance(p, Play)
         for d in st.diagnostics:
             if id(d) not in told and (seat is None or p.seat == seat or d.is_error):
-                sentence += f" {seats[p.seat]}'s {C.card_str(p.card)} was {diagnostic_sentence(d)}."
+                sentence += " " + _("{seat}'s {card} was {what}").format(
+                    seat=seats[p.seat], card=C.card_str(p.card), what=diagnostic_sentence(d)) + "."
     for d in o.proofs:
         sentence += f" {_cap(_proof_phrase(o, d, seats))}: {d.message}."
     end = outcome_clause(o, seats, highest=True, ends=True)
@@ -611,7 +638,7 @@ def narrate(w: Walk, review: GameReview | None = None) -> list[str]:
             break
         before_first.append(_cap(item_sentence(st, seats)) + ".")
     if before_first:
-        out.append("Before the first trick: " + " ".join(before_first))
+        out.append(_("Before the first trick: {story}").format(story=" ".join(before_first)))
     for d in w.loose:
         out.append(_cap(diagnostic_sentence(d)) + ".")
     for t in tricks_of(w):
@@ -619,11 +646,11 @@ def narrate(w: Walk, review: GameReview | None = None) -> list[str]:
         out.append(trick_sentence(w, t) + (" " + said if said else ""))
     res = w.result
     if res.stopped:
-        out.append(f"The replay stops here: {res.stopped}.")
+        out.append(_("The replay stops here: {why}.").format(why=res.stopped))
     elif not res.finished:
         e = w.steps[-1].after if w.steps else w.start
         if e is not None:
-            out.append("The record ends before the game does; " + lead_phrase(w, e) + ".")
+            out.append(_("The record ends before the game does; {now}.").format(now=lead_phrase(w, e)))
     return out
 
 
@@ -635,24 +662,25 @@ def lead_phrase(w: Walk, e: E.Engine) -> str:
     seats = w.game.seats
     v = e.view()
     if v.phase is E.Phase.OVER:
-        return f"the game is over: {seats[v.loser if v.loser is not None else -1]} lost"
+        return _("the game is over: {seat} lost").format(seat=seats[v.loser if v.loser is not None else -1])
     if v.phase is E.Phase.DRAW_DUE:
         return say(Code.DRAW_OUT_OF_PLACE, "now", drawer=seats[v.to_act],
                    source=W.source_words(v.draw_source, seats)).message
     if v.phase is E.Phase.BEFORE_FIRST:
         holder = e.ace_holder()
         ace = C.card_str(e.first_card())
-        return (f"{seats[holder]} leads trick 1 with {ace}, holding it" if holder >= 0
-                else f"whoever holds {ace} leads trick 1 with it")
+        return (_("{seat} leads trick 1 with {ace}, holding it").format(seat=seats[holder], ace=ace) if holder >= 0
+                else _("whoever holds {ace} leads trick 1 with it").format(ace=ace))
     if v.phase is E.Phase.IN_TRICK:
         return next_play(e, seats, trick=True)
     # between tricks: the engine keeps why the seat leads
     if v.lead_why is EV.LeadReason.POWER and v.last_trick:
         card = _winning_card(list(v.last_trick), v.leader)
         if card is not None:
-            return (f"{seats[v.leader]} leads trick {v.trick_no}: they played the highest card, "
-                    f"{C.card_str(card)}, to trick {v.trick_no - 1}")
-    return f"{seats[v.leader]} leads trick {v.trick_no}: {W.lead_why(v.lead_why)}"
+            return _("{seat} leads trick {trick}: they played the highest card, {card}, to trick {last}").format(
+                seat=seats[v.leader], trick=v.trick_no, card=C.card_str(card), last=v.trick_no - 1)
+    return _("{seat} leads trick {trick}: {why}").format(seat=seats[v.leader], trick=v.trick_no,
+                                                          why=W.lead_why(v.lead_why))
 
 
 def next_play(e: E.Engine, seats: Sequence[str], *, trick: bool = False, short: bool = False) -> str:
@@ -668,17 +696,24 @@ def next_play(e: E.Engine, seats: Sequence[str], *, trick: bool = False, short: 
         # Played on after a mistake nobody penalised: the rest of the trick follows the
         # ordinary rules, as the engine has them.
         if v.tochoo:
-            return f"trick {n} went on after a mistake, and a tochoo has ended it: it is over at the next lead, take or draw"
+            return _("trick {n} went on after a mistake, and a tochoo has ended it: it is over at the next lead, "
+                     "take or draw").format(n=n)
         if turn >= 0:
-            return ("" if short else f"trick {n} goes on after a mistake the table did not penalise; ") + W.to_play(
+            return ("" if short else _("trick {n} goes on after a mistake the table did not penalise; ").format(
+                n=n)) + W.to_play(
                 seats[turn], e.duty(turn), _led(v), v.trumps, trick=n if trick and short else None, played_on=True)
     if turn < 0:
         still = [s for s in v.still_to_play if e.legal(s).reason not in (EV.LegalReason.NONE, EV.LegalReason.NOT_YOUR_TURN)]
         if v.first_trick and still:
             # the first trick, in any order (Pagat, First trick; docs/rulings.md, ruling 2)
-            return (_list([seats[s] for s in still]) + " still to play" + (f" to trick {n}" if trick else "") + ", a spade if "
-                    + ("it holds one" if len(still) == 1 else "they hold one"))
-        return f"trick {n} is being played; any seat still to play may play"
+            who = _list([seats[s] for s in still])
+            if trick:
+                return ngettext("{seats} still to play to trick {n}, a spade if it holds one",
+                                "{seats} still to play to trick {n}, a spade if they hold one", len(still)).format(
+                    seats=who, n=n)
+            return ngettext("{seats} still to play, a spade if it holds one",
+                            "{seats} still to play, a spade if they hold one", len(still)).format(seats=who)
+        return _("trick {n} is being played; any seat still to play may play").format(n=n)
     return W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=n if trick else None)
 
 
@@ -698,14 +733,15 @@ def hands_phrase(w: Walk, e: E.Engine) -> str:
     parts = []
     for s in v.order:
         if s in v.out_order:
-            parts.append(f"{seats[s]} got away ({_ordinal(v.out_order.index(s) + 1)})")
+            parts.append(_("{seat} got away ({place})").format(seat=seats[s], place=_ordinal(v.out_order.index(s) + 1)))
             continue
         known = v.known[s]
         shown = " ".join(C.card_str(c) for c in known)
         unseen = _unseen(v, s)
-        what = shown + (f" and {unseen} unseen" if unseen and known else "") if known else ("unseen" if unseen else "")
+        what = ((_("{shown} and {n} unseen").format(shown=shown, n=unseen) if unseen else shown) if known
+                else (_("unseen") if unseen else ""))
         parts.append(f"{seats[s]} {_cards(v.sizes[s])}" + (f" ({what})" if what and v.sizes[s] else ""))
-    return "; ".join(parts) + f"; the waste pile has {_cards(v.waste_size)}"
+    return "; ".join(parts) + _("; the waste pile has {cards}").format(cards=_cards(v.waste_size))
 
 
 def legal_phrase(w: Walk, e: E.Engine) -> str:
@@ -718,15 +754,17 @@ def legal_phrase(w: Walk, e: E.Engine) -> str:
     if turn >= 0 and v.phase not in (E.Phase.OVER, E.Phase.DRAW_DUE):
         legal = e.playable(turn)
         if _unseen(v, turn) == 0:
-            text += f"; {seats[turn]} may play " + (" ".join(C.card_str(c) for c in legal) if legal else "nothing")
+            text += (_("; {seat} may play {cards}").format(seat=seats[turn], cards=" ".join(C.card_str(c) for c in legal))
+                     if legal else _("; {seat} may play nothing").format(seat=seats[turn]))
         elif legal:
-            text += (f"; of the cards known in {seats[turn]}'s hand, {' '.join(C.card_str(c) for c in legal)} may "
-                     "be played, and any unseen card the rules allow")
+            text += _("; of the cards known in {seat}'s hand, {cards} may be played, and any unseen card the rules "
+                      "allow").format(seat=seats[turn], cards=" ".join(C.card_str(c) for c in legal))
         else:
-            text += f"; {seats[turn]}'s hand is unseen: any card in it that the rules allow"
+            text += _("; {seat}'s hand is unseen: any card in it that the rules allow").format(seat=seats[turn])
     takes = e.takes()
     if takes:
-        text += "; takes allowed now: " + ", ".join(f"{seats[a]} takes {seats[b]}" for a, b in takes)
+        text += _("; takes allowed now: {takes}").format(
+            takes=", ".join(_("{taker} takes {target}").format(taker=seats[a], target=seats[b]) for a, b in takes))
     return _cap(text) + "."
 
 
@@ -736,7 +774,7 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
     w = walk(game, res.rules)
     e = w.steps[-1].after if w.steps else w.start
     if e is None:
-        return f"the game cannot be replayed: {res.stopped}"
+        return _("the game cannot be replayed: {why}").format(why=res.stopped)
     if question.startswith("who"):
         return _cap(lead_phrase(w, e)) + "."
     if question == "hands":
@@ -745,7 +783,7 @@ def live_answer(question: str, game: Game, res: GameResult) -> str:
         return legal_phrase(w, e)
     # why / more: the last entry and what the referee made of it
     if not w.steps:
-        return "Nothing has been played yet; " + lead_phrase(w, e) + "."
+        return _("Nothing has been played yet; {now}.").format(now=lead_phrase(w, e))
     last = w.steps[-1]
     trick = last.trick
     if trick is None:

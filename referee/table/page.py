@@ -56,6 +56,8 @@ from referee.table.answers import (
 )
 from referee.table.views import TableError, ending_note, read_clean_game, read_game
 
+# How the page ends a game whose replay stopped (its exit code reads it back).
+_STOPS = L.N_("The replay stops: {why}")
 GENERATOR = '<meta name="generator" content="getaway-ref html">'
 MOST_GAMES = 200  # a page of every game of a larger file would be too heavy for a phone: --game picks one
 
@@ -144,8 +146,8 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
         on_table = list(v.last_trick)
         number = st.trick or v.trick_no - 1
         if pending:
-            fate = (f"the record plays on to trick {number}: who picks it up and who leads is told at its "
-                    "last play")
+            fate = L.gettext("the record plays on to trick {trick}: who picks it up and who leads is told at its "
+                             "last play").format(trick=number)
         elif st.trick is not None:
             fate = _trick_ending(w, upto, st, v.trick_no)  # the trick's outcome: one pickup, one leader
         else:
@@ -184,7 +186,8 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
             "loser": v.loser == s, "note": ending_note(v, e.rules, s, seats),
         })
     if st is None:
-        what = "The deal" if w.game.setup is not None and type(w.game.setup).__name__ == "Deal" else "The position"
+        what = (L.gettext("The deal") if w.game.setup is not None and type(w.game.setup).__name__ == "Deal"
+                else L.gettext("The position"))
         label = "start"
     elif isinstance(st.item, Play):
         what = _cap(play_phrase(st, seats))
@@ -243,10 +246,13 @@ def game_data(w: Walk) -> dict[str, object]:
     res = w.result
     end = ""
     if res.stopped:
-        end = f"The replay stops: {res.stopped}"
+        end = L.gettext(_STOPS).format(why=res.stopped)
     elif res.finished and res.loser is not None:
-        end = f"Game over: {g.seats[res.loser]} lost" + (
-            f" ({res.legs} leg{'s' if res.legs != 1 else ''})" if res.legs and res.rules and res.rules.trumps else "")
+        if res.legs and res.rules and res.rules.trumps:
+            end = L.ngettext("Game over: {seat} lost ({legs} leg)", "Game over: {seat} lost ({legs} legs)",
+                             res.legs).format(seat=g.seats[res.loser], legs=res.legs)
+        else:
+            end = L.gettext("Game over: {seat} lost").format(seat=g.seats[res.loser])
     for d in w.loose:
         mistakes.append({"at": len(positions) - 1, "code": d.code, "sentence": _cap(diagnostic_sentence(d)), "trick": None})
     return {
@@ -428,7 +434,8 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
         raise UsageError(str(ex)) from None
     except OSError as ex:
         raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
-    stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith("The replay stops")]
+    stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
+    stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))
     print(f"wrote {out}: " + (f"game {games[0]['game']}" if len(games) == 1 else f"{len(games)} games")
           + f", {steps} steps" + (f"; {stopped[0]}" if stopped else ""))

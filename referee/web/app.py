@@ -31,7 +31,7 @@ import json
 import secrets
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -75,10 +75,12 @@ class Table(SharedTable):
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
-    def page(self, role: str, seat: str | None = None) -> str:
+    def page(self, role: str, seat: str | None = None, lang: str | None = None) -> str:
+        """The table's page in the phone's language (``lang``): its words, buttons and
+        headings; the referee's sentences, shared by every phone, are in serve's language."""
         game, live = self.shown()
         return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
-                      serve=True)
+                      serve=True, lang=lang)
 
 
 # ---- guarding the door ----------------------------------------------------------------------------
@@ -97,8 +99,9 @@ def _plain(status: int, text: str, close: bool = False) -> list[dict[str, Any]]:
             {"type": "http.response.body", "body": body}]
 
 
-def _language(scope: dict[str, Any]) -> str:
-    """The language a request asks for (engine/language.py's ``for_page``)."""
+def _language(scope: Mapping[str, Any]) -> str:
+    """The language a phone asks for its page (engine/language.py's ``for_page``): the
+    address's ?lang=, the picker's cookie, the browser's Accept-Language, else serve's."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [None])[0]
     cookie = accept = None
     for k, v in scope.get("headers", []):
@@ -195,10 +198,7 @@ class Guard:
                 return m
             return await receive()
 
-        # Each phone's sentences in its own language (issue 40): the address's ?lang=, the
-        # picker's cookie, the browser's Accept-Language.
-        with L.speaking(_language(scope)):
-            await self.app(scope, replay, send)
+        await self.app(scope, replay, send)
 
     @staticmethod
     def _refusal(scope: dict[str, Any]) -> tuple[int, str] | None:
@@ -320,7 +320,7 @@ def make_app(table: Table) -> Guard:
             return _refused("this table's address carries a join token; ask whoever started serve for it")
         seat = None if recorder(request) else seat_of(request)
         role = "recorder" if recorder(request) else "seat" if seat is not None else "watcher"
-        html = await run_in_threadpool(table.page, role, seat)
+        html = await run_in_threadpool(table.page, role, seat, _language(request.scope))
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def state(request: Request) -> Response:
