@@ -203,3 +203,16 @@ def test_html_writes_its_page_in_the_language_asked(tmp_path: Path) -> None:
     said = json.dumps(data, ensure_ascii=False)
     assert "رنگ چھپایا" in said and "سے پہل کی" in said  # the ruling and the narration, in Urdu
     assert '"M201"' in said  # the codes stay as they are
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "sarif", "junit", "github"])
+def test_every_machine_format_stays_english(fmt: str) -> None:
+    import re
+
+    def plain(text: str) -> str:  # JUnit's timings are the run's own
+        return re.sub(r' time="[0-9.]+"', "", text)
+
+    en = _run("check", "-f", fmt, RECORD)
+    ur = _run("check", "-f", fmt, "--lang", "ur", RECORD, env={"LANG": "ur_PK.UTF-8"})
+    assert en.returncode == ur.returncode == 1
+    assert plain(ur.stdout) == plain(en.stdout) and "renege" in en.stdout
