@@ -135,7 +135,7 @@ def read(lang: str) -> Any:
     from babel.messages.pofile import read_po
 
     with po_path(lang).open("rb") as f:
-        return read_po(f, locale=lang, domain=DOMAIN)
+        return read_po(f, locale=_babel_locale(lang), domain=DOMAIN)
 
 
 def update() -> None:
@@ -193,7 +193,13 @@ def init(lang: str) -> None:
     if path.exists():
         raise SystemExit(f"{path} exists: run update instead")
     with TEMPLATE.open("rb") as f:
-        catalog = read_po(f, locale=lang, domain=DOMAIN)
+        catalog = read_po(f, locale=_babel_locale(lang), domain=DOMAIN)
+    catalog.header_comment = (
+        f"# {lang} translation of getaway-ref (docs/howto/translate.md; the game's words: docs/glossary/{lang}.md).\n"
+        "# Review: NOT YET REVIEWED. Say here how this catalogue was made and checked (a machine draft, or\n"
+        "# by whom, a native speaker of which region), and update it with each review.\n"
+        "# This file is distributed under the same license as the getaway-ref project.")
+    catalog.fuzzy = False
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=100, include_lineno=False)
@@ -203,6 +209,12 @@ def init(lang: str) -> None:
 
         text = re.sub(r'"Plural-Forms: [^"]*\\n"', f'"Plural-Forms: {PLURALS[lang]}\\\\n"', text, count=1)
         path.write_text(text, encoding="utf-8")
+
+
+def _babel_locale(lang: str) -> str:
+    """The locale Babel knows a catalogue's language by (Shahmukhi Punjabi is ``pa_Arab_PK``
+    to CLDR; its folder keeps glibc's ``pa_PK``)."""
+    return {"pa_PK": "pa_Arab_PK", "pa": "pa_Guru_IN"}.get(lang, lang)
 
 
 def main(argv: list[str]) -> int:
