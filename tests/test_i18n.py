@@ -216,3 +216,21 @@ def test_every_machine_format_stays_english(fmt: str) -> None:
     ur = _run("check", "-f", fmt, "--lang", "ur", RECORD, env={"LANG": "ur_PK.UTF-8"})
     assert en.returncode == ur.returncode == 1
     assert plain(ur.stdout) == plain(en.stdout) and "renege" in en.stdout
+
+
+def test_live_answers_in_urdu(tmp_path: Path) -> None:
+    """live with --lang ur, its lines piped in as a script would: the mistake's words and the
+    answers in Urdu, the record written in the notation as ever."""
+    from test_live import PAGAT_LINES
+
+    f = tmp_path / "m.gwy"
+    lines = [*PAGAT_LINES[:15], "South 4♥", "who leads", "hands", "quit"]
+    r = subprocess.run([sys.executable, "-m", "referee", "live", "--lang", "ur", str(f)],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert "mistake[M202]: East کے ٹوچو K♣ سے ہاتھ 4 ختم ہو چکا تھا، پھر بھی South نے 4♥ کھیلا" in r.stdout
+    assert "  = مدد: سزا (فیصلہ 1): South ہاتھ 4 کے 4 پتے اٹھاتا ہے اور ہاتھ 5 کی پہل کرتا ہے" in r.stdout
+    assert "باری: " in r.stdout and "ہاتھ 5 کی پہل South کرتا ہے" in r.stdout
+    assert "ڈھیر میں" in r.stdout  # hands: the waste pile
+    assert "South 4♥" in f.read_text(encoding="utf-8")  # the notation stays as it is

@@ -51,6 +51,7 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.events import Event
+from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
 from referee.judging import wording as W
@@ -444,7 +445,7 @@ class Session:
         return legal_model(self.game, self.res)
 
     def turn_line(self) -> str:
-        return "turn: " + self.state().summary
+        return _("turn: {summary}").format(summary=self.state().summary)
 
     def handle(self, line: str) -> tuple[list[tuple[str, str]], bool]:
         """Answer one line: (lines to print with a style, whether to go on). An entry that
@@ -797,7 +798,7 @@ class Session:
             s, c = last.plays[-1]
             removed = f"{last.number}. {seats[s]} {C.card_str(c)}"
             if last.history and last.history[-1][1] == len(last.plays) - 1:
-                text, _, comment = last.history[-1]
+                text, _at, comment = last.history[-1]
                 units[-1] = Unit("trick", text=text, number=last.number, plays=last.plays[:-1],
                                  comment=comment, history=last.history[:-1])
             else:
@@ -1063,8 +1064,8 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
     if tty and sys.stdout.isatty():
         # (a terminal for input with the output piped elsewhere reads plain lines)
         prompt = _prompt_session(session)
-        pr.lines([("type 'help' for the words and commands, 'quit' to stop; the record is saved after every entry; "
-                   "Tab completes", "note")])
+        pr.lines([(_("type 'help' for the words and commands, 'quit' to stop; the record is saved after every "
+                     "entry; Tab completes"), "note")])
     pr.lines([(session.turn_line(), "turn")])
     while True:
         try:
@@ -1078,7 +1079,7 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
             break
         except KeyboardInterrupt:
             # Ctrl-C cancels the line being typed; the game goes on (Ctrl-D or quit ends it).
-            pr.lines([("(line cancelled; Ctrl-D or 'quit' ends, the record is saved)", "note")])
+            pr.lines([(_("(line cancelled; Ctrl-D or 'quit' ends, the record is saved)"), "note")])
             continue
         if prompt is not None and line.strip().lower() == "undo" and session.units:
             # On a terminal, undo shows the entry before it goes.
@@ -1087,11 +1088,11 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
 
             try:
                 sure = ask(  # its own history: the answer is not an entry
-                    f"undo removes '{what}': remove it? [y/N] ")
+                    _("undo removes '{entry}': remove it? [y/N] ").format(entry=what))
             except (EOFError, KeyboardInterrupt):
                 sure = "n"
             if sure.strip().lower() not in ("y", "yes"):
-                pr.lines([(f"kept: {what}", "note")])
+                pr.lines([(_("kept: {entry}").format(entry=what), "note")])
                 continue
         lines, go_on = session.handle(line)
         for text, style in lines:
@@ -1102,7 +1103,7 @@ def run(session: Session, stdin: TextIO, tty: bool) -> int:
         if not go_on:
             break
     if tty and session.written:
-        pr.lines([(f"saved: {session.path}", "note")])
+        pr.lines([(_("saved: {path}").format(path=session.path), "note")])
     # An entry that could not be written is never a success, on a terminal too.
     return 1 if (session.rejected and not tty) or session.unwritten else 0
 
