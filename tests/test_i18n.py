@@ -231,6 +231,7 @@ def test_live_answers_in_urdu(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "mistake[M202]: East کے ٹوچو K♣ سے ہاتھ 4 ختم ہو چکا تھا، پھر بھی South نے 4♥ کھیلا" in r.stdout
     assert "  = مدد: سزا (فیصلہ 1): South ہاتھ 4 کے 4 پتے اٹھاتا ہے اور ہاتھ 5 کی پہل کرتا ہے" in r.stdout
+    assert "درج ہوا: 4. South 4♥" in r.stdout
     assert "باری: " in r.stdout and "ہاتھ 5 کی پہل South کرتا ہے" in r.stdout
     assert "ڈھیر میں" in r.stdout  # hands: the waste pile
     assert "South 4♥" in f.read_text(encoding="utf-8")  # the notation stays as it is

@@ -51,6 +51,7 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.events import Event
+from referee.engine.language import N_
 from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
@@ -79,6 +80,33 @@ from referee.table.entry import (
     words_of,
 )
 from referee.table.views import LegalModel, legal_model, render_legal, render_state, state_model
+
+# What live says of an entry, by its kind: the first words of its line (serve shows the kind of
+# each ruling, and live counts the entries not recorded, by them), in the current language.
+HEADS: dict[str, str] = {
+    "recorded": N_("recorded: {what}"),
+    "rejected": N_("rejected (not recorded): {why}"),
+    "question": N_("question (not recorded): {text}"),
+    "removed": N_("removed: {what}"),
+    "withdrawn": N_("withdrawn: {code} {message}"),
+    "noted": N_("noted"),
+}
+
+
+def said(kind: str, **facts: object) -> str:
+    """An entry's line of this kind, in the current language."""
+    return _(HEADS[kind]).format(**facts)
+
+
+def kind_of(line: str) -> str:
+    """The kind of one of live's lines (``recorded``, ``rejected``, ...), read back from its
+    words in the current language; else its first word."""
+    for kind, template in HEADS.items():
+        head = _(template).split("{", 1)[0]
+        if head and line.startswith(head):
+            return kind
+    return line.split(":", 1)[0].split(" ", 1)[0]
+
 
 # A line for the user: (text, style), the style a key of STYLES.
 Line = tuple[str, str]
@@ -457,9 +485,9 @@ class Session:
         if not go_on:
             return news, False
         out, go_on = self._handle(line)
-        if any(text.startswith(("rejected", "question")) for text, _ in out):
+        if any(kind_of(text) in ("rejected", "question") for text, _style in out):
             self.rejected += 1
-        if self._answered and any(text.startswith("recorded") for text, _ in out):
+        if self._answered and any(kind_of(text) == "recorded" for text, _style in out):
             self.rejected -= 1  # the question before was answered: that entry is recorded after all
         return news + out, go_on
 
@@ -509,19 +537,20 @@ class Session:
             return self.rejection(reading), True
         if isinstance(reading, Question):
             self.pending = Pending(reading)
-            return [(f"question (not recorded): {reading.text}", "warning")], True
+            return [(said("question", text=reading.text), "warning")], True
         return self.record_lines(list(reading.lines), comment), True
 
     def rejection(self, reading: Rejection, left: str = "") -> list[Line]:
         """An entry refused: why, in one line; then what would be accepted. The list of every
         kind of entry is said once a session (help says it again); a hint for this entry alone
         every time."""
-        out = [(f"rejected (not recorded): {reading.why}{left}", "error")]
+        out = [(said("rejected", why=f"{reading.why}{left}"), "error")]
         if reading.accepted != ACCEPTED:
-            out.append((f"  accepted: {reading.accepted}", "help"))
+            out.append(("  " + _("accepted: {entries}").format(entries=reading.accepted), "help"))
         elif not self.told_accepted:
             self.told_accepted = True
-            out.append((f"  accepted: {reading.accepted}; 'help' lists them again", "help"))
+            out.append(("  " + _("accepted: {entries}; 'help' lists them again").format(entries=reading.accepted),
+                        "help"))
         return out
 
     def record_lines(self, lines: list[str], comment: str | None) -> list[Line]:
@@ -536,11 +565,11 @@ class Session:
                 return out + self.rejection(reading, left) + [(self.turn_line(), "turn")]
             if isinstance(reading, Question):
                 self.pending = Pending(reading, rest)
-                out += [(f"question (not recorded): {reading.text}", "warning")]
+                out += [(said("question", text=reading.text), "warning")]
                 return out
             typed = reading.lines[0] + (f"  # {comment}" if comment and not rest else "")
             got = self.act(typed)
-            if got and got[0][0].startswith("rejected") and rest:
+            if got and kind_of(got[0][0]) == "rejected" and rest:
                 note = (f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
                         "note")
                 turn = [x for x in got if x[1] == "turn"]
@@ -552,9 +581,9 @@ class Session:
         units = self.units + [Unit("line", text=f"# {body}" if body else "#")]
         game = self.read(units)
         if game.errors:
-            return [("rejected (not recorded): " + game.errors[0].message, "error")]
+            return [(said("rejected", why=game.errors[0].message), "error")]
         failed = self._commit(units, game, self.res)
-        return [failed] if failed else [("noted", "ok")]
+        return [failed] if failed else [(said("noted"), "ok")]
 
     def trick_for(self, seat: int) -> int:
         """The record's number for a play typed without one."""
@@ -605,13 +634,13 @@ class Session:
         game = self.read(self.units + [Unit("line", text=typed)])
         if game.errors:  # the game had none before: the line is not written in the notation
             d = game.errors[0]
-            return [(f"rejected (not recorded): {d.message}" + (f" — {d.help}" if d.help else ""), "error")]
+            return [(said("rejected", why=d.message + (f" — {d.help}" if d.help else "")), "error")]
         actions = [a for a in game.actions if not isinstance(a, Comment)]
         action = actions[-1] if actions else None
         units = self._units_with(action, typed)
         game = self.read(units)
         if game.errors:
-            return [(f"rejected (not recorded): {game.errors[0].message}", "error")]
+            return [(said("rejected", why=game.errors[0].message), "error")]
         res = self.judge(game)
         before = {_diag_key(d): d for d in self.res.diagnostics}
         after = {_diag_key(d): d for d in res.diagnostics}
@@ -620,7 +649,7 @@ class Session:
         if bad or (res.stopped and not self.res.stopped):
             d = bad[0] if bad else None
             msg = d.message if d else res.stopped
-            out = [(f"rejected (not recorded): {msg}" + (f" [{d.code}]" if d else ""), "error")]
+            out = [(said("rejected", why=f"{msg}" + (f" [{d.code}]" if d else "")), "error")]
             if d and d.help and d.code != Code.COUNT_CONTRADICTS:
                 out.append((f"  help: {d.help}", "help"))
             if d and d.code == Code.COUNT_CONTRADICTS:
@@ -635,7 +664,7 @@ class Session:
         events = _new_events(old_events, self.engine.events)
         mistakes = [d for d in new if d.code.startswith("M")]
         follow = _describe_events(events, self.engine, game.seats, skip_penalty=bool(mistakes))
-        out = [(f"recorded: {what}" + (f" — {follow}" if follow else ""), "ok")]
+        out = [(said("recorded", what=what) + (f" — {follow}" if follow else ""), "ok")]
         if note:
             out.append((f"  note: {note}", "note"))
         for d in new:
@@ -649,7 +678,7 @@ class Session:
                     out.append((f"  {d.code} (trick {d.trick}): {n}", "note"))
         for k, d in before.items():
             if k not in after and not d.code.startswith(Code.RESULT_CONTRADICTS):
-                out.append((f"withdrawn: {d.code} {d.message}", "note"))
+                out.append((said("withdrawn", code=d.code, message=d.message), "note"))
         out.append((self.turn_line(), "turn"))
         return out
 
@@ -754,7 +783,7 @@ class Session:
         if failed:
             return [failed, (self.turn_line(), "turn")]
         follow = _describe_events(events, after, game.seats)
-        out = [(f"recorded: {_describe_action(action, game.seats)}" + (f" — {follow}" if follow else ""), "ok")]
+        out = [(said("recorded", what=_describe_action(action, game.seats)) + (f" — {follow}" if follow else ""), "ok")]
         if note:
             out.append((f"  note: {note}", "note"))
         return out + [(self.turn_line(), "turn")]
@@ -790,7 +819,7 @@ class Session:
 
     def undo(self) -> list[Line]:
         if not self.units:
-            return [("nothing to undo", "note"), (self.turn_line(), "turn")]
+            return [(_("nothing to undo"), "note"), (self.turn_line(), "turn")]
         units = list(self.units)
         last = units[-1]
         seats = self.seats()
@@ -809,23 +838,23 @@ class Session:
             removed = last.render(seats).strip() or "a blank line"
         game = self.read(units)
         if game.errors:
-            return [(f"cannot undo: {game.errors[0].message}", "error")]
+            return [(_("cannot undo: {why}").format(why=game.errors[0].message), "error")]
         res = self.judge(game)
         before = {_diag_key(d): d for d in self.res.diagnostics}
         after = {_diag_key(d): d for d in res.diagnostics}
         failed = self._commit(units, game, res)
         if failed:
             return [failed, (self.turn_line(), "turn")]
-        out = [(f"removed: {removed}", "ok")]
+        out = [(said("removed", what=removed), "ok")]
         for k, d in before.items():
             if k not in after:
-                out.append((f"withdrawn: {d.code} {d.message}", "note"))
+                out.append((said("withdrawn", code=d.code, message=d.message), "note"))
         out.append((self.turn_line(), "turn"))
         return out
 
     def new_game(self) -> list[Line]:
         if self.engine.turn().phase is not E.Phase.OVER:
-            return [(f"game {self.number} is not over: finish it (or quit) before a new one", "error"),
+            return [(_("game {n} is not over: finish it (or quit) before a new one").format(n=self.number), "error"),
                     (self.turn_line(), "turn")]
         seats = list(self.game.seats)
         rules = self.rules.spec()

@@ -23,7 +23,7 @@ from referee.engine.rules import RulesError, parse_spec
 from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
 from referee.table import answers
 from referee.table.entry import Lines, Question, read_entry, seat_matches
-from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name
+from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name, kind_of
 from referee.table.page import card_data, game_data
 
 # What live answers that the web has its own part for, or that would end a terminal session.
@@ -118,7 +118,7 @@ class Table:
         kept = [(t, style) for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
         said = [t for t, _ in kept]
         first = said[0] if said else ""
-        kind = first.split(":", 1)[0].split(" ", 1)[0] if first else "note"
+        kind = kind_of(first) if first else "note"
         text = first
         # "Why?" is the referee's lines: the list of the entries live accepts is the typist's
         # help (the page has its own), not a reason.
