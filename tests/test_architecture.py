@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "referee"
 # The commands layer: what turns the library into programs.
 COMMANDS = ("referee.cli", "referee.commands", "referee._start", "referee.archive", "referee.table",
             "referee.selfplay", "referee.lsp", "referee.config", "referee.files", "referee.tools",
-            "referee.review", "referee.web", "referee.fixes", "referee.site")
+            "referee.review", "referee.web", "referee.fixes", "referee.site", "referee.players")
 
 # For each stage, the parts of the package it must never import.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -129,7 +129,7 @@ COMMAND_LEVELS: tuple[tuple[str, ...], ...] = (
     # 2: judging archives: slices, workers, Dask, the check's run; the safe fixes of --fix
     ("referee.archive", "referee.fixes"),
     # 3: at the table, self-play, game review, the editor server
-    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp"),
+    ("referee.table", "referee.selfplay", "referee.review", "referee.lsp", "referee.players"),
     # 4: the commands' bodies, and the table served to the phones
     ("referee.commands.check", "referee.commands.tally", "referee.tools", "referee.web", "referee.site"),
     # 5: the command line

@@ -478,3 +478,24 @@ def review_position_head(where: str, trick: int | None, held: int) -> str:
     if where != "end":
         return f"After trick {trick} ({cards(held)} held)"
     return "At the end of the record (" + (f"after trick {trick}, " if trick is not None else "") + f"{cards(held)} held)"
+
+
+# ---- the hint (issue 41): the pimc bot's choice and each choice's chance of losing -----------------
+
+
+def hint_sentence(seat: str, choice: str, options: Sequence[tuple[str, float]], samples: int, exact: bool,
+                  where: str = "now") -> str:
+    """The hint: "Hint for East now: 7♠ (chance of losing 12%). Each choice, from what East
+    knows (16 deals of the cards East has not seen): 7♠ 12%, 9♠ 40%, takes North 55%"; where
+    the seat knows every card and the solver settles it, "(exact: every card known)"."""
+    how = ("every card known, so one deal, the solver's verdict where it settles it, the bots' play where not"
+           if exact else f"{samples} deal{'s' if samples != 1 else ''} of the cards {seat} has not seen")
+    each = ", ".join(f"{words} {percent(c)}" for words, c in options)
+    chance = next((c for words, c in options if words == choice), None)
+    head = f"Hint for {seat} {where}: {choice}" + (f" (chance of losing {percent(chance)})" if chance is not None else "")
+    return f"{head}. Each choice, from what {seat} knows ({how}): {each}."
+
+
+def hint_none(seat: str | None, why: str) -> str:
+    """No hint: "No hint: the game is over"."""
+    return f"No hint{' for ' + seat if seat else ''}: {why}."

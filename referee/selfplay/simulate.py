@@ -76,7 +76,8 @@ from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held, so
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
-BOTS = ("random", "sensible", "solver")
+BOTS = ("random", "sensible", "solver")  # the quick bots (a game in milliseconds)
+SEARCH_BOTS = ("pimc",)  # bots that search at every choice (seconds a game): pimc, or pimc:N samples
 MISTAKE_KINDS = (Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN)  # the mistakes --mistakes injects
 
 # How often a bot takes the next hand when nothing in particular tells it to.
@@ -306,6 +307,18 @@ class SolverBot(_Bot):
 BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
 
 
+def known_bot(kind: str) -> bool:
+    """Is ``kind`` a bot's name: one of :data:`BOTS`, ``pimc``, or ``pimc:N`` (N samples a choice)?"""
+    return kind in BOT_CLASSES or re.fullmatch(r"pimc(:[1-9][0-9]{0,4})?", kind) is not None
+
+
+def make_bot(kind: str, rng: random.Random) -> _Bot:
+    """The bot ``kind`` names (:func:`known_bot`), drawing on ``rng``."""
+    if kind in BOT_CLASSES:
+        return BOT_CLASSES[kind](rng)
+    return _pimc.make(kind, rng)
+
+
 # ---- one game ----------------------------------------------------------------------------------
 
 
@@ -322,7 +335,7 @@ class _Table:
         self.engine = Engine.from_deal(rules, [list(h) for h in hands])
         self.turn: Turn = self.engine.turn()  # the position now, as read at each play
         self._view: View | None = None  # the whole position, made when first read after an action
-        self.bots = [BOT_CLASSES[b](rng) for b in bots]
+        self.bots = [make_bot(b, rng) for b in bots]
         self.rate = mistakes
         self.inject = inject          # (code, play number): force one mistake of that kind from then on
         self.pending: str | None = None
@@ -708,8 +721,8 @@ def play_game(rules: RuleSet, players: int, rng: random.Random, *, bots: Sequenc
     _check_players(rules, players)
     names = seat_names(players)
     bots = list(bots) if bots is not None else ["sensible"] * players
-    if len(bots) != players or any(b not in BOT_CLASSES for b in bots):
-        raise ValueError(f"bots: one of {', '.join(BOTS)} per seat, {players} seats")
+    if len(bots) != players or not all(known_bot(b) for b in bots):
+        raise ValueError(f"bots: one of {', '.join(BOTS + SEARCH_BOTS)} per seat, {players} seats")
     order = play_order(rules, players)
     if dealer == -1:
         # The players take turns to deal (Pagat, Getaway, Deal): in the direction of play.
@@ -887,8 +900,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
         if not eq:
             seat, kind = "all", seat
         kind = kind.strip().lower()
-        if kind not in BOT_CLASSES:
-            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS)}")
+        if not known_bot(kind):
+            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS + SEARCH_BOTS)} (pimc:N: N samples a choice)")
         key = seat.strip().lower()
         if key in ("all", "*"):
             bots = [kind] * players
@@ -977,3 +990,9 @@ def _write_output(path: Path, players: int, games: int, seed: int, rules: RuleSe
     with replacing(path, inputs=inputs) as f:
         stats = write_file(f, players, games, seed, rules, bots, mistakes, annotate=comments, progress=tick)
     return stats
+
+
+# The pimc bot (referee/players/pimc.py) is built on this module's bots and rollout, and this
+# module seats it: imported last, once every name it uses is defined (until the bots move to
+# referee/players/, below both).
+from referee.players import pimc as _pimc  # noqa: E402

@@ -461,6 +461,7 @@
     $("new").hidden = !L.over || !RECORDER;
   }
   function asking() {
+    $("hint").hidden = !L.hints;  // off unless the table was started with serve --hints
     var sq = clear($("seat-questions"));
     (game() ? game().seats : []).forEach(function (s) {
       var b = el("button", "", "What may " + s + " play?");
