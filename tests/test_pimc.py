@@ -47,7 +47,7 @@ trick 9
 
 
 def ending(extra: str = "") -> str:
-    held = {parse_card(w) for w in "A♠ 4♦ 8♣ 9♠ A♦ 4♣".split()}
+    held = {parse_card(w) for w in ["A♠", "4♦", "8♣", "9♠", "A♦", "4♣"]}
     waste = " ".join(card_str(c) for c in sort_cards(c for c in range(52) if c not in held))
     return ENDING.format(waste=waste) + extra
 
@@ -130,7 +130,7 @@ def _endings(count: int):
 def test_inside_the_window_pimc_never_picks_a_proved_loss_when_a_safe_choice_exists():
     checked = 0
     for e in _endings(40):
-        classes = {a: c for a, c in Solver().choices(e, 0)}
+        classes = dict(Solver().choices(e, 0))
         if SeatClass.SAFE not in classes.values() or SeatClass.LOST not in classes.values():
             continue
         pick = best(weigh(e, 0, list(classes), samples=3, seed=1)).action

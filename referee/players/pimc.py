@@ -30,8 +30,8 @@ from referee.engine.cards import CARD_COUNT, RANK, SUIT, sort_key
 from referee.engine.events import Action, DrawCard, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase, Turn
-from referee.notation.record import Draw, Take, Trick
 from referee.notation.record import Action as RecordItem
+from referee.notation.record import Draw, Take, Trick
 from referee.review.solver import SearchLimit, SeatClass, Solver, cards_held
 from referee.selfplay import simulate as sim
 

@@ -28,7 +28,7 @@ from referee.players.pimc import Weighed, best, weigh
 from referee.review.review import BUDGET, WINDOW, _view, action_words, revealed_lacks
 from referee.review.solver import Solver, cards_held
 
-__all__ = ["HINT_SAMPLES", "Hint", "hint_at"]
+__all__ = ["HINT_SAMPLES", "Hint", "choice_words", "hint_at"]
 
 HINT_SAMPLES = 24  # deals of the unseen hands a hint weighs each choice on
 
@@ -46,7 +46,8 @@ class Hint:
     sentence: str = ""
 
 
-def _choice_words(a: Action | None, seats: Sequence[str]) -> str:
+def choice_words(a: Action | None, seats: Sequence[str]) -> str:
+    """A choice in the record's words: a card, "takes East", or "no take" (waiting)."""
     return "no take" if a is None else action_words(a, seats)
 
 
@@ -110,8 +111,8 @@ def hint_at(game: Game, rules: RuleSet | None = None, *, trick: int | None = Non
     weighed = weigh(view, seat, actions, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET), leaf=window,
                     lacks=lacks)
     pick = best(weighed)
-    said = W.hint_sentence(name, _choice_words(pick.action, seats),
-                           [(_choice_words(w.action, seats), w.chance) for w in weighed],
+    said = W.hint_sentence(name, choice_words(pick.action, seats),
+                           [(choice_words(w.action, seats), w.chance) for w in weighed],
                            weighed[0].samples, exact, where)
     return Hint(seat, pick.action, tuple(weighed), exact, said)
 

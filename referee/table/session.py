@@ -21,10 +21,10 @@ from referee.engine import state as E
 from referee.engine.events import TakeHand
 from referee.engine.rules import RulesError, parse_spec
 from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
+from referee.review.hint import choice_words, hint_at
 from referee.table import answers
 from referee.table.entry import Lines, Question, read_entry, seat_matches
 from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name
-from referee.review.hint import hint_at
 from referee.table.page import card_data, game_data
 
 # What live answers that the web has its own part for, or that would end a terminal session.
@@ -244,9 +244,9 @@ class Table:
         h = hint_at(s.game, s.res.rules, seat=who)
         data = None
         if h.choice is not None and h.seat is not None:
-            data = {"seat": s.seats()[h.seat], "choice": _words(h.choice, s.seats()), "exact": h.exact,
+            data = {"seat": s.seats()[h.seat], "choice": choice_words(h.choice, s.seats()), "exact": h.exact,
                     "samples": h.weighed[0].samples if h.weighed else 0,
-                    "chances": [{"choice": _words(w.action, s.seats()), "chance": w.chance} for w in h.weighed]}
+                    "chances": [{"choice": choice_words(w.action, s.seats()), "chance": w.chance} for w in h.weighed]}
         return {"answer": h.sentence, "hint": data}
 
     def _seat_legal(self, i: int) -> str:
@@ -271,15 +271,6 @@ class Table:
 
 class SeatError(Exception):
     """An entry from a seat's phone that is not that seat's own."""
-
-
-def _words(a: object, seats: list[str]) -> str:
-    """A hinted action as the page shows it: a card, "takes East", or "no take"."""
-    if isinstance(a, TakeHand):
-        return f"takes {seats[a.target]}"
-    if a is None:
-        return "no take"
-    return C.card_str(getattr(a, "card"))
 
 
 def _same(text: str) -> str:
