@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 # (module, function): why its suit comparison is not a decision of legality.
 ALLOWED = {
     ("judging/referee.py", "_mistake_diag"): "chooses the words of a renege the engine found (Donkey's trump form)",
-    ("review/review.py", "revealed_lacks"): "what a legal play shows the other seats (the lowest of its suit)",
+    ("players/pimc.py", "play_shows_lacking"): "what a legal play shows the other seats (the lowest of its suit)",
     ("selfplay/simulate.py", "card"): "a bot's choice among the cards the engine gave as legal",
     ("selfplay/simulate.py", "_apply"): "what every player sees a play the engine accepted show (a suit lacked)",
     ("selfplay/simulate.py", "_maybe_mistake"): "a bot making a renege on purpose; the engine judges it after",
