@@ -66,7 +66,8 @@ def play(job: tuple[str, int, str, int, int]) -> dict[str, object]:
     t = PimcBot.tally
     return {"rules": spec, "players": players, "bot": bot, "seed": seed, "game": number, "seat": seat,
             "lost": int(g.loser == seat), "seconds": round(took, 4), "choices": t.choices,
-            "choice_seconds": round(t.seconds, 4), "slowest": round(t.slowest, 4)}
+            "choice_seconds": round(t.seconds, 4), "slowest": round(t.slowest, 4),
+            "choice_cpu": round(t.cpu, 4), "slowest_cpu": round(t.slowest_cpu, 4)}
 
 
 def done(path: Path) -> list[dict[str, object]]:
@@ -121,10 +122,12 @@ def table(rows: list[dict[str, object]], command: str) -> str:
         "perfect-information Monte Carlo (issue 41; `simulate --bot SEAT=pimc`). Parity is one "
         "game in the number of players. The interval is the 95 % Wilson interval of the share lost; "
         "the seconds are the mean (and slowest) time of a choice pimc weighed (a play or take with "
-        "more than one candidate), on the machine that ran it, shared with other work.",
+        "more than one candidate), on the machine that ran it: wall-clock (shared with whatever else "
+        "ran) and the process's CPU time (one core's work; from the games that measured it).",
         "",
-        "| rules | players | bot | games | lost | loss % | 95 % interval | s a choice (mean / slowest) |",
-        "| --- | ---: | --- | ---: | ---: | ---: | --- | --- |",
+        "| rules | players | bot | games | lost | loss % | 95 % interval | s a choice, wall (mean / slowest) "
+        "| CPU s a choice (mean / slowest) |",
+        "| --- | ---: | --- | ---: | ---: | ---: | --- | --- | --- |",
     ]
     for (spec, players, bot), rs in sorted(groups.items(), key=lambda kv: (
             str(kv[0][0]), int(str(kv[0][1])), order.get(str(kv[0][2]), 2), str(kv[0][2]))):
@@ -135,8 +138,13 @@ def table(rows: list[dict[str, object]], command: str) -> str:
         secs = sum(float(str(r["choice_seconds"])) for r in rs)
         slow = max(float(str(r["slowest"])) for r in rs)
         timing = f"{secs / choices:.2f} / {slow:.2f}" if choices else ""
+        # CPU seconds (one core's work, whatever else runs), from the rows that measured them
+        timed = [r for r in rs if "choice_cpu" in r]
+        cpu_choices = sum(int(str(r["choices"])) for r in timed)
+        cpu = (f"{sum(float(str(r['choice_cpu'])) for r in timed) / cpu_choices:.2f} / "
+               f"{max(float(str(r['slowest_cpu'])) for r in timed):.2f}") if cpu_choices else ""
         lines.append(f"| {spec} | {players} | {bot} | {n:,} | {lost:,} | {100 * lost / n:.1f} | "
-                     f"{100 * lo:.1f}-{100 * hi:.1f} | {timing} |")
+                     f"{100 * lo:.1f}-{100 * hi:.1f} | {timing} | {cpu} |")
     lines += ["", "Made by", "", "```", command, "```", "",
               "The run is resumable: each game is a line of `bench/out/ladder.jsonl`, and the same "
               "command with a larger `--games` plays only the games not there yet.", ""]

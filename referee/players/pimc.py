@@ -278,20 +278,24 @@ class Tally:
     """The choices the pimc bots of this process weighed and the seconds they took (for the
     ladder's seconds a choice; bench/ladder.py)."""
 
-    __slots__ = ("choices", "seconds", "slowest")
+    __slots__ = ("choices", "cpu", "seconds", "slowest", "slowest_cpu")
 
     def __init__(self) -> None:
         self.reset()
 
     def reset(self) -> None:
         self.choices = 0
-        self.seconds = 0.0
+        self.seconds = 0.0  # wall-clock
         self.slowest = 0.0
+        self.cpu = 0.0  # the process's CPU time: what one core spends, whatever else the machine runs
+        self.slowest_cpu = 0.0
 
-    def add(self, seconds: float) -> None:
+    def add(self, seconds: float, cpu: float) -> None:
         self.choices += 1
         self.seconds += seconds
         self.slowest = max(self.slowest, seconds)
+        self.cpu += cpu
+        self.slowest_cpu = max(self.slowest_cpu, cpu)
 
 
 class PimcBot(sim._Bot):
@@ -346,11 +350,11 @@ class PimcBot(sim._Bot):
             cards.append(usual)
         if len(cards) == 1:
             return cards[0]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         weighed = weigh(view, seat, [PlayCard(seat, c) for c in cards], samples=self.samples, seed=self._seed(),
                         solver=self.solver, lacks=self._lacks())
         pick = best(weighed, cards.index(usual)).action
-        self.tally.add(time.perf_counter() - start)
+        self.tally.add(time.perf_counter() - start, time.process_time() - cpu)
         return pick.card if isinstance(pick, PlayCard) else usual
 
     def wants_take(self, table: sim._Table, taker: int, target: int) -> bool:
@@ -373,10 +377,10 @@ class PimcBot(sim._Bot):
             options.append(None)
             if usual is None:
                 usual = 1  # waiting
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         pick = best(weigh(view, taker, options, samples=self.samples, seed=self._seed(), solver=self.solver,
                           lacks=self._lacks()), usual).action
-        self.tally.add(time.perf_counter() - start)
+        self.tally.add(time.perf_counter() - start, time.process_time() - cpu)
         if isinstance(pick, PlayCard):
             self.planned = (mark, pick.card)
         return isinstance(pick, TakeHand)
