@@ -1,7 +1,7 @@
 """Issue 41's ladder: how often does a bot lose against three (or two, or five) sensible bots?
 
     python bench/ladder.py [--players 3,4,6] [--games N] [--bots pimc,sensible,solver]
-                           [--seed S] [--rules SPEC] [--jobs J] [--out FILE] [--doc FILE]
+                           [--seed S] [--rules SPEC] [--jobs J] [--out FILE] [--doc FILE] [--report]
 
 Each bot in turn sits in one seat of the same deals (game k of a series: ``simulate``'s seed
 for k, the seat k mod players), the other seats sensible bots; the share of those games it
@@ -108,6 +108,18 @@ def run(jobs: Sequence[tuple[str, int, str, int, int]], path: Path, workers: int
                 pool.terminate()
 
 
+def same_deals(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The rows of the games every bot has played at its player count (a run cut short leaves
+    some bots a game or two ahead): each bot's figures on the same deals."""
+    games: dict[tuple[object, object], set[object]] = {}
+    for r in rows:
+        games.setdefault((r["players"], r["bot"]), set()).add(r["game"])
+    common: dict[object, set[object]] = {}
+    for (players, _), gs in games.items():
+        common[players] = common[players] & gs if players in common else set(gs)
+    return [r for r in rows if r["game"] in common[r["players"]]]
+
+
 def table(rows: list[dict[str, object]], command: str) -> str:
     groups: dict[tuple[object, ...], list[dict[str, object]]] = {}
     for r in rows:
@@ -161,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--doc", type=Path, default=DOC)
+    ap.add_argument("--report", action="store_true", help="play nothing: the table of the games in --out")
     a = ap.parse_args(argv)
     spec = rule_set(a.rules).spec()
     counts = [int(x) for x in a.players.split(",") if x.strip()]
@@ -171,12 +184,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Game by game across the counts and bots: a run cut short leaves every group about as far.
     jobs = [(spec, p, b, a.seed, k) for k in range(1, a.games + 1) for p in counts for b in bots
             if (spec, p, b, a.seed, k) not in have]
+    if a.report:
+        jobs = []
     print(f"{len(jobs)} games to play ({len(have)} in {a.out})", file=sys.stderr)
     if jobs:
         run(jobs, a.out, a.jobs)
     command = ("python bench/ladder.py --players " + a.players + f" --games {a.games} --bots {a.bots} "
                f"--seed {a.seed} --rules {a.rules}")
-    rows = [r for r in done(a.out) if r["seed"] == a.seed and r["rules"] == spec]
+    rows = same_deals([r for r in done(a.out) if r["seed"] == a.seed and r["rules"] == spec
+                       and r["players"] in counts and r["bot"] in bots])
     text = table(rows, command)
     a.doc.write_text(text, encoding="utf-8")
     print(text)
