@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import figures as F  # noqa: E402  (bench/figures.py, beside this script)
+
 from referee.engine.rules import rule_set  # noqa: E402
 from referee.players.pimc import PimcBot  # noqa: E402
 from referee.selfplay.simulate import game_seed, play_game, seat_names  # noqa: E402
@@ -196,7 +198,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = table(rows, command)
     a.doc.write_text(text, encoding="utf-8")
     print(text)
+    if a.doc == DOC and a.out == OUT:
+        figures(rows, command)
     return 0
+
+
+def figures(rows: list[dict[str, object]], command: str) -> None:
+    """The performance page's table (bench/figures.py): per player count, each bot's share lost."""
+    bots = sorted({str(r["bot"]) for r in rows}, key=lambda b: ({"pimc": 0, "sensible": 1, "solver": 2}.get(b, 3), b))
+    out = []
+    for p in sorted({int(str(r["players"])) for r in rows}):
+        mine = [r for r in rows if r["players"] == p]
+        cells = [str(p), f"{len(mine) // max(len(bots), 1):,}"]
+        for b in bots:
+            rs = [r for r in mine if r["bot"] == b]
+            lost = sum(int(str(r["lost"])) for r in rs)
+            lo, hi = wilson(lost, len(rs))
+            cells.append(f"{100 * lost / len(rs):.1f} % ({100 * lo:.1f}-{100 * hi:.1f})" if rs else "")
+        out.append(cells)
+    timed = [r for r in rows if "choice_cpu" in r and int(str(r["choices"]))]
+    cpu = ""
+    if timed:
+        n = sum(int(str(r["choices"])) for r in timed)
+        cpu = (f" A pimc choice took {sum(float(str(r['choice_cpu'])) for r in timed) / n:.2f} s of CPU on average, "
+               f"{max(float(str(r['slowest_cpu'])) for r in timed):.2f} s at the slowest ({len(timed)} games timed).")
+    F.record("ladder", title="The bots' ladder", command=command, columns=["players", "games a bot"]
+             + [f"{b} lost" for b in bots], rows=out,
+             note="One bot against sensible bots in the other seats, on the same deals; 95 % Wilson intervals."
+             + cpu + " [The ladder](ladder.md) has the whole table.")
 
 
 if __name__ == "__main__":
