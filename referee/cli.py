@@ -314,7 +314,7 @@ def simulate(
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="a preset or a spec: 'pagat', 'donkey', 'pagat taking=no'"),
     rules_file: Path | None = typer.Option(None, "--rules-file", metavar="FILE", help="house rules from a TOML or JSON file"),
     sets: list[str] = typer.Option([], "--set", metavar="OPTION=VALUE", help="override one option: --set packs=2"),
-    bot: list[str] = typer.Option([], "--bot", metavar="[SEAT=]BOT", help="SEAT=random|sensible (or just random|sensible for every seat)"),
+    bot: list[str] = typer.Option([], "--bot", metavar="[SEAT=]BOT", help="SEAT=random|sensible|solver|pimc[:SAMPLES] (or just the bot, for every seat)"),
     mistakes: float = typer.Option(0.0, "--mistakes", callback=between(0.0, 1.0), metavar="CHANCE",
                                    help="chance per play of a table mistake (renege, play after a tochoo, out of turn)"),
     comments: bool = typer.Option(False, "--comments", help="say in comments what happens to each trick"),
@@ -403,11 +403,12 @@ def ask(
     rules: str | None = typer.Option(None, "--rules", metavar="SPEC", help="rule set for a game without a [Rules] tag"),
     explain: bool = typer.Option(False, "--explain", "-e", help="after the verdict, the detail: each play, the rules cited, the penalty"),
     review: bool = typer.Option(False, "--review", help="could --seat have got away in this trick: the game review's answer; without --seat, every seat's class after the trick (seconds: the game is reviewed)"),
+    hint: bool = typer.Option(False, "--hint", help="what the pimc bot would have played for --seat (default: the trick's leader) just before its play to the trick, and each choice's chance of losing from what the seat knew"),
 ) -> None:
     """What happened in a trick, in one short sentence: who did what, the penalty, who picks up and who leads next; --explain adds the cited detail."""
     from referee.table.answers import ask_command
 
-    _run(lambda: ask_command(file, trick, seat, game, rules, explain, review))
+    _run(lambda: ask_command(file, trick, seat, game, rules, explain, review, hint))
 
 
 @app.command("html")
@@ -440,11 +441,14 @@ def serve(
                                      "plays, takes and draws (the recorder's address still records every seat)"),
     request_timeout: float = typer.Option(10.0, "--request-timeout", min=0.1, metavar="SECONDS",
                                           help="how long a phone may take to send one request before it is cut off"),
+    hints: bool = typer.Option(False, "--hints", help="a Hint button on every phone: what the pimc bot would play for the "
+                               "seat to act, each choice's chance of losing (off unless given)"),
 ) -> None:
     """The live referee as a web page for the phones at the table: one phone records, every phone sees the table and asks; the record is saved after every entry."""
     from referee.web import serve_command
 
-    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr, seat_phones, request_timeout))
+    _run(lambda: serve_command(file, host, port, seats, rules, deal, recorder_qr, seat_phones, request_timeout,
+                               hints))
 
 
 @app.command()

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 ALLOWED = {
     ("archive/imports.py", "read_card_game_thulla"): "finds where the app ended each trick (its log has no trick "
                                                        "boundaries) by the app's own rule; the referee judges the record after",
-    ("review/review.py", "revealed_lacks"): "what a legal play shows the other seats (the lowest of its suit)",
+    ("players/pimc.py", "play_shows_lacking"): "what a legal play shows the other seats (the lowest of its suit)",
     ("players/bots.py", "card"): "a bot's choice among the cards the engine gave as legal",
     ("players/bots.py", "_apply"): "what every player sees a play the engine accepted show (a suit lacked)",
     ("table/answers.py", "highest_clause"): "the words for the card that won a trick",

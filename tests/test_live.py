@@ -788,8 +788,8 @@ def test_a_tochoo_from_an_unseen_hand_is_judged_again_when_the_next_lead_shows_t
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-def test_hint_at_a_terminal_is_the_reviews_verdict_on_the_last_play(tmp_path):
-    # Off unless asked: `hint` reviews the game so far and tells the verdict on the last play
+def test_review_at_a_terminal_is_the_reviews_verdict_on_the_last_play(tmp_path):
+    # Off unless asked: `review` reviews the game so far and tells the verdict on the last play
     # (South's K♦ at trick 21 of the review's example, a blunder) and every seat's chances.
     from referee.review.ask import hint
 
@@ -802,7 +802,7 @@ def test_hint_at_a_terminal_is_the_reviews_verdict_on_the_last_play(tmp_path):
     child = _pexpect_live(tmp_path, str(f))
     try:
         child.expect(PROMPT)
-        child.sendline("hint")
+        child.sendline("review")
         child.expect(r"West \d+%\.")  # the answer's last words, after the review (seconds)
         shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", (child.before or "") + child.after)
         child.expect(PROMPT)

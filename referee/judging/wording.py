@@ -654,3 +654,34 @@ def puzzle_played(seat: str, card: int) -> str:
 def puzzle_verdict(right: bool) -> str:
     """What the page says first when a card is picked."""
     return _("Right.") if right else _("Not this one.")
+
+
+# ---- the hint (issue 41): the pimc bot's choice and each choice's chance of losing -----------------
+
+
+def hint_sentence(seat: str, choice: str, options: Sequence[tuple[str, float]], samples: int, exact: bool,
+                  where: str = "now") -> str:
+    """The hint: "Hint for East now: 7♠ (chance of losing 12%). Each choice, from what East
+    knows (16 deals of the cards East has not seen): 7♠ 12%, 9♠ 40%, takes North 55%"; where
+    the seat knows every card and the solver settles it, "(exact: every card known)"."""
+    if exact:
+        how = _("every card known, so one deal, the solver's verdict where it settles it, the bots' play where not")
+    else:
+        how = ngettext("{n} deal of the cards {seat} has not seen", "{n} deals of the cards {seat} has not seen",
+                       samples).format(n=samples, seat=seat)
+    each = _(", ").join(_("{choice} {chance}").format(choice=words, chance=percent(c)) for words, c in options)
+    chance = next((c for words, c in options if words == choice), None)
+    if chance is None:
+        head = _("Hint for {seat} {where}: {choice}").format(seat=seat, where=where, choice=choice)
+    else:
+        head = _("Hint for {seat} {where}: {choice} (chance of losing {chance})").format(
+            seat=seat, where=where, choice=choice, chance=percent(chance))
+    return _("{head}. Each choice, from what {seat} knows ({how}): {each}.").format(head=head, seat=seat, how=how,
+                                                                                   each=each)
+
+
+def hint_none(seat: str | None, why: str) -> str:
+    """No hint: "No hint: the game is over"."""
+    if seat:
+        return _("No hint for {seat}: {why}.").format(seat=seat, why=why)
+    return _("No hint: {why}.").format(why=why)

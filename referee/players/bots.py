@@ -17,6 +17,7 @@ engine judges as the mistake it is), and each game keeps the list of mistakes it
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +64,8 @@ from referee.players.solver import SearchLimit, SeatClass, Solver, cards_held, s
 # Called after every action as observer(engine, kind, args) (for tests).
 Observer = Callable[["Engine", str, tuple[object, ...]], None]
 
-BOTS = ("random", "sensible", "solver")
+BOTS = ("random", "sensible", "solver")  # the quick bots (a game in milliseconds)
+SEARCH_BOTS = ("pimc",)  # bots that search at every choice (seconds a game): pimc, or pimc:N samples
 MISTAKE_KINDS = (Code.RENEGE, Code.AFTER_TOCHOO, Code.OUT_OF_TURN)  # the mistakes --mistakes injects
 
 # How often a bot takes the next hand when nothing in particular tells it to.
@@ -169,7 +171,7 @@ class SimGame:
 # ---- the bots ----------------------------------------------------------------------------------
 
 
-class _Bot:
+class Bot:
     """A bot chooses among what the engine allows; it never decides legality itself."""
 
     name = "bot"
@@ -177,26 +179,26 @@ class _Bot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def card(self, table: _Table, seat: int, legal: list[int]) -> int:  # pragma: no cover
+    def card(self, table: BotTable, seat: int, legal: list[int]) -> int:  # pragma: no cover
         raise NotImplementedError
 
-    def wants_take(self, table: _Table, taker: int, target: int) -> bool:  # pragma: no cover
+    def wants_take(self, table: BotTable, taker: int, target: int) -> bool:  # pragma: no cover
         raise NotImplementedError
 
 
-class RandomBot(_Bot):
+class RandomBot(Bot):
     """Any legal card; now and then a legal take."""
 
     name = "random"
 
-    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
+    def card(self, table: BotTable, seat: int, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
-    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
+    def wants_take(self, table: BotTable, taker: int, target: int) -> bool:
         return self.rng.random() < RANDOM_TAKE
 
 
-class SensibleBot(_Bot):
+class SensibleBot(Bot):
     """Follows low, sheds its highest card on a tochoo, throws its highest spade into the
     first trick (it goes to the waste pile anyway), leads low from a long suit the next
     player is not known to lack, and takes the next hand when that player is known to be
@@ -204,7 +206,7 @@ class SensibleBot(_Bot):
 
     name = "sensible"
 
-    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
+    def card(self, table: BotTable, seat: int, legal: list[int]) -> int:
         v = table.turn
         high = lambda c: (RANK[c], -sort_key(c))  # noqa: E731
         low = lambda c: (RANK[c], sort_key(c))    # noqa: E731
@@ -218,7 +220,7 @@ class SensibleBot(_Bot):
             return min(legal, key=low)
         return max(legal, key=high)  # a tochoo: shed the highest card
 
-    def _lead(self, table: _Table, seat: int, legal: list[int]) -> int:
+    def _lead(self, table: BotTable, seat: int, legal: list[int]) -> int:
         v = table.view
         if len(legal) == 1:
             return legal[0]
@@ -233,7 +235,7 @@ class SensibleBot(_Bot):
         suit = max(suits, key=lambda s: (len(by_suit[s]), -s))
         return min(by_suit[suit], key=lambda c: (RANK[c], sort_key(c)))
 
-    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
+    def wants_take(self, table: BotTable, taker: int, target: int) -> bool:
         v = table.view
         if len(_holding(v)) <= 2:
             return False
@@ -245,9 +247,9 @@ class SensibleBot(_Bot):
         return self.rng.random() < SENSIBLE_TAKE
 
 
-class SolverBot(_Bot):
+class SolverBot(Bot):
     """Plays exactly once few cards are held: with at most ``WINDOW`` cards in the hands it
-    asks the review's solver (referee.review.solver) for a play or take that keeps its seat's
+    asks the review's solver (referee.players.solver) for a play or take that keeps its seat's
     best class (safe, else open); before that, or when the search runs past its budget, it
     plays as the sensible bot."""
 
@@ -268,7 +270,7 @@ class SolverBot(_Bot):
         except SearchLimit:
             return None
 
-    def card(self, table: _Table, seat: int, legal: list[int]) -> int:
+    def card(self, table: BotTable, seat: int, legal: list[int]) -> int:
         options = self._options(table.engine, seat)
         plays = [(a.card, c.rank) for a, c in options or () if isinstance(a, PlayCard) and a.card in legal]
         usual = self.fallback.card(table, seat, legal)
@@ -278,7 +280,7 @@ class SolverBot(_Bot):
         best = [c for c, r in plays if r == top]
         return usual if usual in best else best[0]
 
-    def wants_take(self, table: _Table, taker: int, target: int) -> bool:
+    def wants_take(self, table: BotTable, taker: int, target: int) -> bool:
         options = self._options(table.engine, taker)
         if options is None:
             return self.fallback.wants_take(table, taker, target)
@@ -292,13 +294,28 @@ class SolverBot(_Bot):
         return take[0] == SeatClass.SAFE.rank and self.solver.classify(table.engine, taker) is not SeatClass.SAFE
 
 
-BOT_CLASSES: dict[str, type[_Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
+BOT_CLASSES: dict[str, type[Bot]] = {"random": RandomBot, "sensible": SensibleBot, "solver": SolverBot}
+
+
+def known_bot(kind: str) -> bool:
+    """Is ``kind`` a bot's name: one of :data:`BOTS`, ``pimc``, or ``pimc:N`` (N samples a choice)?"""
+    return kind in BOT_CLASSES or re.fullmatch(r"pimc(:[1-9][0-9]{0,4})?", kind) is not None
+
+
+def make_bot(kind: str, rng: random.Random) -> Bot:
+    """The bot ``kind`` names (:func:`known_bot`), drawing on ``rng``."""
+    if kind in BOT_CLASSES:
+        return BOT_CLASSES[kind](rng)
+    # pimc is built on this module's bots and rollout: imported when first seated
+    from referee.players import pimc
+
+    return pimc.make(kind, rng)
 
 
 # ---- one game ----------------------------------------------------------------------------------
 
 
-class _Table:
+class BotTable:
     """Plays one game through the engine and writes its record as it goes."""
 
     def __init__(self, rules: RuleSet, hands: list[list[int]], rng: random.Random, bots: Sequence[str],
@@ -311,7 +328,7 @@ class _Table:
         self.engine = Engine.from_deal(rules, [list(h) for h in hands])
         self.turn: Turn = self.engine.turn()  # the position now, as read at each play
         self._view: View | None = None  # the whole position, made when first read after an action
-        self.bots = [BOT_CLASSES[b](rng) for b in bots]
+        self.bots = [make_bot(b, rng) for b in bots]
         self.rate = mistakes
         self.inject = inject          # (code, play number): force one mistake of that kind from then on
         self.pending: str | None = None
@@ -699,14 +716,14 @@ def play_game(rules: RuleSet, players: int, rng: random.Random, *, bots: Sequenc
     check_players(rules, players)
     names = seat_names(players)
     bots = list(bots) if bots is not None else ["sensible"] * players
-    if len(bots) != players or any(b not in BOT_CLASSES for b in bots):
-        raise ValueError(f"bots: one of {', '.join(BOTS)} per seat, {players} seats")
+    if len(bots) != players or not all(known_bot(b) for b in bots):
+        raise ValueError(f"bots: one of {', '.join(BOTS + SEARCH_BOTS)} per seat, {players} seats")
     order = play_order(rules, players)
     if dealer == -1:
         # The players take turns to deal (Pagat, Getaway, Deal): in the direction of play.
         dealer = order[(number - 2) % players]
     hands = deal(rng, rules, players, dealer)
-    table = _Table(rules, hands, rng, bots, names, mistakes=mistakes, inject=inject, annotate=annotate,
+    table = BotTable(rules, hands, rng, bots, names, mistakes=mistakes, inject=inject, annotate=annotate,
                    observer=observer)
     table.run()
     loser, legs = table.view.loser, table.view.legs
@@ -735,7 +752,7 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     per seat, default sensible), writing no record: the engine at the end (``.loser``).
     The position is not changed. For the review's chances and the solver bot's tests."""
     n = len(e.view().sizes)
-    table = _Table(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
+    table = BotTable(e.rules, [[] for _ in range(n)], rng, list(bots) if bots else ["sensible"] * n, seat_names(n))
     table.engine = t = e.fork()
     table._refresh()
     _seen_lacking(table)
@@ -751,7 +768,7 @@ def rollout(e: Engine, rng: random.Random, bots: Sequence[str] | None = None) ->
     return t
 
 
-def _seen_lacking(table: _Table) -> None:
+def _seen_lacking(table: BotTable) -> None:
     """A table taken up mid-game knows what its players saw before: the suits each seat
     has shown it lacks (the engine's voids), as the table that played those tricks knew
     them. Without them the bots of a rollout lead into suits a real table knows are void,
@@ -763,7 +780,7 @@ def bot_card(e: Engine, seat: int, rng: random.Random, bot: str = "sensible") ->
     """The card a bundled bot would play for ``seat`` now, among the engine's legal cards;
     -1 if it has none. The position is not changed."""
     n = len(e.view().sizes)
-    table = _Table(e.rules, [[] for _ in range(n)], rng, [bot] * n, seat_names(n))
+    table = BotTable(e.rules, [[] for _ in range(n)], rng, [bot] * n, seat_names(n))
     table.engine = e.fork()
     table._refresh()
     _seen_lacking(table)

@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from referee.engine.cards import CARD_COUNT, RANK, SUIT, card_str, sort_key
+from referee.engine.cards import card_str
 from referee.engine.events import Action, PlayCard, TakeHand
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase
@@ -39,6 +39,7 @@ from referee.judging.referee import Step
 from referee.judging.replay import replay
 from referee.notation.record import Deal, Game, Hand, Play, Position, Take
 from referee.players.bots import SimulationError, bot_card, rollout
+from referee.players.pimc import play_shows_lacking
 from referee.players.solver import SearchLimit, SeatClass, Solver, cards_held, solvable
 
 __all__ = [
@@ -340,7 +341,7 @@ def _line(before: Engine, first: Action, seat: int, seats: Sequence[str], solver
 # ---- chances ---------------------------------------------------------------------------------
 
 
-def _view(game: Game, seat: int) -> Game | None:
+def as_seen_by(game: Game, seat: int) -> Game | None:
     """The game as ``seat`` saw it: every other hand of the deal (or position) dealt face down."""
     setup = game.setup
     if not isinstance(setup, (Deal, Position)):
@@ -353,7 +354,7 @@ def _view(game: Game, seat: int) -> Game | None:
 def view_steps(game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:
     """The walk of the game as ``seat`` saw it (its first ``count`` steps): the referee's
     knowledge of that seat's view, voids included."""
-    g = _view(game, seat)
+    g = as_seen_by(game, seat)
     if g is None:
         return []
     return list(replay(g, rules, snapshots=True))[:count]
@@ -397,17 +398,8 @@ def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
         item = step.item
         e = step.before
         if isinstance(item, Play) and played_clean(step):
-            t, x = item.seat, item.card
-            turn = e.turn()
-            led = SUIT[turn.trick[0][1]] if turn.phase == Phase.IN_TRICK and turn.trick else -1
-            if led < 0 and turn.first_trick:
-                pass  # the first lead: the card the rules ask for (Pagat, Getaway: First trick)
-            elif led < 0 or SUIT[x] == led:
-                # A lead or a card of the suit led: the lowest of its suit (in the first
-                # trick the highest, thrown away to the waste pile).
-                lacks[t] |= _HIGHER_IN_SUIT[x] if turn.first_trick else _LOWER_IN_SUIT[x]
-            elif turn.trumps is None:
-                lacks[t] |= _HIGHER[x]  # a tochoo: the highest card
+            # The reading of one play, the pimc bot's too (one function for both).
+            lacks[item.seat] |= play_shows_lacking(e.turn(), item.card)
         elif isinstance(item, Take):
             lacks[item.taker] &= lacks[item.target]
             lacks[item.target] = 0
@@ -417,24 +409,6 @@ def revealed_lacks(walk: Sequence[Step], upto: int) -> list[int]:
                 if after.size(s) - len(after.known(s)) > e.size(s) - len(e.known(s)):
                     lacks[s] = 0
     return lacks
-
-
-def _masks(keep: Callable[[int, int], bool]) -> tuple[int, ...]:
-    """For each card x, the mask of the cards c with ``keep(c, x)``."""
-    return tuple(sum(1 << c for c in range(CARD_COUNT) if keep(c, x)) for x in range(CARD_COUNT))
-
-
-def _low(c: int) -> tuple[int, int]:
-    return RANK[c], sort_key(c)  # the order the sensible bot picks its lowest card by
-
-
-def _high(c: int) -> tuple[int, int]:
-    return RANK[c], -sort_key(c)  # and its highest
-
-
-_LOWER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _low(c) < _low(x))
-_HIGHER_IN_SUIT = _masks(lambda c, x: SUIT[c] == SUIT[x] and _high(c) > _high(x))
-_HIGHER = _masks(lambda c, x: _high(c) > _high(x))
 
 
 def _seat_view(views: dict[int, list[Step]], game: Game, seat: int, rules: RuleSet | None, count: int) -> list[Step]:

@@ -28,12 +28,13 @@ from referee.files import WriteError, check_distinct, reason_of, recover, replac
 from referee.notation.format import format_prelude
 from referee.notation.record import Comment, Prelude
 from referee.players.bots import (
-    BOT_CLASSES,
     BOTS,
+    SEARCH_BOTS,
     SimGame,
     SimStats,
     SimulationError,
     check_players,
+    known_bot,
     play_game,
     seat_names,
 )
@@ -133,8 +134,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
         if not eq:
             seat, kind = "all", seat
         kind = kind.strip().lower()
-        if kind not in BOT_CLASSES:
-            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS)}")
+        if not known_bot(kind):
+            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS + SEARCH_BOTS)} (pimc:N: N samples a choice)")
         key = seat.strip().lower()
         if key in ("all", "*"):
             bots = [kind] * players

@@ -46,6 +46,7 @@ from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import print_error
 from referee.reports.text import safe, safe_path
 from referee.review.ask import could_get_away, standings_sentence, trick_review_sentence
+from referee.review.hint import hint_at
 from referee.review.review import GameReview, review_game
 from referee.table.entry import seat_matches
 
@@ -819,11 +820,13 @@ def narrate_command(file: Path, game: int | None, rules: str | None, review: boo
 
 
 def ask_command(file: Path, trick: int, seat: str | None = None, game: int | None = None,
-                rules: str | None = None, explain: bool = False, review: bool = False) -> int:
+                rules: str | None = None, explain: bool = False, review: bool = False, hint: bool = False) -> int:
     """``getaway-ref ask``: what happened in a trick, in one short sentence (about one seat
     if ``seat`` names one); with ``explain``, the cited detail behind it on the next line;
     with ``review``, could that seat have got away: the review's answer (issue 28), the same
-    verdict ``getaway-ref review`` gives, on the line after."""
+    verdict ``getaway-ref review`` gives, on the line after; with ``hint``, what the pimc bot
+    would have played for that seat (default: the trick's leader) just before its play to the
+    trick, and each of its choices' chance of losing from what it knew (issue 41)."""
     try:
         w = _load(file, game, rules)
     except TableError as e:
@@ -848,6 +851,8 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
         print(could_get_away(w.game, who, trick, w.result.rules).sentence)
     elif review:
         print(standings_sentence(w.game, trick, w.result.rules))  # every seat, as review --after gives it
+    if hint:
+        print(hint_at(w.game, w.result.rules, trick=trick, seat=who).sentence)
     return 1 if w.result.stopped else 0  # as every table command: 1 when the replay cannot reach the end
 
 

@@ -63,7 +63,8 @@ from referee.notation.record import Action, Comment, Counts, Deal, Draw, Game, T
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.render import diagnostic_lines
 from referee.reports.text import safe, safe_path
-from referee.review.ask import hint
+from referee.review.ask import hint as review_hint
+from referee.review.hint import hint_at
 from referee.table import answers
 from referee.table.entry import (
     ACCEPTED,
@@ -128,8 +129,9 @@ type what happened, one entry a line (of at most {MAX_ENTRY_CHARS:,} characters)
   # text   or   comment text a comment in the record
 an entry that could mean two things is asked about, never guessed: answer with the seat.
 questions: why (the last trick, in one sentence), more (the detail behind it), who leads,
-hands, legal; hint (the game review's verdict on the last play and each seat's chance of
-losing: seconds, and only when asked)
+hands, legal; hint (what the pimc bot would play for the seat to act, and each of its choices'
+chance of losing from what that seat knows); review (the game review's verdict on the last
+play and each seat's chance of losing); both take seconds, and only when asked
 commands: show (the state), undo (remove the last entry: a wrong entry, not a table
 mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
 cancels the line being typed; Tab completes seats, commands and the cards legal now"""
@@ -512,8 +514,11 @@ class Session:
         if phrase in ("turn", "whose", "whose turn"):
             return [(self.turn_line(), "turn")], True
         if phrase in ("hint", "hint?"):
+            # Off unless asked: the seat's choices are weighed on sampled deals (issue 41).
+            return [(hint_at(self.game, self.res.rules).sentence, "answer")], True
+        if phrase in ("review", "review?"):
             # Off unless asked: the game so far is reviewed, which takes seconds (issue 28).
-            return [(hint(self.game, self.res.rules), "answer")], True
+            return [(review_hint(self.game, self.res.rules), "answer")], True
         if phrase in ("who leads", "who leads?", "who leads now", "why", "why?", "more", "hands", "who"):
             return [(answers.live_answer(phrase.rstrip("?"), self.game, self.res), "answer")], True
         if phrase == "undo":
@@ -991,7 +996,7 @@ class Printer:
             sys.stdout.flush()
 
 
-COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "more", "who leads", "hands", "hint")
+COMMANDS = ("show", "legal", "undo", "new", "help", "quit", "why", "more", "who leads", "hands", "hint", "review")
 
 
 def history_path() -> Path:

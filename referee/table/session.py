@@ -22,6 +22,7 @@ from referee.engine.codes import Code, say
 from referee.engine.events import TakeHand
 from referee.engine.rules import RulesError, parse_spec
 from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
+from referee.review.hint import choice_words, hint_at
 from referee.table import answers
 from referee.table.entry import Lines, Question, read_entry, seat_matches
 from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name, kind_of
@@ -42,8 +43,9 @@ class Table:
     (``_shown``)."""
 
     def __init__(self, session: Session, join: str | None, recorder: str,
-                 seat_tokens: dict[str, str] | None = None) -> None:
+                 seat_tokens: dict[str, str] | None = None, hints: bool = False) -> None:
         self.session = session
+        self.hints = hints  # serve --hints: the Hint button (off unless the table asks for it)
         self.join = join
         self.recorder = recorder
         self.seat_tokens = seat_tokens or {}  # token -> the seat's name (--seat-phones)
@@ -94,7 +96,7 @@ class Table:
             "version": self.version, "turn": s.turn_line(), "to_act": turn if turn >= 0 else None,
             "order": list(v.order), "seats": out, "takes": [f"{seats[a.taker]} takes {seats[a.target]}" for a in takes],
             "draws": draws, "undo": s.peek_undo() if s.units else "", "over": v.phase == E.Phase.OVER,
-            "answer": self.answer, "game": s.number,
+            "answer": self.answer, "game": s.number, "hints": self.hints,
         }
 
     def _compute(self) -> None:
@@ -230,6 +232,27 @@ class Table:
         if question not in ("who", "why", "hands", "legal"):
             return "Ask who leads, why, the hands, or what may be played."
         return answers.live_answer(question, s.game, s.res)
+
+    def hint(self, seat: str | None = None) -> dict[str, Any]:
+        """The Hint button's answer (issue 41): the pimc bot's choice for the seat to act (or
+        ``seat``) and each choice's chance of losing from what that seat knows, in words and
+        as data; refused unless the table was started with hints on."""
+        s = self.session
+        if not self.hints:
+            return {"answer": "Hints are off at this table: the server was started without --hints.", "hint": None}
+        who = None
+        if seat:
+            hits = seat_matches(seat, s.seats())
+            if len(hits) != 1:
+                return {"answer": f"No seat of this game is called {seat}.", "hint": None}
+            who = hits[0]
+        h = hint_at(s.game, s.res.rules, seat=who)
+        data = None
+        if h.choice is not None and h.seat is not None:
+            data = {"seat": s.seats()[h.seat], "choice": choice_words(h.choice, s.seats()), "exact": h.exact,
+                    "samples": h.weighed[0].samples if h.weighed else 0,
+                    "chances": [{"choice": choice_words(w.action, s.seats()), "chance": w.chance} for w in h.weighed]}
+        return {"answer": h.sentence, "hint": data}
 
     def _seat_legal(self, i: int) -> str:
         """What one seat may play now: the engine's legal answer for it, in words."""

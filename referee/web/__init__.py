@@ -23,11 +23,11 @@ def available() -> bool:
 
 def serve_command(file: Path | None, host: str | None = None, port: int = 8765, seats: str | None = None,
                   rules: str | None = None, deal: str | None = None, recorder_qr: bool = False,
-                  seat_phones: bool = False, request_timeout: float | None = None) -> int:
+                  seat_phones: bool = False, request_timeout: float | None = None, hints: bool = False) -> int:
     if not available():
         sys.stderr.write(f"error: {MISSING_HINT}\n")
         return 2
     from referee.web.app import REQUEST_TIMEOUT, serve
 
     return serve(file, host, port, seats, rules, deal, recorder_qr, seat_phones,
-                 REQUEST_TIMEOUT if request_timeout is None else request_timeout)
+                 REQUEST_TIMEOUT if request_timeout is None else request_timeout, hints)

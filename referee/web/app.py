@@ -64,8 +64,8 @@ class Table(SharedTable):
     announced on the event loop (:meth:`publish`)."""
 
     def __init__(self, session: Session, join: str | None, recorder: str,
-                 seat_tokens: dict[str, str] | None = None) -> None:
-        super().__init__(session, join, recorder, seat_tokens)
+                 seat_tokens: dict[str, str] | None = None, hints: bool = False) -> None:
+        super().__init__(session, join, recorder, seat_tokens, hints)
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
 
@@ -405,6 +405,10 @@ def make_app(table: Table) -> Guard:
             return _refused("no join token")
         got = await body(request)
         seat = got.get("seat")
+        if got.get("q") == "hint":  # the Hint button: the words and the choices' chances (issue 41)
+            async with table.lock:
+                hinted = await run_in_threadpool(table.hint, str(seat) if seat else None)
+            return JSONResponse(hinted)
         async with table.lock:
             said = await run_in_threadpool(table.ask, str(got.get("q", "")), str(seat) if seat else None)
         return JSONResponse({"answer": said})
@@ -435,7 +439,7 @@ def _qr(text: str, out: Any) -> None:
 
 def serve(file: Path | None, host: str | None, port: int, seats: str | None, rules: str | None,
           deal: str | None, recorder_qr: bool = False, seat_phones: bool = False,
-          request_timeout: float = REQUEST_TIMEOUT) -> int:
+          request_timeout: float = REQUEST_TIMEOUT, hints: bool = False) -> int:
     out = sys.stdout
     bind = host or LOCAL
     # The port first: a server that cannot listen leaves no new file behind.
@@ -457,7 +461,7 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
     real_port = sock.getsockname()[1]
     join = secrets.token_urlsafe(12) if host is not None else None
     seat_tokens = {secrets.token_urlsafe(12): name for name in session.seats()} if seat_phones else {}
-    table = Table(session, join, secrets.token_urlsafe(12), seat_tokens)
+    table = Table(session, join, secrets.token_urlsafe(12), seat_tokens, hints)
     shown = _lan_address() if bind in ("0.0.0.0", "::", "") else bind
     base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{real_port}/"
     watch = base + (f"?t={join}" if join else "")

@@ -562,6 +562,7 @@
     }
   }
   function asking() {
+    $("hint").hidden = !L.hints;  // off unless the table was started with serve --hints
     var sq = clear($("seat-questions"));
     (game() ? game().seats : []).forEach(function (s) {
       var b = el("button", "", fmt(_("What may {seat} play?"), { seat: s }));
