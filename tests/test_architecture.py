@@ -245,6 +245,7 @@ DEFERRING: dict[str, str] = {
     "referee.table.live": "prompt_toolkit only where the terminal's prompt is made (the site's Worker has none)",
     "referee.table.page": "jinja2 only where a page is rendered (the site's Worker computes the table's data)",
     "referee.locale.catalogues": "Babel (the i18n extra), for making the catalogues only; the referee never needs it",
+    "referee.players.bots": "the pimc bot, built on these bots, when a seat is first given it (no import cycle)",
 }
 
 

@@ -162,7 +162,7 @@ def candidates(view: Engine, seat: int, cards: Sequence[int]) -> list[int]:
     """The cards worth weighing of ``cards`` (the seat's legal cards): of cards of one suit with
     no card between them in rank but the seat's own and the waste pile's (so nobody can
     play between them), the lowest alone. With a double pack every card is weighed."""
-    if view.rules.packs != 1 or len(cards) < 2:
+    if view.rules.marked_ace or len(cards) < 2:
         return list(cards)
     mine = 0
     for c in view.known(seat):
