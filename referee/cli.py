@@ -562,7 +562,7 @@ def import_(
 @app.command("site")
 def site(
     output: Path = typer.Option(..., "--output", "-o", metavar="DIR", help="the folder to write the site into"),
-    pyodide: Path | None = typer.Option(None, "--pyodide", metavar="PATH", help="the pyodide npm package's folder "
+    pyodide: Path | None = typer.Option(None, "--pyodide", metavar="DIR", help="the pyodide npm package's folder "
                                         "(default: $GETAWAY_PYODIDE, else ./node_modules/pyodide)"),
 ) -> None:
     """A static site that referees in the browser with no server and no network: the page, the Pyodide runtime, the package, a service worker."""

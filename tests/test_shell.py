@@ -201,8 +201,14 @@ def help_text(*args: str) -> str:
     return r.stdout
 
 
-COMMANDS = ["check", "fmt", "export", "schema", "explain", "rules", "lsp", "simulate", "show", "legal", "tally",
-            "live", "ask", "html"]
+def _commands() -> list[str]:
+    # every command the app registers, so a new one is held to the same help (read, not run)
+    from referee.cli import app
+
+    return [c.name or (c.callback.__name__.replace("_", "-") if c.callback else "") for c in app.registered_commands]
+
+
+COMMANDS = _commands()
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
