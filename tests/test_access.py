@@ -212,6 +212,48 @@ def test_the_serve_table_has_no_violations_in_either_direction(tmp_path, browser
         browser.set_window_size(*DESKTOP)
 
 
+def _shipped() -> list[str]:
+    from referee.engine import language as L
+
+    return ["en", *L.shipped()]
+
+
+def test_both_pages_have_no_violations_in_every_language(pages, tmp_path, browser, axe):
+    """Every shipped language (issue 40): the replay page in its words and direction, and
+    serve's recorder page as a phone that chose it."""
+    from test_serve import Server, _answer, _wait
+
+    from referee.engine import language as L
+
+    langs = _shipped()
+    assert len(langs) >= 7, langs  # English and the six languages of the table
+    rec = tmp_path / "table.gwy"
+    rec.write_text(DEAL, encoding="utf-8")
+    srv = Server(rec, "--host", "127.0.0.1")
+    try:
+        browser.get(srv.record)
+        _wait(browser, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
+        for entry in ["west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh", "south 7h"]:
+            before = _answer(browser)
+            browser.find_element("id", "entry").send_keys(entry + "\n")
+            _wait(browser, lambda d, b=before: _answer(d) != b, f"the ruling on {entry}")
+        for lang in langs:
+            info = L.info(lang)
+            page = tmp_path / f"renege-{lang}.html"
+            page.write_text(render(_data(pages["renege-ltr"]), lang=lang), encoding="utf-8")
+            browser.get("about:blank")
+            browser.get(page.as_uri() + "#mistake-1")
+            assert browser.execute_script("return [document.documentElement.lang, document.documentElement.dir]") == \
+                [info.tag, info.dir]
+            _no_violations(_axe(browser, axe), f"the replay page in {lang}")
+            browser.get(srv.record + ("&" if "?" in srv.record else "?") + f"lang={lang}")
+            _wait(browser, lambda d: "M203" in _answer(d), "the table drawn")
+            assert browser.execute_script("return document.documentElement.lang") == info.tag
+            _no_violations(_axe(browser, axe), f"serve, the recorder's page in {lang}")
+    finally:
+        srv.stop()
+
+
 # ---- right to left ---------------------------------------------------------------------------------
 
 _GEOMETRY = """
