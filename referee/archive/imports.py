@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -346,6 +346,43 @@ def _seat_names(players: list[Any]) -> list[str]:
     return [f"seat{i + 1}" for i in range(len(players))]
 
 
+class _Following:
+    """Our engine following an app's game action by action. The first action the texts do not
+    allow (or a point where the app goes on where the texts would not) is noted, by trick, in
+    ``differs``, and the following stops there; ``out`` keeps the seats that got away, in order,
+    and ``over`` whether the texts ended the game."""
+
+    def __init__(self, engine: Engine, seats: Sequence[str]) -> None:
+        self.engine: Engine | None = engine
+        self.seats = seats
+        self.differs: list[str] = []  # where the texts part from what the app did, by trick
+        self.out: list[int] = []
+        self.over = False
+
+    def stop(self, why: str) -> None:
+        self.differs.append(why)
+        self.engine = None
+
+    def follow(self, action: EV.Action, said: str) -> None:
+        e = self.engine
+        if e is None:
+            return
+        why = e.verdict(action)
+        if why is not None:
+            self.stop(f"{said}: the texts do not allow it ({why.code}); check says why")
+            return
+        for ev in e.apply(action):
+            if isinstance(ev, EV.GotAway):
+                self.out.append(ev.seat)
+            elif isinstance(ev, EV.GameOver):
+                self.over = True
+            elif isinstance(ev, EV.DrawDue) and ev.source is None:
+                who = self.seats[ev.seat]
+                self.stop(f"{said}: {who} has the power with no card, and the texts have {who} draw from the "
+                          f"waste pile and lead; the app lets {who} get away")
+                return
+
+
 def read_thulla_ai(data: Any) -> Imported:
     """A completed game of the Thulla AI web app as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("version") != 2 or "tricks" not in data:
@@ -367,9 +404,10 @@ def read_thulla_ai(data: Any) -> Imported:
         hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
     rules = parse_spec(THULLA_AI_RULES)
     try:
-        engine: Engine | None = Engine.from_deal(rules, hands)
+        engine = Engine.from_deal(rules, hands)
     except ValueError as e:
         raise ImportProblem(f"opening_hands: the deal cannot be: {e}") from None
+    texts = _Following(engine, seats)
 
     tricks = _ai_list(data, "tricks", "the game")
     takes = _ai_list(data, "takes", "the game")
@@ -381,28 +419,7 @@ def read_thulla_ai(data: Any) -> Imported:
         after.setdefault(n_after, []).append((k, t))
 
     lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
-    differs: list[str] = []  # where the texts part from what the app did, by trick
-    out: list[int] = []
     plays = 0
-
-    def follow(action: EV.Action, said: str) -> None:
-        """The engine follows the app; the first action the texts do not allow ends that."""
-        nonlocal engine
-        if engine is None:
-            return
-        why = engine.verdict(action)
-        if why is not None:
-            differs.append(f"{said}: the texts do not allow it ({why.code}); check says why")
-            engine = None
-            return
-        for ev in engine.apply(action):
-            if isinstance(ev, EV.GotAway):
-                out.append(ev.seat)
-            elif isinstance(ev, EV.DrawDue) and ev.source is None:
-                differs.append(f"{said}: {seats[ev.seat]} has the power with no card, and the texts have "
-                               f"{seats[ev.seat]} draw from the waste pile and lead; the app lets {seats[ev.seat]} get away")
-                engine = None
-                return
 
     def write_takes(number: int) -> None:
         for k, t in after.pop(number, []):
@@ -412,7 +429,7 @@ def read_thulla_ai(data: Any) -> Imported:
             given = _field(t, "given", at)
             if given is True:
                 lines.append(f"{seats[a]} takes {seats[b]}")
-                follow(EV.TakeHand(a, b), f"the take after trick {number} ({seats[a]} takes {seats[b]})")
+                texts.follow(EV.TakeHand(a, b), f"the take after trick {number} ({seats[a]} takes {seats[b]})")
             elif given is False:
                 lines.append(f"# {seats[a]} could take {seats[b]}'s hand and did not, or {seats[b]} refused it")
             else:
@@ -425,16 +442,15 @@ def read_thulla_ai(data: Any) -> Imported:
         if number != i + 1:
             raise ImportProblem(f"{at}.n: {number!r} where trick {i + 1} was due")
         leader = _ai_seat(_field(trick, "leader_seat", at), n, f"{at}.leader_seat")
-        if engine is not None and engine.to_act() not in (leader, -1):
-            differs.append(f"trick {number}: the app has {seats[leader]} lead, the texts {seats[engine.to_act()]}")
-            engine = None
+        if texts.engine is not None and texts.engine.to_act() not in (leader, -1):
+            texts.stop(f"trick {number}: the app has {seats[leader]} lead, the texts {seats[texts.engine.to_act()]}")
         written = []
         for k, p in enumerate(_ai_list(trick, "plays", at)):
             s = _ai_seat(_field(p, "seat", f"{at}.plays[{k}]"), n, f"{at}.plays[{k}].seat")
             c = _ai_card(_field(p, "card", f"{at}.plays[{k}]"), f"{at}.plays[{k}].card")
             written.append(f"{seats[s]} {C.card_str(c)}")
             plays += 1
-            follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
+            texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
         if not written:
             raise ImportProblem(f"{at}.plays: no plays")
         lines.append(f"{number}. " + ", ".join(written))
@@ -448,22 +464,22 @@ def read_thulla_ai(data: Any) -> Imported:
              for k, w in enumerate(_ai_list(result, "finishing_order", "result"))]
     lost = _field(result, "loser", "result")
     app_loser = None if lost is None else _ai_seat(_field(lost, "seat", "result.loser"), n, "result.loser.seat")
-    if engine is not None and not differs:
-        left = [s for s in range(n) if s not in out]
+    if texts.engine is not None and not texts.differs:
+        left = [s for s in range(n) if s not in texts.out]
         referee_loser = left[0] if len(left) == 1 else None
-        if (out, referee_loser) != (order, app_loser):
-            first = next((k for k, (x, y) in enumerate(zip(out, order)) if x != y), min(len(out), len(order)))
-            differs.append(f"the end, the order of getting away: the app's {' '.join(seats[s] for s in order) or 'none'}, "
-                           f"the texts' {' '.join(seats[s] for s in out) or 'none'} (from the {first + 1}. out)")
+        if (texts.out, referee_loser) != (order, app_loser):
+            first = next((k for k, (x, y) in enumerate(zip(texts.out, order)) if x != y), min(len(texts.out), len(order)))
+            texts.differs.append(f"the end, the order of getting away: the app's {' '.join(seats[s] for s in order) or 'none'}, "
+                                 f"the texts' {' '.join(seats[s] for s in texts.out) or 'none'} (from the {first + 1}. out)")
 
     names = [] if seats[0] != "seat1" else [f"# seat{i + 1} is the app's {p!r}" for i, p in enumerate(players)]
     head = [f'[Seats "{" ".join(seats)}"]', f'[Rules "{THULLA_AI_RULES}"]', '[Source "thulla-ai"]']
     if app_loser is not None:
         head.append(f'[Result "{seats[app_loser]}"]')
     notes = names + [f"# where the app departs from the texts: {d}" for d in THULLA_AI_DEPARTURES]
-    notes += [f"# where the texts part from the app: {d}" for d in differs]
+    notes += [f"# where the texts part from the app: {d}" for d in texts.differs]
     text = "%gwy 1\n\n%game\n" + "\n".join(head + notes + lines) + "\n"
-    return Imported(text, THULLA_AI_RULES, list(THULLA_AI_DEPARTURES), plays, differs)
+    return Imported(text, THULLA_AI_RULES, list(THULLA_AI_DEPARTURES), plays, texts.differs)
 
 
 
@@ -548,9 +564,10 @@ def read_card_game_thulla(data: Any) -> Imported:
 
     rules = parse_spec(CGT_RULES)
     try:
-        engine: Engine | None = Engine.from_deal(rules, hands)
+        engine = Engine.from_deal(rules, hands)
     except ValueError as e:
         raise ImportProblem(f"initialState.G.hands: the deal cannot be: {e}") from None
+    texts = _Following(engine, seats)
 
     held = [set(h) for h in hands]
     active = [s for s in range(n) if held[s]]
@@ -559,38 +576,15 @@ def read_card_game_thulla(data: Any) -> Imported:
     in_trick: list[int] = []
     number = 0
     lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
-    differs: list[str] = []
-    out: list[int] = []
-    over = False
     finished = False
     pending: tuple[int, int] | None = None
     stopped = ""
     plays = 0
 
-    def follow(action: EV.Action, said: str) -> None:
-        nonlocal engine, over
-        if engine is None:
-            return
-        why = engine.verdict(action)
-        if why is not None:
-            differs.append(f"{said}: the texts do not allow it here ({why.code}); check says why")
-            engine = None
-            return
-        for ev in engine.apply(action):
-            if isinstance(ev, EV.GotAway):
-                out.append(ev.seat)
-            elif isinstance(ev, EV.GameOver):
-                over = True
-            elif isinstance(ev, EV.DrawDue) and ev.source is None:
-                differs.append(f"{said}: {seats[ev.seat]} has the power with no card, and the texts have "
-                               f"{seats[ev.seat]} draw from the waste pile and lead; the app lets {seats[ev.seat]} get away")
-                engine = None
-                return
-
     def take(a: int, b: int, at: str) -> None:
         nonlocal finished
         lines.append(f"{seats[a]} takes {seats[b]}")
-        follow(EV.TakeHand(a, b), f"the take before trick {number + 1} ({seats[a]} takes {seats[b]})")
+        texts.follow(EV.TakeHand(a, b), f"the take before trick {number + 1} ({seats[a]} takes {seats[b]})")
         held[a] |= held[b]
         held[b] = set()
         if b in active:
@@ -632,7 +626,7 @@ def read_card_game_thulla(data: Any) -> Imported:
             trick.append((s, c))
             plays += 1
             lines[-1] = f"{number}. " + ", ".join(f"{seats[p]} {C.card_str(x)}" for p, x in trick)
-            follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
+            texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
             held[s].discard(c)
             if not held[s] and s in active:
                 active.remove(s)
@@ -678,26 +672,26 @@ def read_card_game_thulla(data: Any) -> Imported:
             app = [int(x) for x in h.get("gotAway", [])], int(h["bhabhi"])
         except (KeyError, TypeError, ValueError):
             raise ImportProblem("state.G.dealHistory[0]: not a result (gotAway, bhabhi)") from None
-    if engine is not None and not differs and finished and not over:
-        differs.append(f"the end (trick {number}): the app ends the deal there, {seats[active[0]]} being the only one "
-                       f"holding cards; by the texts the trick is played out and the game goes on")
-    elif engine is not None and not differs and app is not None and over:
-        left = [x for x in range(n) if x not in out]
-        if (out, left[:1]) != (app[0], [app[1]]):
-            differs.append(f"the end, the order of getting away: the app's {' '.join(seats[x] for x in app[0])}, "
-                           f"the texts' {' '.join(seats[x] for x in out)}")
+    if texts.engine is not None and not texts.differs and finished and not texts.over:
+        texts.differs.append(f"the end (trick {number}): the app ends the deal there, {seats[active[0]]} being the only one "
+                             f"holding cards; by the texts the trick is played out and the game goes on")
+    elif texts.engine is not None and not texts.differs and app is not None and texts.over:
+        left = [x for x in range(n) if x not in texts.out]
+        if (texts.out, left[:1]) != (app[0], [app[1]]):
+            texts.differs.append(f"the end, the order of getting away: the app's {' '.join(seats[x] for x in app[0])}, "
+                                 f"the texts' {' '.join(seats[x] for x in texts.out)}")
     head = [f'[Seats "{" ".join(seats)}"]', f'[Rules "{CGT_RULES}"]', '[Source "card-game-thulla"]']
     notes = []
     if app is not None and 0 <= app[1] < n:
-        if over:  # the replay ends too: check holds the app's loser against it
+        if texts.over:  # the replay ends too: check holds the app's loser against it
             head.append(f'[Result "{seats[app[1]]}"]')
         else:
             notes.append(f"# the app's result: {seats[app[1]]} lost")
     notes += [f"# where the app departs from the texts: {d}" for d in CGT_DEPARTURES]
-    notes += [f"# where the texts part from the app: {d}" for d in differs]
+    notes += [f"# where the texts part from the app: {d}" for d in texts.differs]
     notes += [f"# {stopped}"] if stopped else []
     text = "%gwy 1\n\n%game\n" + "\n".join(head + notes + [ln for ln in lines if ln]) + "\n"
-    return Imported(text, CGT_RULES, list(CGT_DEPARTURES), plays, differs)
+    return Imported(text, CGT_RULES, list(CGT_DEPARTURES), plays, texts.differs)
 
 
 READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai,
