@@ -693,7 +693,7 @@ def render_state(out: Console, m: StateModel) -> None:
                           for v in h.voids) or "-"
         status = []
         if h.out:
-            status.append(f"out ({_ordinal(h.out_position)})")
+            status.append(f"out ({'?' if h.out_position is None else W.ordinal(h.out_position)})")
         if m.over and m.loser == h.seat:
             status.append("lost")
         if h.power and not m.over:
@@ -750,12 +750,6 @@ def render_state(out: Console, m: StateModel) -> None:
     if m.stopped:
         out.print(Text(f"replay stopped: {m.stopped}", style="bold red"))
     _render_diags(out, m.diagnostics)
-
-
-def _ordinal(n: int | None) -> str:
-    if n is None:
-        return "?"
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _render_diags(out: Console, diags: list[DiagModel]) -> None:
