@@ -19,6 +19,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "records"
+
+# A four-seat game dealt and not yet played: the table's tests record into it.
+DEAL = """%gwy 1
+
+%game
+[Seats "North East South West"]
+[Rules "pagat"]
+deal
+North 13
+East 13
+South 13
+West 13
+"""
 DATA = Path(__file__).resolve().parent / "data"
 
 # No fixed limit that a slow or busy machine fails: a subprocess may take as long as it takes

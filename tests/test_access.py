@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import RECORDS, ROOT, run_cli
+from conftest import DEAL, RECORDS, ROOT, run_cli
 from test_page import ARTIFACTS, DESKTOP, PHONE, _data, start_chrome
 
 from referee.table.page import render
@@ -34,18 +34,6 @@ AXE_INSTALL = f"npm install --no-save --no-audit --no-fund axe-core@{AXE_VERSION
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 RENEGE = RECORDS / "dispute-renege-illegal.gwy"  # one M201 in trick 5, penalised
 BLUNDER = RECORDS / "review-blunder.gwy"  # html --review: marks on the plays and the chart
-
-DEAL = """%gwy 1
-
-%game
-[Seats "North East South West"]
-[Rules "pagat"]
-deal
-North 13
-East 13
-South 13
-West 13
-"""
 
 # The end of a game: trick 10 to the waste pile, trick 11 followed by all; North loses.
 POSITION = """%gwy 1
@@ -171,6 +159,19 @@ def test_the_replay_page_has_no_violations_in_either_direction(pages, browser, a
         browser.set_window_size(*DESKTOP)
 
 
+def _lead_out_of_turn(browser, srv) -> None:
+    """Record, as the recorder types it, two tricks and then South's lead out of turn (M203):
+    a mistake on the felt, its badge, the ruling and the penalty."""
+    from test_serve import _answer, _wait
+
+    browser.get(srv.record)
+    _wait(browser, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
+    for entry in ["west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh", "south 7h"]:
+        before = _answer(browser)
+        browser.find_element("id", "entry").send_keys(entry + "\n")
+        _wait(browser, lambda d, b=before: _answer(d) != b, f"the ruling on {entry}")
+
+
 def test_the_serve_table_has_no_violations_in_either_direction(tmp_path, browser, axe):
     from test_serve import Server, _answer, _wait
 
@@ -178,13 +179,7 @@ def test_the_serve_table_has_no_violations_in_either_direction(tmp_path, browser
     rec.write_text(DEAL, encoding="utf-8")
     srv = Server(rec, "--host", "127.0.0.1")
     try:
-        browser.get(srv.record)
-        _wait(browser, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
-        # a lead out of turn: a mistake on the felt, its badge, the ruling and the penalty
-        for entry in ["west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh", "south 7h"]:
-            before = _answer(browser)
-            browser.find_element("id", "entry").send_keys(entry + "\n")
-            _wait(browser, lambda d, b=before: _answer(d) != b, f"the ruling on {entry}")
+        _lead_out_of_turn(browser, srv)
         _wait(browser, lambda d: "M203" in _answer(d), "the mistake's ruling")
         # a direction or a language tag the page does not know: English, left to right
         import urllib.request
@@ -231,12 +226,7 @@ def test_both_pages_have_no_violations_in_every_language(pages, tmp_path, browse
     rec.write_text(DEAL, encoding="utf-8")
     srv = Server(rec, "--host", "127.0.0.1")
     try:
-        browser.get(srv.record)
-        _wait(browser, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
-        for entry in ["west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh", "south 7h"]:
-            before = _answer(browser)
-            browser.find_element("id", "entry").send_keys(entry + "\n")
-            _wait(browser, lambda d, b=before: _answer(d) != b, f"the ruling on {entry}")
+        _lead_out_of_turn(browser, srv)
         for lang in langs:
             info = L.info(lang)
             page = tmp_path / f"renege-{lang}.html"
@@ -449,6 +439,7 @@ def _tab_to(drv, check, what: str, most: int = 120, back: bool = False) -> dict:
 
 
 def test_a_whole_game_recorded_in_serve_by_keys_alone(tmp_path, browser):
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.keys import Keys
     from test_serve import Server, _moves, _wait
 
@@ -462,9 +453,16 @@ def test_a_whole_game_recorded_in_serve_by_keys_alone(tmp_path, browser):
         browser.get(srv.record)
         _wait(browser, lambda d: d.find_element("id", "recorder").is_displayed(), "the recorder's panel")
         # the seat to play is chosen already: Tab to its card, Enter (or Space) records it
+        pressed_seat = ("var b = document.querySelector('#pick-seat button[aria-pressed=\"true\"]');"
+                        "return b && b.getAttribute('data-seat');")
         for k, (seat, card) in enumerate(plays):
-            pressed = browser.execute_script(
-                "return document.querySelector('#pick-seat button[aria-pressed=\"true\"]').getAttribute('data-seat')")
+            # the page redraws the picker when the last entry's update arrives: a key pressed
+            # before that lands on a button about to be replaced, so wait for the turn to move on
+            try:
+                _wait(browser, lambda d, s=seat: d.execute_script(pressed_seat) == s, f"{seat} chosen to play")
+            except TimeoutException:
+                pass  # a seat the page does not choose itself is chosen by keys below
+            pressed = browser.execute_script(pressed_seat)
             if pressed != seat:  # choose the seat by keys too
                 _tab_to(browser, lambda f, s=seat: f["key"] == f"BUTTON:{s}" or f["key"].startswith(f"BUTTON:{s} "), seat)
                 _keys(browser, Keys.SPACE)

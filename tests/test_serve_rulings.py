@@ -13,23 +13,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import run_cli
+from conftest import DEAL, run_cli
 from test_serve import Server, _answer, _moves, _wait, phones  # noqa: F401 (phones: the two windows)
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
-
-DEAL = """%gwy 1
-
-%game
-[Seats "North East South West"]
-[Rules "pagat"]
-deal
-North 13
-East 13
-South 13
-West 13
-"""
 
 ENTRIES = ["west as", "n js", "e ah", "s 10s", "W 5h", "N 9h", "E qh", "S jh"]
 SHOWN = ["West A♠", "North J♠", "East A♥", "South 10♠", "West 5♥", "North 9♥", "East Q♥", "South J♥"]
