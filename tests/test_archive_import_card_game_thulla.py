@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.archive.imports import CGT_RULES, ImportProblem, read_card_game_thulla
+from referee.archive.imports.card_game_thulla import CGT_RULES, ImportProblem, read_card_game_thulla
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick

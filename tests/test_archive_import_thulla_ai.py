@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.archive.imports import THULLA_AI_RULES, read_thulla_ai
+from referee.archive.imports.thulla_ai import THULLA_AI_RULES, read_thulla_ai
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 
 # (module, function): why its suit comparison is not a decision of legality.
 ALLOWED = {
-    ("archive/imports.py", "read_card_game_thulla"): "finds where the app ended each trick (its log has no trick "
+    ("archive/imports/card_game_thulla.py", "read_card_game_thulla"): "finds where the app ended each trick (its log has no trick "
                                                        "boundaries) by the app's own rule; the referee judges the record after",
     ("players/pimc.py", "play_shows_lacking"): "what a legal play shows the other seats (the lowest of its suit)",
     ("players/bots.py", "card"): "a bot's choice among the cards the engine gave as legal",

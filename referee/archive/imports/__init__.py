@@ -1,0 +1,61 @@
+"""``getaway-ref import --from FORMAT FILE``: a game kept by a Getaway app, as a record the
+referee can judge (docs/archives.md, "Importing games from apps"). One module a format, each
+with what it reads of the app's log; ``common.py`` holds what they share. A new format is a
+module here and its line in ``READERS``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from referee.archive.imports.card_game_thulla import read_card_game_thulla
+from referee.archive.imports.common import Imported, ImportProblem
+from referee.archive.imports.live_solver import read_live_solver
+from referee.archive.imports.thulla_ai import read_thulla_ai
+from referee.commands import UsageError
+from referee.files import WriteError, io_error, write_text
+
+__all__ = ["FORMATS", "READERS", "ImportProblem", "Imported", "import_command"]
+
+READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai,
+                                               "card-game-thulla": read_card_game_thulla}
+FORMATS = tuple(READERS)
+
+
+def import_command(fmt: str, file: Path, output: Path | None = None, force: bool = False) -> int:
+    """``getaway-ref import --from FORMAT FILE``: the record on standard output, or written
+    to ``output`` (an existing file only with ``force``); a log that cannot be read is one
+    line naming the file and the place, exit 2."""
+    reader = READERS.get(fmt)
+    if reader is None:
+        raise UsageError(f"--from {fmt}: the formats are {', '.join(FORMATS)}")
+    try:
+        raw = file.read_bytes()
+    except OSError as e:
+        raise UsageError(io_error(e, file)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{file}: not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{file}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+    try:
+        got = reader(data)
+    except ImportProblem as e:
+        raise UsageError(f"{file}: {e}") from None
+    if output is None:
+        print(got.text, end="")
+        return 0
+    if output.exists() and not force:
+        raise UsageError(f"{output} exists; give --force to replace it")
+    try:
+        write_text(output, got.text, inputs=[file])
+    except (WriteError, OSError) as e:
+        raise UsageError(f"cannot write {output}: {getattr(e, 'strerror', None) or e}") from None
+    print(f"wrote {output}: 1 game, {got.plays} plays, rules {got.spec}"
+          + (f"; {len(got.departures)} departure(s) of the app from the texts, noted in the record" if got.departures else ""))
+    for d in got.differs:
+        print(f"the texts part from the app at {d}")
+    return 0
