@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from referee.archive.imports.bhabi_thulla_game import read_bhabi_thulla_game
 from referee.archive.imports.card_game_thulla import read_card_game_thulla
 from referee.archive.imports.common import Imported, ImportProblem
 from referee.archive.imports.live_solver import read_live_solver
@@ -20,6 +21,7 @@ from referee.files import WriteError, io_error, write_text
 __all__ = ["FORMATS", "READERS", "ImportProblem", "Imported", "import_command"]
 
 READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai,
+                                               "bhabi-thulla-game": read_bhabi_thulla_game,
                                                "card-game-thulla": read_card_game_thulla}
 FORMATS = tuple(READERS)
 
