@@ -208,6 +208,26 @@ def test_the_app_s_lead_after_a_last_card_is_named(tmp_path):
     assert "leads next" in line
 
 
+def test_a_game_the_app_ended_by_takes(tmp_path):
+    """The app does not log its takes: a log that ends with more than one seat holding cards
+    was ended by the leader taking the next hands in turn (the last take leaves it the loser),
+    and the record says so with those takes, which the texts allow."""
+    lines = (SAMPLES / "thulla-masters.txt").read_text(encoding="utf-8").split("\n")
+    rounds = [k for k, ln in enumerate(lines) if ln.startswith("[ROUND")]
+    cut = lines[:rounds[5]] + [ln for ln in lines if "END" in ln]
+    log = tmp_path / "taken.txt"
+    log.write_text("\n".join(cut), encoding="utf-8")
+    out = tmp_path / "taken.gwy"
+    r = run_cli("import", "--from", "thulla-masters", str(log), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    takes = re.findall(r"^(\S+) takes (\S+)$", text, re.M)
+    assert len(takes) == 3 and len({t for t, _ in takes}) == 1  # one leader took the three other hands
+    [g] = judged(out)
+    assert g["finished"] and g["diagnostics"] == [] and g["loser"] == takes[0][0]
+    assert g["out_order"] == [t for _, t in takes] and f'[Result "{takes[0][0]}"]' in text
+
+
 def test_a_hand_edited_renege_is_named_and_judged(tmp_path):
     """The app refuses a card its rules do not allow, so its logs hold no table mistakes; a log
     edited by hand is imported as written, and the trick where it breaks is named."""

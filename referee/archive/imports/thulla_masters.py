@@ -6,8 +6,8 @@ stand, the cards on the table, who got away, the loser), so this text is the one
 keeps a game that can be replayed. Its lines, as the app's code writes them (in our words):
 
 * a title line, then ``[INITIAL HANDS]`` and one line a seat, in the order the players sit:
-  the app's label for the seat (``Player``, or ``Player1``, ``Player2``... with more than one
-  person; ``Bot1``, ``Bot2``... for its bots), a colon, and its cards, comma-separated; a card
+  the app's label for the seat (``Player`` for the host, ``Player2``, ``Player3``... for other
+  people, ``Bot1``, ``Bot2``... for its bots), a colon, and its cards, comma-separated; a card
   is a rank ``2``-``10``, ``J``, ``Q``, ``K``, ``A`` and a suit letter ``S``, ``H``, ``D``,
   ``C``. These are the hands after the app's own swaps at the deal (see the departures);
 * a blank line, then a line a trick, ``[ROUND n]``: each play as ``card (label)``, the card
