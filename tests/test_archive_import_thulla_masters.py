@@ -228,6 +228,30 @@ def test_a_game_the_app_ended_by_takes(tmp_path):
     assert g["out_order"] == [t for _, t in takes] and f'[Result "{takes[0][0]}"]' in text
 
 
+def test_a_card_moved_by_the_app_s_unlogged_swaps_is_named(tmp_path):
+    """When a person takes a bot's hand the app swaps cards between the bots' hands without
+    logging it, so a bot may play a card the record gives another seat: the app's bookkeeping
+    goes on (it counts cards, as the app's turn order does), the reader names the trick, and
+    check reports the record's error (ruling 5)."""
+    lines = (SAMPLES / "thulla-masters.txt").read_text(encoding="utf-8").split("\n")
+    rounds = [k for k, ln in enumerate(lines) if ln.startswith("[ROUND")]
+    # the sample's Bot2 was dealt the Q♣ and Bot3 the 10♣; say they traded them unseen before
+    # [ROUND 9] (the tricks keep their winners: Bot3's club is still the highest of its trick)
+    k = next(k for k in rounds if lines[k].startswith("[ROUND  9]"))
+    assert "10C (Bot3)" in lines[k] and "QC (Bot2)" in "\n".join(lines[k + 1:])
+    lines[k] = lines[k].replace("10C (Bot3)", "QC (Bot3)")
+    lines[k + 1:] = [ln.replace("QC (Bot2)", "10C (Bot2)") for ln in lines[k + 1:]]
+    number = rounds.index(k) + 1
+    log = tmp_path / "swapped.txt"
+    log.write_text("\n".join(lines), encoding="utf-8")
+    out = tmp_path / "swapped.gwy"
+    r = run_cli("import", "--from", "thulla-masters", str(log), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert f"the texts part from the app at trick {number} (Bot3 Q♣)" in r.stdout
+    [g] = judged(out)
+    assert g["diagnostics"][0]["trick"] == number and g["diagnostics"][0]["code"] == "R104"
+
+
 def test_a_hand_edited_renege_is_named_and_judged(tmp_path):
     """The app refuses a card its rules do not allow, so its logs hold no table mistakes; a log
     edited by hand is imported as written, and the trick where it breaks is named."""

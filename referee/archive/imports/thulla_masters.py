@@ -76,11 +76,14 @@ def _card(value: str, where: str) -> int:
 
 
 class _AppTable:
-    """The app's own bookkeeping of a game, as its code keeps it: the hands, the seats still
-    playing (in seat order), who got away when, the round number, the leader and the loser."""
+    """The app's own bookkeeping of a game, as its code keeps it: how many cards each seat holds
+    (which cards, the log cannot always say: the app swaps some without logging it), the cards
+    still in the hands, the seats still playing (in seat order), who got away when, the round
+    number, the leader and the loser."""
 
     def __init__(self, hands: list[list[int]]) -> None:
-        self.hands = [set(h) for h in hands]
+        self.count = [len(h) for h in hands]
+        self.held = {c for h in hands for c in h}
         self.active = list(range(len(hands)))
         self.out: list[list[int]] = []  # the seats that got away, a group at a time
         self.round = 1
@@ -94,11 +97,19 @@ class _AppTable:
         return self.active[(k + 1) % len(self.active)]
 
     def take(self, taker: int, target: int) -> None:
-        self.hands[taker] |= self.hands[target]
-        self.hands[target] = set()
+        self.count[taker] += self.count[target]
+        self.count[target] = 0
         self.active.remove(target)
         self.out.append([target])
         self._end_if_one_left()
+
+    def play(self, seat: int, card: int) -> bool:
+        """A card played; False when no hand holds it (it was played before and not picked up)."""
+        if card not in self.held:
+            return False
+        self.held.discard(card)
+        self.count[seat] -= 1
+        return True
 
     def _end_if_one_left(self) -> None:
         if len(self.active) <= 1:
@@ -108,11 +119,12 @@ class _AppTable:
     def trick(self, plays: list[tuple[int, int]], pickup: int | None, highest: int) -> None:
         """A trick resolved: ``pickup`` picks the cards up (a tochoo), or none does."""
         if pickup is not None:
-            self.hands[pickup] |= {c for _, c in plays}
+            self.count[pickup] += len(plays)
+            self.held |= {c for _, c in plays}
         else:
             self.round += 1
-        gone = [s for s in self.active if not self.hands[s]]
-        self.active = [s for s in self.active if self.hands[s]]
+        gone = [s for s in self.active if not self.count[s]]
+        self.active = [s for s in self.active if self.count[s]]
         if gone:
             self.out.append(gone)
         if not self.active:  # everyone played their last card: the app makes the winner its loser
@@ -232,13 +244,12 @@ def read_thulla_masters(data: Any) -> Imported:
             raise ImportProblem(f"{where}: {tail[:40]!r} where the app writes {want!r}")
         before = len(texts.out)
         for s, c in plays:
-            if c not in app.hands[s]:
-                holder = next((h for h in range(len(labels)) if c in app.hands[h]), None)
-                if holder is None:
-                    raise ImportProblem(f"{where}: {labels[s]} plays {C.card_str(c)}, which was played before")
-                app.hands[holder].discard(c)  # the app's unlogged swaps moved it (see the departures)
-            else:
-                app.hands[s].discard(c)
+            # a card in another hand than the record's is no problem here: the app's unlogged swaps
+            # move cards (see the departures); the engine names the trick
+            if not app.play(s, c):
+                raise ImportProblem(f"{where}: {labels[s]} plays {C.card_str(c)}, which was played before")
+            if app.count[s] < 0:
+                raise ImportProblem(f"{where}: {labels[s]} plays a card with none left")
             plays_read += 1
             texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
         texts_groups.append(set(texts.out[before:]))
