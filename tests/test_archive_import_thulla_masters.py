@@ -295,6 +295,7 @@ def _round(lines: list[str], n: int, old: str, new: str) -> list[str]:
     (lambda ls: _round(ls, 2, "(", "(Bot9) (", ), "is not one of the seats"),
     (lambda ls: [re.sub(r"\[ROUND +4\]", "[ROUND  9]", ln) for ln in ls], "[ROUND 9] where the app's round 4"),
     (lambda ls: _round(ls, 1, "→ ", "→ Nobody "), "where the app writes"),
+    (lambda ls: [ln.replace("PICKS UP 3 cards", "PICKS UP 4 cards", 1) for ln in ls], "PICKS UP 3 cards'"),
     (lambda ls: [ln.replace("AS", "1S") if "INITIAL" not in ln and ":" in ln and "AS" in ln else ln for ln in ls],
      "'1S' is not a card"),
 ])

@@ -239,7 +239,7 @@ def read_thulla_masters(data: Any) -> Imported:
         highest = max((C.RANK[c], s) for s, c in plays if C.SUIT[c] == suit)[1]
         tail = m.group(3)
         said = _PICKS.fullmatch(tail) if broke else _LEADS.fullmatch(tail)
-        if said is None or said.group(1) != labels[highest]:
+        if said is None or said.group(1) != labels[highest] or (broke and int(said.group(2)) != len(plays)):
             want = f"{labels[highest]} PICKS UP {len(plays)} cards" if broke else f"{labels[highest]} leads next"
             raise ImportProblem(f"{where}: {tail[:40]!r} where the app writes {want!r}")
         before = len(texts.out)
