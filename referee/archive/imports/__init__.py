@@ -15,6 +15,7 @@ from referee.archive.imports.card_game_thulla import read_card_game_thulla
 from referee.archive.imports.common import Imported, ImportProblem
 from referee.archive.imports.live_solver import read_live_solver
 from referee.archive.imports.thulla_ai import read_thulla_ai
+from referee.archive.imports.thulla_masters import read_thulla_masters
 from referee.commands import UsageError
 from referee.files import WriteError, io_error, write_text
 
@@ -23,6 +24,7 @@ __all__ = ["FORMATS", "READERS", "ImportProblem", "Imported", "import_command"]
 READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai,
                                                "bhabi-thulla-game": read_bhabi_thulla_game,
                                                "card-game-thulla": read_card_game_thulla}
+READERS["thulla-masters"] = read_thulla_masters
 FORMATS = tuple(READERS)
 
 
@@ -38,7 +40,9 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     except OSError as e:
         raise UsageError(io_error(e, file)) from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8-sig")
+        # a reader marked reads_text (common.reads_text) takes the text; the others, its JSON
+        data = text if getattr(reader, "reads_text", False) else json.loads(text)
     except UnicodeDecodeError:
         raise UsageError(f"{file}: not UTF-8 text") from None
     except json.JSONDecodeError as e:

@@ -84,6 +84,13 @@ class Following:
 
 
 
+def reads_text(reader: Any) -> Any:
+    """Mark a reader whose app keeps its log as text, not JSON: ``import`` hands it the file's
+    text as it is."""
+    reader.reads_text = True
+    return reader
+
+
 def field_of(obj: Any, key: str, where: str) -> Any:
     """``obj[key]``, or the one-line problem naming where it is missing."""
     if not isinstance(obj, dict) or key not in obj:
