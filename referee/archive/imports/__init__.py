@@ -21,10 +21,13 @@ from referee.files import WriteError, io_error, write_text
 
 __all__ = ["FORMATS", "READERS", "ImportProblem", "Imported", "import_command"]
 
-READERS: dict[str, Callable[[Any], Imported]] = {"bhabhi-live-solver": read_live_solver, "thulla-ai": read_thulla_ai,
-                                               "bhabi-thulla-game": read_bhabi_thulla_game,
-                                               "card-game-thulla": read_card_game_thulla}
-READERS["thulla-masters"] = read_thulla_masters
+READERS: dict[str, Callable[[Any], Imported]] = {
+    "bhabhi-live-solver": read_live_solver,
+    "thulla-ai": read_thulla_ai,
+    "card-game-thulla": read_card_game_thulla,
+    "bhabi-thulla-game": read_bhabi_thulla_game,
+    "thulla-masters": read_thulla_masters,
+}
 FORMATS = tuple(READERS)
 
 
