@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent / "referee"
 ALLOWED = {
     ("archive/imports/card_game_thulla.py", "read_card_game_thulla"): "finds where the app ended each trick (its log has no trick "
                                                        "boundaries) by the app's own rule; the referee judges the record after",
+    ("archive/imports/bhabi_thulla_game.py", "play"): "the app's own bookkeeping of where its trick ended and who "
+                                                       "picked up (its moves keep no trick boundaries); the referee judges the record after",
     ("players/pimc.py", "play_shows_lacking"): "what a legal play shows the other seats (the lowest of its suit)",
     ("players/bots.py", "card"): "a bot's choice among the cards the engine gave as legal",
     ("players/bots.py", "_apply"): "what every player sees a play the engine accepted show (a suit lacked)",
