@@ -88,8 +88,10 @@ def markdown(found: list[Block], say: Callable[[str], str]) -> str:
         if b.marker.startswith("#"):
             out.append(b.marker + words)
             continue
-        out.append(textwrap.fill(words, WIDTH, initial_indent=b.marker, subsequent_indent=" " * len(b.marker),
-                                 break_long_words=False, break_on_hyphens=False))
+        # A code span is never broken across lines: its spaces are held while the words wrap.
+        held = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), words)
+        out.append(textwrap.fill(held, WIDTH, initial_indent=b.marker, subsequent_indent=" " * len(b.marker),
+                                 break_long_words=False, break_on_hyphens=False).replace("\0", " "))
     return "".join(out) + "\n"
 
 
