@@ -10,12 +10,14 @@ is printed as it is written.
 
 from __future__ import annotations
 
+import gettext
 import re
 import textwrap
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from referee.engine import language
 from referee.engine.codes import CODES, ERROR, MISTAKE
 
 if TYPE_CHECKING:
@@ -61,7 +63,8 @@ def blocks(text: str) -> list[Block]:
     or blank line, a paragraph to the next blank line. Their lines are joined by one space,
     so that wrapping the English anew changes no entry of the catalogue."""
     out: list[Block] = []
-    marker, lines, start = "", [], 0
+    lines: list[str] = []
+    marker, start = "", 0
     for number, raw in enumerate([*text.splitlines(), ""], 1):
         line = raw.strip()
         opens = re.match(r"(#+ |[-*] )(.*)", line)
@@ -102,10 +105,6 @@ def _item(b: Block) -> bool:
 def rulings_translator(lang: str | None = None) -> Callable[[str], str] | None:
     """How the rulings are said in ``lang`` (default: the chosen language): the ``gettext`` of
     its rulings catalogue; None in English or a language with none shipped."""
-    import gettext
-
-    from referee.engine import language
-
     lang = lang or language.current()
     path = language.LOCALE_DIR / lang / "LC_MESSAGES" / f"{RULINGS_DOMAIN}.mo"
     if lang == language.ENGLISH or not path.is_file():
