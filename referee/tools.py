@@ -209,16 +209,15 @@ def explain_command(code: str | None, number: int | None = None) -> int:
         return EXIT_OK
     if code is None:
         for k, known in CODES.items():
-            sys.stdout.write(f"{k}  {code_severity(k):<7}  {said_title(known)}\n")
+            sys.stdout.write(f"{k}  {_severity(k):<7}  {said_title(known)}\n")
         return EXIT_OK
     c = lookup(code)
     if c is None:
         raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = console()
-    severity = gettext(SEVERITY_WORDS.get(code_severity(c.code), code_severity(c.code)))
-    out.print(f"[bold]{c.code}[/]: {said_title(c)} ({severity})")
+    out.print(f"[bold]{c.code}[/]: {said_title(c)} ({_severity(c.code)})")
     if c.retired:
-        out.print(gettext("retired, no longer reported: {reason}").format(reason=c.retired), markup=False)
+        out.print(gettext("retired, no longer reported: {reason}").format(reason=gettext(c.retired)), markup=False)
     # i18n: the rule a code cites follows, a source's name and section as the diagnostics cite it
     out.print(gettext("rule: {rule}").format(rule=c.rule), markup=False)
     out.print()
@@ -234,6 +233,11 @@ def explain_command(code: str | None, number: int | None = None) -> int:
 
 # A code's severity said in words (the same words as a diagnostic's head in the report).
 SEVERITY_WORDS = {"error": N_("error"), "mistake": N_("mistake"), "note": N_("note")}
+
+
+def _severity(code: str) -> str:
+    severity = code_severity(code)
+    return gettext(SEVERITY_WORDS.get(severity, severity))
 
 
 def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = False) -> int:

@@ -161,6 +161,9 @@ def test_explain_code_in_bengali_says_its_words_and_keeps_the_record() -> None:
 @pytest.mark.parametrize("lang", sorted(SCRIPT))
 def test_every_codes_example_keeps_its_record_lines_in_every_language(lang: str) -> None:
     for code, info in codes.CODES.items():
+        if info.retired:  # why a code is retired is said too
+            with L.speaking(lang):
+                assert re.search(f"[{SCRIPT[lang]}]", L.gettext(info.retired)), code
         if not info.example:
             continue
         with L.speaking(lang):

@@ -107,6 +107,8 @@ def extract_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
             found += [(c.lineno, None, c.value, [f"i18n: a code's {what}"])
                       for what, arg in (("title", node.args[1]), ("explanation", node.args[3]))
                       for c in texts(arg)]
+            found += [(c.lineno, None, c.value, ["i18n: why a code is retired"])
+                      for kw in node.keywords if kw.arg == "retired" for c in texts(kw.value)]
             if len(node.args) >= 5:  # the example's words, its record's lines kept (explain)
                 from referee.reports.docs import example_words
 
