@@ -21,7 +21,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_std
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.codes import said_explanation, said_title
-from referee.engine.language import N_, gettext
+from referee.engine.language import gettext
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
 from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
@@ -231,13 +231,9 @@ def explain_command(code: str | None, number: int | None = None) -> int:
     return EXIT_OK
 
 
-# A code's severity said in words (the same words as a diagnostic's head in the report).
-SEVERITY_WORDS = {"error": N_("error"), "mistake": N_("mistake"), "note": N_("note")}
-
-
 def _severity(code: str) -> str:
-    severity = code_severity(code)
-    return gettext(SEVERITY_WORDS.get(severity, severity))
+    """A code's severity in words (the catalogue has them from reports/layout.py)."""
+    return gettext(code_severity(code))
 
 
 def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = False) -> int:
