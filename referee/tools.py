@@ -21,6 +21,7 @@ from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_std
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.codes import said_explanation, said_title
+from referee.engine.language import gettext
 from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
 from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
@@ -28,7 +29,7 @@ from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
 from referee.reports.diagnostics import CODES
 from referee.reports.diagnostics import explain as lookup
-from referee.reports.docs import DocNotFound, doc_text, ruling_text
+from referee.reports.docs import DocNotFound, ruling_text, rulings_text, said_example
 from referee.reports.export import game_model, schemas, write_export
 from referee.reports.render import console, print_diagnostics, print_error
 from referee.reports.select import code_severity
@@ -208,31 +209,38 @@ def explain_command(code: str | None, number: int | None = None) -> int:
         return EXIT_OK
     if code is None:
         for k, known in CODES.items():
-            sys.stdout.write(f"{k}  {code_severity(k):<7}  {said_title(known)}\n")
+            sys.stdout.write(f"{k}  {_severity(k):<7}  {said_title(known)}\n")
         return EXIT_OK
     c = lookup(code)
     if c is None:
         raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
     out = console()
-    out.print(f"[bold]{c.code}[/]: {said_title(c)} ({code_severity(c.code)})")
+    out.print(f"[bold]{c.code}[/]: {said_title(c)} ({_severity(c.code)})")
     if c.retired:
-        out.print(f"retired, no longer reported: {c.retired}", markup=False)
-    out.print(f"rule: {c.rule}", markup=False)
+        out.print(gettext("retired, no longer reported: {reason}").format(reason=gettext(c.retired)), markup=False)
+    # i18n: the rule a code cites follows, a source's name and section as the diagnostics cite it
+    out.print(gettext("rule: {rule}").format(rule=c.rule), markup=False)
     out.print()
     out.print(said_explanation(c), markup=False)
     if c.example:
         out.print()
-        out.print("example:", markup=False)
-        for line in c.example.splitlines():
+        # i18n: the heading of a code's example (a record's lines and what the referee says of them)
+        out.print(gettext("example:"), markup=False)
+        for line in said_example(c.example, gettext).splitlines():
             out.print("    " + line, markup=False)
     return EXIT_OK
+
+
+def _severity(code: str) -> str:
+    """A code's severity in words (the catalogue has them from reports/layout.py)."""
+    return gettext(code_severity(code))
 
 
 def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = False) -> int:
     """``getaway-ref rules``: the presets and options, one preset in full, or our rulings."""
     if rulings:
         try:
-            sys.stdout.write(doc_text("rulings.md"))
+            sys.stdout.write(rulings_text())
         except DocNotFound as e:
             raise UsageError(str(e)) from None
         return EXIT_OK
