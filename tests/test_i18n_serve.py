@@ -22,7 +22,7 @@ from test_serve import WAIT, Server, _answer, _query, _wait, phones  # noqa: F40
 
 from referee.engine import language as L
 from referee.table import answers
-from referee.table.live import Session
+from referee.table.live import Session, said
 from referee.table.page import game_data
 
 pytest.importorskip("starlette")
@@ -153,7 +153,7 @@ def test_the_machine_side_is_the_same_bytes_whatever_the_language(tmp_path):
 def test_an_entry_refused_is_said_in_each_phones_language(tmp_path):
     """A ruling that records nothing (an entry the table refuses: a card North does not
     hold: 3♠ is East's) is said to every phone in its own language; a stale entry is refused to its
-    sender in the sender's."""
+    sender in the sender's; an undo is said to each phone in its own."""
     rec = _position(tmp_path)
     srv = Server(rec)
     try:
@@ -177,6 +177,17 @@ def test_an_entry_refused_is_said_in_each_phones_language(tmp_path):
         with L.speaking(URDU):
             want = L.gettext("the record changed since this screen was drawn: look at the table again, then enter it")
         assert json.loads(refused.value.read())["error"] == want
+        # an undo from the Hindi recorder: the Urdu phone reads what was removed in Urdu
+        version = json.loads(_get(_url(srv, "state", "watcher")))["live"]["version"]
+        _post(_url(srv, "entry", "recorder"), {"text": "West 4h", "version": version})
+        state = json.loads(_get(_url(srv, "state", "watcher")))["live"]
+        undone = _post(_url(srv, "undo", "recorder"), {"expect": state["undo"]}, {"Cookie": f"lang={HINDI}"})
+        urdu = _event(_url(srv, "events", "watcher"), {"Cookie": f"lang={URDU}"})["live"]["answer"]
+        for lang, answer in ((HINDI, undone["answer"]), (URDU, urdu)):
+            with L.speaking(lang):
+                assert answer["text"] == said("removed", what=state["undo"]), lang
+            assert answer["kind"] == "removed" and answer["n"] == undone["answer"]["n"]
+        assert "4♥" not in rec.read_text(encoding="utf-8").split("trick 5")[-1]
     finally:
         srv.stop()
 
@@ -196,7 +207,7 @@ def test_two_chromium_windows_each_show_the_ruling_in_their_language(tmp_path, p
             before = _answer(recorder)
             box = recorder.find_element("id", "entry")
             box.send_keys(text + "\n")
-            _wait(recorder, lambda d: _answer(d) != before, f"the ruling on {text}")
+            _wait(recorder, lambda d, was=before: _answer(d) != was, f"the ruling on {text}")
         ruling_ur, _game = _said(rec, URDU)
         ruling_hi, _game = _said(rec, HINDI)
         _wait(recorder, lambda d: _answer(d) == ruling_ur, "the Urdu ruling on the recorder's phone")

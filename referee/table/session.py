@@ -4,6 +4,13 @@ entry reader and the referee's replay of :mod:`referee.table.live`), the record'
 the sentences of :mod:`referee.table.answers`, and what every phone is shown (the replay
 page's data, :func:`referee.table.page.game_data`, and the recorder's buttons).
 
+Every phone reads it in its own language (issue 40): the state kept is the session and the
+change last made (the entry, or undo), never its words; what the phones are shown is worded
+per language when a phone in it first asks (``message(lang)``), and the last ruling by making
+the change again, in that language, on a copy of the session before it (:class:`_Dry`, which
+writes nothing). So two phones read the one ruling each in its own words, and the record
+written and the data are the same whatever the language.
+
 ``serve`` puts it behind HTTP and server-sent events (:mod:`referee.web.app`); the offline
 site runs it in the browser's Web Worker (:mod:`referee.site.table`). So nothing here
 imports a server, a template engine or a terminal library.

@@ -343,8 +343,13 @@ def make_app(table: Table) -> Guard:
         # the phone's language (?lang=, its picker's cookie, Accept-Language) and ?dir= (ltr,
         # rtl) over the language's own direction; anything else is not written into the page
         direction = request.query_params.get("dir")
-        html = await run_in_threadpool(table.page, role, seat, _language(request.scope),
-                                       direction if direction in DIRECTIONS else None)
+        lang = _language(request.scope)
+        args = (role, seat, lang, direction if direction in DIRECTIONS else None)
+        if table.ready(lang) is not None:
+            html = await run_in_threadpool(table.page, *args)
+        else:  # the table in a language not worded yet: worded while no change is being made
+            async with table.lock:
+                html = await run_in_threadpool(table.page, *args)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
     async def worded(lang: str) -> str:
