@@ -25,6 +25,8 @@ from typing import Union
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.codes import Code, say
+from referee.engine.language import N_
+from referee.engine.language import gettext as _
 from referee.notation.reader import card_help  # the sentence is the reader's, said once
 
 PLAY_WORDS = frozenset({"plays", "played", "play", "leads", "led", "lead"})
@@ -165,6 +167,18 @@ MAX_ENTRY_CHARS = 2000
 # How many readings are listed when an entry can be read more than one way (enough to ask).
 _READINGS_LISTED = 9
 
+# What was expected where an entry's words stop making sense, in a phone's language when said.
+_TAKEN = N_("the seat whose hand is taken")
+_DRAWN = N_("the card drawn")
+_DRAWN_FROM = N_("the seat whose hand the card is drawn from")
+_A_CARD = N_("a card")
+_SEAT_OR_CARD = N_("a seat or a card")
+# Why a card typed alone has no one seat that played it (also compared: these are keys).
+_OVER = N_("the game is over")
+_DRAW_DUE = N_("a draw is due before the next play")
+_FIRST = N_("whoever holds it opens the first trick")
+_SEVERAL = N_("more than one seat still to play may hold it")
+
 # One way of reading the words from a position: (act, j, "") an act of the words before
 # position j, or (None, at, expected) none, as what was expected at position ``at`` was not there.
 _Way = tuple[Union[Act, None], int, str]
@@ -187,20 +201,20 @@ def _ways(ws: list[Word], i: int, work: Work) -> list[_Way]:
                 end = k + 2 if k + 1 < n and ws[k + 1].keyword == "hand" else k + 1
                 out.extend((TakeAct(s, t), end, "") for t in ws[k].seats)
             else:
-                out.append((None, k, "the seat whose hand is taken"))
+                out.append((None, k, _TAKEN))
             continue
         if j < n and ws[j].keyword == "draw":
             k = j + 1
             drawn = ws[k].card if k < n else None
             if drawn is None:
-                out.append((None, k, "the card drawn"))
+                out.append((None, k, _DRAWN))
                 continue
             end = k + 1
             if end < n and ws[end].keyword == "from":
                 if end + 1 < n and ws[end + 1].seats:
                     out.extend((DrawAct(s, drawn, src), end + 2, "") for src in ws[end + 1].seats)
                 else:
-                    out.append((None, end + 1, "the seat whose hand the card is drawn from"))
+                    out.append((None, end + 1, _DRAWN_FROM))
                 continue
             out.append((DrawAct(s, drawn, None), end, ""))
             continue
@@ -210,9 +224,9 @@ def _ways(ws: list[Word], i: int, work: Work) -> list[_Way]:
         if card is not None:
             out.append((Play(s, card), j + 1, ""))
         else:
-            out.append((None, j, "a card"))
+            out.append((None, j, _A_CARD))
     if w.card is None and not w.seats:
-        out.append((None, i, "a seat or a card"))
+        out.append((None, i, _SEAT_OR_CARD))
     work.steps += len(out) + 1
     return out
 
@@ -280,17 +294,16 @@ def _unknown_word(word: str, seats: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, names, n=1, cutoff=0.6) or \
         difflib.get_close_matches(word.capitalize(), names, n=1, cutoff=0.6)
     if close:
-        return f"unknown seat '{word}' (did you mean '{close[0]}'?)"
+        return _("unknown seat '{word}' (did you mean '{seat}'?)").format(word=word, seat=close[0])
     # A word of a card's length that is nearly a card ('11s', 'Qx'): the ranks or the suits,
     # in the words of the notation's reader.
     nearly = card_help(word) if len(word) <= 4 else None
     not_a_card = say(Code.NOT_A_CARD, found=word).message  # the catalogue's words (S002)
     if nearly:
         return f"{not_a_card}: {nearly}"
-    if re.fullmatch(r"(10|[2-9TtJjQqKkAa1])\S*", word) or len(word) <= 3:
-        return (not_a_card if len(word) <= 3
-                else f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card")
-    return f"'{word}' is neither a seat of this game ({', '.join(seats)}) nor a card"
+    if len(word) <= 3:
+        return not_a_card
+    return _("'{word}' is neither a seat of this game ({seats}) nor a card").format(word=word, seats=", ".join(seats))
 
 
 def read_acts(text: str, seats: Sequence[str], work: Work | None = None) -> list[list[Act]] | Rejection:
@@ -298,11 +311,11 @@ def read_acts(text: str, seats: Sequence[str], work: Work | None = None) -> list
     says which word is wrong. ``work`` counts the steps taken."""
     work = work if work is not None else Work()
     if len(text) > MAX_ENTRY_CHARS:
-        return Rejection(f"the line is {len(text):,} characters long, too long for an entry (at most "
-                         f"{MAX_ENTRY_CHARS:,}): type a few actions a line")
+        return Rejection(_("the line is {n} characters long, too long for an entry (at most {most}): type a few "
+                           "actions a line").format(n=f"{len(text):,}", most=f"{MAX_ENTRY_CHARS:,}"))
     raw = words_of(text)
     if not raw:
-        return Rejection("nothing was typed")
+        return Rejection(_("nothing was typed"))
     ws = [classify(w, seats) for w in raw]
     work.steps += len(ws)
     found, fail = _read(ws, work)
@@ -310,12 +323,13 @@ def read_acts(text: str, seats: Sequence[str], work: Work | None = None) -> list
         return found
     at = fail.at if fail.at >= 0 else 0
     if at >= len(ws):
-        return Rejection(f"'{text.strip()}' stops short: {fail.expected or 'a card'} is missing after "
-                         f"'{raw[-1]}'")
+        return Rejection(_("'{entry}' stops short: {expected} is missing after '{word}'").format(
+            entry=text.strip(), expected=_(fail.expected or _A_CARD), word=raw[-1]))
     w = ws[at]
     if w.keyword is None and not w.seats and w.card is None:
         return Rejection(_unknown_word(raw[at], seats))
-    return Rejection(f"'{raw[at]}' is not where {fail.expected or 'a seat or a card'} was expected")
+    return Rejection(_("'{word}' is not where {expected} was expected").format(
+        word=raw[at], expected=_(fail.expected or _SEAT_OR_CARD)))
 
 
 # ---- the seat of a card typed alone: the engine says who can have played it -----------------------
@@ -326,23 +340,23 @@ def seats_for_card(e: E.Engine, card: int) -> tuple[list[int], str]:
     single one, why (for the question or the rejection)."""
     v = e.view()
     if v.phase is E.Phase.OVER:
-        return [], "the game is over"
+        return [], _OVER
     if v.phase is E.Phase.DRAW_DUE:
-        return [], "a draw is due before the next play"
+        return [], _DRAW_DUE
     due = v.to_act
     if due >= 0 and v.phase is not E.Phase.BEFORE_FIRST:
         return [due], ""
     if v.phase is E.Phase.BEFORE_FIRST:
         holders = [s for s in v.order if s not in v.out_order and e.may_hold(s, card)]
-        return holders, "whoever holds it opens the first trick"
+        return holders, _FIRST
     # a trick in which any seat still to play may play (the first trick, or a trick followed
     # as played after a mistake): those still to play who may hold the card
     cands = [s for s in v.still_to_play if e.may_hold(s, card)]
-    return cands, "more than one seat still to play may hold it"
+    return cands, _SEVERAL
 
 
 def _or(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return names[0] if len(names) == 1 else _("{seats} or {seat}").format(seats=", ".join(names[:-1]), seat=names[-1])
 
 
 def render_act(a: Act, seats: Sequence[str]) -> str:
@@ -366,8 +380,8 @@ def read_entry(text: str, seats: Sequence[str], engine: E.Engine | None, work: W
                       for a in p) for p in got}
     if len(readings) > 1:
         opts = sorted(" ; ".join(r) for r in readings)
-        return Question(f"'{text.strip()}' can be read {len(opts)} ways: " + " | ".join(opts[:4]) +
-                        "; type it again, naming the seat in full", tuple(opts))
+        return Question(_("'{entry}' can be read {n} ways: {readings}; type it again, naming the seat in full").format(
+            entry=text.strip(), n=len(opts), readings=" | ".join(opts[:4])), tuple(opts))
     return Lines(tuple(next(iter(readings))))
 
 
@@ -383,14 +397,15 @@ def settle(line: str, seats: Sequence[str], engine: E.Engine) -> Reading:
     if len(cands) == 1:
         return Lines((f"{seats[cands[0]]} {card_text}",))
     if not cands:
-        if why in ("the game is over", "a draw is due before the next play"):
-            return Rejection(f"{card_text} alone cannot be a play now: {why}",
+        if why in (_OVER, _DRAW_DUE):
+            return Rejection(_("{card} alone cannot be a play now: {why}").format(card=card_text, why=_(why)),
                              "a draw 'West draws 7♦' when one is due" if engine.turn().phase is E.Phase.DRAW_DUE else "'new' for the next game")
-        return Rejection(f"no seat still to play can hold {card_text} from what is known",
+        return Rejection(_("no seat still to play can hold {card} from what is known").format(card=card_text),
                          "the play with its seat, e.g. 'West " + card_text + "'")
     names = [seats[s] for s in cands]
     opts = tuple(f"{n} {card_text}" for n in names)
-    return Question(f"who played {card_text}? {_or(names)} ({why}); type the seat, or the play in full",
+    return Question(_("who played {card}? {seats} ({why}); type the seat, or the play in full").format(
+                    card=card_text, seats=_or(names), why=_(why)),
                     opts, tuple((n, (o,)) for n, o in zip(names, opts)))
 
 

@@ -4,6 +4,13 @@ entry reader and the referee's replay of :mod:`referee.table.live`), the record'
 the sentences of :mod:`referee.table.answers`, and what every phone is shown (the replay
 page's data, :func:`referee.table.page.game_data`, and the recorder's buttons).
 
+Every phone reads it in its own language (issue 40): the state kept is the session and the
+change last made (the entry, or undo), never its words; what the phones are shown is worded
+per language when a phone in it first asks (``message(lang)``), and the last ruling by making
+the change again, in that language, on a copy of the session before it (:class:`_Dry`, which
+writes nothing). So two phones read the one ruling each in its own words, and the record
+written and the data are the same whatever the language.
+
 ``serve`` puts it behind HTTP and server-sent events (:mod:`referee.web.app`); the offline
 site runs it in the browser's Web Worker (:mod:`referee.site.table`). So nothing here
 imports a server, a template engine or a terminal library.
@@ -13,13 +20,17 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from referee.engine import cards as C
+from referee.engine import language as L
 from referee.engine import state as E
 from referee.engine.codes import Code, say
 from referee.engine.events import TakeHand
+from referee.engine.language import N_
+from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, parse_spec
 from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
 from referee.review.hint import choice_words, hint_at
@@ -28,9 +39,63 @@ from referee.table.entry import Lines, Question, read_entry, seat_matches
 from referee.table.live import DEFAULT_SEATS, LiveError, Session, fresh_name, kind_of
 from referee.table.page import card_data, game_data
 
+Line = tuple[str, str]
+
 # What live answers that the web has its own part for, or that would end a terminal session.
-_NOT_HERE = {"quit": "the server stops with Ctrl-C where it was started", "exit": "", "q": "", "bye": "",
-             "help": "", "h": "", "?": "", "show": "", "legal": "", "undo": "", "new": ""}
+_STOP = N_("the server stops with Ctrl-C where it was started")
+_BUTTONS = N_("use the buttons for undo, a new game and the questions")
+_NOT_HERE = {"quit": _STOP, "exit": _BUTTONS, "q": _BUTTONS, "bye": _BUTTONS, "help": _BUTTONS, "h": _BUTTONS,
+             "?": _BUTTONS, "show": _BUTTONS, "legal": _BUTTONS, "undo": _BUTTONS, "new": _BUTTONS}
+
+
+class _Dry(Session):
+    """The session as it was before a change, to say that change again in another phone's
+    language (issue 40): the same entry, or undo, made again on this copy, which writes no
+    file and reads none. Every phone sees the one ruling, each in its own words."""
+
+    def save(self) -> None:
+        return None
+
+    def follow_file(self) -> tuple[list[Line], bool]:
+        return [], True
+
+
+def _dry(s: Session) -> _Dry:
+    """A copy of ``s`` as it is now that a change to it never touches: its lists are its own
+    (a change replaces the game, the result and the engine, it never alters them)."""
+    d = _Dry(s.path, s.prefix, list(s.head), list(s.units), s.number, s.game, s.res, s.engine, s.rules,
+             default=s.default, mode=s.mode)
+    d.options = s.options.copy()
+    d.pending, d.told_accepted, d.snap = s.pending, s.told_accepted, s.snap
+    return d
+
+
+class _Said:
+    """One ruling, kept as what was done (the change, made again on a copy of the session
+    before it) and said in each language a phone asks for, once."""
+
+    def __init__(self, say: Callable[[], dict[str, Any]]) -> None:
+        self.say = say  # the ruling in the current language
+        self.words: dict[str, dict[str, Any]] = {}
+
+    def said_in(self, lang: str) -> dict[str, Any]:
+        got = self.words.get(lang)
+        if got is None:
+            with L.speaking(lang) as chosen:
+                got = self.words[chosen] = self.say()
+        return got
+
+
+class _Shown:
+    """What the phones are shown for one state of the table: the language-neutral part (the
+    seats, their cards, the takes and draws as entries, the version), the session as it is
+    (a copy to word it from) and the last ruling; worded per language when first asked."""
+
+    def __init__(self, view: Session, live: dict[str, Any], said: _Said | None) -> None:
+        self.view = view
+        self.live = live
+        self.said = said
+        self.words: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {}
 
 
 class Table:
@@ -57,8 +122,9 @@ class Table:
         self.changes = 0
         self.made: dict[str, str] = {}  # version -> the entry that changed it (for "already recorded")
         self.answered = 0
-        self.answer: dict[str, Any] | None = None
-        self._shown: tuple[dict[str, Any], dict[str, Any], str] = ({}, {}, "")
+        self.answer: dict[str, Any] | None = None  # the last ruling, in the language it was made in
+        self._said: _Said | None = None  # the last ruling, to say in each phone's language
+        self._shown = _Shown(_dry(session), {}, None)
         self._compute()
 
     @property
@@ -93,67 +159,96 @@ class Table:
         turn = v.to_act
         takes = [a for a in e.legal_actions() if isinstance(a, TakeHand)]
         return {
-            "version": self.version, "turn": s.turn_line(), "to_act": turn if turn >= 0 else None,
+            "version": self.version, "turn": "", "to_act": turn if turn >= 0 else None,
             "order": list(v.order), "seats": out, "takes": [f"{seats[a.taker]} takes {seats[a.target]}" for a in takes],
             "draws": draws, "undo": s.peek_undo() if s.units else "", "over": v.phase == E.Phase.OVER,
-            "answer": self.answer, "game": s.number, "hints": self.hints,
+            "answer": None, "game": s.number, "hints": self.hints,
         }
 
     def _compute(self) -> None:
-        """What the phones are shown, from the session as it is now (in the worker thread)."""
-        s = self.session
-        game = game_data(answers.walk(s.game, s.default))
-        live = self._live()
-        self._shown = (game, live, json.dumps({"game": game, "live": live}, ensure_ascii=False))
+        """What the phones are shown, from the session as it is now (in the worker thread):
+        the language-neutral part now, and its words in the current language (the phone's
+        that made the change); another language's when a phone in it first asks."""
+        shown = _Shown(_dry(self.session), self._live(), self._said)
+        self._worded(shown, L.current())
+        self._shown = shown
 
-    def message(self) -> str:
-        return self._shown[2]
+    @staticmethod
+    def _worded(shown: _Shown, lang: str) -> tuple[dict[str, Any], dict[str, Any], str]:
+        lang = L.known(lang) or L.ENGLISH
+        got = shown.words.get(lang)
+        if got is not None:
+            return got
+        with L.speaking(lang) as chosen:
+            v = shown.view
+            game = game_data(answers.walk(v.game, v.default))
+            live = dict(shown.live, turn=v.turn_line(), answer=shown.said.said_in(chosen) if shown.said else None)
+            got = shown.words[chosen] = (game, live, json.dumps({"game": game, "live": live}, ensure_ascii=False))
+        return got
 
-    def shown(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The game's page data and the live part, as the phones are shown them now."""
-        return self._shown[0], self._shown[1]
+    def ready(self, lang: str) -> str | None:
+        """The table's message in ``lang`` if it is worded already (None: :meth:`message`
+        words it, which replays the game: ``serve`` does that in a worker thread)."""
+        got = self._shown.words.get(L.known(lang) or L.ENGLISH)
+        return got[2] if got is not None else None
+
+    def message(self, lang: str | None = None) -> str:
+        """The table as the phones are shown it now (JSON), in ``lang`` (a phone's language;
+        None: the current one): its sentences in that language, its data the same in all."""
+        return self._worded(self._shown, lang or L.current())[2]
+
+    def shown(self, lang: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The game's page data and the live part, as the phones are shown them now, in
+        ``lang`` (None: the current language)."""
+        game, live, _text = self._worded(self._shown, lang or L.current())
+        return game, live
 
     # ---- changing the record (the recorder, or a seat's own phone) ------------------------
 
-    def _ruling(self, lines: list[tuple[str, str]]) -> dict[str, Any]:
-        """The entry's ruling: the one sentence of ``ask`` for what was recorded (or why it
-        was not), and the referee's lines behind it for "why"."""
-        kept = [(t, style) for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
-        said = [t for t, _ in kept]
-        first = said[0] if said else ""
-        kind = kind_of(first) if first else "note"
-        text = first
-        # "Why?" is the referee's lines: the list of the entries live accepts is the typist's
-        # help (the page has its own), not a reason.
-        why = [t for t, style in kept[1:] if style != "help"]
-        if kind == "recorded":
-            text = answers.live_answer("why", self.session.game, self.session.res)
-            why = said
+    def _say(self, lines: list[Line], redo: Callable[[], tuple[list[Line], Session]] | None) -> dict[str, Any]:
+        """The ruling of a change just made (``lines``, said in the current language), kept
+        so that it can be said in every phone's language: ``redo`` makes the change again on
+        a copy of the session before it and says it in the language current then (None:
+        the lines are the same in every language)."""
         self.answered += 1
-        # alert: a mistake found or an entry refused, which the phones' screen readers say at once
-        alert = any(style in ("mistake", "error") for _, style in kept)
-        return {"n": self.answered, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why), "alert": alert}
+        n = self.answered
+        first = _ruling(n, lines, self.session)
+        said = _Said((lambda: _ruling(n, *redo())) if redo is not None else (lambda: first))
+        said.words[L.current()] = first
+        self._said = said
+        self.answer = said.words[L.current()]
+        return self.answer
 
     def stale(self, version: str, text: str) -> str | None:
         """Why an entry made on ``version`` of the record is not taken (None: it is current)."""
         if version == self.version:
             return None
-        if self.made.get(version) == _same(text):
-            return f"already recorded: '{text.strip()}' (sent twice; it is in the record once)"
-        return "the record changed since this screen was drawn: look at the table again, then enter it"
+        if self.already(version, text):
+            return _("already recorded: '{entry}' (sent twice; it is in the record once)").format(entry=text.strip())
+        return _("the record changed since this screen was drawn: look at the table again, then enter it")
+
+    def already(self, version: str, text: str) -> bool:
+        """Whether ``text`` made on ``version`` is a retry of an entry recorded then."""
+        return version != self.version and self.made.get(version) == _same(text)
 
     def enter(self, text: str, seat: str | None = None) -> dict[str, Any]:
         """Record one entry; ``seat``: the entry comes from that seat's own phone and may
-        only be that seat's play, take or draw."""
+        only be that seat's play, take or draw. The ruling is said in the current language,
+        and in another phone's when it asks (the entry made again on a copy of the session)."""
         word = " ".join(text.lower().split())
         if word in _NOT_HERE:
-            ruling = {"n": self.answered + 1, "kind": "rejected", "text": f"'{text.strip()}' is not an entry here: "
-                      + (_NOT_HERE[word] or "use the buttons for undo, a new game and the questions"), "why": "",
-                      "alert": True}
             self.answered += 1
-            self.answer = ruling
+            n = self.answered
+
+            def not_here() -> dict[str, Any]:
+                why = _("'{entry}' is not an entry here: {why}").format(entry=text.strip(), why=_(_NOT_HERE[word]))
+                return {"n": n, "kind": "rejected", "text": why, "why": "", "alert": True}
+
+            said = _Said(not_here)
+            said.words[L.current()] = self.answer = not_here()
+            self._said = said
             self._compute()
-            return ruling
+            return self.answer
         entered = text
         if seat is not None:
             own = self._own_lines(text, seat)
@@ -161,12 +256,22 @@ class Table:
                 raise SeatError(own)
             entered = "; ".join(own)
         version, before = self.version, self.session.file_text()
-        lines, _ = self.session.handle(entered)
-        self.answer = self._ruling(lines)
+        # A change on disk is taken in first, so that the copy kept to say the ruling again
+        # is the session the entry is made on.
+        news, go_on = self.session.follow_file()
+        kept = _dry(self.session)
+        lines = news + (self.session.handle(entered)[0] if go_on else [])
+
+        def redo() -> tuple[list[Line], Session]:
+            again = _dry(kept)
+            return news + again.handle(entered)[0], again
+
+        self._say(lines, redo if go_on else None)
         if self._changed(before):
             self.made[version] = _same(text)
             while len(self.made) > 64:
                 del self.made[next(iter(self.made))]
+        assert self.answer is not None
         return self.answer
 
     def _own_lines(self, text: str, name: str) -> list[str] | str:
@@ -176,42 +281,54 @@ class Table:
         seats = s.seats()
         if name not in seats:
             # the catalogue's words for a seat the game does not have (S003's label)
-            return f"{name} is {say(Code.UNKNOWN_SEAT, name=name, seats='').label}: this phone records nothing now"
+            return _("{seat} is {label}: this phone records nothing now").format(
+                seat=name, label=say(Code.UNKNOWN_SEAT, name=name, seats="").label)
         if "#" in text:
-            return "a seat's phone records plays, takes and draws, without comments"
+            return _("a seat's phone records plays, takes and draws, without comments")
         reading = read_entry(text, seats, s.engine)
         if isinstance(reading, Question):
             mine = [o for o in reading.options if all(part.strip().startswith(name + " ") or part.strip().startswith("? ")
                                                      for part in o.split(";"))]
             if len(mine) != 1:
-                return f"this phone records {name}'s plays only: '{text.strip()}' is not read as one of them"
+                return _("this phone records {seat}'s plays only: '{entry}' is not read as one of them").format(
+                    seat=name, entry=text.strip())
             lines = [part.strip() for part in mine[0].split(";")]
         elif isinstance(reading, Lines):
             lines = list(reading.lines)
         else:
-            return f"not recorded: {reading.why}"
+            return _("not recorded: {why}").format(why=reading.why)
         lines = [f"{name} {line[2:]}" if line.startswith("? ") else line for line in lines]
         if not lines or any(not line.startswith(name + " ") for line in lines):
-            return f"this phone records {name}'s plays only"
+            return _("this phone records {seat}'s plays only").format(seat=name)
         return lines
 
     def undo(self, expect: str) -> tuple[int, dict[str, Any]]:
         s = self.session
         if not s.units:
-            return 409, {"error": "nothing to undo"}
+            return 409, {"error": _("nothing to undo")}
         if s.peek_undo() != expect:
             # The record changed since the phone asked: it confirms what it saw, nothing else.
-            return 409, {"error": f"the last entry is now '{s.peek_undo()}', not '{expect}': look again"}
+            return 409, {"error": _("the last entry is now '{now}', not '{entry}': look again").format(
+                now=s.peek_undo(), entry=expect)}
         before = s.file_text()
-        self.answer = self._ruling(s.undo())
+        kept = _dry(s)
+        lines = s.undo()
+
+        def redo() -> tuple[list[Line], Session]:
+            again = _dry(kept)
+            return again.undo(), again
+
+        self._say(lines, redo)
         self._changed(before)
         return 200, {"answer": self.answer}
 
     def new_game(self) -> dict[str, Any]:
         before = self.session.file_text()
-        self.answer = self._ruling(self.session.new_game())
+        # Not made again on a copy: a new game writes its file as it starts. Its line (the
+        # seats and the rules) is the same in every language.
+        ruling = self._say(self.session.new_game(), None)
         self._changed(before)
-        return self.answer
+        return ruling
 
     def _changed(self, before: str) -> bool:
         moved = self.session.file_text() != before
@@ -223,14 +340,15 @@ class Table:
     # ---- asking (anyone) --------------------------------------------------------------------
 
     def ask(self, question: str, seat: str | None) -> str:
+        """A question's answer, in the current language (the asking phone's)."""
         s = self.session
         if seat:
             hits = seat_matches(seat, s.seats())
             if len(hits) != 1:
-                return f"No seat of this game is called {seat}."
+                return _("No seat of this game is called {seat}.").format(seat=seat)
             return self._seat_legal(hits[0])
         if question not in ("who", "why", "hands", "legal"):
-            return "Ask who leads, why, the hands, or what may be played."
+            return _("Ask who leads, why, the hands, or what may be played.")
         return answers.live_answer(question, s.game, s.res)
 
     def hint(self, seat: str | None = None) -> dict[str, Any]:
@@ -239,12 +357,12 @@ class Table:
         as data; refused unless the table was started with hints on."""
         s = self.session
         if not self.hints:
-            return {"answer": "Hints are off at this table: the server was started without --hints.", "hint": None}
+            return {"answer": _("Hints are off at this table: the server was started without --hints."), "hint": None}
         who = None
         if seat:
             hits = seat_matches(seat, s.seats())
             if len(hits) != 1:
-                return {"answer": f"No seat of this game is called {seat}.", "hint": None}
+                return {"answer": _("No seat of this game is called {seat}.").format(seat=seat), "hint": None}
             who = hits[0]
         h = hint_at(s.game, s.res.rules, seat=who)
         data = None
@@ -261,17 +379,39 @@ class Table:
         name = s.seats()[i]
         v = e.view()
         if v.phase == E.Phase.OVER:
-            return f"The game is over; {name} plays nothing."
+            return _("The game is over; {seat} plays nothing.").format(seat=name)
         if i in v.out_order:
-            return f"{name} got away and plays no more."
+            return _("{seat} got away and plays no more.").format(seat=name)
         whole = answers.live_answer("legal", s.game, s.res)
         if v.to_act == i:
             return whole  # the seat to act: the legal answer is about it already
         cards = " ".join(C.card_str(c) for c in C.sort_cards(e.legal(i).cards))
         if not cards:
-            return f"{name} may not play now. {whole}"
-        return f"{name} may play {cards}" + (" (of the cards known; unseen cards the rules allow too)"
-                                             if v.sizes[i] > len(v.known[i]) else "") + f". {whole}"
+            return _("{seat} may not play now. {legal}").format(seat=name, legal=whole)
+        if v.sizes[i] > len(v.known[i]):
+            return _("{seat} may play {cards} (of the cards known; unseen cards the rules allow too). {legal}").format(
+                seat=name, cards=cards, legal=whole)
+        return _("{seat} may play {cards}. {legal}").format(seat=name, cards=cards, legal=whole)
+
+
+def _ruling(n: int, lines: list[Line], s: Session) -> dict[str, Any]:
+    """A change's ruling (number ``n``) from its lines, with ``s`` the session after it: the
+    one sentence of ``ask`` for what was recorded (or why it was not), and the referee's
+    lines behind it for "why"."""
+    kept = [(t, style) for t, style in lines if t not in ("@show", "@legal") and style != "turn" and t.strip()]
+    said = [t for t, _style in kept]
+    first = said[0] if said else ""
+    kind = kind_of(first) if first else "note"
+    text = first
+    # "Why?" is the referee's lines: the list of the entries live accepts is the typist's
+    # help (the page has its own), not a reason.
+    why = [t for t, style in kept[1:] if style != "help"]
+    if kind == "recorded":
+        text = answers.live_answer("why", s.game, s.res)
+        why = said
+    # alert: a mistake found or an entry refused, which the phones' screen readers say at once
+    alert = any(style in ("mistake", "error") for _t, style in kept)
+    return {"n": n, "kind": kind, "text": text, "why": "\n".join(w.strip() for w in why), "alert": alert}
 
 
 class SeatError(Exception):

@@ -31,9 +31,9 @@ import json
 import secrets
 import socket
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import h11
@@ -47,6 +47,7 @@ from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.engine import language as L
+from referee.engine.language import N_
 from referee.files import WriteError
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
@@ -77,9 +78,10 @@ class Table(SharedTable):
 
     def page(self, role: str, seat: str | None = None, lang: str | None = None, direction: str | None = None) -> str:
         """The table's page in the phone's language (``lang``): its words, buttons and
-        headings; the referee's sentences, shared by every phone, are in serve's language.
-        ``direction`` (``?dir=``) overrides the language's own."""
-        game, live = self.shown()
+        headings, and the referee's sentences (the ruling, the game's lines, whose turn it
+        is), the same for every phone, each in its own. ``direction`` (``?dir=``) overrides
+        the language's own."""
+        game, live = self.shown(lang)
         return render({"file": self.session.path.name, "games": [game], "live": live, "role": role, "seat": seat},
                       serve=True, lang=lang, direction=direction)
 
@@ -285,7 +287,23 @@ def guarded_protocol(timeout: float) -> type[H11Protocol]:
 
 
 def _refused(why: str) -> PlainTextResponse:
-    return PlainTextResponse(f"refused: {why}\n", status_code=403)
+    """403, with why in the current language (the phone's)."""
+    return PlainTextResponse(L.gettext("refused: {why}").format(why=L.gettext(why)) + "\n", status_code=403)
+
+
+def _error(why: str, status: int, **more: object) -> JSONResponse:
+    """An entry or undo not taken: why, in the current language (the phone's)."""
+    return JSONResponse({"error": why, **more}, status_code=status)
+
+
+NO_JOIN = N_("no join token")
+T = TypeVar("T")
+
+
+def _speaking(lang: str, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` with its sentences in ``lang`` (a phone's), in the worker thread it runs in."""
+    with L.speaking(lang):
+        return work(*args)
 
 
 def _token_ok(given: str | None, want: str | None) -> bool:
@@ -318,31 +336,51 @@ def make_app(table: Table) -> Guard:
 
     async def page(request: Request) -> Response:
         if not joined(request):
-            return _refused("this table's address carries a join token; ask whoever started serve for it")
+            with L.speaking(_language(request.scope)):
+                return _refused(N_("this table's address carries a join token; ask whoever started serve for it"))
         seat = None if recorder(request) else seat_of(request)
         role = "recorder" if recorder(request) else "seat" if seat is not None else "watcher"
         # the phone's language (?lang=, its picker's cookie, Accept-Language) and ?dir= (ltr,
         # rtl) over the language's own direction; anything else is not written into the page
         direction = request.query_params.get("dir")
-        html = await run_in_threadpool(table.page, role, seat, _language(request.scope),
-                                       direction if direction in DIRECTIONS else None)
+        lang = _language(request.scope)
+        args = (role, seat, lang, direction if direction in DIRECTIONS else None)
+        if table.ready(lang) is not None:
+            html = await run_in_threadpool(table.page, *args)
+        else:  # the table in a language not worded yet: worded while no change is being made
+            async with table.lock:
+                html = await run_in_threadpool(table.page, *args)
         return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+    async def worded(lang: str) -> str:
+        """The table's message in ``lang``: as it is worded already, else worded in a worker
+        thread while no change is being made (it replays the game in that language)."""
+        got = table.ready(lang)
+        if got is None:
+            async with table.lock:
+                got = await run_in_threadpool(table.message, lang)
+        return got
 
     async def state(request: Request) -> Response:
         if not joined(request):
-            return _refused("no join token")
-        return Response(table.message(), media_type="application/json")
+            with L.speaking(_language(request.scope)):
+                return _refused(NO_JOIN)
+        # The machine's view: the same bytes whatever the language of whoever asks (its
+        # sentences in English, the source, as every JSON output of getaway-ref).
+        return Response(await worded(L.ENGLISH), media_type="application/json")
 
     async def events(request: Request) -> Response:
+        lang = _language(request.scope)
         if not joined(request):
-            return _refused("no join token")
+            with L.speaking(lang):
+                return _refused(NO_JOIN)
 
         async def stream() -> AsyncIterator[str]:
             while True:
-                # The event and the message are replaced together, with no await between:
-                # a change made while this phone is being sent one is never missed.
+                # The event is taken before the message is: a change made while this phone
+                # is being sent one sets it, and the table is sent again.
                 changed = table.changed
-                yield f"data: {table.message()}\n\n"
+                yield f"data: {await worded(lang)}\n\n"
                 while not changed.is_set():
                     try:
                         await asyncio.wait_for(changed.wait(), KEEPALIVE)
@@ -353,21 +391,26 @@ def make_app(table: Table) -> Guard:
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     async def entry(request: Request) -> Response:
+        lang = _language(request.scope)
+        with L.speaking(lang):
+            return await entry_in(request, lang)
+
+    async def entry_in(request: Request, lang: str) -> Response:
         seat = None if recorder(request) else seat_of(request)
         if not recorder(request) and seat is None:
-            return _refused("only the recorder's phone (or a seat's own, with --seat-phones) changes the record")
+            return _refused(N_("only the recorder's phone (or a seat's own, with --seat-phones) changes the record"))
         got = await body(request)
         text, version = got.get("text", ""), got.get("version")
         if not isinstance(text, str) or not text.strip() or "\n" in text or "\r" in text:
-            return JSONResponse({"error": "one entry, on one line"}, status_code=400)
+            return _error(L.gettext("one entry, on one line"), 400)
         if not isinstance(version, str):
-            return JSONResponse({"error": "an entry carries the version of the record it was made on (the page "
-                                 "sends it: load the page again)"}, status_code=400)
+            return _error(L.gettext("an entry carries the version of the record it was made on (the page sends "
+                                    "it: load the page again)"), 400)
 
         def stale() -> Response | None:
             why = table.stale(version, text)
-            return None if why is None else JSONResponse(
-                {"error": why, "already": why.startswith("already"), "version": table.version}, status_code=409)
+            return None if why is None else _error(why, 409, already=table.already(version, text),
+                                                   version=table.version)
 
         refused = stale()  # a retry is refused at once, without waiting for an entry being judged
         if refused is not None:
@@ -377,40 +420,47 @@ def make_app(table: Table) -> Guard:
             if refused is not None:
                 return refused
             try:
-                answer = await run_in_threadpool(table.enter, text, seat)
+                answer = await run_in_threadpool(_speaking, lang, table.enter, text, seat)
             except SeatError as ex:
                 return JSONResponse({"error": str(ex)}, status_code=403)
             table.publish()
             return JSONResponse({"answer": answer, "version": table.version})
 
     async def undo(request: Request) -> Response:
+        lang = _language(request.scope)
         if not recorder(request):
-            return _refused("only the recorder's phone undoes")
+            with L.speaking(lang):
+                return _refused(N_("only the recorder's phone undoes"))
         expect = str((await body(request)).get("expect", ""))
         async with table.lock:
-            code, got = await run_in_threadpool(table.undo, expect)
+            code, got = await run_in_threadpool(_speaking, lang, table.undo, expect)
             table.publish()
         return JSONResponse(got, status_code=code)
 
     async def new(request: Request) -> Response:
+        lang = _language(request.scope)
         if not recorder(request):
-            return _refused("only the recorder's phone starts the next game")
+            with L.speaking(lang):
+                return _refused(N_("only the recorder's phone starts the next game"))
         async with table.lock:
-            answer = await run_in_threadpool(table.new_game)
+            answer = await run_in_threadpool(_speaking, lang, table.new_game)
             table.publish()
             return JSONResponse({"answer": answer, "version": table.version})
 
     async def ask(request: Request) -> Response:
+        lang = _language(request.scope)
         if not joined(request):
-            return _refused("no join token")
+            with L.speaking(lang):
+                return _refused(NO_JOIN)
         got = await body(request)
         seat = got.get("seat")
         if got.get("q") == "hint":  # the Hint button: the words and the choices' chances (issue 41)
             async with table.lock:
-                hinted = await run_in_threadpool(table.hint, str(seat) if seat else None)
+                hinted = await run_in_threadpool(_speaking, lang, table.hint, str(seat) if seat else None)
             return JSONResponse(hinted)
         async with table.lock:
-            said = await run_in_threadpool(table.ask, str(got.get("q", "")), str(seat) if seat else None)
+            said = await run_in_threadpool(_speaking, lang, table.ask, str(got.get("q", "")),
+                                           str(seat) if seat else None)
         return JSONResponse({"answer": said})
 
     return Guard(Starlette(routes=[
