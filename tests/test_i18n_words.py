@@ -144,6 +144,10 @@ def test_review_json_stays_english_whatever_the_language() -> None:
     plays = json.loads(r.stdout)["games"][0]["plays"]
     assert {p["verdict"] for p in plays} >= {"blunder"}
     assert all(re.fullmatch(r"[AKQJT2-9♠♥♦♣10]+|takes \w+|draws \S+", p["action"]) for p in plays)
+    r = run_cli("review", "--lang", "ur", "--format", "json", "--samples", "0", "--after", "3", str(path))
+    position = json.loads(r.stdout)["positions"][0]
+    assert position["why_unknown"] == "40 cards held, more than the window of 10, --window"
+    assert {s["class"] for s in position["standings"]} == {"unknown"}
 
 
 # ---- the run's language on the workers ---------------------------------------------------------
