@@ -72,7 +72,7 @@ def _english_words(out: str) -> list[str]:
             words = line.split("]: ", 1)[1]
         elif re.match(r"^\s*\|\s*\^+ ", line):
             words = line.split("^ ", 1)[1]
-        elif re.match(r"^\s*= ", line) and " — " not in line and "docs/" not in line:
+        elif re.match(r"^\s*= ", line) and not re.search(r" — |docs/|Pagat, |Denexa", line):
             words = line.split(": ", 1)[1]
         else:
             continue
@@ -103,6 +103,18 @@ def test_setup_and_notation_errors_in_hindi_have_no_english_word(tmp_path: Path)
     assert "add the missing plays to trick 1" in english.stdout
     assert "expected a seat or the end of the line, found '10♠'" in english.stdout
     assert "did you mean 'North'? (check --fix writes it out)" in english.stdout
+
+
+def test_every_record_checked_in_urdu_says_its_findings_without_an_english_word() -> None:
+    """The shipped records' findings, the penalties' fates among them (not applied, applied
+    when the trick was over, the card kept), said in Urdu from end to end."""
+    r = _check(ROOT / "records", "--lang", "ur")
+    assert r.returncode == 1 and r.stdout.count("\n   = ") > 20
+    with L.speaking("ur"):
+        played_on = L.gettext("the penalty was not applied: play went on with this trick, and the referee follows "
+                              "the record as played")
+    assert played_on in r.stdout
+    assert _english_words(r.stdout) == [], r.stdout
 
 
 def test_one_seat_missing_from_a_trick_is_said_in_the_singular() -> None:

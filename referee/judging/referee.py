@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Final
 
 from referee.engine import cards as C
 from referee.engine import state as E
@@ -49,7 +50,7 @@ from referee.engine.events import (
     VoidShown,
     card_effect,
 )
-from referee.engine.language import gettext, ngettext
+from referee.engine.language import N_, gettext, ngettext
 from referee.engine.rules import RulesError, RuleSet, rule_set
 from referee.judging import wording as W
 from referee.judging.lookahead import Entry, after, best_trial, play_card, play_of, seats_for
@@ -68,6 +69,11 @@ from referee.notation.record import (
     Trick,
 )
 from referee.reports.diagnostics import Diagnostic, PenaltyFacts, Related, judged_to
+
+# Ruling 1: a mistake the table played on within its trick; the note is taken back if the
+# penalty is found applied when the trick was over.
+PLAYED_ON: Final = N_("the penalty was not applied: play went on with this trick, and the referee follows the record as "
+               "played")
 
 
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
@@ -158,12 +164,12 @@ class Referee:
                 return
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
-                                     stopped="the game has syntax errors and is not replayed")
+                                     stopped=gettext("the game has syntax errors and is not replayed"))
             return
         try:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
-            res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
+            res = GameResult(game, None, judged=False, stopped=gettext("its rule set cannot be read"))
             res.diagnostics.append(diagnostic(game, Code.BAD_RULES, str(ex), game.span, trick=None))
             self.result = res
             return
@@ -413,9 +419,9 @@ class _Walk(Judging):
             if chosen == "penalty":
                 self.engine = pen
                 self.closed_rec = self.open_rec
-                diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
-                diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
-                                  "picked up every card of it and led next")
+                diag.notes = [n for n in diag.notes if n != gettext(PLAYED_ON)]
+                diag.notes.append(gettext("the penalty was applied when the trick was over: {seat} picked up every "
+                                          "card of it and led next").format(seat=self.seat(offender)))
                 if diag.penalty is not None:
                     p = diag.penalty
                     p.applied, p.cards = True, len(pen.view().last_trick)
@@ -633,7 +639,7 @@ class _Walk(Judging):
         diag = self._mistake_diag(play, tno, v, t)
         if more:
             self._unnoticed(s, c, v, late)
-            diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
+            diag.notes.append(gettext(PLAYED_ON))
             self.open_rec = tno
             self.late_penalty = (s, diag)
             return diag, False
@@ -662,15 +668,17 @@ class _Walk(Judging):
         chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
             self.engine = ignored
-            diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
-                              f"played {C.card_str(c)}, and {self.seat(s)} keeps the card")
+            diag.notes.append(gettext("the penalty was not applied: the record goes on as if {seat} had not played "
+                                      "{card}, and {seat} keeps the card").format(seat=self.seat(s), card=C.card_str(c)))
             self.closed_rec = tno
             return diag, False
         if chosen == "joined":
             self.engine = joined
-            diag.notes.append("the penalty was not applied: the record goes on as if nobody noticed"
-                              + (f" ({self.seat(next_lead)} leads next)" if next_lead is not None else "")
-                              + ", and the referee follows it as played")
+            diag.notes.append(
+                gettext("the penalty was not applied: the record goes on as if nobody noticed, and the referee follows "
+                        "it as played") if next_lead is None else
+                gettext("the penalty was not applied: the record goes on as if nobody noticed ({seat} leads next), and "
+                        "the referee follows it as played").format(seat=self.seat(next_lead)))
             self.closed_rec = tno
             return diag, False
         self.engine = pen
