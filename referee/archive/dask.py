@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar, cast
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range_with
+from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.notation.reader import RANGE_BYTES, ReadError
 
@@ -173,7 +174,8 @@ class DaskRunner:
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         default, overrides, force = self.settings
-        return self.map(judge_range_with, work, default, dict(overrides), force)
+        # The run's language goes with each slice: a worker says the diagnostics in it.
+        return self.map(judge_range_with, work, default, dict(overrides), force, L.current())
 
     def map(self, task: Callable[..., T], work: Iterable[Slice], *settings: object) -> Iterator[T]:
         """``task(list(slice), *settings)`` of each slice, on the cluster, the results in input

@@ -18,6 +18,7 @@ from operator import attrgetter
 from time import perf_counter
 from typing import NamedTuple, Protocol
 
+from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.judging.referee import GameResult, Referee
 from referee.notation.reader import RANGE_BYTES, Reader, chunks, quote_first_line
@@ -162,10 +163,17 @@ def judge_range(piece: Slice) -> Judged:
 
 
 def judge_range_with(fields: list[str | int], default: RuleSet | None, overrides: dict[str, object],
-                     force: bool) -> Judged:
+                     force: bool, lang: str = L.ENGLISH) -> Judged:
     """judge_range for a worker that was not started by us (Dask): the referee is built on
     first use and kept for the next slices with the same rules. The slice comes as a list
-    (a tuple would be read by Dask as a task)."""
+    (a tuple would be read by Dask as a task), with the language of the run's sentences
+    (``--lang``: a Dask worker has neither our command line nor our environment)."""
+    with L.speaking(lang):
+        return _judge_range_with(fields, default, overrides, force)
+
+
+def _judge_range_with(fields: list[str | int], default: RuleSet | None, overrides: dict[str, object],
+                      force: bool) -> Judged:
     global _settings
     key = (default, tuple(sorted(overrides.items())), force)
     # A Dask worker runs tasks in threads, and the reader keeps its state in one place per

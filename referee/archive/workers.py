@@ -39,6 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
+from referee.engine import language as L
 from referee.notation.reader import RANGE_BYTES, ReadError
 
 # Slices sent ahead of the one being reported, per worker: enough to keep the workers busy,
@@ -80,13 +81,16 @@ def _watch_parent(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _start(parent: int, init: Callable[..., None], args: tuple[Any, ...]) -> None:
+def _start(parent: int, lang: str, init: Callable[..., None], args: tuple[Any, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a SIGINT held since the fork is dropped here
     for sig in _ENDING_SIGNALS:  # the main process's handlers are not the worker's
         signal.signal(sig, signal.SIG_DFL)
     _die_with(parent)
     if _CAN_HOLD:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # The sentences in the language of the process that started the pool (--lang, or the one
+    # a library caller chose for its task), whether the worker was forked or spawned.
+    L.choose(lang)
     init(*args)
 
 
@@ -117,7 +121,7 @@ class PoolRunner:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_start,
-                                        initargs=(os.getpid(), init, initargs))
+                                        initargs=(os.getpid(), L.current(), init, initargs))
         self.finished = False
         self.handlers: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():

@@ -402,12 +402,14 @@ CODES: dict[str, CodeInfo] = {
            "leaves it (to the waste pile, or to the winner if there was a tochoo) and goes on.",
            "1. West A♠, North J♠, East A♥\n2. West 5♥ ...\n   -> trick 1 is not finished: South has not played to it",
            words=Words(
-               messages={"": "trick {trick} is not finished: {who} {have} not played to it"},
+               messages={"": "trick {trick} is not finished: {who} has not played to it",
+                         "many": "trick {trick} is not finished: {who} have not played to it"},
                labels={"": "trick {next} starts here"},
                notes={"": R.note("everyone plays in turn until all have played or a tochoo ends the trick",
                                  R.LATER_TRICKS),
                       "first": R.note("in the first trick everyone plays one card", R.FIRST_TRICK, R.ruling(2))},
-               more={"": ("the referee ends the trick as the record leaves it and goes on",)})),
+               more={"": ("the referee ends the trick as the record leaves it and goes on",),
+                     "many": ("the referee ends the trick as the record leaves it and goes on",)})),
         _c(Code.WRITTEN_OUT_OF_TURN_ORDER, "plays written out of turn order (retired)", R.cites(R.ruling(10), N("Tricks")),
            "Retired: no check reports it. It once read a whole trick whose plays were legal in "
            "another order as a slip of the record and judged the plays in turn order. Under "

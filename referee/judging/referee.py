@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Final
 
 from referee.engine import cards as C
 from referee.engine import state as E
@@ -49,6 +50,7 @@ from referee.engine.events import (
     VoidShown,
     card_effect,
 )
+from referee.engine.language import N_, gettext, ngettext
 from referee.engine.rules import RulesError, RuleSet, rule_set
 from referee.judging import wording as W
 from referee.judging.lookahead import Entry, after, best_trial, play_card, play_of, seats_for
@@ -67,6 +69,11 @@ from referee.notation.record import (
     Trick,
 )
 from referee.reports.diagnostics import Diagnostic, PenaltyFacts, Related, judged_to
+
+# Ruling 1: a mistake the table played on within its trick; the note is taken back if the
+# penalty is found applied when the trick was over.
+PLAYED_ON: Final = N_("the penalty was not applied: play went on with this trick, and the referee follows the record as "
+               "played")
 
 
 def resolve_rules(game: Game, default: RuleSet | None = None, overrides: Mapping[str, object] | None = None,
@@ -157,12 +164,12 @@ class Referee:
                 return
             self.result = GameResult(game, None, sorted(list(game.errors) + list(game.findings),
                                                         key=lambda d: d.span.start if d.span else 0), judged=False,
-                                     stopped="the game has syntax errors and is not replayed")
+                                     stopped=gettext("the game has syntax errors and is not replayed"))
             return
         try:
             rules = resolve_rules(game, self.default, self.overrides, self.force)
         except (RulesError, ValueError) as ex:
-            res = GameResult(game, None, judged=False, stopped="its rule set cannot be read")
+            res = GameResult(game, None, judged=False, stopped=gettext("its rule set cannot be read"))
             res.diagnostics.append(diagnostic(game, Code.BAD_RULES, str(ex), game.span, trick=None))
             self.result = res
             return
@@ -170,7 +177,7 @@ class Referee:
         self.result = res
         if game.setup is None:
             res.judged = False
-            res.stopped = "the record has no deal or position"
+            res.stopped = gettext("the record has no deal or position")
             return
         try:
             engine = Judging(game, res, rules).setup(game.setup)
@@ -412,9 +419,9 @@ class _Walk(Judging):
             if chosen == "penalty":
                 self.engine = pen
                 self.closed_rec = self.open_rec
-                diag.notes = [n for n in diag.notes if not n.startswith("the penalty was not applied")]
-                diag.notes.append(f"the penalty was applied when the trick was over: {self.seat(offender)} "
-                                  "picked up every card of it and led next")
+                diag.notes = [n for n in diag.notes if n != gettext(PLAYED_ON)]
+                diag.notes.append(gettext("the penalty was applied when the trick was over: {seat} picked up every "
+                                          "card of it and led next").format(seat=self.seat(offender)))
                 if diag.penalty is not None:
                     p = diag.penalty
                     p.applied, p.cards = True, len(pen.view().last_trick)
@@ -453,7 +460,7 @@ class _Walk(Judging):
         if v is not None and v.code.startswith("R"):
             self._record_error(v, play, tno)
             if not self._follow_record_error(v, s, c, play, tno, k):
-                raise Stopped("from here the record cannot be replayed")
+                raise Stopped(gettext("from here the record cannot be replayed"))
             return
         # A play of a suit the seat's unseen cards were shown to lack proves a renege.
         if not known:
@@ -504,10 +511,11 @@ class _Walk(Judging):
         e = self.engine
         missing = [self.seat(t) for t in e.waiting()]
         first = e.view().first_trick
-        who = ", ".join(missing) if missing else "nobody"
-        self.tell(Code.TRICK_NOT_FINISHED, play.seat_span, "", "first" if first else "", trick=self.open_rec,
-                  who=who, have="has" if len(missing) == 1 else "have", next=tno,
-                  help=f"add the missing play{'s' if len(missing) != 1 else ''} to trick {self.open_rec}")
+        who = W.listed(missing) if missing else gettext("nobody")
+        self.tell(Code.TRICK_NOT_FINISHED, play.seat_span, "many" if len(missing) > 1 else "", "first" if first else "",
+                  trick=self.open_rec, who=who, next=tno,
+                  help=ngettext("add the missing play to trick {trick}", "add the missing plays to trick {trick}",
+                                len(missing)).format(trick=self.open_rec))
         before = e.trick_number()
         e.apply_mistake(CloseTrick(), events=False)
         if e.trick_number() != before:
@@ -522,7 +530,7 @@ class _Walk(Judging):
             w = say(Code.AFTER_END, "", "two_players" if view.ended_by == "two_players" else "",
                     seat=name, card=card, loser=self.seat(view.loser))
             self.report(Code.AFTER_END, w.message, play.card_span, label=w.label, notes=w.notes,
-                        help="remove the plays after the end, or check the tricks before", trick=tno)
+                        help=gettext("remove the plays after the end, or check the tricks before"), trick=tno)
         elif v.code == Code.SEAT_OUT:
             w = say(Code.SEAT_OUT, seat=name, card=card)
             self.report(Code.SEAT_OUT, w.message, play.seat_span, label=w.label, notes=w.notes, trick=tno)
@@ -531,12 +539,13 @@ class _Walk(Judging):
             assert isinstance(due, E.DrawDueFrom)
             d = self.seat(due.drawer)
             source = due.source  # a seat, ANY_SOURCE (any other hand), or None: the waste pile
-            src = "the waste pile" if source is None else (
-                "any other player's hand" if source == ANY_SOURCE else f"{self.seat(source)}'s hand")
+            src = W.source_words(source, self.game.seats)
             w = say(Code.DRAW_OUT_OF_PLACE, "play", drawer=d, source=src)
+            # The entry to add is the notation's (language-neutral): "West draws CARD from North".
+            entry = f"{d} draws CARD" + ("" if source is None or source == ANY_SOURCE or source < 0
+                                         else f" from {self.seat(source)}")
             self.report(Code.DRAW_OUT_OF_PLACE, w.message, play.card_span, label=w.label, notes=w.notes,
-                        help=f"add '{d} draws CARD{'' if source is None else ' from ' + src.split(chr(39))[0]}' before this trick",
-                        trick=tno)
+                        help=gettext("add '{entry}' before this trick").format(entry=entry), trick=tno)
         else:
             r, holder = v.reason, ""
             if r.startswith("seat:"):
@@ -550,7 +559,7 @@ class _Walk(Judging):
             code = Code.IN_WASTE if v.code == Code.IN_WASTE else Code.NOT_IN_HAND
             w = say(code, how, seat=name, card=card, holder=holder)
             self.report(code, w.message, play.card_span, label=w.label, notes=w.notes,
-                        help="check this card and the deal", trick=tno)
+                        help=gettext("check this card and the deal"), trick=tno)
 
     def _apply(self, s: int, c: int, tno: int, k: int) -> None:
         """A legal play, entry ``k``: apply it, and learn voids from an off-suit card."""
@@ -630,7 +639,7 @@ class _Walk(Judging):
         diag = self._mistake_diag(play, tno, v, t)
         if more:
             self._unnoticed(s, c, v, late)
-            diag.notes.append("the penalty was not applied: play went on with this trick, and the referee follows the record as played")
+            diag.notes.append(gettext(PLAYED_ON))
             self.open_rec = tno
             self.late_penalty = (s, diag)
             return diag, False
@@ -659,15 +668,17 @@ class _Walk(Judging):
         chosen = best_trial(candidates, self.events, k + 1)
         if chosen == "ignored":
             self.engine = ignored
-            diag.notes.append(f"the penalty was not applied: the record goes on as if {self.seat(s)} had not "
-                              f"played {C.card_str(c)}, and {self.seat(s)} keeps the card")
+            diag.notes.append(gettext("the penalty was not applied: the record goes on as if {seat} had not played "
+                                      "{card}, and {seat} keeps the card").format(seat=self.seat(s), card=C.card_str(c)))
             self.closed_rec = tno
             return diag, False
         if chosen == "joined":
             self.engine = joined
-            diag.notes.append("the penalty was not applied: the record goes on as if nobody noticed"
-                              + (f" ({self.seat(next_lead)} leads next)" if next_lead is not None else "")
-                              + ", and the referee follows it as played")
+            diag.notes.append(
+                gettext("the penalty was not applied: the record goes on as if nobody noticed, and the referee follows "
+                        "it as played") if next_lead is None else
+                gettext("the penalty was not applied: the record goes on as if nobody noticed ({seat} leads next), and "
+                        "the referee follows it as played").format(seat=self.seat(next_lead)))
             self.closed_rec = tno
             return diag, False
         self.engine = pen
@@ -804,12 +815,12 @@ class _Walk(Judging):
         if v is not None and v.reason == "own hand":
             # Nothing moves, and the replay goes on without it.
             self.tell(Code.WRONG_TAKE, t.target_span, "own", "own", taker=taker, target=target,
-                      help="name the player whose hand was taken")
+                      help=gettext("name the player whose hand was taken"))
             return
         if v is not None and v.code == Code.TAKE_IN_TRICK:
             if not deferred:
                 self.tell(Code.TAKE_IN_TRICK, t.span, taker=taker, target=target,
-                          during=self.open_rec or e.trick_number(), help="move the take after the end of the trick")
+                          during=self.open_rec or e.trick_number(), help=gettext("move the take after the end of the trick"))
             # Followed as if written after the trick: the record cannot mean anything else.
             self.deferred.append(t)
             return
@@ -817,13 +828,13 @@ class _Walk(Judging):
             if v.code == Code.AFTER_END:
                 w = say(Code.AFTER_END, "take", "take", seat=taker, target=target)
                 self.report(Code.AFTER_END, w.message, t.span, notes=w.notes)
-                raise Stopped("the game is over")
+                raise Stopped(gettext("the game is over"))
             if v.code == Code.DRAW_OUT_OF_PLACE:
                 self.tell(Code.DRAW_OUT_OF_PLACE, t.span, "take", "take", taker=taker, target=target,
-                          drawer=self.seat(_seat_or_suit(v)), help="record the draw first")
+                          drawer=self.seat(_seat_or_suit(v)), help=gettext("record the draw first"))
             elif v.reason.startswith("taking is not allowed"):
                 self.tell(Code.WRONG_TAKE, t.span, "not_allowed", "not_allowed", taker=taker, target=target,
-                          rules=self.rules.spec(), help="judge the game with taking=yes if the table allowed it")
+                          rules=self.rules.spec(), help=gettext("judge the game with taking=yes if the table allowed it"))
             elif _seat_or_suit(v) >= 0:
                 self.tell(Code.WRONG_TAKE, t.target_span, "next", "next", taker=taker, target=target,
                           next=self.seat(_seat_or_suit(v)))
@@ -888,7 +899,7 @@ class _Walk(Judging):
                     pass
                 if self._follow(ForceDraw(due.drawer, d.card)):
                     return
-        raise Stopped("from here the record cannot be replayed")
+        raise Stopped(gettext("from here the record cannot be replayed"))
 
     def _counts(self, cnt: Counts) -> None:
         """One diagnostic per count line, however many of its sizes are wrong."""
@@ -904,11 +915,12 @@ class _Walk(Judging):
                 self.count_offset[s] = size - e.size(s)
         if not wrong:
             return
-        parts = [f"{self.seat(s)} {e.size(s)}, not {size}" for s, size, _ in wrong]
+        parts = [gettext("{seat} {held}, not {counted}").format(seat=self.seat(s), held=e.size(s), counted=size)
+                 for s, size, _ in wrong]
         s0, _, span0 = wrong[0]
-        self.tell(Code.COUNT_CONTRADICTS, span0, sizes="; ".join(parts), size=e.size(s0),
+        self.tell(Code.COUNT_CONTRADICTS, span0, sizes=gettext("; ").join(parts), size=e.size(s0),
                   held=", ".join(f"{self.seat(t)} {e.size(t)}" for t in e.in_game()),
-                  help="check the count, and the tricks before it")
+                  help=gettext("check the count, and the tricks before it"))
 
     def _check_result(self, e: E.Outcome) -> None:
         game = self.game
@@ -922,15 +934,15 @@ class _Walk(Judging):
             return
         if e.phase != E.OVER:
             self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "not_over", "not_over", named=self.seat(loser),
-                      help="write [Result \"*\"] for a game not finished")
+                      help=gettext("write [Result \"*\"] for a game not finished"))
         elif loser != e.loser and e.ended_by == "two_players":
             # Pagat, Two players (outcome 3): the leader of a drawn card loses at once when
             # the other answers with a tochoo, though both may still hold cards.
             self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "two_players", "two_players", named=self.seat(loser),
-                      loser=self.seat(e.loser), help=f"write [Result \"{self.seat(e.loser)}\"]")
+                      loser=self.seat(e.loser), help=gettext("write [Result \"{seat}\"]").format(seat=self.seat(e.loser)))
         elif loser != e.loser:
             self.tell(Code.RESULT_CONTRADICTS, tag.value_span, named=self.seat(loser), loser=self.seat(e.loser),
-                      help=f"write [Result \"{self.seat(e.loser)}\"]")
+                      help=gettext("write [Result \"{seat}\"]").format(seat=self.seat(e.loser)))
         elif legs is not None and legs != e.legs:
             self.tell(Code.RESULT_CONTRADICTS, tag.value_span, "legs", "legs", loser=self.seat(e.loser),
                       legs=f"{legs} leg{'s' if legs != 1 else ''}", cards=W.cards(e.legs))

@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterable, Sequence
 from referee.engine import cards as C
 from referee.engine import state as E
 from referee.engine.codes import Code, say
+from referee.engine.language import gettext as _
 from referee.engine.rules import RuleSet
+from referee.judging import wording as W
 from referee.judging.result import GameResult, Stopped, diagnostic
 from referee.notation.record import (
     Deal,
@@ -58,7 +60,7 @@ class Judging:
 
     def seat(self, s: int | None) -> str:
         if s is None or s < 0:
-            return "nobody"
+            return _("nobody")
         return self.game.seats[s]
 
     # ---- the deal or the position -------------------------------------------------------
@@ -78,10 +80,11 @@ class Judging:
             allowed = (1 if pack_once & C.BIT[card] else 0) + (1 if pack_twice & C.BIT[card] else 0)
             seen[card] = seen.get(card, 0) + 1
             if seen[card] > allowed:
-                what = "twice" if allowed == 1 else "three times"
+                # i18n: how often a card is dealt or placed: "{card} is dealt twice"
+                what = _("twice") if allowed == 1 else _("three times")
                 self.tell(Code.DEALT_TWICE, span, "" if isinstance(setup, Deal) else "position",
                           card=C.card_str(card), times=what, where=where,
-                          help="correct the hands so that every card appears as often as the pack holds it")
+                          help=_("correct the hands so that every card appears as often as the pack holds it"))
                 fatal = True
                 return False
             return True
@@ -117,25 +120,25 @@ class Judging:
                 if h.cards is not None:
                     for i, c in enumerate(h.cards):
                         sp = h.card_spans[i] if i < len(h.card_spans) else h.span
-                        place(c, sp, f"{game.seats[h.seat]}'s hand")
+                        place(c, sp, W.hand_of(game.seats[h.seat]))
                     hands[h.seat] = list(h.cards)
                 else:
                     hands[h.seat] = h.size
                 placed += h.size
         if isinstance(setup, Deal):
             if fatal:
-                raise Stopped("the deal cannot be true")
+                raise Stopped(_("the deal cannot be true"))
             if placed != pack_size:
                 missing = ""
                 if placed < pack_size and all(h.cards is not None for h in setup.hands):
                     # Every hand is written card by card: the cards nobody was dealt are known.
-                    gone = [c for c in range(C.CARD_COUNT) for _ in range(
+                    gone = [c for c in range(C.CARD_COUNT) for _k in range(
                         (1 if pack_once & C.BIT[c] else 0) + (1 if pack_twice & C.BIT[c] else 0) - seen.get(c, 0))]
                     missing = " ".join(C.card_str(c) for c in C.sort_cards(gone)) if gone else ""
                 self.tell(Code.DEAL_DOES_NOT_ADD_UP, setup.hands[-1].span if setup.hands else setup.span,
                           "missing" if missing else "", placed=placed, pack=pack_size, cards=missing,
-                          help="check each hand's size" if not missing else "give the missing cards to their hands")
-                raise Stopped("the deal cannot be true")
+                          help=_("check each hand's size") if not missing else _("give the missing cards to their hands"))
+                raise Stopped(_("the deal cannot be true"))
             self._check_even(setup)
             # As above: a seat the deal leaves out holds no cards.
             return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands], check=False)
@@ -150,7 +153,7 @@ class Judging:
         lo, hi = min(sizes.values()), max(sizes.values())
         if hi - lo > 1:
             big = max(hands, key=lambda h: h.size)
-            self.tell(Code.UNEVEN_DEAL, big.span, low=lo, high=hi, help="with piles dealt by eye, play under deal=piles")
+            self.tell(Code.UNEVEN_DEAL, big.span, low=lo, high=hi, help=_("with piles dealt by eye, play under deal=piles"))
             return
         dealer = game.tag("Dealer")
         if dealer and hi != lo:
@@ -178,23 +181,23 @@ class Judging:
         waste_arg: list[int] | int | None = None
         if waste is not None and waste.cards is not None:
             for c in waste.cards:
-                place(c, waste.span, "the waste pile")
+                place(c, waste.span, W.source_words(None, game.seats))
             waste_arg = list(waste.cards)
             placed += len(waste.cards)
         elif waste is not None and waste.size is not None:
             waste_arg = waste.size
             placed += waste.size
         if fatal():
-            raise Stopped("the position cannot be true")
+            raise Stopped(_("the position cannot be true"))
         if waste is None or waste.rest:
             if placed > pack_size:
                 self.tell(Code.IMPOSSIBLE_POSITION, pos.items[-1].span, "over", "over", placed=placed, pack=pack_size)
-                raise Stopped("the position cannot be true")
+                raise Stopped(_("the position cannot be true"))
             waste_arg = None
         elif placed != pack_size:
             self.tell(Code.IMPOSSIBLE_POSITION, waste.span, placed=placed, pack=pack_size,
-                      help="give the waste pile's size so that everything adds up, or write 'waste rest'")
-            raise Stopped("the position cannot be true")
+                      help=_("give the waste pile's size so that everything adds up, or write 'waste rest'"))
+            raise Stopped(_("the position cannot be true"))
         for s, h in enumerate(hands):
             if s not in outs and (h == 0 or h == []):
                 outs.append(s)  # an empty hand has got away (Pagat, "Getting away")
@@ -203,12 +206,12 @@ class Judging:
         leads = pos.of(Lead)
         if not leads:
             self.tell(Code.IMPOSSIBLE_POSITION, pos.items[-1].span if pos.items else game.span, "no_lead", "no_lead",
-                      help="add 'lead SEAT'")
-            raise Stopped("the position cannot be true")
+                      help=_("add 'lead SEAT'"))
+            raise Stopped(_("the position cannot be true"))
         lead = leads[0].seat
         if lead in outs or (hands[lead] is not None and (hands[lead] == 0 or hands[lead] == [])):
             self.tell(Code.IMPOSSIBLE_POSITION, leads[0].span, "leader_empty", "leader_empty", seat=game.seats[lead])
-            raise Stopped("the position cannot be true")
+            raise Stopped(_("the position cannot be true"))
         nt = pos.of(NextTrick)
         first_trick = next((a.number for a in game.actions if isinstance(a, Trick)), None)
         trick_no = nt[0].number if nt else (first_trick or 2)
@@ -217,7 +220,7 @@ class Judging:
         if trumps:
             if not rules.donkey:
                 self.tell(Code.IMPOSSIBLE_POSITION, trumps[0].span, "trumps", "trumps", rules=rules.spec(),
-                          help="judge it as Donkey: [Rules \"donkey\"]")
-                raise Stopped("the position cannot be true")
+                          help=_("judge it as Donkey: [Rules \"donkey\"]"))
+                raise Stopped(_("the position cannot be true"))
             trump = trumps[0].suit
         return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)

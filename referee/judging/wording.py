@@ -660,10 +660,11 @@ def puzzle_verdict(right: bool) -> str:
 
 
 def hint_sentence(seat: str, choice: str, options: Sequence[tuple[str, float]], samples: int, exact: bool,
-                  where: str = "now") -> str:
+                  trick: int | None = None) -> str:
     """The hint: "Hint for East now: 7♠ (chance of losing 12%). Each choice, from what East
     knows (16 deals of the cards East has not seen): 7♠ 12%, 9♠ 40%, takes North 55%"; where
-    the seat knows every card and the solver settles it, "(exact: every card known)"."""
+    the seat knows every card and the solver settles it, "(exact: every card known)". With
+    ``trick``, the hint before the seat's play to that trick of the record."""
     if exact:
         how = _("every card known, so one deal, the solver's verdict where it settles it, the bots' play where not")
     else:
@@ -671,11 +672,13 @@ def hint_sentence(seat: str, choice: str, options: Sequence[tuple[str, float]], 
                        samples).format(n=samples, seat=seat)
     each = _(", ").join(_("{choice} {chance}").format(choice=words, chance=percent(c)) for words, c in options)
     chance = next((c for words, c in options if words == choice), None)
-    if chance is None:
-        head = _("Hint for {seat} {where}: {choice}").format(seat=seat, where=where, choice=choice)
+    if trick is None:
+        head = (_("Hint for {seat} now: {choice}") if chance is None else
+                _("Hint for {seat} now: {choice} (chance of losing {chance})"))
     else:
-        head = _("Hint for {seat} {where}: {choice} (chance of losing {chance})").format(
-            seat=seat, where=where, choice=choice, chance=percent(chance))
+        head = (_("Hint for {seat} before its play to trick {trick}: {choice}") if chance is None else
+                _("Hint for {seat} before its play to trick {trick}: {choice} (chance of losing {chance})"))
+    head = head.format(seat=seat, trick=trick, choice=choice, chance=percent(chance) if chance is not None else "")
     return _("{head}. Each choice, from what {seat} knows ({how}): {each}.").format(head=head, seat=seat, how=how,
                                                                                    each=each)
 

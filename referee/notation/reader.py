@@ -28,6 +28,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from referee.engine import cards as C
 from referee.engine.codes import Code, say
+from referee.engine.language import N_
+from referee.engine.language import gettext as _
 from referee.engine.rules import PRESETS, RulesError, RuleSet, rule_set
 from referee.notation.grammar import build_parser
 from referee.notation.lane import Lane
@@ -122,17 +124,17 @@ _Item = Union[_Version, _GameOpen, _DealOpen, Comment, Tag, Hand, Out, Waste, Le
 # ---- what is expected, in the game's words -------------------------------------------------
 
 _EXPECT = {
-    "CARD": "a card such as Q♥ or QH",
-    "SEAT": "a seat",
-    "SIZE": "a number of cards",
-    "_NL": "the end of the line",
-    "$END": "the end of the line",
-    "TRICK_NO": "a trick number such as '2.'",
-    "TAG": 'a tag [Name "value"]',
-    "COMMENT": "a comment",
-    "SUITS": "a hand",
+    "CARD": N_("a card such as Q♥ or QH"),
+    "SEAT": N_("a seat"),
+    "SIZE": N_("a number of cards"),
+    "_NL": N_("the end of the line"),
+    "$END": N_("the end of the line"),
+    "TRICK_NO": N_("a trick number such as '2.'"),
+    "TAG": N_('a tag [Name "value"]'),
+    "COMMENT": N_("a comment"),
+    "SUITS": N_("a hand"),
     "REST": "'rest'",
-    "SUIT": "a suit such as ♥ or hearts",
+    "SUIT": N_("a suit such as ♥ or hearts"),
     "_OUT": "'out'",
     "_TAKES": "'takes'",
     "_DRAWS": "'draws'",
@@ -150,29 +152,34 @@ def _pos_in_stream(e: UnexpectedInput) -> int | None:
 
 
 def _expected_words(expected: Iterable[str]) -> str:
+    """What the grammar expected, in the game's words and the current language: "a seat or
+    the end of the line" (the notation's own words, 'takes', 'rest', as they are written)."""
     names = set(expected)
     words: list[str] = []
     if {"CARD", "SIZE", "SUITS"} <= names:
-        words.append("the seat's cards or the number of cards")
+        words.append(_("the seat's cards or the number of cards"))
         names -= {"CARD", "SIZE", "SUITS"}
     if "TRICK_NO" in names and "SEAT" in names:
-        words.append("a trick ('2. West 5♥'), a take ('North takes East'), a draw ('West draws 7♦') or 'counts'")
+        words.append(_("a trick ('2. West 5♥'), a take ('North takes East'), a draw ('West draws 7♦') or 'counts'"))
         names -= {"TRICK_NO", "SEAT", "COUNTS", "COMMENT"}
     for n in ("CARD", "SEAT", "SIZE", "TRICK_NO", "_TAKES", "_DRAWS", "_OUT", "_FROM", "REST", "TAG", "_NL", "$END"):
         if n in names:
-            w = _EXPECT[n]
+            w = _(_EXPECT[n])
             if w not in words:
                 words.append(w)
             names.discard(n)
     for n in sorted(names):
         if n in ("COMMENT", "GAME_OPEN", "VERSION"):
             continue
-        w = _EXPECT.get(n) or ("'" + n.lower().lstrip("_") + "'")
+        w = _(_EXPECT[n]) if n in _EXPECT else "'" + n.lower().lstrip("_") + "'"
         if w not in words:
             words.append(w)
     if not words:
-        return "something else"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        return _("something else")
+    if len(words) == 1:
+        return words[0]
+    # i18n: the last two of a list of what may come: "a, b or c"
+    return _("{first} or {last}").format(first=_(", ").join(words[:-1]), last=words[-1])
 
 
 # ---- the builder: Lark calls these as it reduces ---------------------------------------------
@@ -265,14 +272,14 @@ class _Context:
             few = len(self.seats) <= MAX_SEATS_DOUBLE
             begins = [s for s in self.seats if s.lower().startswith(name.lower())] if few else []
             near = begins if len(begins) == 1 else difflib.get_close_matches(name, self.seats, n=1) if few else []
-            hint = f"did you mean '{near[0]}'?" if near else None
+            hint = _("did you mean '{seat}'?").format(seat=near[0]) if near else None
             if len(begins) == 1:
-                hint = f"did you mean '{near[0]}'? (check --fix writes it out)"
+                hint = _("did you mean '{seat}'? (check --fix writes it out)").format(seat=near[0])
             fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.tell(Code.UNKNOWN_SEAT, where, help=hint, fix=fix, name=name, seats=seat_list(self.seats))
         else:
             self.tell(Code.UNKNOWN_SEAT, self.span(tok), "no_tag", name=name,
-                      help='name the seats in the header: [Seats "North East South West"]')
+                      help=_('name the seats in the header: [Seats "North East South West"]'))
         return -1
 
     def card(self, tok: Token) -> int:
@@ -282,7 +289,7 @@ class _Context:
             return -1
         if c == C.MARKED_ACE and not self.rules.marked_ace:
             self.tell(Code.NOT_A_CARD, self.span(tok), "marked_single", card=tok,
-                      help="write A♠, or play with [Rules \"... packs=2\"]")
+                      help=_("write A♠, or play with [Rules \"... packs=2\"]"))
             return -1
         return c
 
@@ -296,9 +303,10 @@ def card_help(word: str) -> str | None:
     if len(word) < 2:
         return None
     if word[-1] in _SUITS_WRITTEN:
-        return f"the ranks are {' '.join(C.RANK_NAMES)} (T for 10), then the suit: 10♠, QH"
+        return _("the ranks are {ranks} (T for 10), then the suit: 10♠, QH").format(ranks=" ".join(C.RANK_NAMES))
     if C.parse_card(word[:-1] + "S") is not None:
-        return f"the suits are {' '.join(C.SUIT_SYMBOLS)} or {' '.join(C.SUIT_LETTERS)}, after the rank: QH"
+        return _("the suits are {symbols} or {letters}, after the rank: QH").format(
+            symbols=" ".join(C.SUIT_SYMBOLS), letters=" ".join(C.SUIT_LETTERS))
     return None
 
 
@@ -307,7 +315,7 @@ def seat_list(seats: Sequence[str]) -> str:
     the first of them and how many more (each message stays short whatever the header says)."""
     if len(seats) <= MAX_SEATS_DOUBLE:
         return ", ".join(seats)
-    return f"{', '.join(seats[:MAX_SEATS_DOUBLE])} and {len(seats) - MAX_SEATS_DOUBLE} more"
+    return _("{seats} and {n} more").format(seats=", ".join(seats[:MAX_SEATS_DOUBLE]), n=len(seats) - MAX_SEATS_DOUBLE)
 
 
 def _clip(word: str, most: int = 40) -> str:
@@ -397,7 +405,7 @@ class _Builder(Transformer[Token, Any]):
         low = tag.name.lower()
         if low in ("seats", "rules", "result", "dealer"):
             if low in ctx.tags_seen:
-                ctx.tell(Code.BAD_TAG, tag.span, "twice", name=tag.name, help="keep one")
+                ctx.tell(Code.BAD_TAG, tag.span, "twice", name=tag.name, help=_("keep one"))
                 return
             ctx.tags_seen.add(low)
         if low == "seats":
@@ -433,7 +441,7 @@ class _Builder(Transformer[Token, Any]):
                 ctx.error(
                     Code.BAD_RULES, e.message,
                     Span(vs.line, vs.col + e.offset, vs.start + e.offset, vs.start + e.offset + max(1, e.length)),
-                    help="`getaway-ref rules` lists the presets and options",
+                    help=_("`getaway-ref rules` lists the presets and options"),
                 )
 
     # setup ----------------------------------------------------------------------------
@@ -459,7 +467,7 @@ class _Builder(Transformer[Token, Any]):
             if cards is not None:
                 cards = tuple(C.sort_cards(cards))
             return Hand(seat, cards, len(cards) if cards is not None else 0, comment, span,
-                        tuple(ctx.span(first) for _ in (cards or ())))
+                        tuple(ctx.span(first) for _c in (cards or ())))
         # A hand is a set of cards: kept in the canonical order, each with its place.
         pairs = sorted(((ctx.card(t), ctx.span(t)) for t in ch[1:]), key=lambda p: C.sort_key(p[0]) if p[0] >= 0 else -1)
         return Hand(seat, tuple(p[0] for p in pairs), len(pairs), comment, span, tuple(p[1] for p in pairs))
@@ -492,7 +500,7 @@ class _Builder(Transformer[Token, Any]):
                         return None
                     if not self.ctx.rules.marked_ace:
                         self.ctx.tell(Code.NOT_A_CARD, self.ctx.span(tok), "marks", card=tok,
-                                      help="write A without *, or play with packs=2")
+                                      help=_("write A without *, or play with packs=2"))
                         return None
                     card = C.MARKED_ACE
                 out.append(card)
@@ -826,7 +834,7 @@ class Reader:
                     ctx.tell(Code.BAD_TAG, where, "no_game")
                 else:
                     ctx.tell(Code.VERSION_LINE, where, "before", found=word.group(0) if word else src.strip(),
-                             help="start the file with '%gwy 1'; begin each game with '%game'")
+                             help=_("start the file with '%gwy 1'; begin each game with '%game'"))
                 items = []
             for it in items:
                 if isinstance(it, _Version):
@@ -841,7 +849,7 @@ class Reader:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
             ctx.tell(Code.VERSION_LINE, Span(1, 1, 0, 1), "missing",
-                     help="add '%gwy 1' as the first line (check --fix adds it)",
+                     help=_("add '%gwy 1' as the first line (check --fix adds it)"),
                       fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
@@ -1113,10 +1121,10 @@ class Reader:
                 how, facts = "quoted", {}
             elif word is None and (ch.isspace() or not ch.isprintable()):
                 # Invisible in a quote: name it (a no-break space pasted from a web page).
-                name = unicodedata.name(ch, "a control character")
+                name = unicodedata.name(ch, _("a control character"))
                 ctx.tell(Code.SYNTAX_ERROR, Span(line, e.column, start, start + 1), "char",
                          expected=_expected_words(e.allowed or ()), point=f"{ord(ch):04X}", name=name,
-                         help="words are separated by spaces, tabs or commas; remove this character")
+                         help=_("words are separated by spaces, tabs or commas; remove this character"))
                 return
             else:
                 how, facts = "", {"expected": _expected_words(e.allowed or ()), "found": _clip(word.group(0) if word else ch)}
@@ -1246,7 +1254,7 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
         if isinstance(it, _ACTIONS):
             skipping = False
             if state == _HEADER:
-                ctx.tell(Code.OUT_OF_PLACE, it.span, "no_setup", help="add a 'deal' with every seat's hand or size")
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "no_setup", help=_("add a 'deal' with every seat's hand or size"))
             state = _BODY
             if isinstance(it, Trick):
                 if last_trick is None:
@@ -1269,7 +1277,8 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                         place = due
                     else:
                         misnumbered.append((say(Code.TRICK_NUMBER_OUT_OF_ORDER, expected=due, found=it.number).message, it.span,
-                                            f"number the tricks in order; '{last_trick}.' again continues trick {last_trick}"))
+                                            _("number the tricks in order; '{trick}.' again continues trick {trick}").format(
+                                                trick=last_trick)))
                         place = due
                 last_trick = it.number
             game.actions.append(it)
@@ -1285,7 +1294,7 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                 game.header.append(it)
         elif isinstance(it, _DealOpen):
             if setup is not None:
-                ctx.tell(Code.OUT_OF_PLACE, it.span, "setup_twice", help="start a new game with %game, or merge the two")
+                ctx.tell(Code.OUT_OF_PLACE, it.span, "setup_twice", help=_("start a new game with %game, or merge the two"))
                 skipping = True
                 continue
             setup = Position(span=it.span) if isinstance(it, _PositionOpen) else Deal(span=it.span)
@@ -1334,10 +1343,10 @@ def _assemble(items: Sequence[_Item | _BrokenTrick], ctx: _Context) -> Game:
                                                  for message, span, help in misnumbered])
             game.actions, moved = fixed
             game.findings.append(ctx.diagnostic(
-                Code.TRICK_LINES_OUT_OF_ORDER, say(Code.TRICK_LINES_OUT_OF_ORDER, runs=", ".join(map(str, _runs(written))),
+                Code.TRICK_LINES_OUT_OF_ORDER, say(Code.TRICK_LINES_OUT_OF_ORDER, runs=_(", ").join(map(str, _runs(written))),
                                                    number=moved.number).message, moved.span,
-                help="write the trick lines in the order of their numbers; the referee judges them so, as they "
-                     "explain the record where the order written does not"))
+                help=_("write the trick lines in the order of their numbers; the referee judges them so, as they "
+                       "explain the record where the order written does not")))
     if not game.span.line:
         # The %game line did not read (a stray character on it): the game is still where
         # that line is, and what points at the game points there (issue 25: every
@@ -1361,7 +1370,7 @@ def _check_setup(game: Game, ctx: _Context) -> None:
     where = seats_tag.value_span if seats_tag else (game.setup.span if game.setup is not None and game.setup.span.line
                                                     else game.span)
     if n and not 2 <= n <= limit:
-        ctx.tell(Code.BAD_SEATS, where, "count_pack" if limit < MAX_SEATS_DOUBLE else "count", limit=limit, n=n, help="with more than 8 players use a double pack: packs=2" if n > limit and limit < MAX_SEATS_DOUBLE else None)
+        ctx.tell(Code.BAD_SEATS, where, "count_pack" if limit < MAX_SEATS_DOUBLE else "count", limit=limit, n=n, help=_("with more than 8 players use a double pack: packs=2") if n > limit and limit < MAX_SEATS_DOUBLE else None)
     if game.setup is None:
         return
     seen: dict[int, Span] = {}
@@ -1377,11 +1386,12 @@ def _check_setup(game: Game, ctx: _Context) -> None:
     if not seen:
         ctx.tell(Code.BAD_DEAL, game.setup.span if game.setup.span.line else game.span,
                  "none_deal" if isinstance(game.setup, Deal) else "none_position",
-                  help="give every seat its cards or its number of cards: 'North 13'")
+                  help=_("give every seat its cards or its number of cards: 'North 13'"))
     elif missing:
         ctx.tell(Code.BAD_DEAL, game.setup.items[-1].span if game.setup.items else game.span, "missing",
                  seats=", ".join(missing),
-                  help="give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got away")
+                  help=_("give every seat its cards or its number of cards; in a position, 'Seat out' for a seat that has got "
+                         "away"))
     if isinstance(game.setup, Position):
         if len(game.setup.of(Waste)) > 1:
             ctx.tell(Code.BAD_DEAL, game.setup.of(Waste)[1].span, "waste")

@@ -20,10 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from referee.engine.language import gettext as _
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.notation.record import Game
-from referee.review.review import SAMPLES, WINDOW, GameReview, PlayReview, review_game, review_position
+from referee.review.review import SAMPLES, WINDOW, GameReview, PlayReview, review_game, review_position, said_action
 
 __all__ = ["GetAway", "could_get_away", "get_away_answer", "hint", "play_sentence", "standings_sentence",
            "trick_review_sentence"]
@@ -59,28 +60,29 @@ class GetAway:
 
 def _unjudged_why(r: GameReview, p: PlayReview) -> str:
     if not r.samples:
-        return (f"no exact verdict (more than {W.cards(r.window)} held, or a hand unseen) "
-                "and no chances (reviewed without samples)")
-    return ("no exact verdict and no chances: its one legal card, a mistake the referee reports, "
-            "or no deal fit what it knew")
+        return _("no exact verdict (more than {cards} held, or a hand unseen) and no chances (reviewed without "
+                 "samples)").format(cards=W.cards(r.window))
+    return _("no exact verdict and no chances: its one legal card, a mistake the referee reports, or no deal fit "
+             "what it knew")
 
 
 def play_sentence(r: GameReview, p: PlayReview, *, short: bool = False) -> str:
     """What the review says of one play or take, in words; ``short``: the verdict alone,
     without the seat's class before it (for narration, trick by trick)."""
     seat = r.seats[p.seat]
+    action = said_action(p.action)
     if p.exact and p.before is not None and p.after is not None and p.best is not None:
+        verdict = W.review_play(seat, action, p.verdict, p.after.value, p.best.value, [said_action(b) for b in p.better])
         if short:
-            return (W.review_play(seat, p.action, p.verdict, p.after.value, p.best.value, p.better)
-                    + f" (exact, {W.cards(p.held)} held)")
-        where = f"trick {p.trick}" if p.trick is not None else f"its take at line {p.line}"
+            return _("{verdict} (exact, {cards} held)").format(verdict=verdict, cards=W.cards(p.held))
         head = W.review_class(seat, p.trick, p.held, p.before.value) if p.trick is not None else (
-            f"{W.get_away_answer(p.before.value)}: before {where}, {seat} {W.get_away_class(p.before.value)} "
-            f"(exact, {W.cards(p.held)} held)")
-        return head + "; " + W.review_play(seat, p.action, p.verdict, p.after.value, p.best.value, p.better)
+            _("{answer}: before its take at line {line}, {seat} {why} (exact, {cards} held)").format(
+                answer=W.get_away_answer(p.before.value), line=p.line, seat=seat,
+                why=W.get_away_class(p.before.value), cards=W.cards(p.held)))
+        return head + _("; ") + verdict
     if p.chance_before is not None and p.chance_after is not None:
-        return W.review_chances(seat, p.action, p.chance_before, p.chance_after, p.samples, p.mark)
-    return W.review_unjudged(seat, p.action, _unjudged_why(r, p))
+        return W.review_chances(seat, action, p.chance_before, p.chance_after, p.samples, p.mark)
+    return W.review_unjudged(seat, action, _unjudged_why(r, p))
 
 
 def _chance_after(r: GameReview, seat: int, trick: int) -> float | None:
@@ -93,11 +95,13 @@ def get_away_answer(r: GameReview, seat: int, trick: int) -> GetAway:
     record's number)? From the review ``r``. ValueError if the game has no such seat or the
     review no such trick."""
     if not 0 <= seat < len(r.seats):
-        raise ValueError(f"game {r.number} has no seat {seat} (seats: {', '.join(r.seats)})")
+        raise ValueError(_("game {number} has no seat {seat} (seats: {seats})").format(
+            number=r.number, seat=seat, seats=_(", ").join(r.seats)))
     tricks = sorted({p.trick for p in r.plays if p.trick is not None})
     if trick not in tricks:
-        raise ValueError(f"game {r.number}'s review has no trick {trick}"
-                         + (f" (tricks {tricks[0]} to {tricks[-1]})" if tricks else ""))
+        raise ValueError((_("game {number}'s review has no trick {trick} (tricks {first} to {last})") if tricks else
+                          _("game {number}'s review has no trick {trick}")).format(
+            number=r.number, trick=trick, first=tricks[0] if tricks else 0, last=tricks[-1] if tricks else 0))
     name = r.seats[seat]
     mine = tuple(p for p in r.plays if p.trick == trick and p.seat == seat)
     chance = _chance_after(r, seat, trick)
@@ -117,7 +121,7 @@ def get_away_answer(r: GameReview, seat: int, trick: int) -> GetAway:
         parts = [play_sentence(r, p) for p in mine]
     if chance is not None:
         parts.append(W.review_after(name, trick, chance))
-    return GetAway(seat, trick, answer, mine, chance, W.cap("; ".join(parts)) + ".")
+    return GetAway(seat, trick, answer, mine, chance, _("{said}.").format(said=W.cap(_("; ").join(parts))))
 
 
 def could_get_away(game: Game, seat: int, trick: int, rules: RuleSet | None = None, *, window: int = WINDOW,
@@ -133,9 +137,9 @@ def standings_sentence(game: Game, trick: int | None, rules: RuleSet | None = No
     seat's class there, as ``review --after TRICK`` (or ``--at END``) gives it, in one
     answer. ValueError if the record has no such trick."""
     r = review_position(game, rules, after=trick, window=window, samples=samples, seed=seed)
-    said = "; ".join(W.review_standing(r.seats[t.seat], t.cls, t.draws, t.chance, r.budget, r.why_unknown)
-                     for t in r.standings)
-    return W.review_position_head(r.where, r.trick, r.held) + ": " + said + "."
+    said = _("; ").join(W.review_standing(r.seats[t.seat], t.cls, t.draws, t.chance, r.budget, r.why_unknown)
+                        for t in r.standings)
+    return _("{head}: {standings}.").format(head=W.review_position_head(r.where, r.trick, r.held), standings=said)
 
 
 def trick_review_sentence(r: GameReview, trick: int) -> str:
@@ -144,7 +148,7 @@ def trick_review_sentence(r: GameReview, trick: int) -> str:
     marked = [p for p in r.plays if p.trick == trick and (p.verdict in ("blunder", "only move") or p.mark)]
     if not marked:
         return ""
-    return "Review: " + "; ".join(play_sentence(r, p, short=True) for p in marked) + "."
+    return _("Review: {said}.").format(said=_("; ").join(play_sentence(r, p, short=True) for p in marked))
 
 
 def hint(game: Game, rules: RuleSet | None = None, *, window: int = WINDOW, samples: int = SAMPLES,
@@ -154,10 +158,10 @@ def hint(game: Game, rules: RuleSet | None = None, *, window: int = WINDOW, samp
     it, each from its own view."""
     r = review_game(game, rules, window=window, samples=samples, seed=seed)
     if not r.plays:
-        return "Nothing has been played yet: nothing to review."
+        return _("Nothing has been played yet: nothing to review.")
     p = r.plays[-1]
     said = play_sentence(r, p)
     if p.chances:
-        said += "; chances of losing now, each seat from what it could know: " + ", ".join(
-            f"{name} {'?' if c is None else W.percent(c)}" for name, c in zip(r.seats, p.chances))
-    return W.cap(said) + "."
+        said += _("; chances of losing now, each seat from what it could know: {chances}").format(chances=_(", ").join(
+            f"{name} {'?' if c is None else W.percent(c)}" for name, c in zip(r.seats, p.chances)))
+    return _("{said}.").format(said=W.cap(said))

@@ -21,6 +21,9 @@ from referee.archive.jobs import parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
+from referee.engine import language as L
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 from referee.engine.rules import RuleSet
 from referee.files import recover
 from referee.judging import wording as W
@@ -28,7 +31,7 @@ from referee.notation.reader import Reader, ReadError, chunks, read
 from referee.notation.record import Game
 from referee.notation.seek import ranges
 from referee.players.solver import Solver
-from referee.review.report import ReviewFile, game_model, play_lines, position_model
+from referee.review.report import VERDICT_WORDS, ReviewFile, game_model, play_lines, position_model
 from referee.review.review import (
     BUDGET,
     MARKS,
@@ -38,6 +41,7 @@ from referee.review.review import (
     PositionReview,
     review_game,
     review_position,
+    said_action,
 )
 
 FORMATS = ("text", "json")
@@ -55,30 +59,52 @@ def _games(file: Path, game: int | None) -> list[Game]:
         raise UsageError(f"{e.path}: {e.message}") from None
 
 
-# The marks' plurals, for the tally ("1 blunder", "2 blunders").
-_PLURAL = {"blunder": "blunders", "mistake": "mistakes", "inaccuracy": "inaccuracies", "only move": "only moves"}
-
-
 def counted(n: int, word: str) -> str:
-    """``1 blunder``, ``2 blunders``, ``0 inaccuracies``."""
-    return f"{n} {word if n == 1 else _PLURAL.get(word, word + 's')}"
+    """``1 blunder``, ``2 blunders``, ``0 inaccuracies``, in the current language."""
+    if word == "blunder":
+        said = ngettext("{n} blunder", "{n} blunders", n)
+    elif word == "mistake":
+        said = ngettext("{n} mistake", "{n} mistakes", n)
+    elif word == "inaccuracy":
+        said = ngettext("{n} inaccuracy", "{n} inaccuracies", n)
+    else:
+        said = ngettext("{n} only move", "{n} only moves", n)
+    return said.format(n=n)
+
+
+def game_head(number: int, rules: str, rest: str) -> str:
+    """The first line of a game's review: "game 3 — rules pagat — ..."."""
+    return _("game {number} — rules {rules} — {rest}").format(number=number, rules=rules, rest=rest)
+
+
+def stops_early(why: str) -> str:
+    return _("the replay stops early: {why}").format(why=why)
 
 
 def text_review(r: GameReview) -> str:
     """A game's review as text: its line, then each play with a verdict or a mark, and each
     mistake the referee found where it happened."""
     n_exact = sum(p.exact for p in r.plays)
-    lines = [f"game {r.number} — rules {r.rules} — "
-             + (f"{r.loser} lost" if r.loser else "no loser recorded")
-             + f" — {len(r.plays)} plays and takes, {n_exact} exact (at most {r.window} cards held)"
-             + (f", chances from {r.samples} samples a play (seed {r.seed})" if r.samples else "")]
+    bits = [_("{seat} lost").format(seat=r.loser) if r.loser else _("no loser recorded"),
+            ngettext("{n} play or take, {exact} exact (at most {window} cards held)",
+                     "{n} plays and takes, {exact} exact (at most {window} cards held)", len(r.plays)).format(
+                n=len(r.plays), exact=n_exact, window=r.window)]
+    rest = _(" — ").join(bits)
+    if r.samples:
+        rest += _(", ") + ngettext("chances from {n} sample a play (seed {seed})",
+                                   "chances from {n} samples a play (seed {seed})", r.samples).format(
+            n=r.samples, seed=r.seed)
+    lines = [game_head(r.number, r.rules, rest)]
     if r.stopped:
-        lines.append(f"  the replay stops early: {r.stopped}")
+        lines.append("  " + stops_early(r.stopped))
     if r.fewer_from is not None:
         first = r.plays[r.fewer_from - 1]
-        lines.append(f"  the work budget ({r.work_budget:,} positions a game) was too short for {r.samples} samples "
-                     f"a play: from play {r.fewer_from} (line {first.line}) on, plays got fewer (some none); "
-                     f"{r.work:,} positions spent")
+        lines.append("  " + ngettext(
+            "the work budget ({budget} positions a game) was too short for {n} sample a play: from play {play} "
+            "(line {line}) on, plays got fewer (some none); {spent} positions spent",
+            "the work budget ({budget} positions a game) was too short for {n} samples a play: from play {play} "
+            "(line {line}) on, plays got fewer (some none); {spent} positions spent", r.samples).format(
+            budget=f"{r.work_budget:,}", n=r.samples, play=r.fewer_from, line=first.line, spent=f"{r.work:,}"))
     shown = [p for p in r.plays if p.verdict in ("blunder", "only move") or p.mark or p.mistake]
     for p in shown:
         lines.extend(play_lines(r.seats, p))
@@ -89,8 +115,8 @@ def text_review(r: GameReview) -> str:
                   "mistake": sum(p.mark == "mistake" for p in mine),
                   "inaccuracy": sum(p.mark == "inaccuracy" for p in mine),
                   "only move": sum(p.verdict == "only move" for p in mine)}
-        tally.append(f"{name}: " + ", ".join(counted(v, k) for k, v in counts.items()))
-    lines.append("  " + "; ".join(tally))
+        tally.append(f"{name}: " + _(", ").join(counted(v, k) for k, v in counts.items()))
+    lines.append("  " + _("; ").join(tally))
     lines.extend(_text_chances(r))
     return "\n".join(lines)
 
@@ -98,9 +124,9 @@ def text_review(r: GameReview) -> str:
 def text_position(r: PositionReview) -> str:
     """Every seat's class at one point of a game, as text: the game's line, then a seat a line."""
     head = W.review_position_head(r.where, r.trick, r.held)
-    lines = [f"game {r.number} — rules {r.rules} — {head[0].lower()}{head[1:]}"]
+    lines = [game_head(r.number, r.rules, f"{head[0].lower()}{head[1:]}")]
     if r.stopped:
-        lines.append(f"  the replay stops early: {r.stopped}")
+        lines.append("  " + stops_early(r.stopped))
     for t in r.standings:
         lines.append("  " + W.review_standing(r.seats[t.seat], t.cls, t.draws, t.chance, r.budget, r.why_unknown))
     return "\n".join(lines)
@@ -111,16 +137,20 @@ def _text_chances(r: GameReview) -> list[str]:
     charted = [p for p in r.plays if p.chances]
     if not charted:
         return []
-    out = ["  chances of losing, each seat from what it could know:",
-           "    (each seat is judged from its own view, the hands it could not see dealt at random, so the seats'"
-           " chances need not add up to 100%)"]
+    out = ["  " + _("chances of losing, each seat from what it could know:"),
+           "    " + _("(each seat is judged from its own view, the hands it could not see dealt at random, so the "
+                      "seats' chances need not add up to 100%)")]
     for i, p in enumerate(charted):
         last_of_trick = i + 1 == len(charted) or p.trick is None or charted[i + 1].trick != p.trick
         if not last_of_trick:
             continue
-        where = f"after trick {p.trick}" if p.trick is not None else f"after {r.seats[p.seat]} {p.action}"
-        out.append(f"    {where} (line {p.line}): " + ", ".join(
-            f"{name} {'?' if c is None else f'{round(100 * c)}%'}" for name, c in zip(r.seats, p.chances)))
+        each = _(", ").join(f"{name} {'?' if c is None else W.percent(c)}" for name, c in zip(r.seats, p.chances))
+        if p.trick is not None:
+            said = _("after trick {trick} (line {line}): {chances}").format(trick=p.trick, line=p.line, chances=each)
+        else:
+            said = _("after {seat} {action} (line {line}): {chances}").format(
+                seat=r.seats[p.seat], action=said_action(p.action), line=p.line, chances=each)
+        out.append("    " + said)
     return out
 
 
@@ -140,12 +170,20 @@ def _init(base: RuleSet | None, window: int, samples: int, seed: int) -> None:
     _settings = (base, window, samples, seed)
 
 
+def syntax_errors(number: int) -> str:
+    return _("game {number}: syntax errors (run getaway-ref check)").format(number=number)
+
+
+def stopped_game(number: int, why: str) -> str:
+    return _("game {number}: {why}").format(number=number, why=stops_early(why))
+
+
 def _one(g: Game, settings: Settings, progress: Callable[[int, int], None] | None = None) -> GameReview | str:
     """A game's review, or why it was not reviewed. A fresh solver each game: its table and
     budget then depend on the game alone, so --jobs and --dask never change a verdict."""
     base, window, samples, seed = settings
     if g.errors:
-        return f"game {g.number}: syntax errors (run getaway-ref check)"
+        return syntax_errors(g.number)
     return review_game(g, base, window=window, samples=samples, seed=seed, solver=Solver(max_nodes=BUDGET),
                        progress=progress)
 
@@ -180,7 +218,7 @@ class _Progress:
         if self._bar is None:
             if time.monotonic() - self._start < self.SHOW_AFTER:
                 return
-            self._bar = Progress(TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("plays"),
+            self._bar = Progress(TextColumn(_("reviewing")), BarColumn(), MofNCompleteColumn(), TextColumn(_("plays")),
                                  TimeElapsedColumn(), console=Console(stderr=True), transient=True)
             self._bar.start()
             self._task = self._bar.add_task("review", total=total)
@@ -218,10 +256,11 @@ def review_slice(piece: Slice, settings: Settings | None = None) -> list[GameRev
 
 
 def review_slice_with(fields: list[str | int], base: RuleSet | None, window: int, samples: int,
-                      seed: int) -> list[GameReview | str]:
-    """review_slice on a Dask worker, which no initializer of ours started: the settings come
-    with the slice, and the slice as a list (a tuple would be read by Dask as a task)."""
-    with _reviewing:
+                      seed: int, lang: str = L.ENGLISH) -> list[GameReview | str]:
+    """review_slice on a Dask worker, which no initializer of ours started: the settings and
+    the run's language come with the slice, and the slice as a list (a tuple would be read
+    by Dask as a task)."""
+    with _reviewing, L.speaking(lang):
         return review_slice(Slice(*fields), (base, window, samples, seed))  # type: ignore[arg-type]
 
 
@@ -243,7 +282,7 @@ def _reviewed(file: Path, game: int | None, jobs: int, dask: str | None,
     try:
         # A game a slice: a review takes seconds, the cut a few microseconds.
         cut = (Slice(str(file), *r, str(file)) for r in ranges(str(file), 1))
-        results = (runner.map(review_slice_with, cut, *_settings) if isinstance(runner, DaskRunner)
+        results = (runner.map(review_slice_with, cut, *_settings, L.current()) if isinstance(runner, DaskRunner)
                    else runner.map(review_slice, cut))
         for reviewed in results:
             yield from reviewed
@@ -261,7 +300,7 @@ def _positions(file: Path, game: int | None, base: RuleSet | None, after: int | 
     """Every seat's class at the end of each game (or after trick ``after``), or why not."""
     for g in _games(file, game):
         if g.errors:
-            yield f"game {g.number}: syntax errors (run getaway-ref check)"
+            yield syntax_errors(g.number)
             continue
         try:
             yield review_position(g, base, after=after, window=window, samples=samples, seed=seed,
@@ -281,7 +320,7 @@ def position_command(file: Path, game: int | None, fmt: str, base: RuleSet | Non
             skipped.append(r)
             continue
         if r.stopped:
-            skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
+            skipped.append(stopped_game(r.number, r.stopped))
         found.append(r)
     if fmt == "json":
         doc = ReviewFile(path=str(file), games=[], positions=[position_model(r) for r in found], not_reviewed=skipped)
@@ -290,7 +329,7 @@ def position_command(file: Path, game: int | None, fmt: str, base: RuleSet | Non
         for r in found:
             print(text_position(r))
         for s in skipped:
-            print(f"not reviewed: {s}")
+            print(_("not reviewed: {why}").format(why=s))
     return 1 if skipped else 0
 
 
@@ -332,7 +371,7 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
                 skipped.append(r)
                 continue
             if r.stopped:
-                skipped.append(f"game {r.number}: the replay stops early: {r.stopped}")
+                skipped.append(stopped_game(r.number, r.stopped))
             reviews.append(r)
     finally:
         progress.close()
@@ -343,8 +382,9 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
         for r in reviews:
             print(text_review(r))
         for s in skipped:
-            print(f"not reviewed: {s}")
-        marks = ", ".join(f"{p} points {name}" for p, name in MARKS)
+            print(_("not reviewed: {why}").format(why=s))
+        marks = _(", ").join(_("{points} points {mark}").format(points=p, mark=_(VERDICT_WORDS[name]))
+                             for p, name in MARKS)
         if any(r.samples for r in reviews):
-            print(f"marks from the rise in the chance of losing: {marks}")
+            print(_("marks from the rise in the chance of losing: {marks}").format(marks=marks))
     return 1 if skipped else 0

@@ -42,7 +42,7 @@ from referee.notation.format import format_game
 from referee.notation.reader import parse
 from referee.notation.record import Comment, Game, Hand, Lead, NextTrick, Out, Play, Position, Tag, Trick, Trumps, Waste
 from referee.players.solver import SearchLimit, SeatClass, Solver, actor, cards_held
-from referee.review.review import BUDGET, WINDOW, known_position, line_words, played_clean, review_game
+from referee.review.review import BUDGET, WINDOW, known_position, line_words, played_clean, review_game, said_move
 
 __all__ = [
     "LINE",
@@ -288,7 +288,7 @@ def puzzle_game(p: Puzzle, source: str = "") -> Game:
     if p.played is not None:
         header.append(Comment(W.puzzle_played(seats[p.seat], p.played)))
     for a in sorted(p.answers, key=lambda a: a.cls is not SeatClass.SAFE):
-        header.append(Comment(W.puzzle_answer(seats[p.seat], a.card, a.cls.value, a.line, a.end)))
+        header.append(Comment(W.puzzle_answer(seats[p.seat], a.card, a.cls.value, [said_move(m) for m in a.line], a.end)))
     actions = [Trick(v.trick_no, [Play(s, c) for s, c in plays])] if plays else []
     return Game(1, header=header, seats=seats, rules=p.rules, setup=Position(items=items), actions=actions)
 
@@ -369,7 +369,7 @@ def page_data(e: Engine, seats: Sequence[str], played: str | None = None) -> dic
         "seat": seats[seat], "task": W.puzzle_task(seats[seat], len(got), len(safe)), "played": "",
         "cards": [{"card": card_str(a.card), "right": a.cls is SeatClass.SAFE, "class": a.cls.value,
                    "verdict": W.puzzle_verdict(a.cls is SeatClass.SAFE),
-                   "sentence": W.puzzle_answer(seats[seat], a.card, a.cls.value, a.line, a.end)} for a in got],
+                   "sentence": W.puzzle_answer(seats[seat], a.card, a.cls.value, [said_move(m) for m in a.line], a.end)} for a in got],
     }
     if played:
         from_text = [a.card for a in got if card_str(a.card) == played]

@@ -10,7 +10,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from referee.review.review import GameReview, PlayReview, PositionReview
+from referee.engine.language import N_, ngettext
+from referee.engine.language import gettext as _
+from referee.judging import wording as W
+from referee.review.review import GameReview, PlayReview, PositionReview, said_action, said_move
 
 REVIEW_SCHEMA_VERSION = 1
 
@@ -129,26 +132,41 @@ def game_model(r: GameReview) -> GameReviewModel:
         ) for p in r.plays])
 
 
+# The review's words for its verdicts and marks, as its text says them (the JSON keeps the
+# English codes: "blunder", "only move").
+VERDICT_WORDS = {"blunder": N_("blunder"), "only move": N_("only move"), "mistake": N_("mistake"),
+                 "inaccuracy": N_("inaccuracy")}
+
+
 def play_lines(seats: Sequence[str], p: PlayReview) -> list[str]:
     """One play's lines of ``review``'s text (a verdict, a mark, or a mistake, and the
-    solver's line), as the replay page's review panel shows them too."""
-    where = f"trick {p.trick}" if p.trick is not None else "take"
-    head = f"  line {p.line}, {where}: {seats[p.seat]} {p.action}"
+    solver's line), as the replay page's review panel shows them too, in the current language."""
+    if p.trick is not None:
+        head = _("line {line}, trick {trick}: {seat} {action}").format(line=p.line, trick=p.trick,
+                                                                     seat=seats[p.seat], action=said_action(p.action))
+    else:
+        head = _("line {line}, a take: {seat} {action}").format(line=p.line, seat=seats[p.seat],
+                                                               action=said_action(p.action))
+    head = "  " + head
     if p.mistake:
-        return [f"{head}: a mistake, not reviewed: {p.mistake}"]
+        return [_("{head}: a mistake, not reviewed: {mistake}").format(head=head, mistake=p.mistake)]
     if p.verdict in ("blunder", "only move"):
         assert p.before is not None and p.after is not None and p.best is not None
         if p.verdict == "blunder":
-            out = [f"{head}: blunder (exact, {p.held} cards held): {p.best.value} -> {p.after.value}; "
-                   f"{' or '.join(p.better)} kept it {p.best.value}"]
+            out = [_("{head}: blunder (exact, {cards} held): {best} -> {after}; {better} kept it {best}").format(
+                head=head, cards=W.cards(p.held), best=W.class_word(p.best.value), after=W.class_word(p.after.value),
+                better=_(" or ").join(said_action(b) for b in p.better))]
         else:
-            out = [f"{head}: only move (exact, {p.held} cards held): the one choice that kept it safe"]
+            out = [_("{head}: only move (exact, {cards} held): the one choice that kept it safe").format(
+                head=head, cards=W.cards(p.held))]
         if p.solver_line:
-            out.append("      solver: " + ", ".join(p.solver_line))
+            out.append("      " + _("solver: {line}").format(line=_(", ").join(said_move(m) for m in p.solver_line)))
         return out
     assert p.chance_before is not None and p.chance_after is not None
-    return [f"{head}: {p.mark} (chances): {round(100 * p.chance_before)}% -> {round(100 * p.chance_after)}% "
-            f"to lose, {p.samples} samples"]
+    return [ngettext("{head}: {mark} (chances): {before} -> {after} to lose, {n} sample",
+                     "{head}: {mark} (chances): {before} -> {after} to lose, {n} samples", p.samples).format(
+        head=head, mark=_(VERDICT_WORDS[p.mark]) if p.mark in VERDICT_WORDS else p.mark,
+        before=W.percent(p.chance_before), after=W.percent(p.chance_after), n=p.samples)]
 
 
 def position_model(r: PositionReview) -> PositionModel:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from referee.engine.cards import card_str
 from referee.engine.events import Action, PlayCard, TakeHand
+from referee.engine.language import gettext as _
 from referee.engine.rules import RuleSet
 from referee.engine.state import Engine, IllegalAction, Phase
 from referee.judging import wording as W
@@ -190,6 +191,25 @@ def action_words(a: Action, seats: Sequence[str]) -> str:
     return f"draws {card_str(a.card)}"
 
 
+def said_action(action: str) -> str:
+    """An action as the review stores it (the record's words: a card, "takes East", "draws
+    Q♠", "no take") in the current language's words."""
+    verb, _sep, rest = action.partition(" ")
+    if verb == "takes" and rest:
+        return _("takes {seat}").format(seat=rest)
+    if verb == "draws" and rest:
+        return _("draws {card}").format(card=rest)
+    if action == "no take":
+        return _("no take")
+    return action
+
+
+def said_move(move: str) -> str:
+    """One move of a line as the review stores it ("North takes East", "East 7♦"), said."""
+    seat, _sep, action = move.partition(" ")
+    return f"{seat} {said_action(action)}" if action else move
+
+
 def line_words(e: Engine, line: Sequence[Action], seats: Sequence[str]) -> list[str]:
     """A line of actions in words, each with its seat: "East 7♦", "North takes East"."""
     out = []
@@ -306,7 +326,7 @@ def _exact(p: PlayReview, before: Engine, a: Action, seat: int, seats: Sequence[
     if not mine:
         return
     after = mine[0]
-    ranks = [c.rank for _, c in options] + ([waiting.rank] if waiting is not None else [])
+    ranks = [c.rank for _o, c in options] + ([waiting.rank] if waiting is not None else [])
     top = max(ranks)
     p.exact = True
     p.before, p.after = now, after
@@ -619,15 +639,17 @@ def review_position(game: Game, rules: RuleSet | None = None, *, after: int | No
         found = [j for j, step in enumerate(steps) if step.trick == after and isinstance(step.item, Play)]
         if not found:
             have = sorted({step.trick for step in steps if step.trick is not None})
-            raise ValueError(f"game {game.number} has no trick {after} in its record"
-                             + (f" (tricks {have[0]} to {have[-1]})" if have else " (no tricks)"))
+            raise ValueError((_("game {number} has no trick {trick} in its record (tricks {first} to {last})")
+                              if have else _("game {number} has no trick {trick} in its record (no tricks)")).format(
+                number=game.number, trick=after, first=have[0] if have else 0, last=have[-1] if have else 0))
         k = found[-1]
     if k >= 0:
         here = known_position(_after(steps, k))
     elif result.engine is not None:
         here = known_position(result.engine)
     else:
-        raise ValueError(f"game {game.number}: the replay stops before any position: {result.stopped}")
+        raise ValueError(_("game {number}: the replay stops before any position: {why}").format(
+            number=game.number, why=result.stopped))
     last = steps[k] if k >= 0 else None
     item = last.item if last is not None else None
     line = (item.seat_span.line if isinstance(item, Play) else item.span.line) if isinstance(item, (Play, Take)) \
@@ -639,8 +661,9 @@ def review_position(game: Game, rules: RuleSet | None = None, *, after: int | No
     now = here.view()
     exact = solvable(here) and out.held <= window
     if not exact and now.phase != Phase.OVER:
-        out.why_unknown = ("a hand or the waste pile holds cards nobody has seen" if not solvable(here) else
-                           f"{out.held} cards held, more than the window of {window}, --window")
+        out.why_unknown = (_("a hand or the waste pile holds cards nobody has seen") if not solvable(here) else
+                           _("{cards} held, more than the window of {window}, --window").format(
+                               cards=W.cards(out.held), window=window))
     start = solver.nodes
     views: dict[int, list[Step]] = {}
     sampled: list[float | None] = []
