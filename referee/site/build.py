@@ -23,7 +23,8 @@ from referee.table.page import page_strings, plural_table, render, script_counts
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The page's own files (static/), copied as they are, and the zip of the package.
-STATIC = ("app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js", "qr.js", "lang.js")
+STATIC = ("app.js", "worker.mjs", "site.css", "icon.svg", "table-site.js", "qr.js", "lang.js")
+MANIFEST = "manifest.webmanifest"  # the web app manifest, one a language (manifest_text)
 WORKER = "worker.mjs"
 LANG_SCRIPT = "lang.js"  # the pages' language: the site's languages written into it
 INDEX_PAGE = "index.html"  # the first page (templates/index.html.j2), one a language
@@ -107,9 +108,27 @@ def write_zip(path: Path) -> None:
 
 def page_name(page: str, lang: str) -> str:
     """A page's file in a language: ``index.html`` in English, ``index.ur.html`` in Urdu
-    (lang.js opens the one the phone chose by the same names)."""
-    stem = page.removesuffix(".html")
-    return page if lang == L.ENGLISH else f"{stem}.{lang}.html"
+    (lang.js opens the one the phone chose by the same names; the manifests are named so too)."""
+    stem, dot, ext = page.rpartition(".")
+    return page if lang == L.ENGLISH else f"{stem}.{lang}{dot}{ext}"
+
+
+def manifest_text(lang: str = L.ENGLISH) -> str:
+    """The web app manifest of the pages in ``lang``: the name a phone's home screen shows,
+    in that language, opening the first page in it."""
+    with L.speaking(lang) as chosen:
+        info = L.info(chosen)
+        manifest = {
+            "name": L.gettext("Getaway referee"), "short_name": L.gettext("Getaway ref"),
+            "description": L.gettext("The rules referee for Getaway (Bhabhi, Thulla, Donkey), offline in the browser"),
+            "lang": info.tag, "dir": info.dir,
+            "start_url": f"./{page_name(INDEX_PAGE, chosen)}", "scope": "./", "display": "standalone",
+            "background_color": "#0f5132", "theme_color": "#0f5132",
+            "shortcuts": [{"name": L.gettext("The table"), "short_name": L.gettext("Table"),
+                           "url": f"./{page_name(TABLE_PAGE, chosen)}"}],
+            "icons": [{"src": "icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+        }
+    return json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
 
 
 def _script(name: str) -> str:
@@ -127,7 +146,8 @@ def table_page(lang: str = L.ENGLISH) -> str:
     opens one (the last kept, or a new one) when the page loads. In ``lang``, with the
     sentences of the site's table script too."""
     return render({"file": "", "games": [], "live": {}, "role": "recorder", "seat": None}, serve=True, site=True,
-                  lang=lang, words=_script_strings("table-site.js", lang), index_page=page_name(INDEX_PAGE, lang))
+                  lang=lang, words=_script_strings("table-site.js", lang), index_page=page_name(INDEX_PAGE, lang),
+                  manifest=page_name(MANIFEST, lang))
 
 
 def index_page(lang: str = L.ENGLISH) -> str:
@@ -141,7 +161,8 @@ def index_page(lang: str = L.ENGLISH) -> str:
     with L.speaking(lang) as chosen:
         page: str = env.get_template("index.html.j2").render(
             lang=L.info(chosen), languages=[L.LANGUAGES[c] for c in L.shipped()],
-            table_page=page_name(TABLE_PAGE, chosen), i18n=_script_strings("app.js", chosen),
+            table_page=page_name(TABLE_PAGE, chosen), manifest=page_name(MANIFEST, chosen),
+            i18n=_script_strings("app.js", chosen),
             plural=plural_table(chosen))
     return page
 
@@ -190,7 +211,7 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
         files.append(f"pyodide/{name}")
     # Each page once a language (the site has no server to choose for the phone; lang.js does).
     for lang in L.shipped():
-        for page, text in ((INDEX_PAGE, index_page), (TABLE_PAGE, table_page)):
+        for page, text in ((INDEX_PAGE, index_page), (TABLE_PAGE, table_page), (MANIFEST, manifest_text)):
             (out / page_name(page, lang)).write_text(text(lang), encoding="utf-8")
             files.append(page_name(page, lang))
     write_zip(out / ZIP)

@@ -383,7 +383,7 @@ DIRECTIONS = ("ltr", "rtl")
 
 def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str | None = None,
            direction: str | None = None, words: dict[str, object] | None = None,
-           index_page: str = "index.html") -> str:
+           index_page: str = "index.html", manifest: str = "manifest.webmanifest") -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
     recorder's and watchers' parts and lets the script talk to the server that sent it;
     ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
@@ -395,7 +395,7 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
     the page is laid out right to left by its logical CSS properties (the felt keeps the
     table's own geometry, and a card's rank and suit read as printed; docs/howto/table.md).
     ``words``: more sentences for the page's scripts, in its language (the site's own scripts'),
-    and ``index_page`` the site's first page in that language."""
+    and ``index_page`` and ``manifest`` the site's first page and web app manifest in that language."""
     if direction is not None and direction not in DIRECTIONS:
         raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}")
     css, js = _asset("table.css"), _asset("table.js")
@@ -416,7 +416,9 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
             title=title, file=data.get("file", ""), data=data, css=Markup(css),
             js=Markup(js), csp=csp, serve=serve, site=site, lang=L.info(chosen),
             direction=direction or L.info(chosen).dir,
-            languages=[L.LANGUAGES[c] for c in L.shipped()], i18n={**page_strings(script_words(), script_counts()), **(words or {})}, index_page=index_page,
+            languages=[L.LANGUAGES[c] for c in L.shipped()],
+            i18n={**page_strings(script_words(), script_counts()), **(words or {})},
+            index_page=index_page, manifest=manifest,
             plural=plural_table(chosen))
     return page
 
