@@ -243,8 +243,8 @@ def urdu_site(tmp_path_factory):
 
 def test_the_offline_site_in_urdu_kept_by_its_picker_and_offline(urdu_site, tmp_path: Path) -> None:
     from selenium.webdriver.support.ui import Select, WebDriverWait
-    from test_site_table import START, _started
     from test_access import _axe, _axe_source, _no_violations
+    from test_site_table import START, _started
 
     drv = urdu_site.drv
     drv.get(urdu_site.url)
