@@ -18,7 +18,7 @@ from referee.engine import language as L
 from referee.notation.grammar import grammar_path
 from referee.reports.docs import doc_text
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
-from referee.table.page import page_strings, plural_table, render, script_counts, script_words
+from referee.table.page import page_strings, plural_table, render, script_counts, script_words, template
 
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -152,14 +152,8 @@ def table_page(lang: str = L.ENGLISH) -> str:
 
 def index_page(lang: str = L.ENGLISH) -> str:
     """The site's first page (check a record, follow a link, review) in ``lang``."""
-    import jinja2
-
-    env = jinja2.Environment(loader=jinja2.PackageLoader("referee.site", "templates"), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                             extensions=["jinja2.ext.i18n"])
-    env.install_gettext_callables(L.gettext, L.ngettext, newstyle=True)  # type: ignore[attr-defined]
     with L.speaking(lang) as chosen:
-        page: str = env.get_template("index.html.j2").render(
+        page: str = template("index.html.j2", "referee.site").render(
             lang=L.info(chosen), languages=[L.LANGUAGES[c] for c in L.shipped()],
             table_page=page_name(TABLE_PAGE, chosen), manifest=page_name(MANIFEST, chosen),
             i18n=_script_strings("app.js", chosen),

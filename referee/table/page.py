@@ -296,20 +296,23 @@ def _broken(g: Game) -> dict[str, object]:
     return {"title": g.tag("Event") or L.gettext("Game {number}").format(number=g.number), "game": g.number, "rules": g.rules or "",
             "seats": list(g.seats), "positions": [], "tricks": {}, "moves": [], "mistakes": [], "loose": [], "review": None,
             "puzzle": None,
-            "end": f"Game {g.number} has {len(g.errors)} syntax error(s), the first at line "
-                   f"{d.span.line if d.span else '?'}: {d.message} (run getaway-ref check)"}
+            "end": L.ngettext("Game {number} has {n} syntax error, at line {line}: {message} (run getaway-ref check)",
+                              "Game {number} has {n} syntax errors, the first at line {line}: {message} "
+                              "(run getaway-ref check)", len(g.errors)).format(
+                number=g.number, n=len(g.errors), line=d.span.line if d.span else "?", message=d.message)}
 
 
 # ---- the template ------------------------------------------------------------------------------
 
 @functools.cache
-def _env() -> Any:
-    """The template's environment, made on the first page rendered: jinja2 is imported only
+def _env(package: str = "referee.table") -> Any:
+    """The templates' environment (of ``package``'s ``templates`` folder: the table's, or the
+    offline site's first page), made on the first page rendered: jinja2 is imported only
     where a page is rendered (the site's Worker computes the table's data and never renders)."""
     import jinja2
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("referee.table", "templates"),
+        loader=jinja2.PackageLoader(package, "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
     )
@@ -317,6 +320,11 @@ def _env() -> Any:
     # of the page being rendered: {% trans %}, _() and ngettext() in the templates.
     env.install_gettext_callables(L.gettext, L.ngettext, newstyle=True)  # type: ignore[attr-defined]
     return env
+
+
+def template(name: str, package: str = "referee.table") -> Any:
+    """A page template, its words said in the language current when it is rendered."""
+    return _env(package).get_template(name)
 
 
 # The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
