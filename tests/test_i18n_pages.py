@@ -188,6 +188,36 @@ def test_the_replay_page_in_urdu_says_the_felt_the_chart_and_the_review_in_urdu(
         place="trick-99", number=game["game"], first=have[0], last=have[-1])
 
 
+def test_serves_recorder_in_urdu_says_the_cards_a_seat_may_hold_and_the_counts_in_urdu(tmp_path, browser) -> None:  # noqa: F811
+    """serve's table (the same script) on a phone that chose Urdu: the recorder's card list and
+    the felt's counts in the catalogue's words."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    from test_serve import POSITION, Server, _answer, _click, _wait
+
+    rec = tmp_path / "table.gwy"
+    rec.write_text(POSITION, encoding="utf-8")
+    srv = Server(rec, "--host", "127.0.0.1")
+    try:
+        browser.get(srv.record + ("&" if "?" in srv.record else "?") + "lang=ur")
+        _wait(browser, lambda d: d.find_elements("css selector", '#pick-card button[data-card="A♠"]'), "the recorder")
+        sizes = browser.execute_script("return Array.from(document.querySelectorAll('#felt .hand .size')).map(e => e.textContent)")
+        assert sorted(sizes) == [ur_n("{n} card", "{n} cards", 2)] * 4
+        before = _answer(browser)
+        _click(browser, '#pick-seat button[data-seat="North"]')
+        _click(browser, '#pick-card button[data-card="A♠"]')
+        _wait(browser, lambda d: _answer(d) != before, "the ruling on North A♠")
+        # East must follow spades: its heart is a card it may hold, a mistake if played now
+        _wait(browser, lambda d: d.find_elements("css selector", '#pick-seat button[data-seat="East"][aria-pressed="true"]'),
+              "East to play")
+        sep = browser.execute_script("return document.querySelector('#pick-card .sep').textContent")
+        assert sep == ur("other cards {seat} may hold (a mistake if played now):", seat="East")
+        sizes = browser.execute_script("return Array.from(document.querySelectorAll('#felt .hand .size')).map(e => e.textContent)")
+        assert ur_n("{n} card", "{n} cards", 1) in sizes
+    finally:
+        srv.stop()
+
+
 # ---- the offline site in Urdu -------------------------------------------------------------------
 
 def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(tmp_path: Path) -> None:
