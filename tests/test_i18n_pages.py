@@ -128,10 +128,9 @@ def test_the_replay_page_in_urdu_says_the_felt_the_chart_and_the_review_in_urdu(
     page = _page(tmp_path, BLUNDER, "--review", "--lang", "ur")
     data = json.loads(re.search(r'id="data">(.*?)</script>', page.read_text(encoding="utf-8"), re.S).group(1))
     game = data["games"][0]
-    review = run_cli("review", str(BLUNDER), "--format", "json")
-    blunder = min((p for p in json.loads(review.stdout)["games"][0]["plays"] if p["verdict"] == "blunder"),
-                  key=lambda p: p["step"])
-    at = blunder["step"] + 1
+    # the first blunder the review marked, as the page has it (its seat, action and classes)
+    blunder = min((m for m in game["review"]["marks"] if m["mark"] == "blunder"), key=lambda m: m["at"])
+    at = blunder["at"]
     _open(desktop, page, f"#step-{at}")
     shown = desktop.execute_script(_READ)
     assert (shown["lang"], shown["dir"]) == ("ur", "rtl")
@@ -220,14 +219,27 @@ def test_serves_recorder_in_urdu_says_the_cards_a_seat_may_hold_and_the_counts_i
 
 # ---- the offline site in Urdu -------------------------------------------------------------------
 
-def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(tmp_path: Path) -> None:
-    from test_site import _runtime
-
-    from referee.site.build import build_site
+@pytest.fixture(scope="module")
+def urdu_site(tmp_path_factory):
+    from test_page import start_chrome
+    from test_site import Site, _runtime
 
     runtime = _runtime()
-    out = tmp_path / "site"
-    files = build_site(out, runtime)
+    root = tmp_path_factory.mktemp("site") / "site"
+    r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
+    assert r.returncode == 0, r.stderr
+    drv = start_chrome()
+    s = Site(root, drv)
+    try:
+        yield s
+    finally:
+        drv.quit()
+        s.close()
+
+
+def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(urdu_site) -> None:
+    out = urdu_site.root
+    files = [p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()]
     for code in L.shipped():
         for page in ("index", "table"):
             name = f"{page}.html" if code == "en" else f"{page}.{code}.html"
@@ -251,24 +263,6 @@ def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(tmp_
         (ur("Getaway referee"), "ur", "rtl", "./index.ur.html")
     assert manifest["shortcuts"][0]["url"] == "./table.ur.html"
     assert json.loads((out / "manifest.webmanifest").read_text(encoding="utf-8"))["start_url"] == "./index.html"
-
-
-@pytest.fixture(scope="module")
-def urdu_site(tmp_path_factory):
-    from test_page import start_chrome
-    from test_site import Site, _runtime
-
-    runtime = _runtime()
-    root = tmp_path_factory.mktemp("site") / "site"
-    r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
-    assert r.returncode == 0, r.stderr
-    drv = start_chrome()
-    s = Site(root, drv)
-    try:
-        yield s
-    finally:
-        drv.quit()
-        s.close()
 
 
 def test_the_offline_site_in_urdu_kept_by_its_picker_and_offline(urdu_site, tmp_path: Path) -> None:
