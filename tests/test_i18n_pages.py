@@ -165,6 +165,9 @@ def test_the_replay_page_in_urdu_says_the_felt_the_chart_and_the_review_in_urdu(
         "dt.nextElementSibling.textContent; }); return o;")
     assert facts[ur("Class before")] == ur(blunder["before"])
     assert facts[ur("Kept it {class}", **{"class": ur(blunder["best"])})] == f" {ur('or')} ".join(blunder["better"])
+    # the play's tooltip in the trick list: its mark and the review's figures in Urdu
+    title = desktop.find_element(By.CSS_SELECTOR, f'#moves a[data-at="{at}"]').get_attribute("title")
+    assert f"{ur('blunder')} ({blunder['detail']})" in title and re.findall(r"[A-Za-z]{3,}", blunder["detail"]) == []
     # what one seat knew: the others' cards it has not seen, counted in Urdu
     Select(desktop.find_element(By.ID, "view")).select_by_value("0")
     unseen = desktop.execute_script(_READ)["unseen"]

@@ -276,9 +276,14 @@ def review_data(r: GameReview, offset: int) -> dict[str, object]:
         at = p.step + offset
         mark = p.verdict if p.verdict in ("blunder", "only move") else p.mark
         if mark:
-            detail = (f"exact, {p.held} cards held: {p.best.value if p.best else ''} -> {p.after.value if p.after else ''}"
-                      if p.exact else f"{round(100 * (p.chance_before or 0))}% -> {round(100 * (p.chance_after or 0))}% "
-                      f"to lose, {p.samples} samples")
+            # the play's tooltip in the trick list, in the page's words (a class: safe, open, lost)
+            detail = (L.ngettext("exact, {n} card held: {best} -> {after}", "exact, {n} cards held: {best} -> {after}",
+                                 p.held).format(n=p.held, best=L.gettext(p.best.value) if p.best else "",
+                                                after=L.gettext(p.after.value) if p.after else "")
+                      if p.exact else
+                      L.ngettext("{before}% -> {after}% to lose, {n} sample", "{before}% -> {after}% to lose, {n} samples",
+                                 p.samples).format(before=round(100 * (p.chance_before or 0)),
+                                                   after=round(100 * (p.chance_after or 0)), n=p.samples))
             # The panel under the table: what review prints of the play, and its parts.
             marks.append({"at": at, "seat": r.seats[p.seat], "action": p.action, "mark": mark, "detail": detail,
                           "lines": [ln.strip() for ln in play_lines(r.seats, p)],
