@@ -26,6 +26,7 @@ import pytest
 from conftest import DEAL, RECORDS, ROOT, run_cli
 from test_page import ARTIFACTS, DESKTOP, PHONE, _data, start_chrome
 
+from referee.engine import language as L
 from referee.table.page import render
 
 AXE_VERSION = "4.14.1"  # the axe-core the pages are tested with; CI installs this one
@@ -391,8 +392,11 @@ def test_the_replay_page_by_keyboard_alone(pages, browser):
         browser.get(pages[f"renege-{direction}"].as_uri())
         _tab_to(browser, lambda f: f["tag"] == "A" and f["text"] == "East K♣", "East K♣ in the trick list")
         ActionChains(browser).send_keys(Keys.ENTER).perform()
-        _until(browser, lambda d: d.execute_script("return document.getElementById('label').textContent").endswith(
-            "trick 5: East K♣"), "the play opened")
+        # the label in the page's words: "trick 5" in English, its catalogue's words right to left
+        with L.speaking("en" if direction == "ltr" else "ur"):
+            opened = L.gettext("trick {trick}").format(trick=5) + ": East K♣"
+        _until(browser, lambda d, opened=opened: d.execute_script(
+            "return document.getElementById('label').textContent").endswith(opened), "the play opened")
         said = browser.execute_script("return [document.getElementById('announce').textContent, "
                                       "document.getElementById('alarm').textContent, "
                                       "document.getElementById('announce').getAttribute('aria-live'), "

@@ -21,7 +21,7 @@ imports. Sentences are found where they are written:
   :func:`extract_words`, so a new ``Words`` entry needs no marker;
 * Python: ``gettext(...)``/``_(...)``, ``ngettext(...)`` and ``N_(...)`` (Babel's extractor);
 * the pages: the jinja2 templates' ``{% trans %}`` and ``_(...)`` (jinja2's extractor) and
-  the script's ``_("...")`` (Babel's JavaScript extractor).
+  the scripts' ``_("...")`` (Babel's JavaScript extractor): the table's and the offline site's.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ METHODS = [
     ("referee/**.py", "python"),
     ("referee/**/templates/**.j2", "jinja2.ext:babel_extract"),
     ("referee/**/templates/**.js", "javascript"),
+    ("referee/site/static/**.js", "javascript"),  # the offline site's own scripts (lang.js gives them _())
 ]
 OPTIONS = {"referee/**/templates/**.j2": {"extensions": "jinja2.ext.i18n", "trimmed": "true"}}
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from referee.check import check_main
 from referee.commands.options import EXIT_USAGE, UsageError
+from referee.engine import language as L
 from referee.notation.reader import Reader
 
 WORK = Path(os.environ.get("GETAWAY_SITE_DIR", "/home/pyodide/games"))
@@ -63,6 +64,16 @@ def check(text: str, name: str | None = None, as_json: bool = True) -> str:
     """``getaway-ref check --format json NAME`` (or plain ``check NAME``) on the text."""
     file = write_game(text, name)
     return run(lambda: check_main(["--format", "json", file] if as_json else [file]))
+
+
+def speak(lang: str) -> None:
+    """Say every answer from now on in ``lang`` (the page's language, a code of the shipped
+    catalogues; one we do not know: English): the commands read it as ``--lang``'s default
+    (``GETAWAY_LANG``), the table as the current language."""
+    try:
+        L.choose(lang)
+    except ValueError:
+        L.choose(L.ENGLISH)
 
 
 def warm() -> None:

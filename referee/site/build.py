@@ -14,16 +14,20 @@ from importlib import metadata, resources
 from pathlib import Path, PurePosixPath
 
 from referee.commands.options import UsageError
+from referee.engine import language as L
 from referee.notation.grammar import grammar_path
 from referee.reports.docs import doc_text
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
-from referee.table.page import render
+from referee.table.page import page_strings, plural_table, render, script_counts, script_words, template
 
 # The runtime's files a page needs (the rest of the npm package is for node and for types).
 RUNTIME = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # The page's own files (static/), copied as they are, and the zip of the package.
-STATIC = ("index.html", "app.js", "worker.mjs", "site.css", "icon.svg", "manifest.webmanifest", "table-site.js", "qr.js")
+STATIC = ("app.js", "worker.mjs", "site.css", "icon.svg", "table-site.js", "qr.js", "lang.js")
+MANIFEST = "manifest.webmanifest"  # the web app manifest, one a language (manifest_text)
 WORKER = "worker.mjs"
+LANG_SCRIPT = "lang.js"  # the pages' language: the site's languages written into it
+INDEX_PAGE = "index.html"  # the first page (templates/index.html.j2), one a language
 TABLE_PAGE = "table.html"  # serve's page, rendered here, its script talking to the Worker (table-site.js)
 ZIP = "getaway-ref.zip"
 SERVICE_WORKER = "sw.js"
@@ -102,10 +106,65 @@ def write_zip(path: Path) -> None:
             z.writestr(info, data)
 
 
-def table_page() -> str:
+def page_name(page: str, lang: str) -> str:
+    """A page's file in a language: ``index.html`` in English, ``index.ur.html`` in Urdu
+    (lang.js opens the one the phone chose by the same names; the manifests are named so too)."""
+    stem, dot, ext = page.rpartition(".")
+    return page if lang == L.ENGLISH else f"{stem}.{lang}{dot}{ext}"
+
+
+def manifest_text(lang: str = L.ENGLISH) -> str:
+    """The web app manifest of the pages in ``lang``: the name a phone's home screen shows,
+    in that language, opening the first page in it."""
+    with L.speaking(lang) as chosen:
+        info = L.info(chosen)
+        manifest = {
+            "name": L.gettext("Getaway referee"), "short_name": L.gettext("Getaway ref"),
+            "description": L.gettext("The rules referee for Getaway (Bhabhi, Thulla, Donkey), offline in the browser"),
+            "lang": info.tag, "dir": info.dir,
+            "start_url": f"./{page_name(INDEX_PAGE, chosen)}", "scope": "./", "display": "standalone",
+            "background_color": "#0f5132", "theme_color": "#0f5132",
+            "shortcuts": [{"name": L.gettext("The table"), "short_name": L.gettext("Table"),
+                           "url": f"./{page_name(TABLE_PAGE, chosen)}"}],
+            "icons": [{"src": "icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+        }
+    return json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
+
+
+def _script(name: str) -> str:
+    return resources.files("referee.site").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _script_strings(name: str, lang: str) -> dict[str, object]:
+    """A site script's sentences (its ``_()`` and ``ngettext()``) in ``lang``."""
+    text = _script(name)
+    return page_strings(script_words(name, text), script_counts(name, text), lang)
+
+
+def table_page(lang: str = L.ENGLISH) -> str:
     """serve's table page as the recorder's phone sees it, with no game yet: the Worker
-    opens one (the last kept, or a new one) when the page loads."""
-    return render({"file": "", "games": [], "live": {}, "role": "recorder", "seat": None}, serve=True, site=True)
+    opens one (the last kept, or a new one) when the page loads. In ``lang``, with the
+    sentences of the site's table script too."""
+    return render({"file": "", "games": [], "live": {}, "role": "recorder", "seat": None}, serve=True, site=True,
+                  lang=lang, words=_script_strings("table-site.js", lang), index_page=page_name(INDEX_PAGE, lang),
+                  manifest=page_name(MANIFEST, lang))
+
+
+def index_page(lang: str = L.ENGLISH) -> str:
+    """The site's first page (check a record, follow a link, review) in ``lang``."""
+    with L.speaking(lang) as chosen:
+        page: str = template("index.html.j2", "referee.site").render(
+            lang=L.info(chosen), languages=[L.LANGUAGES[c] for c in L.shipped()],
+            table_page=page_name(TABLE_PAGE, chosen), manifest=page_name(MANIFEST, chosen),
+            i18n=_script_strings("app.js", chosen),
+            plural=plural_table(chosen))
+    return page
+
+
+def lang_script() -> bytes:
+    """lang.js with the site's languages in it (each code and its BCP 47 tag)."""
+    languages = json.dumps([[c, L.LANGUAGES[c].tag] for c in L.shipped()])
+    return _script(LANG_SCRIPT).replace("__LANGUAGES__", languages).encode("utf-8")
 
 
 def write_gzip_copies(out: Path, files: list[str]) -> list[str]:
@@ -137,13 +196,18 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
         data = static.joinpath(name).read_bytes()
         if name == WORKER:  # what it keeps between starts is named by the runtime's version too
             data = data.replace(b"__PYODIDE__", PYODIDE_VERSION.encode())
+        elif name == LANG_SCRIPT:
+            data = lang_script()
         (out / name).write_bytes(data)
         files.append(name)
     for name in RUNTIME:
         (out / "pyodide" / name).write_bytes((runtime / name).read_bytes())
         files.append(f"pyodide/{name}")
-    (out / TABLE_PAGE).write_text(table_page(), encoding="utf-8")
-    files.append(TABLE_PAGE)
+    # Each page once a language (the site has no server to choose for the phone; lang.js does).
+    for lang in L.shipped():
+        for page, text in ((INDEX_PAGE, index_page), (TABLE_PAGE, table_page), (MANIFEST, manifest_text)):
+            (out / page_name(page, lang)).write_text(text(lang), encoding="utf-8")
+            files.append(page_name(page, lang))
     write_zip(out / ZIP)
     files.append(ZIP)
     # The cache's name changes with any file, so that a new build replaces the old cache.

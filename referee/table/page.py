@@ -190,7 +190,7 @@ def _position(w: Walk, upto: int, e: E.Engine, st: Step | None, seen: _Seen) -> 
     if st is None:
         what = (L.gettext("The deal") if w.game.setup is not None and type(w.game.setup).__name__ == "Deal"
                 else L.gettext("The position"))
-        label = "start"
+        label = L.gettext("start")
     elif isinstance(st.item, Play):
         what = _cap(play_phrase(st, seats))
         label = f"{seats[st.item.seat]} {C.card_str(st.item.card)}"
@@ -258,7 +258,7 @@ def game_data(w: Walk) -> dict[str, object]:
     for d in w.loose:
         mistakes.append({"at": len(positions) - 1, "code": d.code, "sentence": _cap(diagnostic_sentence(d)), "trick": None})
     return {
-        "title": g.tag("Event") or f"Game {g.number}", "game": g.number,
+        "title": g.tag("Event") or L.gettext("Game {number}").format(number=g.number), "game": g.number,
         "rules": res.rules.spec() if res.rules else (g.rules or ""),
         "seats": list(g.seats), "positions": positions, "tricks": tricks, "end": end,
         "loose": [_diag(d) for d in w.loose], "moves": moves, "mistakes": mistakes, "review": None,
@@ -276,9 +276,14 @@ def review_data(r: GameReview, offset: int) -> dict[str, object]:
         at = p.step + offset
         mark = p.verdict if p.verdict in ("blunder", "only move") else p.mark
         if mark:
-            detail = (f"exact, {p.held} cards held: {p.best.value if p.best else ''} -> {p.after.value if p.after else ''}"
-                      if p.exact else f"{round(100 * (p.chance_before or 0))}% -> {round(100 * (p.chance_after or 0))}% "
-                      f"to lose, {p.samples} samples")
+            # the play's tooltip in the trick list, in the page's words (a class: safe, open, lost)
+            detail = (L.ngettext("exact, {n} card held: {best} -> {after}", "exact, {n} cards held: {best} -> {after}",
+                                 p.held).format(n=p.held, best=L.gettext(p.best.value) if p.best else "",
+                                                after=L.gettext(p.after.value) if p.after else "")
+                      if p.exact else
+                      L.ngettext("{before}% -> {after}% to lose, {n} sample", "{before}% -> {after}% to lose, {n} samples",
+                                 p.samples).format(before=round(100 * (p.chance_before or 0)),
+                                                   after=round(100 * (p.chance_after or 0)), n=p.samples))
             # The panel under the table: what review prints of the play, and its parts.
             marks.append({"at": at, "seat": r.seats[p.seat], "action": p.action, "mark": mark, "detail": detail,
                           "lines": [ln.strip() for ln in play_lines(r.seats, p)],
@@ -293,23 +298,26 @@ def review_data(r: GameReview, offset: int) -> dict[str, object]:
 def _broken(g: Game) -> dict[str, object]:
     """A game that cannot be replayed: only its place in the picker and why."""
     d = g.errors[0]
-    return {"title": g.tag("Event") or f"Game {g.number}", "game": g.number, "rules": g.rules or "",
+    return {"title": g.tag("Event") or L.gettext("Game {number}").format(number=g.number), "game": g.number, "rules": g.rules or "",
             "seats": list(g.seats), "positions": [], "tricks": {}, "moves": [], "mistakes": [], "loose": [], "review": None,
             "puzzle": None,
-            "end": f"Game {g.number} has {len(g.errors)} syntax error(s), the first at line "
-                   f"{d.span.line if d.span else '?'}: {d.message} (run getaway-ref check)"}
+            "end": L.ngettext("Game {number} has {n} syntax error, at line {line}: {message} (run getaway-ref check)",
+                              "Game {number} has {n} syntax errors, the first at line {line}: {message} "
+                              "(run getaway-ref check)", len(g.errors)).format(
+                number=g.number, n=len(g.errors), line=d.span.line if d.span else "?", message=d.message)}
 
 
 # ---- the template ------------------------------------------------------------------------------
 
 @functools.cache
-def _env() -> Any:
-    """The template's environment, made on the first page rendered: jinja2 is imported only
+def _env(package: str = "referee.table") -> Any:
+    """The templates' environment (of ``package``'s ``templates`` folder: the table's, or the
+    offline site's first page), made on the first page rendered: jinja2 is imported only
     where a page is rendered (the site's Worker computes the table's data and never renders)."""
     import jinja2
 
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("referee.table", "templates"),
+        loader=jinja2.PackageLoader(package, "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n"],
     )
@@ -319,14 +327,60 @@ def _env() -> Any:
     return env
 
 
+def template(name: str, package: str = "referee.table") -> Any:
+    """A page template, its words said in the language current when it is rendered."""
+    return _env(package).get_template(name)
+
+
 # The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
-# to the page translated as its `i18n` dictionary.
+# to the page translated as its `i18n` dictionary; each `ngettext("one", "many", n)` as the
+# list of its forms in the language, keyed by the English singular.
 _SCRIPT_WORDS = re.compile(r'\b_\("((?:[^"\\]|\\.)*)"\)')
+_SCRIPT_COUNTS = re.compile(r'\bngettext\("((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"')
+# The page chooses a count's form by a table of the language's plural rule for n below this
+# (and 100 + n % 100 above it: gettext's rules look at n % 100 and n % 10 and small n only).
+PLURAL_TABLE = 200
+
+
+def _unquote(m: str) -> str:
+    text: str = json.loads(f'"{m}"')
+    return text
 
 
 @functools.cache
-def script_words(name: str = "table.js") -> tuple[str, ...]:
-    return tuple(dict.fromkeys(json.loads(f'"{m}"') for m in _SCRIPT_WORDS.findall(_asset(name))))
+def script_words(name: str = "table.js", text: str | None = None) -> tuple[str, ...]:
+    """The sentences of a script's ``_("...")`` (``text``: the script itself, else the table's asset)."""
+    return tuple(dict.fromkeys(_unquote(m) for m in _SCRIPT_WORDS.findall(text if text is not None else _asset(name))))
+
+
+@functools.cache
+def script_counts(name: str = "table.js", text: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The sentences with a count of a script's ``ngettext("one", "many", n)``."""
+    found = _SCRIPT_COUNTS.findall(text if text is not None else _asset(name))
+    return tuple(dict.fromkeys((_unquote(a), _unquote(b)) for a, b in found))
+
+
+def plural_table(lang: str | None = None) -> list[int]:
+    """The form a count ``n`` takes in ``lang`` (default: the current one), for n below
+    :data:`PLURAL_TABLE`, from its catalogue's own plural rule (English: one and many)."""
+    chosen = lang or L.current()
+    t = L.translations(chosen) if chosen != L.ENGLISH else None
+    rule = getattr(t, "plural", None)
+    return [int(rule(n)) if rule is not None else int(n != 1) for n in range(PLURAL_TABLE)]
+
+
+def page_strings(words: tuple[str, ...], counts: tuple[tuple[str, str], ...],
+                 lang: str | None = None) -> dict[str, object]:
+    """A script's sentences in ``lang`` (default: the current one): each ``_()`` sentence's
+    words, and each count's forms in the order of the plural rule's numbers."""
+    chosen = lang or L.current()
+    with L.speaking(chosen):
+        out: dict[str, object] = dict(L.strings(list(words)))
+        table = plural_table(chosen)
+        first = {k: table.index(k) for k in sorted(set(table))}  # a count that takes each form
+        for one, many in counts:
+            out[one] = [L.ngettext(one, many, first[k]) for k in sorted(first)]
+    return out
 
 
 def _asset(name: str) -> str:
@@ -341,7 +395,8 @@ DIRECTIONS = ("ltr", "rtl")
 
 
 def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lang: str | None = None,
-           direction: str | None = None) -> str:
+           direction: str | None = None, words: dict[str, object] | None = None,
+           index_page: str = "index.html", manifest: str = "manifest.webmanifest") -> str:
     """The page: ``data`` is ``{"file": name, "games": [...], ...}``; ``serve`` adds the
     recorder's and watchers' parts and lets the script talk to the server that sent it;
     ``site`` (with ``serve``) is the offline site's table: the same page, its script talking to
@@ -351,7 +406,9 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
     ``lang`` (a language code, ``ur``; None: the current language) gives the page's words and
     ``<html lang dir>``; ``direction`` overrides the language's own direction. With ``"rtl"``
     the page is laid out right to left by its logical CSS properties (the felt keeps the
-    table's own geometry, and a card's rank and suit read as printed; docs/howto/table.md)."""
+    table's own geometry, and a card's rank and suit read as printed; docs/howto/table.md).
+    ``words``: more sentences for the page's scripts, in its language (the site's own scripts'),
+    and ``index_page`` and ``manifest`` the site's first page and web app manifest in that language."""
     if direction is not None and direction not in DIRECTIONS:
         raise ValueError(f"direction is one of {', '.join(DIRECTIONS)}, not {direction!r}")
     css, js = _asset("table.css"), _asset("table.js")
@@ -372,7 +429,10 @@ def render(data: dict[str, Any], *, serve: bool = False, site: bool = False, lan
             title=title, file=data.get("file", ""), data=data, css=Markup(css),
             js=Markup(js), csp=csp, serve=serve, site=site, lang=L.info(chosen),
             direction=direction or L.info(chosen).dir,
-            languages=[L.LANGUAGES[c] for c in L.shipped()], i18n=L.strings(list(script_words())))
+            languages=[L.LANGUAGES[c] for c in L.shipped()],
+            i18n={**page_strings(script_words(), script_counts()), **(words or {})},
+            index_page=index_page, manifest=manifest,
+            plural=plural_table(chosen))
     return page
 
 

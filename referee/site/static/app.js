@@ -5,6 +5,11 @@
 "use strict";
 
 (() => {
+  // The page's sentences in its language (lang.js: the page's catalogue block).
+  const { _, ngettext, fmt } = window.getawayLang || {
+    _: (s) => s, ngettext: (one, many, n) => (n === 1 ? one : many), code: "en",
+    fmt: (s, o) => s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m)),
+  }; // (a page that embeds this script without lang.js: English)
   const FRAGMENT = "g="; // a link's fragment: the game deflated (zlib) and base64url (getaway-ref link)
 
   // This page in the hands of the service worker (its install done: every file cached, the big
@@ -21,13 +26,13 @@
 
   // The service worker first, so that the engine's files are fetched once, into its cache.
   async function offline() {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return "no service worker here";
+    if (!("serviceWorker" in navigator) || !window.isSecureContext) return _("no service worker here");
     try {
       await navigator.serviceWorker.register("sw.js");
       await controlled();
-      return "kept for offline use";
+      return _("kept for offline use");
     } catch (e) {
-      return `not kept for offline use (${e.message || e})`;
+      return fmt(_("not kept for offline use ({why})"), { why: e.message || e });
     }
   }
 
@@ -52,13 +57,13 @@
       else w.reject(new Error(error));
     };
     worker.onerror = (event) => {
-      for (const w of waiting.values()) w.reject(new Error(event.message || "the engine did not start"));
+      for (const w of waiting.values()) w.reject(new Error(event.message || _("the engine did not start")));
       waiting.clear();
     };
     return (op, args, progress) => new Promise((resolve, reject) => {
       const id = ++next;
       waiting.set(id, { resolve, reject, progress });
-      worker.postMessage({ id, op, args });
+      worker.postMessage({ id, op, args, lang: (window.getawayLang || { code: "en" }).code });
     });
   }
 
@@ -156,7 +161,7 @@
 
   async function decodeGame(fragment) {
     const body = fragment.replace(/^#/, "");
-    if (!body.startsWith(FRAGMENT)) throw new Error("this link holds no game");
+    if (!body.startsWith(FRAGMENT)) throw new Error(_("this link holds no game"));
     const bytes = await through(unb64url(body.slice(FRAGMENT.length)), new DecompressionStream("deflate"));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   }
@@ -172,16 +177,16 @@
   async function checkShown() {
     const text = $("record").value;
     if (!text.trim()) {
-      say("verdicts", "Paste a record, open a .gwy file or follow a game's link.");
+      say("verdicts", _("Paste a record, open a .gwy file or follow a game's link."));
       return;
     }
     $("verdicts").setAttribute("aria-busy", "true");
     try {
       const r = await api.checkText(text, $("record").dataset.name || "game.gwy");
-      say("verdicts", r.text || "No problems found.");
+      say("verdicts", r.text || _("No problems found."));
       $("verdicts").dataset.exit = String(r.exit);
     } catch (e) {
-      say("verdicts", `error: ${e.message}`);
+      say("verdicts", fmt(_("error: {why}"), { why: e.message }));
       $("verdicts").dataset.exit = "2";
     } finally {
       $("verdicts").removeAttribute("aria-busy");
@@ -195,7 +200,7 @@
       $("record").value = await decodeGame(location.hash);
       $("record").dataset.name = "game.gwy";
     } catch (e) {
-      say("verdicts", `This link's game cannot be read (${e.message || "damaged"}): copy the whole link.`);
+      say("verdicts", fmt(_("This link's game cannot be read ({why}): copy the whole link."), { why: e.message || _("damaged") }));
       document.body.dataset.checked = "1";
       return true;
     }
@@ -216,7 +221,7 @@
   async function reviewShown() {
     const text = $("record").value;
     if (!text.trim()) {
-      say("verdicts", "Paste a record, open a .gwy file or follow a game's link.");
+      say("verdicts", _("Paste a record, open a .gwy file or follow a game's link."));
       return;
     }
     const bar = $("review-progress");
@@ -224,19 +229,20 @@
     bar.value = 0;
     bar.max = 1;
     say("review", "");
-    say("review-status", "Reviewing…");
+    say("review-status", _("Reviewing…"));
     $("review-game").disabled = true;
     const progress = ({ done, total }) => {
       bar.max = Math.max(total, 1);
       bar.value = done;
-      say("review-status", `Reviewing: ${done} of ${total} plays (${Math.round((100 * done) / Math.max(total, 1))} %)`);
+      say("review-status", fmt(ngettext("Reviewing: {done} of {total} play ({share} %)", "Reviewing: {done} of {total} plays ({share} %)", total),
+        { done, total, share: Math.round((100 * done) / Math.max(total, 1)) }));
     };
     try {
       const r = await api.reviewText(text, { name: $("record").dataset.name || "game.gwy", onProgress: progress });
       say("review", r.text);
-      say("review-status", "Reviewed.");
+      say("review-status", _("Reviewed."));
     } catch (e) {
-      say("review", `error: ${e.message}`);
+      say("review", fmt(_("error: {why}"), { why: e.message }));
       say("review-status", "");
     } finally {
       $("review-game").disabled = false;
@@ -245,11 +251,11 @@
   }
 
   window.addEventListener("DOMContentLoaded", () => {
-    say("status", "Loading the referee…");
+    say("status", _("Loading the referee…"));
     ready.then(async (info) => {
-      say("status", `Ready: getaway-ref ${info.version} (Pyodide ${info.pyodide}), ${await kept}.`);
+      say("status", fmt(_("Ready: getaway-ref {version} (Pyodide {pyodide}), {offline}."), { version: info.version, pyodide: info.pyodide, offline: await kept }));
       document.body.dataset.ready = "1";
-    }, (e) => say("status", `The referee could not start: ${e.message}`));
+    }, (e) => say("status", fmt(_("The referee could not start: {why}"), { why: e.message })));
     $("check").addEventListener("click", checkShown);
     $("share").addEventListener("click", share);
     $("review-game").addEventListener("click", reviewShown);

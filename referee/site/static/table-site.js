@@ -7,6 +7,11 @@
 "use strict";
 
 (() => {
+  // The page's sentences in its language (lang.js: the page's catalogue block).
+  const { _, fmt } = window.getawayLang || {
+    _: (s) => s, ngettext: (one, many, n) => (n === 1 ? one : many), code: "en",
+    fmt: (s, o) => s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m)),
+  }; // (a page that embeds this script without lang.js: English)
   const DB = "getaway-ref", STORE = "games", CURRENT = "getaway-ref-current-game";
 
   // The service worker first (its install caches every file, the big ones fetched gzipped), so
@@ -42,7 +47,7 @@
     if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(error)));
   }
   function failed(event) {
-    for (const w of waiting.values()) w.reject(new Error(event.message || "the referee did not start"));
+    for (const w of waiting.values()) w.reject(new Error(event.message || _("the referee did not start")));
     waiting.clear();
   }
   async function call(op, ...args) {
@@ -50,7 +55,7 @@
     return new Promise((resolve, reject) => {
       const id = ++next;
       waiting.set(id, { resolve, reject });
-      w.postMessage({ id, op, args });
+      w.postMessage({ id, op, args, lang: (window.getawayLang || { code: "en" }).code });
     });
   }
 
@@ -93,8 +98,8 @@
     if (current && typeof r.text === "string" && r.text !== current.text) {
       current = { ...current, name: r.name || current.name, text: r.text, updated: Date.now() };
       const game = current;
-      saving = saving.then(() => putGame(game)).then(() => { kept(`kept on this phone: ${game.name}`); listGames(); },
-        (e) => kept(`not kept on this phone: ${e.message || e}`));
+      saving = saving.then(() => putGame(game)).then(() => { kept(fmt(_("kept on this phone: {name}"), { name: game.name })); listGames(); },
+        (e) => kept(fmt(_("not kept on this phone: {why}"), { why: e.message || e })));
     }
     document.body.dataset.kept = String(Number(document.body.dataset.kept || 0) + 1);
   }
@@ -125,10 +130,10 @@
     for (const g of games) {
       const li = document.createElement("li");
       const b = document.createElement("button");
-      b.textContent = g.name + (current && g.id === current.id ? " (on the table)" : "");
+      b.textContent = current && g.id === current.id ? fmt(_("{name} (on the table)"), { name: g.name }) : g.name;
       b.dataset.game = g.id;
       b.disabled = Boolean(current && g.id === current.id);
-      b.onclick = () => openGame(g).catch((e) => kept(`cannot open ${g.name}: ${e.message}`));
+      b.onclick = () => openGame(g).catch((e) => kept(fmt(_("cannot open {name}: {why}"), { name: g.name, why: e.message })));
       li.appendChild(b);
       ul.appendChild(li);
     }
@@ -143,7 +148,7 @@
         await openGame(game);
         return;
       } catch (e) {
-        kept(`cannot continue ${game.name}: ${e.message}; a new game is started`);
+        kept(fmt(_("cannot continue {name}: {why}; a new game is started"), { name: game.name, why: e.message }));
       }
     }
     await startNew();
@@ -157,7 +162,7 @@
       const r = await call("table", path, JSON.stringify(body || {}));
       deliver(r);
       if (r.status !== 200) {
-        const e = new Error(r.error || `refused (${r.status})`);
+        const e = new Error(r.error || fmt(_("refused ({status})"), { status: r.status }));
         e.refused = r.status === 409;
         throw e;
       }
@@ -186,7 +191,7 @@
     const $ = (id) => document.getElementById(id);
     $("new-table").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      startNew($("new-seats").value, $("new-rules").value).catch((e) => kept(`no new game: ${e.message}`));
+      startNew($("new-seats").value, $("new-rules").value).catch((e) => kept(fmt(_("no new game: {why}"), { why: e.message })));
     });
     $("export").addEventListener("click", async () => {
       await saving;
@@ -205,10 +210,10 @@
         $("shared").hidden = false;
         const drawn = window.getawayQR.draw($("share-qr"), link);
         $("share-qr").hidden = !drawn;
-        kept(drawn ? "the link and its QR code: open it on another phone" : "the link (too long for a QR code)");
+        kept(drawn ? _("the link and its QR code: open it on another phone") : _("the link (too long for a QR code)"));
         document.body.dataset.shared = String(Number(document.body.dataset.shared || 0) + 1);
       } catch (e) {
-        kept(`not shared: ${e.message}`);
+        kept(fmt(_("not shared: {why}"), { why: e.message }));
       }
     });
     $("import").addEventListener("change", async () => {
@@ -220,10 +225,10 @@
         await started;
         await openGame({ id: newId(), name: file.name, text, updated: Date.now() });
         await putGame(current);
-        kept(`imported ${file.name}`);
+        kept(fmt(_("imported {name}"), { name: file.name }));
         listGames();
       } catch (e) {
-        kept(`${file.name} cannot be opened: ${e.message}`);
+        kept(fmt(_("{name} cannot be opened: {why}"), { name: file.name, why: e.message }));
       }
     });
   });

@@ -177,9 +177,11 @@ const ops = {
 };
 
 self.onmessage = async (event) => {
-  const { id, op, args } = event.data;
+  const { id, op, args, lang } = event.data;
   try {
     const ready = await started;
+    // each question in the asking page's language (lang.js): a machine format's run sets English for its own
+    if (lang) ready.browser.speak(lang);
     if (op === "ready") {
       const { version, pyodide, ms, stages, restored, compiled } = ready;
       postMessage({ id, value: { version, pyodide, ms, stages, restored, compiled } });

@@ -9,8 +9,16 @@
   var SERVE = document.body.classList.contains("serve");
   function $(id) { return document.getElementById(id); }
   // The page's words in its language (issue 40): the server hands them translated, keyed by the English.
+  // A count's sentence (ngettext) has its forms, chosen by the language's plural rule: the form
+  // for each n below 200 (I18N_PLURAL), for larger n that of 100 + n % 100 (no rule looks further).
   var I18N = JSON.parse(document.getElementById("i18n").textContent);
-  function _(s) { return I18N[s] || s; }
+  var I18N_PLURAL = JSON.parse(document.getElementById("i18n-plural").textContent);
+  function _(s) { return typeof I18N[s] === "string" && I18N[s] ? I18N[s] : s; }
+  function ngettext(one, many, n) {
+    var forms = I18N[one], k = n < I18N_PLURAL.length ? I18N_PLURAL[n] : I18N_PLURAL[100 + n % 100];
+    if (Array.isArray(forms) && forms[k]) return forms[k];
+    return n === 1 ? one : many;
+  }
   function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return k in o ? String(o[k]) : m; }); }
   function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = text; return e; }
   function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
@@ -54,25 +62,30 @@
   function rtl() { return getComputedStyle(document.documentElement).direction === "rtl"; }
   function game() { return D.games[G]; }
   function P() { return game() ? game().positions : []; }
-  function plural(n, w) { return n + " " + w + (n === 1 ? "" : "s"); }
+  function cards(n) { return fmt(ngettext("{n} card", "{n} cards", n), { n: n }); }
+  // A trick's number as the page says it: "trick 3"
+  function trickNo(n) { return fmt(_("trick {trick}"), { trick: n }); }
   function notice(text) { var n = $("notice"); n.textContent = text || ""; n.hidden = !text; }
 
   // ---- the header: the game picker and the view picker ----
   function pickers() {
     var sel = $("game"); clear(sel);
-    D.games.forEach(function (g, i) { var o = el("option", "", "game " + g.game + (g.title && g.title !== "Game " + g.game ? ": " + g.title : "")); o.value = String(i); sel.appendChild(o); });
+    D.games.forEach(function (g, i) {
+      var o = el("option", "", fmt(g.title && g.title !== fmt(_("Game {number}"), { number: g.game }) ? _("game {number}: {title}") : _("game {number}"), { number: g.game, title: g.title }));
+      o.value = String(i); sel.appendChild(o);
+    });
     sel.value = String(G);
     $("game-pick").hidden = D.games.length < 2;
     var v = $("view"), keep = view;
     while (v.options.length > 1) v.remove(1);
-    (game() ? game().seats : []).forEach(function (s, i) { var o = el("option", "", "what " + s + " knew"); o.value = String(i); v.appendChild(o); });
+    (game() ? game().seats : []).forEach(function (s, i) { var o = el("option", "", fmt(_("what {seat} knew"), { seat: s })); o.value = String(i); v.appendChild(o); });
     v.value = keep;
     if (v.value !== keep) view = "";
   }
   function header() {
     var g = game();
     $("title").textContent = g ? g.title : "getaway-ref";
-    $("sub").textContent = g ? "· game " + g.game + " · rules " + g.rules + " · " + g.seats.join(", ") : "";
+    $("sub").textContent = g ? "· " + fmt(_("game {number}"), { number: g.game }) + " · " + fmt(_("rules {rules}"), { rules: g.rules }) + " · " + g.seats.join(", ") : "";
     document.title = (g ? g.title + " — " : "") + D.file;
   }
 
@@ -87,17 +100,18 @@
   function handBox(x, p) {
     var b = el("div", "hand" + (x.turn ? " turn" : "") + (x.out ? " out" : "") + (x.loser ? " loser" : ""));
     b.setAttribute("data-seat", x.seat);
-    var h = el("h3"); h.appendChild(el("span", "name", x.seat + (x.power ? " ★ power" : "") + (x.leads ? " · leads" : "") + (x.turn ? " · to play" : "")));
-    h.appendChild(el("span", "size", x.out ? "got away (" + x.out + ")" + (x.size ? " · " + plural(x.size, "card") : "") : x.loser ? "lost · " + plural(x.size, "card") : plural(x.size, "card")));
+    var h = el("h3"); h.appendChild(el("span", "name", x.seat + (x.power ? " ★ " + _("power") : "") + (x.leads ? " · " + _("leads") : "") + (x.turn ? " · " + _("to play") : "")));
+    h.appendChild(el("span", "size", x.out ? fmt(_("got away ({place})"), { place: x.out }) + (x.size ? " · " + cards(x.size) : "") : x.loser ? _("lost") + " · " + cards(x.size) : cards(x.size)));
     b.appendChild(h);
     var own = view === "" || view === String(x.index);
-    var cards = own ? x.known : x.seen;
+    var held = own ? x.known : x.seen;
     var cs = el("div", "cards");
-    cards.forEach(function (c) { cs.appendChild(mini(c)); });
+    held.forEach(function (c) { cs.appendChild(mini(c)); });
     var hidden = own ? x.unseen : x.size - x.seen.length;
-    if (hidden > 0) cs.appendChild(el("span", "unseen", (cards.length ? " + " : "") + hidden + (own ? " unseen" : " not seen by " + game().seats[Number(view)])));
+    if (hidden > 0) cs.appendChild(el("span", "unseen", (held.length ? " + " : "") + (own ? fmt(ngettext("{n} unseen", "{n} unseen", hidden), { n: hidden })
+      : fmt(ngettext("{n} not seen by {seat}", "{n} not seen by {seat}", hidden), { n: hidden, seat: game().seats[Number(view)] }))));
     b.appendChild(cs);
-    if (x.void && x.size) b.appendChild(el("div", "void", "shown void: " + x.void));
+    if (x.void && x.size) b.appendChild(el("div", "void", fmt(_("shown void: {suits}"), { suits: x.void })));
     if (x.note) b.appendChild(words(el("div", "note"), x.note));
     return b;
   }
@@ -125,7 +139,7 @@
     follow = at === ps.length - 1;
     var p = ps[at], slider = $("slider");
     slider.max = String(ps.length - 1); slider.value = String(at);
-    words($("label"), at + " / " + (ps.length - 1) + " · " + (p.trick !== null ? "trick " + p.trick + ": " : "") + p.label);
+    words($("label"), at + " / " + (ps.length - 1) + " · " + (p.trick !== null ? trickNo(p.trick) + ": " : "") + p.label);
     slider.setAttribute("aria-valuetext", $("label").textContent);
     words($("what"), p.what);
     var t = clear($("trick"));
@@ -136,24 +150,24 @@
       x.marks.forEach(function (m) { w.appendChild(el("span", "badge", m)); });
       s.appendChild(w); t.appendChild(s);
     });
-    if (p.table.length) t.setAttribute("aria-label", "trick " + p.number);
+    if (p.table.length) t.setAttribute("aria-label", trickNo(p.number));
     words($("fate"), p.fate);
     words($("lead"), p.lead);
     var ds = clear($("diags"));
     p.diagnostics.concat(at === ps.length - 1 ? game().loose : []).forEach(function (d) {
       var b = el("div", "diag");
       b.appendChild(el("span", "code", d.code + " ")); b.appendChild(words(el("span", "msg"), d.message));
-      if (d.rule) b.appendChild(el("div", "rule", "Rule: " + d.rule));
+      if (d.rule) b.appendChild(el("div", "rule", fmt(_("Rule: {rule}"), { rule: d.rule })));
       if (d.penalty) b.appendChild(words(el("div", "penalty"), d.penalty.charAt(0).toUpperCase() + d.penalty.slice(1)));
       if (d.applied !== null) b.appendChild(el("div", "applied", d.applied ? _("The table applied the penalty.") : _("The table did not apply the penalty; the referee follows the record as played.")));
       ds.appendChild(b);
     });
     var wp = clear($("waste"));
-    wp.appendChild(el("span", "", "Waste pile: " + plural(p.waste, "card") + (p.waste_cards.length ? ": " : "")));
+    wp.appendChild(el("span", "", fmt(_("Waste pile: {cards}"), { cards: cards(p.waste) }) + (p.waste_cards.length ? ": " : "")));
     p.waste_cards.forEach(function (c) { wp.appendChild(mini(c)); });
-    if (p.waste_unseen) wp.appendChild(el("span", "unseen", " + " + p.waste_unseen + " unseen"));
-    $("trumps").textContent = p.trumps ? "Trumps: " + p.trumps : "";
-    $("out").textContent = p.out.length ? "Got away: " + p.out.map(function (s, k) { return (k + 1) + ". " + s; }).join(", ") : "";
+    if (p.waste_unseen) wp.appendChild(el("span", "unseen", " + " + fmt(ngettext("{n} unseen", "{n} unseen", p.waste_unseen), { n: p.waste_unseen })));
+    $("trumps").textContent = p.trumps ? fmt(_("Trumps: {suit}"), { suit: p.trumps }) : "";
+    $("out").textContent = p.out.length ? fmt(_("Got away: {seats}"), { seats: p.out.map(function (s, k) { return (k + 1) + ". " + s; }).join(", ") }) : "";
     seatsAround(p);
     $("end").textContent = at === ps.length - 1 ? game().end : "";
     reviewNote(at);
@@ -177,6 +191,10 @@
   // ---- html --review: the marks on the plays (as lichess writes them) and the chart ----
   var CW = 320, CL = 44;  // the chart's width and its left margin (the per cent labels)
   var MARK_SIGNS = { "blunder": "??", "mistake": "?", "inaccuracy": "?!", "only move": "!" };
+  // the marks' and the classes' names in the page's language (the data keeps review's English codes)
+  var MARK_WORDS = { "blunder": _("blunder"), "mistake": _("mistake"), "inaccuracy": _("inaccuracy"), "only move": _("only move") };
+  var CLASS_WORDS = { "safe": _("safe"), "open": _("open"), "lost": _("lost") };
+  function named(map, k) { return k === null || k === undefined ? k : map[k] || k; }
   function reviewMarks(g) {
     var out = {};
     if (g && g.review) g.review.marks.forEach(function (m) { out[m.at] = m; });
@@ -189,15 +207,16 @@
     var box = $("review-note"), m = reviewMarks(game())[i];
     box.hidden = !m;
     if (!m) return;
-    $("review-head").textContent = "Review: " + MARK_SIGNS[m.mark] + " " + m.mark + " (" + m.seat + " " + m.action + ")";
+    $("review-head").textContent = fmt(_("Review: {sign} {mark} ({seat} {action})"), { sign: MARK_SIGNS[m.mark], mark: named(MARK_WORDS, m.mark), seat: m.seat, action: m.action });
     var dl = clear($("review-facts"));
     function fact(k, v) { if (v === null || v === undefined || v === "") return; dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", v)); }
-    fact("Class before", m.before);
-    fact("Class after", m.after);
-    if (m.better && m.better.length) fact("Kept it " + m.best, m.better.join(" or "));
-    if (m.solver && m.solver.length) fact("Solver's line", m.solver.join(", "));
+    fact(_("Class before"), named(CLASS_WORDS, m.before));
+    fact(_("Class after"), named(CLASS_WORDS, m.after));
+    if (m.better && m.better.length) fact(fmt(_("Kept it {class}"), { "class": named(CLASS_WORDS, m.best) }), m.better.join(" " + _("or") + " "));
+    if (m.solver && m.solver.length) fact(_("Solver's line"), m.solver.join(", "));
     if (m.chance_after !== null && m.chance_after !== undefined && !m.before)
-      fact("Chance of losing", Math.round(100 * m.chance_before) + "% had it played as the sensible bot, " + Math.round(100 * m.chance_after) + "% after");
+      fact(_("Chance of losing"), fmt(_("{before}% had it played as the sensible bot, {after}% after"),
+        { before: Math.round(100 * m.chance_before), after: Math.round(100 * m.chance_after) }));
     var ls = clear($("review-lines"));
     m.lines.forEach(function (t) { ls.appendChild(el("div", "line", t)); });
   }
@@ -216,7 +235,7 @@
     var W = CW, H = 150, L = CL, T = 6, B = 30, last = P().length - 1 || 1;
     function x(at) { return L + (W - L - 4) * at / last; }
     function y(v) { return T + (H - T - B) * (1 - v); }
-    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "each seat's chance of losing after each play, by trick; click to go to the play" });
+    var s = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": _("each seat's chance of losing after each play, by trick; click to go to the play") });
     [0, 0.5, 1].forEach(function (v) {
       s.appendChild(svg("line", { x1: L, x2: W - 4, y1: y(v), y2: y(v) }, "grid"));
       var t = svg("text", { x: L - 3, y: y(v) + 4, "font-size": 10, "text-anchor": "end" }, "axis ytick"); t.textContent = Math.round(v * 100) + "%"; s.appendChild(t);
@@ -262,7 +281,8 @@
       s.appendChild(band);
     });
     c.appendChild(s);
-    c.appendChild(el("div", "sub", r.samples + " sampled deals a seat a play (seed " + r.seed + "); each seat judged from what it could know"));
+    c.appendChild(el("div", "sub", fmt(ngettext("{n} sampled deal a seat a play (seed {seed}); each seat judged from what it could know",
+      "{n} sampled deals a seat a play (seed {seed}); each seat judged from what it could know", r.samples), { n: r.samples, seed: r.seed })));
   }
   function chartNow() {
     var n = document.getElementById("chart-now"), ps = P();
@@ -286,7 +306,7 @@
         if (rm) {
           a.setAttribute("data-mark", rm.mark);
           a.appendChild(el("span", "mark mark-" + rm.mark.split(" ")[0], MARK_SIGNS[rm.mark]));
-          a.title = (a.title ? a.title + "; " : "") + rm.mark + " (" + rm.detail + ")";
+          a.title = (a.title ? a.title + "; " : "") + named(MARK_WORDS, rm.mark) + " (" + rm.detail + ")";
         }
         li.appendChild(a);
       });
@@ -294,7 +314,7 @@
     });
     var ul = clear($("mistakes"));
     g.mistakes.forEach(function (m, k) {
-      var li = el("li"), a = words(el("a"), (m.trick !== null ? "trick " + m.trick + ": " : "") + m.sentence);
+      var li = el("li"), a = words(el("a"), (m.trick !== null ? trickNo(m.trick) + ": " : "") + m.sentence);
       a.href = "#" + (D.games.length > 1 ? "game-" + g.game + "/" : "") + "mistake-" + (k + 1);
       li.appendChild(a); ul.appendChild(li);
     });
@@ -338,7 +358,8 @@
     if (gm) {
       gi = -1;
       D.games.forEach(function (g, i) { if (String(g.game) === gm[1]) gi = i; });
-      if (gi < 0) return { bad: "#" + h + ": this page has no game " + gm[1] + " (it has " + D.games.map(function (g) { return g.game; }).join(", ") + "); showing game " + game().game };
+      if (gi < 0) return { bad: fmt(_("#{place}: this page has no game {number} (it has {numbers}); showing game {shown}"),
+        { place: h, number: gm[1], numbers: D.games.map(function (g) { return g.game; }).join(", "), shown: game().game }) };
       h = gm[2];
     }
     if (gi !== G) openGame(gi);
@@ -347,19 +368,21 @@
     if ((m = /^trick-(\d+)$/.exec(h))) {
       if (g.tricks[m[1]] !== undefined) return { at: g.tricks[m[1]] };
       var have = Object.keys(g.tricks).map(Number).sort(function (a, b) { return a - b; });
-      return { bad: "#" + h + ": game " + g.game + " has " + (have.length ? "tricks " + have[0] + " to " + have[have.length - 1] : "no tricks") + "; showing the start" };
+      return { bad: fmt(have.length ? _("#{place}: game {number} has tricks {first} to {last}; showing the start") : _("#{place}: game {number} has no tricks; showing the start"),
+        { place: h, number: g.game, first: have[0], last: have[have.length - 1] }) };
     }
     if ((m = /^step-(\d+)$/.exec(h))) {
       var n = parseInt(m[1], 10);
       if (n < P().length) return { at: n };
-      return { bad: "#" + h + ": game " + g.game + " has steps 0 to " + (P().length - 1) + "; showing the start" };
+      return { bad: fmt(_("#{place}: game {number} has steps 0 to {last}; showing the start"), { place: h, number: g.game, last: P().length - 1 }) };
     }
     if ((m = /^mistake-(\d+)$/.exec(h))) {
       var k = parseInt(m[1], 10);
       if (k >= 1 && k <= g.mistakes.length) return { at: g.mistakes[k - 1].at };
-      return { bad: "#" + h + ": game " + g.game + " has " + (g.mistakes.length ? "findings 1 to " + g.mistakes.length : "no findings") + "; showing the start" };
+      return { bad: fmt(g.mistakes.length ? _("#{place}: game {number} has findings 1 to {last}; showing the start") : _("#{place}: game {number} has no findings; showing the start"),
+        { place: h, number: g.game, last: g.mistakes.length }) };
     }
-    return { bad: "#" + h + " is not a place in this page (#trick-N, #step-N or #mistake-N); showing the start" };
+    return { bad: fmt(_("#{place} is not a place in this page (#trick-N, #step-N or #mistake-N); showing the start"), { place: h }) };
   }
   function goHash() {
     var r = fromHash();
@@ -410,7 +433,8 @@
     u.searchParams.set("lang", code);
     window.location.replace(u.toString());
   }
-  if (picker) {
+  // (the offline site's pages: its lang.js, window.getawayLang, keeps the choice and opens the page in it)
+  if (picker && !window.getawayLang) {
     var kept = null;
     try { kept = window.localStorage.getItem("getaway-lang"); } catch (e) { kept = null; }
     var asked = new URL(window.location.href).searchParams.get("lang");
@@ -475,7 +499,7 @@
     $("status").textContent = _("sending…");
     return T.post(path, body)
       .then(function (j) { $("status").textContent = ""; return j; })
-      .catch(function (e) { $("status").textContent = (e.refused ? "" : "not sent: ") + e.message; throw e; });
+      .catch(function (e) { $("status").textContent = e.refused ? e.message : fmt(_("not sent: {why}"), { why: e.message }); throw e; });
   }
   // Each entry carries the version of the record it was made on: sent twice (a retry, a
   // second tap before the table was redrawn), it is refused, never recorded twice.
@@ -544,7 +568,7 @@
       var s = L.seats[seat];
       s.legal.forEach(function (c) { pc.appendChild(cardButton(c, true)); });
       if (s.other.length) {
-        pc.appendChild(el("span", "sep", s.legal.length ? "other cards " + s.seat + " may hold (a mistake if played now):" : "cards " + s.seat + " may hold:"));
+        pc.appendChild(el("span", "sep", fmt(s.legal.length ? _("other cards {seat} may hold (a mistake if played now):") : _("cards {seat} may hold:"), { seat: s.seat })));
         s.other.forEach(function (c) { pc.appendChild(cardButton(c, false)); });
       }
     }
@@ -607,5 +631,5 @@
   }
   if (D.games.length) update({ game: D.games[0], live: L });
   T.listen(function (msg) { update(msg); $("status").textContent = ""; },
-           function (why) { $("status").textContent = why && why.message ? why.message : "connection lost; reconnecting…"; });
+           function (why) { $("status").textContent = why && why.message ? why.message : _("connection lost; reconnecting…"); });
 })();

@@ -1,0 +1,95 @@
+// The offline site's language (issue 40): each page is written once per language by
+// `getaway-ref site` (index.html, index.ur.html, table.html, table.ur.html, ...), so it works
+// with no server to choose for it. The picker's choice is kept on this phone (localStorage,
+// the key serve's pages keep it under); with none kept, the English page goes to the
+// phone's own language when the site has it. window.getawayLang also gives the page's
+// scripts their sentences (_, ngettext, fmt) from the page's own catalogue block.
+"use strict";
+
+(() => {
+  const KEY = "getaway-lang";
+  const LANGUAGES = __LANGUAGES__; // [[code, BCP 47 tag], ...]: the site's languages, written by `getaway-ref site`
+  const root = document.documentElement;
+  const found = LANGUAGES.find(([, tag]) => tag === root.lang); // the page's language, by its <html lang>
+  const here = found ? found[0] : "en";
+  const page = location.pathname.split("/").pop() || "index.html";
+  const base = page.replace(/(\.[A-Za-z_]+)?\.html$/, "") || "index"; // index.ur.html: index
+
+  function pageOf(code) {
+    return code === "en" ? `${base}.html` : `${base}.${code}.html`;
+  }
+  function kept() {
+    try {
+      return localStorage.getItem(KEY);
+    } catch (e) {
+      return null; // private mode: nothing kept
+    }
+  }
+  // A browser's language (en-GB, ur-PK, pa-Guru-IN) as one of ours, by its tag or its first part.
+  function ours(tag) {
+    const t = String(tag || "").toLowerCase().replace(/_/g, "-");
+    for (const [code, own] of LANGUAGES) if (t === own.toLowerCase() || t === code.toLowerCase().replace(/_/g, "-")) return code;
+    const first = t.split("-")[0];
+    for (const [code, own] of LANGUAGES) if (first === own.toLowerCase().split("-")[0]) return code;
+    return null;
+  }
+  function go(code) {
+    if (code === here || !LANGUAGES.some(([c]) => c === code)) return;
+    location.replace(pageOf(code) + location.hash);
+  }
+  const choice = kept();
+  if (choice) go(choice);
+  else if (here === "en") {
+    for (const tag of navigator.languages || [navigator.language]) {
+      const found = ours(tag);
+      if (found) {
+        go(found);
+        break;
+      }
+    }
+  }
+
+  // The sentences of this page's scripts, in its language (the English is the key).
+  let words = null, forms = null;
+  function load() {
+    if (words) return;
+    const w = document.getElementById("i18n"), p = document.getElementById("i18n-plural");
+    words = w ? JSON.parse(w.textContent) : {};
+    forms = p ? JSON.parse(p.textContent) : [];
+  }
+  const api = {
+    code: here,
+    _(s) {
+      load();
+      return typeof words[s] === "string" && words[s] ? words[s] : s;
+    },
+    ngettext(one, many, n) {
+      load();
+      const k = n < forms.length ? forms[n] : forms[100 + (n % 100)];
+      const f = words[one];
+      return Array.isArray(f) && f[k] ? f[k] : n === 1 ? one : many;
+    },
+    fmt(s, o) {
+      return s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m));
+    },
+    // The picker: the choice kept, and the page in that language opened (at the same place).
+    picker(select) {
+      select.addEventListener("change", () => {
+        try {
+          localStorage.setItem(KEY, select.value);
+        } catch (e) {
+          // private mode: this visit only
+        }
+        location.assign(pageOf(select.value) + location.hash);
+      });
+    },
+  };
+  window.getawayLang = api;
+  window.addEventListener("DOMContentLoaded", () => {
+    const select = document.getElementById("lang");
+    if (select && !select.dataset.wired) {
+      select.dataset.wired = "1";
+      api.picker(select);
+    }
+  });
+})();
