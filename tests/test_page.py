@@ -197,8 +197,12 @@ def test_renege_stepped_to_in_a_real_browser(tmp_path, desktop):
     assert s["waste"].startswith("Waste pile: 4 cards") and all(c in s["waste"] for c in ("A♠", "K♠", "10♥", "10♠"))
     # East leads by the penalty, which is not "the power" (the highest card of the last trick)
     assert "leads" in s["heads"]["East"] and "power" not in s["heads"]["East"]
-    # the screen reader hears the step
-    assert "East played 10♣" in browser.find_element(By.ID, "announce").get_attribute("textContent")
+    # the screen reader hears the step (the page fills its live region a moment after the
+    # step is drawn, so a screen reader notices the change: wait for it, do not race it)
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 5).until(
+        lambda b: "East played 10♣" in b.find_element(By.ID, "announce").get_attribute("textContent"))
     # one kind of fragment, always: the step
     assert browser.execute_script("return location.hash") == "#step-7"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

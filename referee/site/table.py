@@ -82,13 +82,13 @@ def call(path: str, body: str) -> str:
         return _now({})
     if path == "entry":
         text, version = got.get("text", ""), got.get("version")
-        if not isinstance(text, str) or not text.strip() or "\n" in text or "\r" in text:
-            return _now({"error": "one entry, on one line"}, 400)
-        if not isinstance(version, str):
-            return _now({"error": "an entry carries the version of the record it was made on"}, 400)
+        bad = t.refuse_body(text, version)
+        if bad is not None:
+            return _now({"error": bad}, 400)
+        assert isinstance(text, str) and isinstance(version, str)
         why = t.stale(version, text)
         if why is not None:
-            return _now({"error": why, "already": why.startswith("already"), "version": t.version}, 409)
+            return _now({"error": why, "already": t.already(version, text), "version": t.version}, 409)
         try:
             answer = t.enter(text)
         except SeatError as ex:  # not on the recorder's phone; kept for the same answers as serve

@@ -219,6 +219,18 @@ class Table:
         self.answer = said.words[L.current()]
         return self.answer
 
+    @staticmethod
+    def refuse_body(text: object, version: object) -> str | None:
+        """Why an entry's body is not one entry a phone could have sent (None: it is): one
+        line of text, with the version of the record it was made on. The served table and
+        the offline site answer alike."""
+        if not isinstance(text, str) or not text.strip() or "\n" in text or "\r" in text:
+            return _("one entry, on one line")
+        if not isinstance(version, str):
+            return _("an entry carries the version of the record it was made on (the page sends it: load the "
+                     "page again)")
+        return None
+
     def stale(self, version: str, text: str) -> str | None:
         """Why an entry made on ``version`` of the record is not taken (None: it is current)."""
         if version == self.version:

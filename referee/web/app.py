@@ -401,11 +401,10 @@ def make_app(table: Table) -> Guard:
             return _refused(N_("only the recorder's phone (or a seat's own, with --seat-phones) changes the record"))
         got = await body(request)
         text, version = got.get("text", ""), got.get("version")
-        if not isinstance(text, str) or not text.strip() or "\n" in text or "\r" in text:
-            return _error(L.gettext("one entry, on one line"), 400)
-        if not isinstance(version, str):
-            return _error(L.gettext("an entry carries the version of the record it was made on (the page sends "
-                                    "it: load the page again)"), 400)
+        bad = table.refuse_body(text, version)
+        if bad is not None:
+            return _error(bad, 400)
+        assert isinstance(text, str) and isinstance(version, str)
 
         def stale() -> Response | None:
             why = table.stale(version, text)
