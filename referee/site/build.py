@@ -78,7 +78,10 @@ def _entries() -> list[tuple[str, bytes]]:
     for p in sorted(package.rglob("*")):
         rel = p.relative_to(package.parent)
         if (not p.is_file() or "__pycache__" in rel.parts or p.suffix in (".so", ".pyd", ".pyc")
-                or rel.parts[:3] == ("referee", "site", "static") or rel.parts[1] in ("grammar", "docs")):
+                or rel.parts[:3] in (("referee", "site", "static"), ("referee", "site", "templates"))
+                or rel.parts[1] in ("grammar", "docs")
+                # the catalogues' sources and their tool are for translators: the page reads the .mo
+                or p.suffix in (".po", ".pot") or rel.parts[1:] == ("locale", "catalogues.py")):
             continue
         out.append((rel.as_posix(), p.read_bytes()))
     out.append(("referee/grammar/gwy.lark", grammar_path().read_bytes()))
