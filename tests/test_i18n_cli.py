@@ -133,3 +133,79 @@ def test_live_errors_follow_the_language(tmp_path: Path) -> None:
                               2).format(n=2, seats=4)
     assert deal.stderr == f"error: {expected}\n"
     assert not (tmp_path / "new.gwy").exists()
+
+
+# ---- 3. usage errors and --help ----------------------------------------------------------------------
+
+
+def test_check_help_in_hindi_with_its_headings() -> None:
+    for line in (("--lang", "hi", "check", "--help"), ("check", "--lang", "hi", "--help")):
+        hi = _run(*line)
+        assert hi.returncode == 0, hi.stderr
+        out = hi.stdout
+        assert out.startswith(_said("hi", "Usage:") + " getaway-ref check [OPTIONS] FILES...")
+        for english in ("Replay every game through the rules engine and report every illegal play and impossible fact.",
+                        "Arguments", "Options", "exit 0 even when errors or mistakes are found"):
+            assert _said("hi", english) != english
+            assert _said("hi", english) in out.replace("\n" + " " * 24, " ")
+        assert "Usage:" not in out and "Options" not in out and "Replay every game" not in out
+        assert "--exit-zero" in out and "--output-format" in out  # the options keep their names
+
+
+def test_a_typer_command_help_in_hindi() -> None:
+    en = _run("legal", "--help")
+    hi = _run("--lang", "hi", "legal", "--help")
+    assert en.returncode == hi.returncode == 0
+    assert "Options:" in en.stdout and "Show this message and exit." in en.stdout and "[default: text]" in en.stdout
+    flat = " ".join(hi.stdout.split())
+    for english in ("Usage:", "Arguments", "Options", "Show this message and exit.", "a record (.gwy)",
+                    "which game of the file (default: the last)",
+                    "What may happen next at the end of the record: whose turn, which cards, which takes, whether a "
+                    "draw is due."):
+        assert " ".join(_said("hi", english).split()) in flat, english
+    assert _said("hi", "default: {default}").format(default="text") in flat  # typer's own words, ours
+    for english in ("Usage:", "Options", "Show this message", "default:", "which game of the file"):
+        assert english not in hi.stdout
+    # The command list of `getaway-ref --help`, in the environment's language.
+    top = _run("--help", env={"LANGUAGE": "hi"})
+    assert _said("hi", "Commands") + ":" in top.stdout and "Commands:" not in top.stdout
+
+
+@pytest.mark.parametrize("line", [("check", "--no-such", "x"), ("legal", "--no-such", "x"), ("legal",),
+                                  ("show", "--format", "yaml", "x.gwy"), ("shwo",)])
+def test_usage_errors_in_bengali_exit_2(line: tuple[str, ...]) -> None:
+    en = _run(*line)
+    bn = _run("--lang", "bn", *line)
+    assert en.returncode == bn.returncode == 2
+    assert en.stderr.startswith("error: ") and bn.stderr.startswith("error: ")
+    assert bn.stderr.count("\n") == en.stderr.count("\n") == 1  # one line, as in English
+    see = _said("bn", "{message} (see {command} --help)").split("}")[-2:]  # "(দেখুন " ... " --help)"
+    assert see[0].split("{")[0].strip() in bn.stderr
+    assert "(see " in en.stderr and "(see " not in bn.stderr
+    for word in ("no such", "missing", "is not one of", "unexpected"):
+        assert word not in bn.stderr
+    if line[0] != "shwo":
+        assert f"getaway-ref {line[0]} --help" in bn.stderr  # where to look, as in English
+
+
+def test_our_own_usage_errors_in_urdu() -> None:
+    ur = _run("--lang", "ur", "show", "--review", TAKE)
+    assert ur.returncode == 2
+    assert ur.stderr == "error: " + _said("ur", "--review goes with --narrate: the review's marks are told trick by "
+                                                "trick") + "\n"
+    game = _run("--lang", "ur", "show", "--game", "0", TAKE)
+    assert game.returncode == 2
+    assert _said("ur", "{value} is less than {low}; give {low} or more").format(value=0, low=1) in game.stderr
+    lang = _run("--lang", "xx", "legal", TAKE, env={"LANG": "ur_PK.UTF-8"})
+    assert lang.returncode == 2 and "unknown language" not in lang.stderr and "'xx'" in lang.stderr
+
+
+def test_english_help_and_errors_are_as_before() -> None:
+    """English stays byte for byte what it was: the usage line, the sections, typer's words."""
+    out = _run("legal", "--help").stdout
+    assert out.startswith("Usage: getaway-ref legal [OPTIONS] FILE\n\n  What may happen next")
+    assert "\nArguments:\n  FILE  a record (.gwy)\n\nOptions:\n" in out
+    assert "text for people, json for programs  [default: text]" in out
+    assert _run("check", "--no-such", "x").stderr == "error: no such option: --no-such (see getaway-ref check --help)\n"
+    assert _run("show", "-f", "xml", TAKE).stderr == \
+        "error: --format: 'xml' is not one of text, json (see getaway-ref show --help)\n"

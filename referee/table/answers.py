@@ -837,13 +837,16 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
     if seat is not None:
         hits = seat_matches(seat, seats)
         if len(hits) != 1:
-            raise UsageError(f"--seat {seat}: " + ("no seat of this game is called so" if not hits else
-                             "it could be " + " or ".join(seats[h] for h in hits)) + f" (seats: {', '.join(seats)})")
+            why = (_("no seat of this game is called so") if not hits else
+                   _("it could be {seats}").format(seats=_(" or ").join(seats[h] for h in hits)))
+            raise UsageError(_("--seat {seat}: {why} (seats: {seats})").format(seat=seat, why=why,
+                                                                           seats=", ".join(seats)))
         who = hits[0]
     if trick not in tricks_of(w):
         have = tricks_of(w)
-        raise UsageError(f"--trick {trick}: game {w.game.number} has "
-                         + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
+        raise UsageError((_("--trick {trick}: game {game} has tricks {first} to {last} in its record") if have else
+                          _("--trick {trick}: game {game} has no tricks in its record")).format(
+            trick=trick, game=w.game.number, first=have[0] if have else "", last=have[-1] if have else ""))
     print(ask_sentence(w, trick, who))
     if explain:
         print(trick_sentence(w, trick, who))

@@ -51,9 +51,8 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.events import Event
-from referee.engine.language import N_
+from referee.engine.language import N_, ngettext
 from referee.engine.language import gettext as _
-from referee.engine.language import ngettext
 from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
 from referee.judging import wording as W
