@@ -208,10 +208,10 @@ def build_line() -> str:
     package = Path(referee.__file__).resolve().parent
     compiled = sorted(p.name.split(".")[0] for p in [*package.rglob("*.so"), *package.rglob("*.pyd")])
     if compiled:
-        return (f"build: compiled ({len(compiled)} modules by mypyc: {', '.join(compiled)}), "
-                "what `pip install .` installs")
-    return ("build: Python modules (an editable or pure-Python install; `pip install .` gives the compiled "
-            "build, about twice as fast)")
+        return _("build: compiled ({n} modules by mypyc: {modules}), what `pip install .` installs").format(
+            n=len(compiled), modules=", ".join(compiled))
+    return _("build: Python modules (an editable or pure-Python install; `pip install .` gives the compiled "
+             "build, about twice as fast)")
 
 
 def _version_callback(value: bool) -> None:

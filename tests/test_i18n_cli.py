@@ -69,6 +69,14 @@ def test_legal_of_a_draw_and_show_follow_the_environment() -> None:
     assert "waste pile" not in shown.stdout
 
 
+def test_show_narrate_heads_its_story_in_urdu() -> None:
+    ur = _run("--lang", "ur", "show", "--narrate", TAKE)
+    assert ur.returncode == 0
+    head = ur.stdout.splitlines()[0]
+    assert head.startswith(_said("ur", "{file}, game {game}").format(file=TAKE, game=1))
+    assert head.endswith(_said("ur", " — rules {rules}").format(rules="pagat")) and ", game 1" not in head
+
+
 def test_legal_and_show_for_programs_stay_english() -> None:
     for command in ("legal", "show"):
         en = _run(command, TAKE, "--format", "json")

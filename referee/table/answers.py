@@ -811,8 +811,9 @@ def narrate_command(file: Path, game: int | None, rules: str | None, review: boo
     g = w.game
     # The file name, the [Event] tag and the seats are the user's text: escaped, as every
     # other command prints them (reports/text.py), never acted on by the terminal.
-    print(safe_path(file) + safe(f", game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
-                                 + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}"))
+    rules_said = w.result.rules.spec() if w.result.rules else g.rules
+    print(_("{file}, game {game}").format(file=safe_path(file), game=g.number)
+          + safe((f" — {g.tag('Event')}" if g.tag("Event") else "") + _(" — rules {rules}").format(rules=rules_said)))
     reviewed = review_game(g, w.result.rules) if review and w.result.rules is not None else None
     for line in narrate(w, reviewed):
         print(safe(line))
