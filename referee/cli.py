@@ -141,7 +141,7 @@ class CheckCommand(ProseCommand):
                 return [CompletionItem(c) for c in wanting.choices if c.startswith(incomplete)]
             return []  # a file, or a value of the user's: the shell's own completion (typer's -o default)
         if incomplete.startswith("-"):
-            return [CompletionItem(name, help=o.help) for o in CHECK_OPTIONS for name in o.names
+            return [CompletionItem(name, help=_(o.help)) for o in CHECK_OPTIONS for name in o.names
                     if name.startswith("--") and name.startswith(incomplete)]
         return []  # a record or a folder of them: the shell completes file names itself
 
