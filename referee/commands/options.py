@@ -23,6 +23,8 @@ from typing import Any, NoReturn
 
 from referee.archive.inputs import expand as files_of
 from referee.engine import language as L
+from referee.engine.language import N_
+from referee.engine.language import gettext as _
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, load_file, parse_spec
 from referee.reports.sink import FORMATS
 
@@ -49,7 +51,7 @@ def rules_options(rules: str | None, rules_file: Path | None, sets: Sequence[str
         if rules_file is not None:
             default = load_file(rules_file)
     except (FileNotFoundError, IsADirectoryError):
-        raise UsageError(f"--rules-file {rules_file}: no such rules file") from None
+        raise UsageError(_("--rules-file {file}: no such rules file").format(file=rules_file)) from None
     except RulesError as e:
         raise UsageError(f"--rules-file: {e.message}") from None
     try:
@@ -62,7 +64,8 @@ def rules_options(rules: str | None, rules_file: Path | None, sets: Sequence[str
         key, eq, value = s.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not eq or key not in OPTIONS:
-            raise UsageError(f"{sets_from} {s}: expected option=value, with option one of {', '.join(OPTIONS)}")
+            raise UsageError(_("{where} {value}: expected option=value, with option one of {options}").format(
+                where=sets_from, value=s, options=", ".join(OPTIONS)))
         try:
             overrides[key] = coerce(key, value)
         except ValueError as e:
@@ -91,7 +94,7 @@ class Option:
 
 # --lang, for every command (issue 40): check reads it as its own option, the others through
 # take_language before typer sees the line.
-LANG_HELP = ("the language of the sentences: en, ur, pa_PK (Shahmukhi), pa (Gurmukhi), hi, ml, bn (default: "
+LANG_HELP = N_("the language of the sentences: en, ur, pa_PK (Shahmukhi), pa (Gurmukhi), hi, ml, bn (default: "
              "the environment's LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English); codes, the notation and "
              "machine formats stay in English")
 # Commands whose output is for programs whatever the line says, so never translated.
@@ -104,8 +107,9 @@ def choose_language(lang: str | None, *, machine: bool = False) -> str:
     programs read. A language we do not know is a usage error."""
     try:
         chosen = L.choose(lang)
-    except ValueError as e:
-        raise UsageError(f"--lang: {e}") from None
+    except ValueError:
+        raise UsageError(_("--lang: unknown language {name}: choose one of {languages}").format(
+            name=repr(lang), languages=", ".join(L.LANGUAGES))) from None
     return L.choose(L.ENGLISH) if machine else chosen
 
 
@@ -122,7 +126,7 @@ def take_language(argv: list[str]) -> tuple[str | None, list[str]]:
             break
         if word == "--lang":
             if i + 1 >= len(argv):
-                raise UsageError("--lang needs a value")
+                raise UsageError(_("{option} needs a value").format(option="--lang"))
             lang = argv[i + 1]
             i += 2
             continue
@@ -139,46 +143,48 @@ def machine_line(argv: list[str]) -> bool:
     ``--json``, or a command that only writes for programs)?"""
     if argv[:1] and argv[0] in MACHINE_COMMANDS:
         return True
+    # A format no command knows is a usage error, said in the language chosen like any other.
+    machine = {*FORMATS, "json", "jsonl", "csv", "parquet"} - {"text"}
     for i, word in enumerate(argv):
         if word in ("-f", "--format", "--output-format") and i + 1 < len(argv):
-            if argv[i + 1] != "text":
+            if argv[i + 1] in machine:
                 return True
         elif word == "--json" or (word.startswith(("--format=", "--output-format="))
-                                   and word.partition("=")[2] != "text"):
+                                   and word.partition("=")[2] in machine):
             return True
     return False
 
 
 CHECK_OPTIONS: tuple[Option, ...] = (
     Option(("-f", "--output-format", "--format"), "output_format",
-           "text for people, json or jsonl for programs, github for workflow annotations, sarif for code "
-           "scanning, junit for test reports", "FORMAT", choices=FORMATS),
-    Option(("--select",), "select", "report only these codes or prefixes: --select R1,M201", "CODES", repeat=True),
-    Option(("--ignore",), "ignore", "do not report these codes or prefixes: --ignore M", "CODES", repeat=True),
-    Option(("--exit-zero",), "exit_zero", "exit 0 even when errors or mistakes are found"),
-    Option(("--statistics",), "statistics", "a count per code at the end, most frequent first"),
-    Option(("--rules",), "rules", "the rule set for games without a [Rules] tag, such as denexa or "
-           "'pagat taking=no'", "SPEC"),
-    Option(("--rules-file",), "rules_file", "house rules from a TOML or JSON file", "FILE", path=True),
-    Option(("--set",), "sets", "override one option in every game: --set taking=no", "OPTION=VALUE", repeat=True),
-    Option(("--force-rules",), "force_rules", "the rule set given wins over the games' [Rules] tags"),
-    Option(("--show-games",), "show_games", "a line for every game judged, with its rule set and result"),
-    Option(("-q", "--quiet"), "quiet", "the problems and the summary line only (the default; wins over "
-           "--show-games and --verbose)"),
-    Option(("-v", "--verbose"), "verbose", "the line for every game, and which settings file was used"),
-    Option(("--config",), "config", "take the settings from this file (a pyproject.toml or a getaway-ref.toml) "
-           "for every record, instead of the file nearest each", "FILE", path=True),
-    Option(("--isolated",), "isolated", "ignore every settings file"),
-    Option(("-j", "--jobs"), "jobs", "judge the games in this many processes, or auto: one for a small input, "
-           "one per core for a large one (the report keeps the input order)", "N", default="auto"),
-    Option(("--dask",), "dask", "judge the games on the Dask cluster whose scheduler is at this address "
-           "(tcp://host:8786); its workers must read the files at the same paths", "ADDRESS"),
+           N_("text for people, json or jsonl for programs, github for workflow annotations, sarif for code "
+              "scanning, junit for test reports"), "FORMAT", choices=FORMATS),
+    Option(("--select",), "select", N_("report only these codes or prefixes: --select R1,M201"), "CODES", repeat=True),
+    Option(("--ignore",), "ignore", N_("do not report these codes or prefixes: --ignore M"), "CODES", repeat=True),
+    Option(("--exit-zero",), "exit_zero", N_("exit 0 even when errors or mistakes are found")),
+    Option(("--statistics",), "statistics", N_("a count per code at the end, most frequent first")),
+    Option(("--rules",), "rules", N_("the rule set for games without a [Rules] tag, such as denexa or "
+           "'pagat taking=no'"), "SPEC"),
+    Option(("--rules-file",), "rules_file", N_("house rules from a TOML or JSON file"), "FILE", path=True),
+    Option(("--set",), "sets", N_("override one option in every game: --set taking=no"), "OPTION=VALUE", repeat=True),
+    Option(("--force-rules",), "force_rules", N_("the rule set given wins over the games' [Rules] tags")),
+    Option(("--show-games",), "show_games", N_("a line for every game judged, with its rule set and result")),
+    Option(("-q", "--quiet"), "quiet", N_("the problems and the summary line only (the default; wins over "
+           "--show-games and --verbose)")),
+    Option(("-v", "--verbose"), "verbose", N_("the line for every game, and which settings file was used")),
+    Option(("--config",), "config", N_("take the settings from this file (a pyproject.toml or a getaway-ref.toml) "
+           "for every record, instead of the file nearest each"), "FILE", path=True),
+    Option(("--isolated",), "isolated", N_("ignore every settings file")),
+    Option(("-j", "--jobs"), "jobs", N_("judge the games in this many processes, or auto: one for a small input, "
+           "one per core for a large one (the report keeps the input order)"), "N", default="auto"),
+    Option(("--dask",), "dask", N_("judge the games on the Dask cluster whose scheduler is at this address "
+           "(tcp://host:8786); its workers must read the files at the same paths"), "ADDRESS"),
     Option(("--lang",), "lang", LANG_HELP, "LANG"),
-    Option(("--fix",), "fix", "first apply the safe fixes (a seat's unique beginning written out, the missing "
-           "version line) to the files, saying what was fixed; then check them"),
+    Option(("--fix",), "fix", N_("first apply the safe fixes (a seat's unique beginning written out, the missing "
+           "version line) to the files, saying what was fixed; then check them")),
 )
 
-CHECK_HELP = "Replay every game through the rules engine and report every illegal play and impossible fact."
+CHECK_HELP = N_("Replay every game through the rules engine and report every illegal play and impossible fact.")
 CHECK_USAGE = "getaway-ref check [OPTIONS] FILES..."
 
 
@@ -188,7 +194,7 @@ class _Prose(argparse.HelpFormatter):
 
     def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
                   groups: Iterable[Any], prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, "Usage: ")
+        super().add_usage(usage, actions, groups, _("Usage:") + " ")
 
     def _format_action_invocation(self, action: argparse.Action) -> str:
         if not action.option_strings or action.nargs == 0:
@@ -211,28 +217,35 @@ class _Parser(argparse.ArgumentParser):
 
 def check_parser() -> argparse.ArgumentParser:
     """check's parser, made from :data:`CHECK_OPTIONS`."""
-    p = _Parser(prog="getaway-ref check", usage=CHECK_USAGE, description=CHECK_HELP, formatter_class=_Prose,
+    # Built when it is used, after the language is chosen: its words are said in it.
+    p = _Parser(prog="getaway-ref check", usage=CHECK_USAGE, description=_(CHECK_HELP), formatter_class=_Prose,
                 allow_abbrev=False, add_help=False)
-    p.add_argument_group("Arguments").add_argument(
+    p.add_argument_group(_("Arguments")).add_argument(
         "paths", nargs="+", type=Path, metavar="FILES...",
-        help="records (.gwy files), directories of them, or - for standard input")
-    opts = p.add_argument_group("Options")
+        help=_("records (.gwy files), directories of them, or - for standard input"))
+    opts = p.add_argument_group(_("Options"))
     for o in CHECK_OPTIONS:
+        said = _(o.help)
         if o.metavar is None:
-            opts.add_argument(*o.names, dest=o.key, action="store_true", help=o.help)
+            opts.add_argument(*o.names, dest=o.key, action="store_true", help=said)
         elif o.repeat:
-            opts.add_argument(*o.names, dest=o.key, action="append", default=[], metavar=o.metavar, help=o.help)
+            opts.add_argument(*o.names, dest=o.key, action="append", default=[], metavar=o.metavar, help=said)
         else:
             opts.add_argument(*o.names, dest=o.key, metavar=o.metavar, choices=o.choices, default=o.default,
                               type=Path if o.path else str,
-                              help=o.help + (f" (one of {', '.join(o.choices)})" if o.choices else ""))
-    opts.add_argument("-h", "--help", action="help", help="show this message and exit")
+                              help=said + (_(" (one of {choices})").format(choices=", ".join(o.choices))
+                                           if o.choices else ""))
+    opts.add_argument("-h", "--help", action="help", help=_("show this message and exit"))
     return p
 
 
 def read_check_line(args: Sequence[str]) -> dict[str, Any]:
     """check's words as ``check_command``'s keywords; a wrong line is said by argparse
     (usage and ``error: ...`` on standard error, exit 2)."""
+    try:  # the language first, wherever --lang stands, so that --help and a wrong line are said in it
+        choose_language(take_language(list(args))[0])
+    except UsageError:
+        pass  # check_command says it
     return vars(check_parser().parse_args(list(args)))
 
 
@@ -242,36 +255,44 @@ def read_check_line(args: Sequence[str]) -> dict[str, Any]:
 # thing the same way.
 _PARSER_WORDS: tuple[tuple[str, str], ...] = (
     # argparse
-    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: invalid choice: '([^']*)' \(choose from (.*)\)$",
-     r"\1: '\2' is not one of \3"),
-    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: expected one argument$", r"\1 needs a value"),
-    (r"^argument (?:-\w/)?(--[\w-]+)(?:/[\w/-]+)?: (.*)$", r"\1: \2"),
-    (r"^the following arguments are required: (.*)$", r"missing \1"),
-    (r"^unrecognized arguments: (-.*)$", r"no such option: \1"),
-    (r"^unrecognized arguments: (.*)$", r"unexpected argument: \1"),
+    (r"^argument (?:-\w/)?(?P<option>--[\w-]+)(?:/[\w/-]+)?: invalid choice: '(?P<value>[^']*)' \(choose from (?P<choices>.*)\)$",
+     N_("{option}: '{value}' is not one of {choices}")),
+    (r"^argument (?:-\w/)?(?P<option>--[\w-]+)(?:/[\w/-]+)?: expected one argument$", N_("{option} needs a value")),
+    (r"^argument (?:-\w/)?(?P<option>--[\w-]+)(?:/[\w/-]+)?: (?P<why>.*)$", "{option}: {why}"),
+    (r"^the following arguments are required: (?P<what>.*)$", N_("missing {what}")),
+    (r"^unrecognized arguments: (?P<option>-.*)$", N_("no such option: {option}")),
+    (r"^unrecognized arguments: (?P<what>.*)$", N_("unexpected argument: {what}")),
     # click
-    (r"^Invalid value for '(--[\w-]+)'(?: / '-\w')?: (?:Value error, )?(.*?)\.?$", r"\1: \2"),
-    (r"^Invalid value for '([^']*)': (.*?)\.?$", r"\1: \2"),
-    (r"^Option '(--?[\w-]+)' requires an argument\.$", r"\1 needs a value"),
-    (r"^No such option: (\S+?)\.?( Did you mean (\S+?)\?)?$", r"no such option: \1"),
-    (r"^No such command '([^']*)'\. Did you mean '([^']*)'\?$", r"no such command '\1'; did you mean '\2'?"),
-    (r"^No such command '([^']*)'\.$", r"no such command '\1'"),
-    (r"^Missing argument '([^']*)'\.?$", r"missing \1"),
-    (r"^Missing option '([^']*)'.*$", r"missing \1"),
-    (r"^Got unexpected extra argument(?:s|\(s\))? \((.*)\)$", r"unexpected argument: \1"),
+    (r"^Invalid value for '(?P<option>--[\w-]+)'(?: / '-\w')?: (?:Value error, )?'(?P<value>[^']*)' is not one of (?P<choices>.*?)\.?$",
+     N_("{option}: '{value}' is not one of {choices}")),
+    (r"^Invalid value for '(?P<option>--[\w-]+)'(?: / '-\w')?: (?:Value error, )?(?P<why>.*?)\.?$", "{option}: {why}"),
+    (r"^Invalid value for '(?P<option>[^']*)': (?P<why>.*?)\.?$", "{option}: {why}"),
+    (r"^Option '(?P<option>--?[\w-]+)' requires an argument\.$", N_("{option} needs a value")),
+    (r"^No such option: (?P<option>\S+?)\.?( Did you mean (\S+?)\?)?$", N_("no such option: {option}")),
+    (r"^No such command '(?P<command>[^']*)'\. Did you mean '(?P<near>[^']*)'\?$",
+     N_("no such command '{command}'; did you mean '{near}'?")),
+    (r"^No such command '(?P<command>[^']*)'\.$", N_("no such command '{command}'")),
+    (r"^Missing argument '(?P<what>[^']*)'\.?$", N_("missing {what}")),
+    (r"^Missing option '(?P<what>[^']*)'.*$", N_("missing {what}")),
+    (r"^Got unexpected extra argument(?:s|\(s\))? \((?P<what>.*)\)$", N_("unexpected argument: {what}")),
 )
 
 
 def usage_line(message: str, command: str) -> str:
-    """A parser's complaint about a command line as one line of ours, with where to look:
-    ``--format: 'xml' is not one of text, json (see getaway-ref show --help)``."""
+    """A parser's complaint about a command line as one line of ours, in the language chosen,
+    with where to look: ``--format: 'xml' is not one of text, json (see getaway-ref show --help)``."""
     said = " ".join(message.split())
     for pattern, words in _PARSER_WORDS:
-        if re.match(pattern, said):
-            said = re.sub(pattern, words, said)
+        found = re.match(pattern, said)
+        if found:
+            values = found.groupdict()
+            if "choices" in values:  # the values allowed, without quotes
+                values["choices"] = re.sub(r"'([\w-]+)'(?=,|$| or)", r"\1", values["choices"])
+            said = _(words).format(**values)
             break
-    said = re.sub(r"'([\w-]+)'(?=,|$| or)", r"\1", said) if " is not one of " in said else said
-    return f"{said} (see {command} --help)"
+    if " is not one of " in said:  # as above, for a check of ours said in these words
+        said = re.sub(r"'([\w-]+)'(?=,|$| or)", r"\1", said)
+    return _("{message} (see {command} --help)").format(message=said, command=command)
 
 
 def say_error(message: str) -> None:

@@ -811,8 +811,9 @@ def narrate_command(file: Path, game: int | None, rules: str | None, review: boo
     g = w.game
     # The file name, the [Event] tag and the seats are the user's text: escaped, as every
     # other command prints them (reports/text.py), never acted on by the terminal.
-    print(safe_path(file) + safe(f", game {g.number}" + (f" — {g.tag('Event')}" if g.tag("Event") else "")
-                                 + f" — rules {w.result.rules.spec() if w.result.rules else g.rules}"))
+    rules_said = w.result.rules.spec() if w.result.rules else g.rules
+    print(_("{file}, game {game}").format(file=safe_path(file), game=g.number)
+          + safe((f" — {g.tag('Event')}" if g.tag("Event") else "") + _(" — rules {rules}").format(rules=rules_said)))
     reviewed = review_game(g, w.result.rules) if review and w.result.rules is not None else None
     for line in narrate(w, reviewed):
         print(safe(line))
@@ -837,13 +838,16 @@ def ask_command(file: Path, trick: int, seat: str | None = None, game: int | Non
     if seat is not None:
         hits = seat_matches(seat, seats)
         if len(hits) != 1:
-            raise UsageError(f"--seat {seat}: " + ("no seat of this game is called so" if not hits else
-                             "it could be " + " or ".join(seats[h] for h in hits)) + f" (seats: {', '.join(seats)})")
+            why = (_("no seat of this game is called so") if not hits else
+                   _("it could be {seats}").format(seats=_(" or ").join(seats[h] for h in hits)))
+            raise UsageError(_("--seat {seat}: {why} (seats: {seats})").format(seat=seat, why=why,
+                                                                           seats=", ".join(seats)))
         who = hits[0]
     if trick not in tricks_of(w):
         have = tricks_of(w)
-        raise UsageError(f"--trick {trick}: game {w.game.number} has "
-                         + (f"tricks {have[0]} to {have[-1]}" if have else "no tricks") + " in its record")
+        raise UsageError((_("--trick {trick}: game {game} has tricks {first} to {last} in its record") if have else
+                          _("--trick {trick}: game {game} has no tricks in its record")).format(
+            trick=trick, game=w.game.number, first=have[0] if have else "", last=have[-1] if have else ""))
     print(ask_sentence(w, trick, who))
     if explain:
         print(trick_sentence(w, trick, who))

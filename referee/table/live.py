@@ -51,7 +51,7 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.codes import Code
 from referee.engine.events import Event
-from referee.engine.language import N_
+from referee.engine.language import N_, ngettext
 from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, RuleSet, parse_spec
 from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
@@ -115,8 +115,10 @@ Line = tuple[str, str]
 VERSION_LINE = "%gwy 1"
 DEFAULT_SEATS = "North East South West"
 
-HELP = f"""\
-type what happened, one entry a line (of at most {MAX_ENTRY_CHARS:,} characters):
+# i18n: live's help; keep each example entry as it is (the notation and the English words a player may
+# type); the second column may be reworded, keeping its lines short
+HELP = N_("""\
+type what happened, one entry a line (of at most {max_chars} characters):
   West A♠   west as   W AS   West plays 10♥   th   T♥
                              a play (a seat's name or its unique beginning; any spelling
                              of a card; the trick number is added)
@@ -134,7 +136,12 @@ chance of losing from what that seat knows); review (the game review's verdict o
 play and each seat's chance of losing); both take seconds, and only when asked
 commands: show (the state), undo (remove the last entry: a wrong entry, not a table
 mistake), new (the next game, once this one is over), help, quit (or Ctrl-D); Ctrl-C
-cancels the line being typed; Tab completes seats, commands and the cards legal now"""
+cancels the line being typed; Tab completes seats, commands and the cards legal now""")
+
+
+def help_text() -> str:
+    """live's help, in the language of the session."""
+    return _(HELP).format(max_chars=f"{MAX_ENTRY_CHARS:,}")
 
 
 class LiveOptions(TypedDict, total=False):
@@ -226,11 +233,11 @@ def fresh_name(directory: Path) -> Path:
         except FileExistsError:
             continue
         except OSError as ex:
-            raise LiveError(f"cannot make a new record in {safe_path(directory.resolve())}: "
-                            f"{(ex.strerror or str(ex)).lower()} (name a FILE elsewhere)") from None
+            raise LiveError(_("cannot make a new record in {dir}: {why} (name a FILE elsewhere)").format(
+                dir=safe_path(directory.resolve()), why=(ex.strerror or str(ex)).lower())) from None
         os.close(fd)
         return name
-    raise LiveError(f"cannot find a free file name in {directory}")
+    raise LiveError(_("cannot find a free file name in {dir}").format(dir=directory))
 
 
 # ---- a new game's text -----------------------------------------------------------------------------
@@ -252,8 +259,9 @@ def deal_lines(spec: str | None, seats: list[str], rules: RuleSet) -> list[str]:
         if not all(p.isdigit() for p in parts):
             parts = [spec.strip()]
     if len(parts) != n:
-        raise LiveError(f"--deal: {len(parts)} hand{'s' if len(parts) != 1 else ''} for {n} seats "
-                        "(give sizes '13 13 13 13', or hands separated by ';')")
+        raise LiveError(ngettext("--deal: {n} hand for {seats} seats (give sizes '13 13 13 13', or hands separated "
+                                 "by ';')", "--deal: {n} hands for {seats} seats (give sizes '13 13 13 13', or hands "
+                                 "separated by ';')", len(parts)).format(n=len(parts), seats=n))
     return [f"{s} {p}" for s, p in zip(seats, parts)]
 
 
@@ -358,11 +366,11 @@ class Session:
                 text = text[1:]
             nxt = Session.resume(self.path, text, default=self.default, mode=self.mode)
             if nxt is None:
-                raise LiveError("it has no game any more")
+                raise LiveError(_("it has no game any more"))
         except FileNotFoundError:
-            why = "it was removed"
+            why = _("it was removed")
         except UnicodeDecodeError:
-            why = "it is not UTF-8 text any more"
+            why = _("it is not UTF-8 text any more")
         except (LiveError, ReadError) as ex:
             why = str(ex)
         except OSError as ex:
@@ -372,11 +380,14 @@ class Session:
             self.game, self.res, self.engine, self.rules = nxt.game, nxt.res, nxt.engine, nxt.rules
             self.snap, self.pending = snap, None
             plays = sum(len(u.plays) for u in self.units)
-            return [(f"note: {shown} changed on disk (another program wrote it): live continues from the file as "
-                     f"it is now, game {self.number}, {plays} play{'s' if plays != 1 else ''} recorded", "warning")], True
+            return [(ngettext("note: {file} changed on disk (another program wrote it): live continues from the file "
+                              "as it is now, game {game}, {n} play recorded",
+                              "note: {file} changed on disk (another program wrote it): live continues from the file "
+                              "as it is now, game {game}, {n} plays recorded", plays).format(
+                                  file=shown, game=self.number, n=plays), "warning")], True
         self.unwritten += 1
-        return [(f"stopped: {shown} changed on disk and cannot be continued ({why}); live writes nothing more "
-                 "and leaves the file as it is", "error")], False
+        return [(_("stopped: {file} changed on disk and cannot be continued ({why}); live writes nothing more and "
+                   "leaves the file as it is").format(file=shown, why=why), "error")], False
 
     # ---- starting ------------------------------------------------------------------------
 
@@ -397,7 +408,7 @@ class Session:
         head = new_game_text(seats, rules.spec(), deal_lines(deal, seats, rules), event=None)
         game = _read(path, prefix, number, _text(head, [], ()))
         if game.errors:
-            raise LiveError("the new game cannot be written: " + "; ".join(d.message for d in game.errors))
+            raise LiveError(_("the new game cannot be written: {why}").format(why="; ".join(d.message for d in game.errors)))
         # Written as fmt writes it (a hand given suit by suit as its cards), so that a club's
         # `fmt --check` hook never rewrites what live and serve wrote.
         head = format_game(game).rstrip("\n").split("\n")
@@ -406,8 +417,8 @@ class Session:
         errors = [d for d in res.diagnostics if d.is_error]
         engine, judged_by = res.engine, res.rules
         if errors or engine is None or judged_by is None:
-            raise LiveError("the deal cannot be true: " + "; ".join(d.message for d in errors)
-                            + (f" ({res.stopped})" if res.stopped else ""))
+            raise LiveError(_("the deal cannot be true: {why}").format(why="; ".join(d.message for d in errors)
+                                                                      + (f" ({res.stopped})" if res.stopped else "")))
         return cls(path, prefix, head, [], number, game, res, engine, judged_by, default=default, mode=mode)
 
     @classmethod
@@ -461,12 +472,13 @@ class Session:
         prefix = text[:offset]
         g2 = _read(path, prefix, number, _text(head, units, game.seats))
         if g2.errors:
-            raise LiveError(f"{path}: game {number} cannot be continued: {g2.errors[0].message}")
+            raise LiveError(_("{file}: game {game} cannot be continued: {why}").format(
+                file=path, game=number, why=g2.errors[0].message))
         res = _judge(g2, default)
         engine, judged_by = res.engine, res.rules
         if engine is None or judged_by is None or res.stopped:
-            raise LiveError(f"{path}: game {number} cannot be replayed to its end ({res.stopped}); "
-                            f"see getaway-ref check {path}")
+            raise LiveError(_("{file}: game {game} cannot be replayed to its end ({why}); see getaway-ref check {file}")
+                            .format(file=path, game=number, why=res.stopped))
         return cls(path, prefix, head, units, number, g2, res, engine, judged_by, default=default, mode=mode)
 
     # ---- answering ------------------------------------------------------------------------------
@@ -506,7 +518,7 @@ class Session:
             return [], False
         if phrase in ("help", "?", "h"):
             self.told_accepted = True
-            return [(HELP, "")], True
+            return [(help_text(), "")], True
         if phrase == "show":
             return [("@show", "")], True
         if phrase == "legal":  # the answer in one sentence, then the details
@@ -565,7 +577,8 @@ class Session:
         for i, line in enumerate(lines):
             reading = settle(line, self.seats(), self.engine)
             rest = lines[i + 1:]
-            left = f" (nor the rest of the entry: {', '.join(x.replace('? ', '') for x in rest)})" if rest else ""
+            left = _(" (nor the rest of the entry: {entries})").format(
+                entries=", ".join(x.replace("? ", "") for x in rest)) if rest else ""
             if isinstance(reading, Rejection):
                 return out + self.rejection(reading, left) + [(self.turn_line(), "turn")]
             if isinstance(reading, Question):
@@ -575,8 +588,8 @@ class Session:
             typed = reading.lines[0] + (f"  # {comment}" if comment and not rest else "")
             got = self.act(typed)
             if got and kind_of(got[0][0]) == "rejected" and rest:
-                note = (f"  not recorded either: the rest of the entry ({', '.join(x.replace('? ', '') for x in rest)})",
-                        "note")
+                note = ("  " + _("not recorded either: the rest of the entry ({entries})").format(
+                    entries=", ".join(x.replace("? ", "") for x in rest)), "note")
                 turn = [x for x in got if x[1] == "turn"]
                 return out + [x for x in got if x[1] != "turn"] + [note] + turn
             out += got
@@ -628,8 +641,8 @@ class Session:
             first_seat = self._seat_index(body.split(",")[0].split()[0])
             number = self.trick_for(first_seat)
             if self.engine.turn().phase is not E.Phase.IN_TRICK and self.game.actions and number == self._last_trick():
-                note = (f"read as a play to trick {number} after its tochoo; "
-                        f"type '{number + 1}. {body}' for a lead of trick {number + 1}")
+                note = _("read as a play to trick {trick} after its tochoo; type '{entry}' for a lead of trick {next}").format(
+                    trick=number, entry=f"{number + 1}. {body}", next=number + 1)
             body = f"{number}. {body}"
         typed = body + (f"  # {comment}" if comment else "")
         stepped = self._one_step(typed, note)
@@ -656,7 +669,7 @@ class Session:
             msg = d.message if d else res.stopped
             out = [(said("rejected", why=f"{msg}" + (f" [{d.code}]" if d else "")), "error")]
             if d and d.help and d.code != Code.COUNT_CONTRADICTS:
-                out.append((f"  help: {d.help}", "help"))
+                out.append(("  " + _("help: {help}").format(help=d.help), "help"))
             if d and d.code == Code.COUNT_CONTRADICTS:
                 out.extend((f"  {n}", "note") for n in d.notes[1:])
             out.append((self.turn_line(), "turn"))
@@ -671,7 +684,7 @@ class Session:
         follow = _describe_events(events, self.engine, game.seats, skip_penalty=bool(mistakes))
         out = [(said("recorded", what=what) + (f" — {follow}" if follow else ""), "ok")]
         if note:
-            out.append((f"  note: {note}", "note"))
+            out.append(("  " + _("note: {note}").format(note=note), "note"))
         for d in new:
             if d in bad:
                 continue
@@ -790,7 +803,7 @@ class Session:
         follow = _describe_events(events, after, game.seats)
         out = [(said("recorded", what=_describe_action(action, game.seats)) + (f" — {follow}" if follow else ""), "ok")]
         if note:
-            out.append((f"  note: {note}", "note"))
+            out.append(("  " + _("note: {note}").format(note=note), "note"))
         return out + [(self.turn_line(), "turn")]
 
     def _commit(self, units: list[Unit], game: Game, res: GameResult) -> Line | None:
@@ -798,7 +811,7 @@ class Session:
         the old one (in memory and on disk) and say so."""
         engine, rules = res.engine, res.rules
         if engine is None or rules is None:  # the deal replayed before; nothing recorded since stops it
-            return (f"not recorded: the game cannot be replayed: {res.stopped}", "error")
+            return (_("not recorded: the game cannot be replayed: {why}").format(why=res.stopped), "error")
         saved = (self.units, list(self.head), self.game, self.res, self.engine, self.rules)
         self.units, self.game, self.res, self.engine, self.rules = units, game, res, engine, rules
         self._sync_result()
@@ -820,7 +833,7 @@ class Session:
         if last.kind == "trick" and len(last.plays) > 1:
             s, c = last.plays[-1]
             return f"{last.number}. {self.seats()[s]} {C.card_str(c)}"
-        return last.render(self.seats()).strip() or "a blank line"
+        return last.render(self.seats()).strip() or _("a blank line")
 
     def undo(self) -> list[Line]:
         if not self.units:
@@ -840,7 +853,7 @@ class Session:
                                  comment=last.comment, history=[h for h in last.history if h[1] < len(last.plays) - 1])
         else:
             units.pop()
-            removed = last.render(seats).strip() or "a blank line"
+            removed = last.render(seats).strip() or _("a blank line")
         game = self.read(units)
         if game.errors:
             return [(_("cannot undo: {why}").format(why=game.errors[0].message), "error")]
@@ -879,17 +892,18 @@ class Session:
         try:
             nxt = Session.start(self.path, self.file_text(), seats, rules, deal, self.default, self.mode)
         except LiveError as ex:
-            return [(f"cannot start a new game: {ex}", "error")]
+            return [(_("cannot start a new game: {why}").format(why=ex), "error")]
         nxt.snap = self.snap
         try:
             nxt.save()
         except OSError as ex:
             self.unwritten += 1
-            return [(_not_written(self.path, ex).replace("not recorded:", "cannot start a new game:", 1), "error")]
+            return [(_not_written(self.path, ex, new_game=True), "error")]
         self.snap = nxt.snap
         self.prefix, self.head, self.units, self.number = nxt.prefix, nxt.head, nxt.units, nxt.number
         self.game, self.res, self.engine, self.rules = nxt.game, nxt.res, nxt.engine, nxt.rules
-        return [(f"game {self.number}: {' '.join(seats)}, rules {rules}", "ok"), (self.turn_line(), "turn")]
+        return [(_("game {game}: {seats}, rules {rules}").format(game=self.number, seats=" ".join(seats), rules=rules),
+                 "ok"), (self.turn_line(), "turn")]
 
     # ---- the result tag ---------------------------------------------------------------------------
 
@@ -917,14 +931,19 @@ class Session:
             self.game = self.read()
 
 
-def _not_written(path: Path, ex: OSError) -> str:
-    """Why an entry was not written, in one line that says 'cannot write' once."""
+def _not_written(path: Path, ex: OSError, *, new_game: bool = False) -> str:
+    """Why an entry (or a new game) was not written, in one line that says 'cannot write' once."""
     shown = safe_path(path)
     if isinstance(ex, Changed):
-        return (f"not recorded: {shown} changed on disk since live wrote it (another program wrote it); "
-                "that change is kept: type the entry again")
+        said = (_("cannot start a new game: {file} changed on disk since live wrote it (another program wrote it); "
+                  "that change is kept: type the entry again") if new_game else
+                _("not recorded: {file} changed on disk since live wrote it (another program wrote it); that change "
+                  "is kept: type the entry again"))
+        return said.format(file=shown)
     reason = ex.reason.removeprefix("cannot write: ") if isinstance(ex, WriteError) else (ex.strerror or str(ex))
-    return f"not recorded: cannot write {shown}: {reason}"
+    said = _("cannot start a new game: cannot write {file}: {why}") if new_game else \
+        _("not recorded: cannot write {file}: {why}")
+    return said.format(file=shown, why=reason)
 
 
 def _canonical(action: Action | None, seats: Sequence[str], typed: str) -> str:
@@ -1166,20 +1185,20 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
             path = file
             recover([path])  # a rewrite of it cut short by a kill: put back before it is read
             if path.is_dir():
-                raise LiveError(f"{path} is a directory")
+                raise LiveError(_("{file} is a directory").format(file=path))
             if path.exists():
                 try:
                     raw, snap = read_snapshot(path)
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
+                    raise LiveError(_("{file} is not UTF-8 text: not a .gwy record").format(file=path)) from None
                 except OSError as ex:
                     raise LiveError(f"{path}: {ex.strerror or ex}") from None
                 if text.startswith("\ufeff"):
                     text = text[1:]
                 mode = path.stat().st_mode & 0o777
             elif not path.parent.exists():
-                raise LiveError(f"{path.parent}: no such directory")
+                raise LiveError(_("{dir}: no such directory").format(dir=path.parent))
         if rules:
             try:
                 default = parse_spec(rules)
@@ -1193,11 +1212,15 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
                 ignored = [o for o, v in (("--seats", seats), ("--rules", rules), ("--deal", deal)) if v]
                 over = session.engine.turn().phase is E.Phase.OVER
                 if ignored and not over:
-                    err.write(f"live: {', '.join(ignored)} ignored: continuing game {session.number} of {safe_path(path)}\n")
-                err.write(f"live: {safe_path(path)}: continuing game {session.number}"
-                          f" ({sum(len(u.plays) for u in session.units)} plays recorded)\n")
+                    err.write("live: " + _("{options} ignored: continuing game {game} of {file}").format(
+                        options=", ".join(ignored), game=session.number, file=safe_path(path)) + "\n")
+                plays = sum(len(u.plays) for u in session.units)
+                err.write("live: " + ngettext("{file}: continuing game {game} ({n} plays recorded)",
+                                              "{file}: continuing game {game} ({n} plays recorded)", plays).format(
+                    file=safe_path(path), game=session.number, n=plays) + "\n")
                 if over:
-                    err.write(f"live: game {session.number} is over; type 'new' for the next game\n")
+                    err.write("live: " + _("game {game} is over; type 'new' for the next game").format(
+                        game=session.number) + "\n")
         if session is None:
             session = Session.start(path, text, seat_list or DEFAULT_SEATS.split(), rules or "pagat", deal,
                                     default=None, mode=mode)
@@ -1206,8 +1229,9 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
                 session.save()  # a record with no game yet gets its game now
             # else: a new file is first written with the first entry recorded, so
             # starting and quitting leaves nothing behind
-            err.write(f"live: {safe_path(path)}: game {session.number}, seats {' '.join(session.game.seats)}, "
-                      f"rules {session.rules.spec()}\n")
+            err.write("live: " + _("{file}: game {game}, seats {seats}, rules {rules}").format(
+                file=safe_path(path), game=session.number, seats=" ".join(session.game.seats),
+                rules=session.rules.spec()) + "\n")
         session.options = {"seats": seat_list, "rules": rules, "deal": deal}
     except LiveError as ex:
         sys.stderr.write(f"error: {safe(str(ex))}\n")

@@ -33,6 +33,8 @@ from referee.engine import events as EV
 from referee.engine import state as E
 from referee.engine.citations import Cite
 from referee.engine.codes import Code
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 from referee.engine.rules import RuleSet
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
@@ -388,7 +390,7 @@ def _void_model(e: E.Engine, s: int, suit: int) -> VoidModel:
     tno = shown.trick if shown is not None else None
     card = C.card_str(shown.card) if shown is not None else None
     return VoidModel(suit=suit_symbol(suit), name=C.suit_name(suit, True), since_trick=tno,
-                     shown_by=f"{card} in trick {tno}" if card and tno else None)
+                     shown_by=_("{card} in trick {trick}").format(card=card, trick=tno) if card and tno else None)
 
 
 def ending_note(v: E.View, s: int, seats: Sequence[str]) -> str:
@@ -483,9 +485,9 @@ def _seat_legal(v: E.View, x: E.Engine, xv: E.View, s: int, seats: Sequence[str]
             ace = C.card_str(x.first_card())
             return SeatLegalModel(seat=name, action="lead", exact=True, cards=[ace],
                                   rule=W.opens_first_trick(ace), cite=_cite(x.duty_of(s).cite))
-        rule, cite = "leads any card", _cite(x.duty_of(s).cite)
+        rule, cite = _("leads any card"), _cite(x.duty_of(s).cite)
         if v.drawn_lead:
-            rule, cite = "leads the card it has just drawn", CITE_DRAW
+            rule, cite = _("leads the card it has just drawn"), CITE_DRAW
         return SeatLegalModel(seat=name, action="lead", exact=exact, cards=cards_str(xv.known[s]),
                               any_card=True, unseen=0 if exact else _unseen(xv, s), rule=rule, cite=cite)
     led = _led(v)
@@ -554,14 +556,14 @@ def legal_model(game: Game, res: GameResult) -> LegalModel:
     plays = [_seat_legal(v, x, xv, s, seats, "play") for s in due]
     if v.tochoo:
         still = []  # a tochoo ended it, mistake or not: nobody plays to it any more
-    who = ", ".join(seats[s] for s in still)
-    summary = (f"trick {v.trick_no} went on after a mistake the table did not penalise"
-               + ("; a tochoo in it has ended it" if v.tochoo else
-                  f"; the rest of it follows the ordinary rules: {who} may still play to it, "
-                  f"{W.follow_if_able(_led(v))}" if still else "")
-               + f"; {'next' if v.tochoo else 'when it ends'}: {then.summary}")
-    notes = [f"the referee follows trick {v.trick_no} as played: it ends at the next lead, take or draw"
-             + ("; by the tochoo in it, its winner picks it up" if v.tochoo else "; it goes to the waste pile")]
+    who = _(", ").join(seats[s] for s in still)
+    summary = (_("trick {trick} went on after a mistake the table did not penalise").format(trick=v.trick_no)
+               + (_("; a tochoo in it has ended it") if v.tochoo else
+                  _("; the rest of it follows the ordinary rules: {seats} may still play to it, {follow}").format(
+                      seats=who, follow=W.follow_if_able(_led(v))) if still else "")
+               + (_("; next: {then}") if v.tochoo else _("; when it ends: {then}")).format(then=then.summary))
+    notes = [_("the referee follows trick {trick} as played: it ends at the next lead, take or draw").format(trick=v.trick_no)
+             + (_("; by the tochoo in it, its winner picks it up") if v.tochoo else _("; it goes to the waste pile"))]
     return LegalModel(path=str(game.path), game=game.number, seats=seats,
                       rules=res.rules.spec() if res.rules else "?", trick=v.trick_no, phase="in_trick",
                       summary=summary, trick_on_table=trick_model(v, seats), plays=plays, notes=notes,
@@ -579,13 +581,14 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
                        summary="", trick_on_table=trick_model(v, seats), notes=notes, stopped=res.stopped,
                        diagnostics=[DiagModel.of(d) for d in res.diagnostics])
     if res.stopped:
-        model.notes.append(f"the replay stopped before the end of the record: {res.stopped}; this is the state where it stopped")
+        model.notes.append(_("the replay stopped before the end of the record: {why}; this is the state where it stopped")
+                           .format(why=res.stopped))
     if v.phase == OVER:
         model.over = True
         model.loser = _seat(seats, v.loser)
         model.legs = v.legs
         model.summary = _over_text(v, seats, donkey=e.rules.donkey)
-        model.notes.append(f"{CITE_END}: nothing more is played")
+        model.notes.append(_("{rule}: nothing more is played").format(rule=CITE_END))
         return model
     if v.phase == DRAW_DUE:
         model.to_act = seats[v.to_act]
@@ -602,25 +605,28 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
             if holder >= 0:
                 model.to_act = seats[holder]
                 model.plays = [_seat_legal(v, x, xv, holder, seats, "lead")]
-                model.summary = f"{seats[holder]} opens trick {v.trick_no} with {ace}"
+                model.summary = _("{seat} opens trick {trick} with {card}").format(seat=seats[holder], trick=v.trick_no,
+                                                                                   card=ace)
             else:
                 out = set(v.out_order)
                 maybe = [s for s in range(len(seats)) if s not in out and e.may_hold(s, first)]
                 model.plays = [SeatLegalModel(seat=seats[s], action="lead", exact=False, cards=[ace], unseen=_unseen(v, s),
-                                              rule=f"opens the first trick with {ace} if it holds it",
+                                              rule=_("opens the first trick with {card} if it holds it").format(card=ace),
                                               cite=str(R.FIRST_TRICK)) for s in maybe]
-                model.summary = (f"whoever holds {ace} opens trick {v.trick_no} with it ("
-                                 + " or ".join(seats[s] for s in maybe) + ")")
+                model.summary = _("whoever holds {card} opens trick {trick} with it ({seats})").format(
+                    card=ace, trick=v.trick_no, seats=_(" or ").join(seats[s] for s in maybe))
         else:
             model.to_act = seats[v.leader]
             model.plays = [_seat_legal(v, x, xv, v.leader, seats, "lead")]
-            model.summary = f"{seats[v.leader]} {W.leads(v.lead_why)} trick {v.trick_no}"
+            # i18n: {leads} is a verb phrase: "has the power and leads"
+            model.summary = _("{seat} {leads} trick {trick}").format(seat=seats[v.leader], leads=W.leads(v.lead_why),
+                                                                     trick=v.trick_no)
         model.takes = [TakeModel(taker=seats[a], target=seats[b]) for a, b in e.takes()]
         if model.takes:
             model.takes_cite = CITE_TAKE
-            model.summary += "; before it, a player may take the next player's hand"
+            model.summary += _("; before it, a player may take the next player's hand")
         elif not e.rules.may_take:
-            model.notes.append("taking is not allowed by this rule set (taking=no)")
+            model.notes.append(_("taking is not allowed by this rule set (taking=no)"))
         return model
     # in a trick
     turn = v.to_act
@@ -628,35 +634,40 @@ def _legal(game: Game, res: GameResult, e: E.Engine) -> LegalModel:
         who = list(v.still_to_play)
         model.any_order = True
         model.plays = [_seat_legal(v, x, xv, s, seats, "play") for s in who]
-        model.summary = (f"trick {v.trick_no} (the first, in any order): " + ", ".join(seats[s] for s in who)
-                         + " still to play, a spade if they hold one")
-        model.notes.append(f"{CITE_FIRST}: in the first trick the others may play in any order")
+        model.summary = _("trick {trick} (the first, in any order): {seats} still to play, a spade if they hold one").format(
+            trick=v.trick_no, seats=_(", ").join(seats[s] for s in who))
+        model.notes.append(_("{rule}: in the first trick the others may play in any order").format(rule=CITE_FIRST))
         return model
     if turn >= 0:
         model.to_act = seats[turn]
         model.plays = [_seat_legal(v, x, xv, turn, seats, "play")]
         model.summary = W.to_play(seats[turn], e.duty(turn), _led(v), v.trumps, trick=v.trick_no)
     else:
-        model.summary = f"trick {v.trick_no}: nobody is to play"
+        model.summary = _("trick {trick}: nobody is to play").format(trick=v.trick_no)
     return model
 
 
 def _over_text(v: E.View, seats: Sequence[str], *, donkey: bool) -> str:
     if v.loser is None:
-        return "game over"
-    legs = f" (a donkey with {v.legs} leg{'s' if v.legs != 1 else ''})" if donkey else \
-        f" holding {v.legs} card{'s' if v.legs != 1 else ''}"
-    return f"game over: {seats[v.loser]} lost{legs}"
+        return _("game over")
+    n = v.legs if v.legs is not None else 0
+    if donkey:
+        return ngettext("game over: {seat} lost (a donkey with {n} leg)", "game over: {seat} lost (a donkey with {n} legs)",
+                        n).format(seat=seats[v.loser], n=v.legs)
+    return ngettext("game over: {seat} lost holding {n} card", "game over: {seat} lost holding {n} cards",
+                    n).format(seat=seats[v.loser], n=v.legs)
 
 
 def draw_text(d: DrawModel, seats: Sequence[str]) -> str:
     if d.source == "waste":
-        src = "the waste pile" + (" (not from the trick just played)" if d.not_from else "")
+        said = (_("{seat} has the power and no card: draws from the waste pile (not from the trick just played) and "
+                  "leads the card drawn") if d.not_from else
+                _("{seat} has the power and no card: draws from the waste pile and leads the card drawn"))
     elif d.source == "any":
-        src = "any other player's hand"
+        said = _("{seat} has the power and no card: draws from any other player's hand and leads the card drawn")
     else:
-        src = f"{d.source}'s hand"
-    return f"{d.seat} has the power and no card: draws from {src} and leads the card drawn"
+        said = _("{seat} has the power and no card: draws from {source}'s hand and leads the card drawn")
+    return said.format(seat=d.seat, source=d.source)
 
 
 # ---- rendering ------------------------------------------------------------------------------------
@@ -665,7 +676,7 @@ def draw_text(d: DrawModel, seats: Sequence[str]) -> str:
 def _cards_line(cards: list[str], unseen: int = 0) -> str:
     s = " ".join(cards)
     if unseen:
-        s = (s + " " if s else "") + f"+{unseen} unseen"
+        s = (s + " " if s else "") + _("+{n} unseen").format(n=unseen)
     return s or "-"
 
 
@@ -682,73 +693,82 @@ def _print_unpadded(out: Console, table: Table) -> None:
 
 
 def render_state(out: Console, m: StateModel) -> None:
-    title = safe(f"{m.path}, game {m.game}" + (f" — {m.event}" if m.event else ""))
-    where = f"after trick {m.after}" if m.after is not None else "at the end of the record"
-    out.print(Text(f"{title} — rules {m.rules} — {where}", style="bold"))
+    title = safe(_("{file}, game {game}").format(file=m.path, game=m.game)
+                 + (f" — {m.event}" if m.event else ""))
+    where = (_("after trick {trick}").format(trick=m.after) if m.after is not None
+             else _("at the end of the record"))
+    out.print(Text(_("{title} — rules {rules} — {where}").format(title=title, rules=m.rules, where=where),
+                   style="bold"))
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("seat", "cards", "known cards", "void in (since trick)", "status"):
+    for col in (_("seat"), _("cards"), _("known cards"), _("void in (since trick)"), _("status")):
         t.add_column(col, overflow="fold")
+    start = _("deal") if m.start == "deal" else _("position")
     for h in m.hands:
-        voids = ", ".join(f"{v.suit} ({m.start if v.since_trick == 0 else v.since_trick if v.since_trick is not None else '?'})"
-                          for v in h.voids) or "-"
+        voids = _(", ").join(f"{v.suit} ({start if v.since_trick == 0 else v.since_trick if v.since_trick is not None else '?'})"
+                             for v in h.voids) or "-"
         status = []
         if h.out:
-            status.append(f"out ({'?' if h.out_position is None else W.ordinal(h.out_position)})")
+            status.append(_("out ({place})").format(place="?" if h.out_position is None else W.ordinal(h.out_position)))
         if m.over and m.loser == h.seat:
-            status.append("lost")
+            status.append(_("lost"))
         if h.power and not m.over:
-            status.append("power")
+            status.append(_("power"))
         if h.to_act:
-            status.append("to act")
+            status.append(_("to act"))
         known = _cards_line(h.known, h.unseen)
         if h.full and h.cards and not h.out:
-            status.insert(0, "hand known")
-        t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, ", ".join(status) or "-")
+            status.insert(0, _("hand known"))
+        t.add_row(Text(safe(h.seat)), str(h.cards), known, voids, _(", ").join(status) or "-")
     _print_unpadded(out, t)
     for h in m.hands:
         if h.out_why:  # out with cards in hand: the rule that put it out (Pagat, Getaway: Two players)
             out.print(safe(h.out_why), markup=False)
     w = m.waste
-    out.print(f"waste pile: {w.size} card{'s' if w.size != 1 else ''}"
-              + (f": {' '.join(w.known)}" if w.full and w.known else
-                 f", known: {' '.join(w.known)}" if w.known else ""), markup=False)
+    pile = ngettext("waste pile: {n} card", "waste pile: {n} cards", w.size).format(n=w.size)
+    out.print(pile + (_(": {cards}").format(cards=" ".join(w.known)) if w.full and w.known else
+                      _(", known: {cards}").format(cards=" ".join(w.known)) if w.known else ""), markup=False)
     if w.pending:
-        out.print("trick just played (joins the waste pile after the draw): "
-                  + ", ".join(f"{p.seat} {p.card}" for p in w.pending), markup=False)
+        out.print(_("trick just played (joins the waste pile after the draw): {plays}").format(
+            plays=_(", ").join(f"{p.seat} {p.card}" for p in w.pending)), markup=False)
     if m.trick_on_table:
         tt = m.trick_on_table
-        out.print(f"on the table, trick {tt.number} ({tt.led} led): "
-                  + ", ".join(f"{p.seat} {p.card}" for p in tt.plays)
-                  + (" — tochoo" if tt.tochoo else "") + (" — followed as played" if tt.as_played else ""),
+        out.print(_("on the table, trick {trick} ({suit} led): {plays}").format(
+                      trick=tt.number, suit=tt.led, plays=_(", ").join(f"{p.seat} {p.card}" for p in tt.plays))
+                  + (_(" — tochoo") if tt.tochoo else "") + (_(" — followed as played") if tt.as_played else ""),
                   markup=False)
     if m.trump:
-        out.print(f"trumps: {m.trump}", markup=False)
+        out.print(_("trumps: {suit}").format(suit=m.trump), markup=False)
     if m.over:
-        legs = (f", a donkey with {m.legs} leg{'s' if m.legs != 1 else ''}" if m.donkey
-                else f", holding {m.legs} card{'s' if m.legs != 1 else ''}")
-        out.print(Text(f"game over: {m.loser} lost{legs}", style="bold"))
+        legs = m.legs if m.legs is not None else 0
+        said = (ngettext("game over: {seat} lost, a donkey with {n} leg", "game over: {seat} lost, a donkey with {n} legs",
+                         legs) if m.donkey else
+                ngettext("game over: {seat} lost, holding {n} card", "game over: {seat} lost, holding {n} cards", legs))
+        out.print(Text(said.format(seat=m.loser, n=m.legs), style="bold"))
     else:
         if m.phase == "in_trick":
             if m.to_act:
-                out.print(f"trick {m.trick}: {m.to_act} to play", markup=False)
+                out.print(_("trick {trick}: {seat} to play").format(trick=m.trick, seat=m.to_act), markup=False)
             else:
-                who = ", ".join(h.seat for h in m.hands if h.to_act)
+                who = _(", ").join(h.seat for h in m.hands if h.to_act)
                 if who:
-                    out.print(f"trick {m.trick}: {who} to play, in any order", markup=False)
+                    out.print(_("trick {trick}: {seats} to play, in any order").format(trick=m.trick, seats=who),
+                              markup=False)
                 else:
-                    out.print(f"trick {m.trick}: followed as played after a mistake; it ends at the next "
-                              "lead, take or draw of the record", markup=False)
+                    out.print(_("trick {trick}: followed as played after a mistake; it ends at the next lead, take "
+                                "or draw of the record").format(trick=m.trick), markup=False)
         elif m.phase == "draw_due":
-            out.print(f"{m.to_act} has the power and no card: must draw", markup=False)
+            out.print(_("{seat} has the power and no card: must draw").format(seat=m.to_act), markup=False)
         else:
-            who = m.to_act or f"whoever holds {FIRST_CARD['packs=2' in m.rules]}"
-            why = {"take": " (the hand due to lead was taken)", "pass_lead": " (the lead passed on)",
-                   "penalty": " (after the penalty)", "table": " (the table let it lead)"}.get(m.lead_reason or "", "")
-            out.print(f"{'power' if m.power else 'to lead'}: {who} leads trick {m.trick}{why}", markup=False)
+            who = m.to_act or _("whoever holds {card}").format(card=FIRST_CARD["packs=2" in m.rules])
+            why = {"take": _(" (the hand due to lead was taken)"), "pass_lead": _(" (the lead passed on)"),
+                   "penalty": _(" (after the penalty)"), "table": _(" (the table let it lead)")}.get(m.lead_reason or "", "")
+            said = (_("power: {seat} leads trick {trick}{why}") if m.power else
+                    _("to lead: {seat} leads trick {trick}{why}"))
+            out.print(said.format(seat=who, trick=m.trick, why=why), markup=False)
     if m.out_order:
-        out.print("got away: " + ", ".join(m.out_order), markup=False)
+        out.print(_("got away: {seats}").format(seats=_(", ").join(m.out_order)), markup=False)
     if m.stopped:
-        out.print(Text(f"replay stopped: {m.stopped}", style="bold red"))
+        out.print(Text(_("replay stopped: {why}").format(why=m.stopped), style="bold red"))
     _render_diags(out, m.diagnostics)
 
 
@@ -764,42 +784,47 @@ FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)
 
 def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
     if header:
-        out.print(Text(safe(f"{m.path}, game {m.game} — rules {m.rules} — trick {m.trick}"), style="bold"))
+        out.print(Text(safe(_("{file}, game {game} — rules {rules} — trick {trick}").format(
+            file=m.path, game=m.game, rules=m.rules, trick=m.trick)), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
-        out.print("on the table: " + ", ".join(f"{p.seat} {p.card}" for p in tt.plays), markup=False)
+        out.print(_("on the table: {plays}").format(plays=_(", ").join(f"{p.seat} {p.card}" for p in tt.plays)),
+                  markup=False)
     out.print(Text(m.summary, style="bold"))
     for p in m.plays:
         out.print(f"  {p.seat}: {p.rule}", markup=False)
         if p.exact or p.cards:
-            label = "may play" if p.exact else "known cards it may play"
-            out.print(f"    {label}: {' '.join(p.cards) or '-'}", markup=False)
+            label = _("may play: {cards}") if p.exact else _("known cards it may play: {cards}")
+            out.print("    " + label.format(cards=" ".join(p.cards) or "-"), markup=False)
         if not p.exact:
-            extra = f"{p.unseen} unseen card{'s' if p.unseen != 1 else ''}"
+            extra = ngettext("{n} unseen card", "{n} unseen cards", p.unseen).format(n=p.unseen)
             if p.unseen_may_follow:
-                extra += f"; a {p.must_follow} among them would be one of {' '.join(p.unseen_may_follow)}"
+                extra += _("; a {suit} among them would be one of {cards}").format(
+                    suit=p.must_follow, cards=" ".join(p.unseen_may_follow))
             out.print(f"    {extra}", markup=False)
         if p.may_not:
-            out.print(f"    may not play: {p.may_not}", markup=False)
+            out.print("    " + _("may not play: {cards}").format(cards=p.may_not), markup=False)
         if p.ends_trick and p.action == "play":
             out.print(f"    {p.ends_trick}", markup=False)
-        out.print(f"    rule: {p.cite}", markup=False)
+        out.print("    " + _("rule: {rule}").format(rule=p.cite), markup=False)
     if m.takes:
-        out.print("takes allowed now: " + ", ".join(f"{t.taker} takes {t.target}" for t in m.takes), markup=False)
-        out.print(f"    rule: {m.takes_cite}", markup=False)
+        out.print(_("takes allowed now: {takes}").format(takes=_(", ").join(
+            _("{taker} takes {target}").format(taker=t.taker, target=t.target) for t in m.takes)), markup=False)
+        out.print("    " + _("rule: {rule}").format(rule=m.takes_cite), markup=False)
     if m.draw:
         d = m.draw
         if d.source == "waste" and d.cards and not d.unseen:
-            out.print(f"  the draw is one of: {' '.join(d.cards)}", markup=False)
+            out.print("  " + _("the draw is one of: {cards}").format(cards=" ".join(d.cards)), markup=False)
         elif d.cards or d.unseen:
-            out.print(f"  the draw: {_cards_line(d.cards, d.unseen)}", markup=False)
+            out.print("  " + _("the draw: {cards}").format(cards=_cards_line(d.cards, d.unseen)), markup=False)
         if d.not_from:
-            out.print(f"  not from the trick just played: {' '.join(d.not_from)}", markup=False)
-        out.print(f"    rule: {d.cite}", markup=False)
+            out.print("  " + _("not from the trick just played: {cards}").format(cards=" ".join(d.not_from)),
+                      markup=False)
+        out.print("    " + _("rule: {rule}").format(rule=d.cite), markup=False)
     for n in m.notes:
-        out.print(f"note: {n}", markup=False)
+        out.print(_("note: {note}").format(note=n), markup=False)
     if m.then is not None:
-        out.print("when the trick ends:", markup=False)
+        out.print(_("when the trick ends:"), markup=False)
         render_legal(out, m.then, header=False)
     if header and m.diagnostics:
         _render_diags(out, m.diagnostics)
