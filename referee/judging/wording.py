@@ -688,3 +688,107 @@ def hint_none(seat: str | None, why: str) -> str:
     if seat:
         return _("No hint for {seat}: {why}.").format(seat=seat, why=why)
     return _("No hint: {why}.").format(why=why)
+
+
+# ---- the editor's words (getaway-ref lsp; issue 40) -------------------------------------------------
+# The hover, completion details, quick fixes, outline and hand sizes the editor server shows,
+# said in the editor's language (its ``initialize`` locale). The position's facts already said
+# by ``legal`` (its summary, the waste pile, the trick on the table) come from table/views.py.
+
+
+def before_play(seat: str, card: str) -> str:
+    """The hover's heading over a play: ``Before East K♣``."""
+    return _("Before {seat} {card}").format(seat=seat, card=card)
+
+
+def in_trick(trick: int) -> str:
+    """``(trick 4)``: which trick a play belongs to."""
+    return _("(trick {trick})").format(trick=trick)
+
+
+def not_replayed(why: str) -> str:
+    return _("the game cannot be replayed to this play: {why}").format(why=why)
+
+
+def led_trick(seat: str, trick: int, why: EV.LeadReason, *, led: bool) -> str:
+    """Who has the lead of the trick and why: ``North led trick 4: they played ...``;
+    ``led``: the trick has begun (its lead is played)."""
+    said = _("{seat} led trick {trick}: {why}") if led else _("{seat} leads trick {trick}: {why}")
+    return said.format(seat=seat, trick=trick, why=lead_why(why))
+
+
+def hand_size(seat: str, n: int | None) -> str:
+    """One seat's hand size: ``North 9``; ``South out`` (None: the seat is out)."""
+    if n is None:
+        return _("{seat} out").format(seat=seat)
+    return _("{seat} {n}").format(seat=seat, n=n)
+
+
+def hands(sizes: Sequence[tuple[str, int, bool]]) -> str:
+    """``hands: North 9, East 10 (out), ...``: each seat's cards, and whether it is out."""
+    each = [(_("{seat} {n} (out)") if out else _("{seat} {n}")).format(seat=seat, n=n) for seat, n, out in sizes]
+    return _("hands: {hands}").format(hands=_(", ").join(each))
+
+
+def may_play(seat: str, action: str, cards: str | None, *, follow: str | None = None, unseen: int = 0) -> str:
+    """What a seat may play now, in one line: ``East may play: 5♦ 9♦``; ``North may play: a ♠
+    if it holds one (unseen cards: 13)``. ``action``: "lead" or "play"; ``cards``: the cards
+    ("-" for none; None: not known); ``follow``: the suit it must follow if it holds one
+    (None with ``cards`` None: any card); ``unseen``: its cards nobody has seen."""
+    if cards is None:
+        cards = _("a {suit} if it holds one").format(suit=follow) if follow else _("any card")
+    said = (_("{seat} may lead: {cards}") if action == "lead" else _("{seat} may play: {cards}")).format(
+        seat=seat, cards=cards)
+    return said + (_(" (unseen cards: {n})").format(n=unseen) if unseen else "")
+
+
+def may_not(what: str) -> str:
+    return _("may not: {cards}").format(cards=what)
+
+
+def not_to_play(seat: str) -> str:
+    return _("{seat} is not among those who may play now").format(seat=seat)
+
+
+def may_play_now() -> str:
+    """A seat's completion detail: it may play to the trick now."""
+    return _("may play now")
+
+
+def seat_word() -> str:
+    return _("seat")
+
+
+def may_play_it(seat: str, action: str) -> str:
+    """A card's completion detail: the seat may play (or lead) it now."""
+    return (_("{seat} may lead it") if action == "lead" else _("{seat} may play it")).format(seat=seat)
+
+
+def only_if_void(seat: str, suit: str) -> str:
+    """A card of an unseen hand, of another suit than the one led."""
+    return _("only if {seat} holds no {suit}").format(seat=seat, suit=suit)
+
+
+def may_hold(seat: str) -> str:
+    return _("{seat} may hold it").format(seat=seat)
+
+
+def add_rules_fix(tag: str) -> str:
+    """A quick fix: write the project's default rule set's tag (``[Rules "denexa"]``) in a game."""
+    return _("Add {tag} (the project's default rule set)").format(tag=tag)
+
+
+def sort_hand_fix(seat: str) -> str:
+    return _("Sort {seat}'s hand").format(seat=seat)
+
+
+def trick_name(trick: int) -> str:
+    """A trick in the outline: ``trick 4``."""
+    return _("trick {trick}").format(trick=trick)
+
+
+def game_name(game: int, event: str | None = None) -> str:
+    """A game in the outline: ``game 2``, ``game 2: Pagat's worked example``."""
+    if event:
+        return _("game {game}: {event}").format(game=game, event=event)
+    return _("game {game}").format(game=game)

@@ -38,7 +38,7 @@ from referee.notation.record import Deal, Game, Hand, Play, Position, Prelude, S
 from referee.reports.diagnostics import MISTAKE, Diagnostic, Edit, judged_to
 from referee.reports.layout import game_line
 from referee.reports.select import Policy, SelectError, parse_codes, severity_of
-from referee.table.views import LegalModel, legal_model
+from referee.table.views import LegalModel, legal_model, on_the_table, waste_pile_words
 
 VERSION_LINE = f"%gwy {VERSION}"
 
@@ -300,35 +300,31 @@ def hover(doc: Document, line: int, col: int) -> str | None:
     game = v.game
     e, result = position_before(game, play, doc.settings)
     seats = list(game.seats)
-    head = f"**Before {seats[play.seat]} {card_str(play.card)}** (trick {trick.number})"
+    head = f"**{W.before_play(seats[play.seat], card_str(play.card))}** {W.in_trick(trick.number)}"
     if e is None:
-        return f"{head}\n\nthe game cannot be replayed to this play: {_stopped(v) or result.stopped}"
+        return f"{head}\n\n" + W.not_replayed(str(_stopped(v) or result.stopped))
     m = legal_model(game, GameResult(game, result.rules, engine=e))
     out = [head, "", m.summary, ""]
     pos = e.view()
     # who has the power: nobody before the first trick is over (the ace's holder opens it)
     if pos.leader >= 0 and not (pos.phase is Phase.IN_TRICK and pos.first_trick):
-        out.append(f"{seats[pos.leader]} {'led' if pos.trick else 'leads'} trick {pos.trick_no}: "
-                   f"{W.lead_why(pos.lead_why)}")
-    out.append("hands: " + ", ".join(f"{seats[s]} {pos.sizes[s]}" + (" (out)" if s in pos.out_order else "")
-                                     for s in range(len(seats))))
-    out.append(f"waste pile: {pos.waste_size} card{'s' if pos.waste_size != 1 else ''}")
+        out.append(W.led_trick(seats[pos.leader], pos.trick_no, pos.lead_why, led=bool(pos.trick)))
+    out.append(W.hands([(seats[s], pos.sizes[s], s in pos.out_order) for s in range(len(seats))]))
+    out.append(waste_pile_words(pos.waste_size))
     if m.trick_on_table is not None and m.trick_on_table.plays:
-        out.append("on the table: " + ", ".join(f"{p.seat} {p.card}" for p in m.trick_on_table.plays))
+        out.append(on_the_table(m.trick_on_table.plays))
     mine = [p for p in m.plays if p.seat == seats[play.seat]]
     for p in mine or m.plays:
         if p.exact or p.cards:
-            legal = " ".join(p.cards) if p.cards else "-"
-        elif p.any_card:
-            legal = "any card"
+            cards: str | None = " ".join(p.cards) if p.cards else "-"
         else:
-            legal = f"a {p.must_follow} if it holds one" if p.must_follow else "any card"
-        extra = f" (unseen cards: {p.unseen})" if p.unseen and not p.exact else ""
-        out.append(f"{p.seat} may {p.action}: {legal}{extra}")
+            cards = None
+        follow = None if p.any_card else p.must_follow
+        out.append(W.may_play(p.seat, p.action, cards, follow=follow, unseen=0 if p.exact else p.unseen))
         if p.may_not:
-            out.append(f"  may not: {p.may_not}")
+            out.append("  " + W.may_not(p.may_not))
     if not mine and m.plays:
-        out.append(f"{seats[play.seat]} is not among those who may play now")
+        out.append(W.not_to_play(seats[play.seat]))
     return "\n".join(out)
 
 
@@ -353,7 +349,7 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     seats = list(v.game.seats)
     m = re.match(r"^(\s*\d+\.\s*)(.*)$", current)
     if m is None:
-        return [Suggestion(s, "seat", "seat", f"1{s}") for s in seats]
+        return [Suggestion(s, "seat", W.seat_word(), f"1{s}") for s in seats]
     done, _, slot = m.group(2).rpartition(",")
     words = slot.split()
     typed_seat = words[0] if words and (len(words) > 1 or slot.endswith(" ")) else None
@@ -364,11 +360,11 @@ def complete(doc: Document, line: int, col: int) -> list[Suggestion]:
     game = Reader(doc.path).parse_game(prefix, v.number, 1, 0)
     res = Referee(doc.settings.rules, doc.settings.overrides, keep_engine=True).judge(game)
     if res.engine is None:
-        return [Suggestion(s, "seat", "seat", f"1{s}") for s in seats]
+        return [Suggestion(s, "seat", W.seat_word(), f"1{s}") for s in seats]
     model = legal_model(game, res)
     if typed_seat is None:
         first = {p.seat for p in model.plays}
-        return [Suggestion(s, "seat", "may play now" if s in first else "seat", f"{0 if s in first else 1}{s}")
+        return [Suggestion(s, "seat", W.may_play_now() if s in first else W.seat_word(), f"{0 if s in first else 1}{s}")
                 for s in seats]
     return _cards_for(model, res.engine, seats, typed_seat)
 
@@ -386,11 +382,11 @@ def _cards_for(model: LegalModel, e: Engine, seats: list[str], typed: str) -> li
     for card in [*legal.cards, *legal.unseen_may_follow]:
         if card not in seen:
             seen.add(card)
-            out.append(Suggestion(card, "card", f"{legal.seat} may {legal.action} it", f"0{len(out):03d}"))
+            out.append(Suggestion(card, "card", W.may_play_it(legal.seat, legal.action), f"0{len(out):03d}"))
     if legal.exact:
         return out
-    why = (f"only if {legal.seat} holds no {legal.must_follow}" if legal.must_follow and not legal.shown_void
-           else f"{legal.seat} may hold it")
+    why = (W.only_if_void(legal.seat, legal.must_follow) if legal.must_follow and not legal.shown_void
+           else W.may_hold(legal.seat))
     for c in range(CARD_COUNT):
         name = card_str(c)
         if name not in seen and e.may_hold(seat, c):
@@ -424,7 +420,7 @@ def actions_at(doc: Document, first: int, last: int) -> list[QuickFix]:
         g = v.game
         if doc.settings.rules_spec and g.tag_item("Rules") is None and first <= v.base <= last:
             at = v.base + 1
-            out.append(QuickFix(f"Add [Rules \"{doc.settings.rules_spec}\"] (the project's default rule set)",
+            out.append(QuickFix(W.add_rules_fix(f"[Rules \"{doc.settings.rules_spec}\"]"),
                                 ((Place(at, 0, 0), f"[Rules \"{doc.settings.rules_spec}\"]\n"),), False))
         if not isinstance(g.setup, (Deal, Position)):
             continue
@@ -444,7 +440,7 @@ def actions_at(doc: Document, first: int, last: int) -> list[QuickFix]:
             start = text.index(written[0])
             end = text.index(written[-1], start) + len(written[-1])
             canon = " ".join(card_str(c) for c in sort_cards([c for c in cards if c is not None]))
-            out.append(QuickFix(f"Sort {g.seats[it.seat]}'s hand", ((Place(row, start, end), canon),), False))
+            out.append(QuickFix(W.sort_hand_fix(g.seats[it.seat]), ((Place(row, start, end), canon),), False))
     return out
 
 
@@ -543,10 +539,10 @@ def symbols(doc: Document) -> list[Symbol]:
                 row = v.base + a.span.line - 1
                 width = len(lines[row]) if row < len(lines) else 1
                 p = Place(row, 0, max(1, width))
-                tricks.append(Symbol(f"trick {a.number}", ", ".join(f"{g.seats[s]} {card_str(c)}"
+                tricks.append(Symbol(W.trick_name(a.number), ", ".join(f"{g.seats[s]} {card_str(c)}"
                                                                     for s, c in zip(a.seats, a.cards)
                                                                     if 0 <= s < len(g.seats) and c >= 0), p, p))
-        name = f"game {v.number}" + (f": {g.tag('Event')}" if g.tag("Event") else "")
+        name = W.game_name(v.number, g.tag("Event"))
         end = v.last_line
         head = Place(v.base, 0, len(lines[v.base]) if v.base < len(lines) else 1)
         out.append(Symbol(name, verdict(doc, v), Place(v.base, 0, len(lines[end]) if end < len(lines) else 0), head,
@@ -574,7 +570,7 @@ def hand_sizes(doc: Document, v: GameView) -> dict[int, str]:
             e = step.after
             playing = e.in_game()
             sizes[v.base + item.card_span.line - 1] = " · ".join(
-                f"{seats[s]} {e.size(s) if s in playing else 'out'}" for s in range(len(seats)))
+                W.hand_size(seats[s], e.size(s) if s in playing else None) for s in range(len(seats)))
     v._sizes = {line - v.base: text for line, text in sizes.items()}
     return v._sizes
 

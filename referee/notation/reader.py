@@ -275,7 +275,7 @@ class _Context:
             hint = _("did you mean '{seat}'?").format(seat=near[0]) if near else None
             if len(begins) == 1:
                 hint = _("did you mean '{seat}'? (check --fix writes it out)").format(seat=near[0])
-            fix = Fix(f"Write '{near[0]}'", (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
+            fix = Fix(_("Write '{seat}'").format(seat=near[0]), (Edit(where, near[0]),), safe=len(begins) == 1) if near else None
             self.tell(Code.UNKNOWN_SEAT, where, help=hint, fix=fix, name=name, seats=seat_list(self.seats))
         else:
             self.tell(Code.UNKNOWN_SEAT, self.span(tok), "no_tag", name=name,
@@ -844,13 +844,13 @@ class Reader:
                     pre.version_comment = it.comment
                     if it.number != VERSION:
                         ctx.tell(Code.VERSION_LINE, it.span, "unsupported", number=it.number, version=VERSION,
-                                 fix=Fix(f"Write version {VERSION}", (Edit(it.span, f"%gwy {VERSION}"),), safe=False))
+                                 fix=Fix(_("Write version {version}").format(version=VERSION), (Edit(it.span, f"%gwy {VERSION}"),), safe=False))
                 else:
                     pre.items.append(it)
         if pre.version is None and not ctx.errors:
             ctx.tell(Code.VERSION_LINE, Span(1, 1, 0, 1), "missing",
                      help=_("add '%gwy 1' as the first line (check --fix adds it)"),
-                      fix=Fix(f"Add the version line '%gwy {VERSION}'", (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
+                      fix=Fix(_("Add the version line '{line}'").format(line=f"%gwy {VERSION}"), (Edit(Span(1, 1, 0, 0), f"%gwy {VERSION}\n"),)))
         pre.errors.extend(ctx.errors)
 
     # one game -----------------------------------------------------------------------------

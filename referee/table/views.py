@@ -724,7 +724,7 @@ def render_state(out: Console, m: StateModel) -> None:
         if h.out_why:  # out with cards in hand: the rule that put it out (Pagat, Getaway: Two players)
             out.print(safe(h.out_why), markup=False)
     w = m.waste
-    pile = ngettext("waste pile: {n} card", "waste pile: {n} cards", w.size).format(n=w.size)
+    pile = waste_pile_words(w.size)
     out.print(pile + (_(": {cards}").format(cards=" ".join(w.known)) if w.full and w.known else
                       _(", known: {cards}").format(cards=" ".join(w.known)) if w.known else ""), markup=False)
     if w.pending:
@@ -782,14 +782,23 @@ def _render_diags(out: Console, diags: list[DiagModel]) -> None:
 FIRST_CARD = {False: C.card_str(C.ACE_OF_SPADES), True: C.card_str(C.MARKED_ACE)}
 
 
+def waste_pile_words(n: int) -> str:
+    """``waste pile: 12 cards`` (show, and the editor's hover)."""
+    return ngettext("waste pile: {n} card", "waste pile: {n} cards", n).format(n=n)
+
+
+def on_the_table(plays: Sequence[PlayModel]) -> str:
+    """``on the table: West 2♥, North 6♥`` (legal, and the editor's hover)."""
+    return _("on the table: {plays}").format(plays=_(", ").join(f"{p.seat} {p.card}" for p in plays))
+
+
 def render_legal(out: Console, m: LegalModel, *, header: bool = True) -> None:
     if header:
         out.print(Text(safe(_("{file}, game {game} — rules {rules} — trick {trick}").format(
             file=m.path, game=m.game, rules=m.rules, trick=m.trick)), style="bold"))
     if m.trick_on_table:
         tt = m.trick_on_table
-        out.print(_("on the table: {plays}").format(plays=_(", ").join(f"{p.seat} {p.card}" for p in tt.plays)),
-                  markup=False)
+        out.print(on_the_table(tt.plays), markup=False)
     out.print(Text(m.summary, style="bold"))
     for p in m.plays:
         out.print(f"  {p.seat}: {p.rule}", markup=False)
