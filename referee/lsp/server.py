@@ -34,6 +34,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from referee import __version__
+from referee.engine import language as L
+from referee.engine.language import gettext as _
 from referee.lsp import TOKEN_MODIFIERS, TOKEN_TYPES
 
 if TYPE_CHECKING:
@@ -79,18 +81,20 @@ class _Protocol(LanguageServerProtocol):
         method = getattr(message, "method", None)
         request = method is not None and hasattr(message, "id")
         if isinstance(message, _Bad):
-            self._answer_error(message.id, INVALID_PARAMS, f"invalid params for {message.method}: {message.reason}")
+            self._answer_error(message.id, INVALID_PARAMS, _("invalid params for {method}: {reason}").format(
+                method=message.method, reason=message.reason))
             return
         if self._shutdown and method != T.EXIT:
             if request:
-                self._answer_error(message.id, INVALID_REQUEST, "the server is shut down: only 'exit' may follow")
+                self._answer_error(message.id, INVALID_REQUEST, _("the server is shut down: only 'exit' may follow"))
             return
         if not self._initialized and method not in (T.INITIALIZE, T.EXIT) and method is not None:
             if request:
-                self._answer_error(message.id, SERVER_NOT_INITIALIZED, "the server is not initialized yet")
+                self._answer_error(message.id, SERVER_NOT_INITIALIZED, _("the server is not initialized yet"))
             return
         if method == T.INITIALIZE:
             self._initialized = True
+            speak(getattr(getattr(message, "params", None), "locale", None))
         super().handle_message(message)
 
     def _handle_notification(self, method_name: str, params: Any) -> None:
@@ -110,6 +114,15 @@ class _Protocol(LanguageServerProtocol):
         if error is not None and getattr(error, "data", None) is not None:
             error = T.ResponseError(code=error.code, message=error.message)  # no traceback to the client
         super()._send_response(msg_id, result, error)
+
+
+def speak(locale: str | None) -> str:
+    """The language the server says everything in: the editor's (``initialize``'s
+    ``locale``, LSP 3.16: ``ur``, ``pa-Arab``, ``hi-IN``) when we speak it, else the one
+    ``--lang`` or the environment chose, as for every command. Chosen before any document is
+    read, so the diagnostics' messages (the referee's, worded by the catalogue) are in it too."""
+    found = L.known(locale) if locale else None
+    return L.choose(found) if found is not None else L.current()
 
 
 class GwyServer(LanguageServer):
@@ -275,7 +288,8 @@ def _restore(ls: GwyServer, path: str) -> None:
 
     def tell(message: str) -> None:
         ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,
-                                                   message=f"getaway-ref: {message} (reload the file)"))
+                                                   message="getaway-ref: " + _("{message} (reload the file)").format(
+                                                       message=message)))
 
     recover([path], tell=tell)
 
@@ -289,7 +303,8 @@ def did_open(ls: GwyServer, params: T.DidOpenTextDocumentParams) -> None:
     settings = _settings(ls, path, fresh=True)
     if settings.error:
         ls.window_show_message(T.ShowMessageParams(type=T.MessageType.Warning,
-                                                   message=f"getaway-ref: settings not used: {settings.error}"))
+                                                   message="getaway-ref: " + _("settings not used: {error}").format(
+                                                       error=settings.error)))
     ls.read.pop(uri, None)
     _publish(ls, uri)
 
@@ -387,7 +402,7 @@ def code_action(ls: GwyServer, params: T.CodeActionParams) -> list[T.CodeAction]
             edits = [(A.Place(int(a), int(b), int(c)), str(t)) for a, b, c, t in fix["edits"]]
         except (KeyError, TypeError, ValueError):
             continue
-        out.append(_edit(ls, uri, lines, str(fix.get("title", "Fix")), edits, bool(fix.get("preferred")), [d]))
+        out.append(_edit(ls, uri, lines, str(fix.get("title") or _("Fix")), edits, bool(fix.get("preferred")), [d]))
     for q in A.actions_at(doc, params.range.start.line, params.range.end.line):
         out.append(_edit(ls, uri, lines, q.title, list(q.edits), q.preferred, None))
     return out
