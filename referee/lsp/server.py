@@ -1,6 +1,8 @@
 """The protocol side of the editor server, on pygls: diagnostics as the user types, hover,
 completion, formatting, quick fixes, colours, the outline, folding, hand sizes and each
-game's verdict, all from ``analysis``.
+game's verdict, all from ``analysis``, in the editor's language (``initialize``'s
+``locale``, else ``--lang`` or the environment's: :func:`speak`), every sentence through the
+wording layer and the catalogues.
 
 Steady under any client:
 
