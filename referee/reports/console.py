@@ -20,7 +20,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO
 
-from referee.engine.language import gettext as _
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.layout import flood, game_line, printed_lines, totals_line
 from referee.reports.sink import GameOutcome, Totals
@@ -81,7 +80,7 @@ def say_error(message: str) -> None:
     """``error: MESSAGE`` on standard error, "error" in bold red on a terminal; what standard
     output has of the report goes first. The message is escaped (reports/text.py)."""
     sys.stdout.flush()
-    sys.stderr.write(painter(sys.stderr)(_("error"), "bold red") + ": " + safe(message) + "\n")
+    sys.stderr.write(painter(sys.stderr)("error", "bold red") + ": " + safe(message) + "\n")
     sys.stderr.flush()
 
 

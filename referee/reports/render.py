@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from referee.engine.language import gettext as _
 from referee.reports.console import STYLES, write_diagnostics
 from referee.reports.diagnostics import Diagnostic
 from referee.reports.layout import DiagnosticFacts, Line, diagnostic_lines, diagnostic_text, printed_lines, quote
@@ -70,6 +69,6 @@ def console(stderr: bool = False) -> Console:
 def print_error(message: str, out: Console | None = None) -> None:
     """``error: MESSAGE`` on standard error (or ``out``); the message may quote a file name
     or an argument, so it is printed as typed, escaped, never read as markup."""
-    line = Text(_("error"), style="bold red")
+    line = Text("error", style="bold red")
     line.append(": " + safe(message))
     (out or console(stderr=True)).print(line, highlight=False)
