@@ -168,3 +168,16 @@ def test_errors_statistics_and_unknown_codes_are_said_in_the_language() -> None:
     assert _said("ur", "error") in stats.stdout and " error " not in stats.stdout
     none = _run("check", "--statistics", "--lang", "ur", "records/series.gwy")
     assert none.returncode == 0 and _said("ur", "no diagnostics") in none.stdout
+
+
+def test_the_compact_line_names_the_trick_once_in_the_language() -> None:
+    from referee.reports.diagnostics import Diagnostic
+    from referee.reports.layout import diagnostic_lines
+
+    with L.speaking("ur"):
+        trick = L.gettext("trick {trick}").format(trick=4)
+        bare = Diagnostic("M203", "x", None, severity="mistake", trick=4)
+        named = Diagnostic("M203", f"x {trick}", None, severity="mistake", trick=4)
+        assert diagnostic_lines(bare, compact=True)[0][0] == f"mistake[M203]: x ({trick})"
+        assert diagnostic_lines(named, compact=True)[0][0] == f"mistake[M203]: x {trick}"
+    assert diagnostic_lines(bare, compact=True)[0][0] == "mistake[M203]: x (trick 4)"
