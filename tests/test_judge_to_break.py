@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import referee
 from referee.judging.referee import Referee
-from referee.reports.diagnostics import JUDGED_TO
+from referee.reports.diagnostics import JudgedTo
 
 RECORD_TEXTS = {p.name: p.read_text(encoding="utf-8") for p in sorted(RECORDS.glob("*.gwy"))}
 
@@ -44,13 +44,13 @@ def test_a_line_cut_anywhere_is_judged_up_to_the_break(name: str, data: st.DataO
     if game is None:
         return
     res = Referee().judge(game)
-    if not (res.stopped or "").startswith(JUDGED_TO):
+    if not isinstance(res.stopped, JudgedTo):
         # Not judged in part: either the cut line still reads, or the break is in the
         # header or the deal and nothing is replayed.
         assert not game.errors or not res.judged or res.stopped
         return
     brk = min(d.span.line for d in game.errors)
-    assert res.stopped.startswith(f"{JUDGED_TO}{brk - 1}:")
+    assert res.stopped.line == brk and res.stopped.startswith(f"judged to line {brk - 1}:")
     # Every reading error is still reported, after what was judged.
     assert [d for d in res.diagnostics if d.code.startswith("S")][-len(game.errors):] == game.errors
     before = [d for d in res.diagnostics if not d.code.startswith("S") or d.span.line < brk]

@@ -31,16 +31,33 @@ from referee.engine.codes import Code as Code
 from referee.engine.codes import CodeInfo as CodeInfo
 from referee.engine.codes import explain as explain
 from referee.engine.codes import title as title
+from referee.engine.language import gettext as _
 from referee.notation.record import Span
 
 FAILING = frozenset({ERROR, MISTAKE})  # the severities that make a check fail; notes never do
-# A game with a line that cannot be read is judged up to it: how its summary says so.
-JUDGED_TO = "judged to line "
 
 
-def judged_to(line: int) -> str:
+class JudgedTo(str):
+    """Why the replay of a game with a line that cannot be read stops (its ``stopped``): the
+    sentence, said in the current language, that also carries the broken line as data, so a
+    report knows it for what it is in any language (``isinstance``), never by its words."""
+
+    line: int  # the line that cannot be read; the game is judged up to the one before it
+
+    def __new__(cls, text: str, line: int) -> JudgedTo:
+        said = super().__new__(cls, text)
+        said.line = line
+        return said
+
+    def __getnewargs__(self) -> tuple[str, int]:  # type: ignore[override]
+        # Sent between processes as its text and line (a worker's outcomes, archive/slices.py).
+        return str(self), self.line
+
+
+def judged_to(line: int) -> JudgedTo:
     """Why the replay of a game with a broken line stops (its ``stopped``)."""
-    return f"{JUDGED_TO}{line - 1}: line {line} cannot be read, and nothing from it on is judged"
+    return JudgedTo(_("judged to line {last}: line {line} cannot be read, and nothing from it on is judged").format(
+        last=line - 1, line=line), line)
 
 
 @dataclass(slots=True)

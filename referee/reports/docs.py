@@ -38,7 +38,7 @@ def doc_text(name: str) -> str:
     local = _CHECKOUT / name
     if local.is_file():
         return local.read_text(encoding="utf-8")
-    raise DocNotFound(f"{name} is missing from the installed package (reinstall getaway-ref)")
+    raise DocNotFound(language.gettext("{name} is missing from the installed package (reinstall getaway-ref)").format(name=name))
 
 
 RULINGS = "rulings.md"

@@ -24,7 +24,7 @@ from typing import Protocol
 from referee.engine.citations import is_citation
 from referee.engine.language import N_, ngettext
 from referee.engine.language import gettext as _
-from referee.reports.diagnostics import ERROR, JUDGED_TO, MISTAKE, NOTE, SEVERITIES, Diagnostic
+from referee.reports.diagnostics import ERROR, MISTAKE, NOTE, SEVERITIES, Diagnostic, JudgedTo
 from referee.reports.sink import GameOutcome, Totals
 from referee.reports.text import safe
 
@@ -103,12 +103,19 @@ def diagnostic_lines(d: Diagnostic | DiagnosticFacts, *, compact: bool = False,
     a rule (the views name the rule beside each answer already). Text of the record (messages
     quote it) is escaped: see referee.reports.text."""
     if compact or not isinstance(d, Diagnostic):
-        mentioned = not d.trick or f"trick {d.trick}" in d.message
-        out: list[Line] = [(safe(f"{d.severity}[{d.code}]: {d.message}" + ("" if mentioned else f" (trick {d.trick})")),
+        # The trick is named once: not again when the message names it (in its language).
+        trick = _("trick {trick}").format(trick=d.trick) if d.trick else ""
+        mentioned = not trick or trick in d.message
+        out: list[Line] = [(safe(f"{d.severity}[{d.code}]: {d.message}" + ("" if mentioned else f" ({trick})")),
                             d.severity)]
         return out + _notes(d, "  ", citations)
     out = [(safe(f"{d.severity}[{d.code}]: {d.message}"), d.severity)]
-    where = f" (game {d.game}" + (f", trick {d.trick}" if d.trick else "") + ")" if d.game else ""
+    where = ""
+    if d.game:
+        where = _("game {number}").format(number=d.game)
+        if d.trick:
+            where = _("{game}, {trick}").format(game=where, trick=_("trick {trick}").format(trick=d.trick))
+        where = f" ({where})"
     path = safe(str(d.path))
     if d.span is not None and d.span.line:
         gutter = " " * len(str(d.span.line))
@@ -186,26 +193,27 @@ def game_line(path: str, g: GameOutcome) -> tuple[str, str, str]:
     """A game's summary line: (its facts, made safe to print; the verdict; the verdict's
     style)."""
     seats = g.seats
-    bits = [f"{path}:{g.line}: game {g.number}"]
+    bits = [f"{path}:{g.line}: " + _("game {number}").format(number=g.number)]
     if g.rules:
-        bits.append(f"rules {g.rules}")
+        bits.append(_("rules {rules}").format(rules=g.rules))
     if not g.judged:
-        bits.append(f"not judged: {g.stopped}")
+        bits.append(_("not judged: {why}").format(why=g.stopped))
     else:
-        bits.append(f"{g.tricks} trick{'s' if g.tricks != 1 else ''}")
+        bits.append(ngettext("{n} trick", "{n} tricks", g.tricks).format(n=g.tricks))
         if g.finished and g.loser is not None:
-            legs = f" with {g.legs} card{'s' if g.legs != 1 else ''}" if g.legs else ""
-            bits.append(f"{seats[g.loser]} lost{legs}")
+            bits.append(ngettext("{seat} lost with {n} card", "{seat} lost with {n} cards", g.legs).format(
+                seat=seats[g.loser], n=g.legs) if g.legs else _("{seat} lost").format(seat=seats[g.loser]))
         elif g.stopped:
-            bits.append(g.stopped if g.stopped.startswith(JUDGED_TO) else f"replay stopped: {g.stopped}")
+            # A game judged up to a broken line says so itself (its JudgedTo, in any language).
+            bits.append(g.stopped if isinstance(g.stopped, JudgedTo) else _("replay stopped: {why}").format(why=g.stopped))
         else:
-            bits.append("not finished")
+            bits.append(_("not finished"))
         if g.out_order:
-            bits.append("got away: " + ", ".join(seats[s] for s in g.out_order))
+            bits.append(_("got away: {seats}").format(seats=", ".join(seats[s] for s in g.out_order)))
         if g.sizes and not g.finished:
-            bits.append("hands: " + ", ".join(f"{seats[i]} {n}" for i, n in enumerate(g.sizes)))
+            bits.append(_("hands: {sizes}").format(sizes=", ".join(f"{seats[i]} {n}" for i, n in enumerate(g.sizes))))
     n = g.errors
-    verdict = severity_counts([d.severity for d in g.diagnostics]) or "ok"
+    verdict = severity_counts([d.severity for d in g.diagnostics]) or _("ok")
     style = "green" if n == 0 else "bold red"
     return safe(" — ".join(bits)), verdict, style
 

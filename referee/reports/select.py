@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine.language import gettext as _
 from referee.reports.diagnostics import CODES
 
 ERROR, MISTAKE, NOTE = "error", "mistake", "note"
@@ -62,9 +63,10 @@ def parse_codes(entries: Iterable[str], option: str) -> list[str]:
             if p != ALL and p not in valid:
                 groups = sorted({c[0] for c in CODES})
                 raise SelectError(
-                    f"{option}: unknown code or prefix '{part.strip()}'; valid are {ALL}, the groups "
-                    f"{', '.join(groups)} (S syntax, R record cannot be true, M mistake at the table), "
-                    f"any prefix of a code, and the codes {', '.join(CODES)}")
+                    _("{option}: unknown code or prefix '{part}'; valid are {all}, the groups {groups} (S syntax, "
+                      "R record cannot be true, M mistake at the table), any prefix of a code, and the codes "
+                      "{codes}").format(option=option, part=part.strip(), all=ALL, groups=", ".join(groups),
+                                        codes=", ".join(CODES)))
             out.append(p)
     return out
 
@@ -131,6 +133,9 @@ class Policy:
     def statistics_text(self) -> str:
         rows = self.statistics()
         if not rows:
-            return "no diagnostics\n"
+            return _("no diagnostics") + "\n"
         width = max(len(str(r[0])) for r in rows)
-        return "".join(f"{n:>{width}}  {code:<5} {sev:<8} {title}\n" for n, code, sev, title in rows)
+        # The severity and title in the chosen language (statistics() keeps them as data).
+        said = [(n, code, _(sev), _(title)) for n, code, sev, title in rows]
+        most = max(8, *(len(sev) for _n, _c, sev, _t in said))
+        return "".join(f"{n:>{width}}  {code:<5} {sev:<{most}} {title}\n" for n, code, sev, title in said)

@@ -34,6 +34,7 @@ from referee.commands import UsageError, rules_options
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
+from referee.engine.citations import is_citation
 from referee.engine.codes import Code, say
 from referee.engine.language import gettext as _
 from referee.engine.language import ngettext
@@ -113,13 +114,10 @@ _ordinal, _cards, _list, _cap = W.ordinal, W.cards, W.listed, W.cap
 
 
 def penalty_applied(d: Diagnostic) -> bool | None:
-    """Whether the table applied the penalty for a mistake (the referee's finding), or None
-    when there is no penalty."""
-    if d.penalty is not None:
-        return d.penalty.applied
-    if not d.code.startswith("M"):
-        return None
-    return not any(n.startswith("the penalty was not applied") for n in d.notes)
+    """Whether the table applied the penalty for a mistake (the referee's finding, kept in
+    the diagnostic's penalty facts, the same in every language), or None when there is no
+    penalty."""
+    return d.penalty.applied if d.penalty is not None else None
 
 
 def _applied(d: Diagnostic) -> str:
@@ -129,9 +127,9 @@ def _applied(d: Diagnostic) -> str:
 
 
 def rule_of(d: Diagnostic) -> str:
-    """The rule a diagnostic cites (its first note that is not about the penalty's fate)."""
-    rules = [n for n in d.notes if not n.startswith("the penalty was")]
-    return rules[0] if rules else ""
+    """The rule a diagnostic cites: its first note that cites a source (a citation is the
+    same in every language; the notes on the penalty's fate cite none), else its first note."""
+    return next((n for n in d.notes if is_citation(n)), d.notes[0] if d.notes else "")
 
 
 def penalty_words(d: Diagnostic) -> str:
