@@ -310,16 +310,17 @@ def _broken(g: Game) -> dict[str, object]:
 # ---- the template ------------------------------------------------------------------------------
 
 @functools.cache
-def _env(package: str = "referee.table") -> Any:
+def _env(package: str = "referee.table", compact: bool = False) -> Any:
     """The templates' environment (of ``package``'s ``templates`` folder: the table's, or the
     offline site's first page), made on the first page rendered: jinja2 is imported only
-    where a page is rendered (the site's Worker computes the table's data and never renders)."""
+    where a page is rendered (the site's Worker computes the table's data and never renders).
+    ``compact``: a block tag's line leaves nothing behind (``explore``'s page, its tables)."""
     import jinja2
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader(package, "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=not compact,
+        trim_blocks=compact, lstrip_blocks=compact, extensions=["jinja2.ext.i18n"],
     )
     # The template's words through the one translator (engine/language.py), in the language
     # of the page being rendered: {% trans %}, _() and ngettext() in the templates.
@@ -327,9 +328,9 @@ def _env(package: str = "referee.table") -> Any:
     return env
 
 
-def template(name: str, package: str = "referee.table") -> Any:
+def template(name: str, package: str = "referee.table", compact: bool = False) -> Any:
     """A page template, its words said in the language current when it is rendered."""
-    return _env(package).get_template(name)
+    return _env(package, compact).get_template(name)
 
 
 # The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
