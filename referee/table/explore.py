@@ -123,7 +123,7 @@ def _over_time(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
 
 def _period(key: str) -> str:
     """A period's heading in the page's words: a month as the [Date] tag has it, else a
-    block of games (``games 1–10``)."""
+    block of games (the first and last game of the block)."""
     if key == "undated":
         return L.gettext("undated")
     if key.startswith("games "):

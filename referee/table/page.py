@@ -474,7 +474,8 @@ def _all_games(file: Path, default: RuleSet | None, overrides: dict[str, object]
     try:
         for g in read(file):
             if len(out) >= MOST_GAMES:
-                raise UsageError(f"{file} holds more than {MOST_GAMES} games: pick one with --game")
+                raise UsageError(L.gettext("{file} holds more than {most} games: pick one with --game").format(
+                    file=file, most=MOST_GAMES))
             out.append(_broken(g) if g.errors else _game_page(g, default, overrides, review))
     except ReadError as e:
         raise TableError(f"{e.path}: {e.message}") from None
@@ -491,7 +492,7 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     default, overrides = rules_options(rules, None, [])
     out = output if output is not None else file.with_suffix(".html")
     if out.resolve() == file.resolve():
-        raise UsageError(f"{out} is the record itself; give another page name with -o")
+        raise UsageError(L.gettext("{file} is the record itself; give another page name with -o").format(file=out))
     recover([file, out])  # a rewrite of either cut short by a kill: put back first
     try:
         # The page is never written over the record, by any name (a hard link, a symlink).
@@ -510,16 +511,19 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     page = render({"file": file.name, "games": games})
     if output is None and out.exists() and not _ours(out):
         # A page of ours is replaced; any other file is the user's, kept unless named.
-        raise UsageError(f"{out} exists and is not a page of getaway-ref; name it with -o to replace it")
+        raise UsageError(L.gettext("{file} exists and is not a page of getaway-ref; name it with -o to replace "
+                                   "it").format(file=out))
     try:
         write_text(out, page, inputs=[file])
     except WriteError as ex:  # its own one line, naming the page
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
+        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=out, why=ex.strerror or ex)) from None
     stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))
-    print(f"wrote {out}: " + (f"game {games[0]['game']}" if len(games) == 1 else f"{len(games)} games")
-          + f", {steps} steps" + (f"; {stopped[0]}" if stopped else ""))
+    print(L.gettext("wrote {file}: {games}, {steps}").format(
+        file=out, games=(L.gettext("game {number}").format(number=games[0]["game"]) if len(games) == 1
+                         else L.ngettext("{n} game", "{n} games", len(games)).format(n=len(games))),
+        steps=L.ngettext("{n} step", "{n} steps", steps).format(n=steps)) + (f"; {stopped[0]}" if stopped else ""))
     return 1 if stopped else 0
