@@ -522,8 +522,6 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))
-    print(L.gettext("wrote {file}: {games}, {steps}").format(
-        file=out, games=(L.gettext("game {number}").format(number=games[0]["game"]) if len(games) == 1
-                         else L.ngettext("{n} game", "{n} games", len(games)).format(n=len(games))),
-        steps=L.ngettext("{n} step", "{n} steps", steps).format(n=steps)) + (f"; {stopped[0]}" if stopped else ""))
+    print(f"wrote {out}: " + (f"game {games[0]['game']}" if len(games) == 1 else f"{len(games)} games")
+          + f", {steps} steps" + (f"; {stopped[0]}" if stopped else ""))
     return 1 if stopped else 0
