@@ -70,11 +70,14 @@ def _page(archive: tuple[Path, Path], lang: str | None, tmp_path: Path) -> tuple
 
 
 def test_explore_in_urdu_is_right_to_left_and_in_the_catalogues_words(archive, browser, tmp_path):
-    en_page, en = _page(archive, None, tmp_path)
+    # Urdu first: the tables cached by an Urdu run must not make the English page say Urdu
     ur_page, ur = _page(archive, "ur", tmp_path)
+    en_page, en = _page(archive, None, tmp_path)
     browser.get(en_page.as_uri())
     assert browser.execute_script("return [document.documentElement.lang, document.documentElement.dir]") == ["en", "ltr"]
     en_h2 = browser.execute_script(_HEADINGS, "h2")
+    en_said = browser.execute_script(_HEADINGS, "table.recent tbody td:last-child")
+    assert en_said and not any("\u0600" <= ch <= "\u06ff" for text in en_said for ch in text)
     browser.get(ur_page.as_uri())
     assert browser.execute_script("return [document.documentElement.lang, document.documentElement.dir]") == ["ur", "rtl"]
     # laid out right to left: the page's text starts at the right edge
@@ -89,6 +92,9 @@ def test_explore_in_urdu_is_right_to_left_and_in_the_catalogues_words(archive, b
     assert heads[:3] == [_said("ur", "players"), _said("ur", "dealt"), _said("ur", "hands")]
     assert _said("ur", "95 % interval") in heads
     assert browser.execute_script(_HEADINGS, "table.recent thead th")[-1] == _said("ur", "what happened")
+    # what happened, as check says it in Urdu (the tables of an Urdu run)
+    ur_said = browser.execute_script(_HEADINGS, "table.recent tbody td:last-child")
+    assert len(ur_said) == len(en_said) and all(any("\u0600" <= ch <= "\u06ff" for ch in text) for text in ur_said)
     # the chart's label, said to a screen reader
     label = browser.execute_script("return document.querySelector('svg.chart').getAttribute('aria-label')")
     assert label == _said("ur", "loss rate over time") != "loss rate over time"

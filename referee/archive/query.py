@@ -139,7 +139,11 @@ def reviewed(tables: Path) -> bool:
 
 
 def _cache_key(files: Sequence[Path]) -> str:
-    key = "\n".join([referee.__version__, str(ARCHIVE_SCHEMA_VERSION), *(str(p.resolve()) for p in files)])
+    # the language too: the diagnostics' message column is the referee's sentence as check
+    # says it, in the language of the run that made the tables (--lang)
+    lang = L.current()
+    key = "\n".join([referee.__version__, str(ARCHIVE_SCHEMA_VERSION), *(str(p.resolve()) for p in files)]
+                     + ([f"lang={lang}"] if lang != L.ENGLISH else []))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
