@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-MISSING_HINT = "{what} needs the archive extra (pyarrow and DuckDB): pip install 'getaway-ref[archive]'"
+from referee.engine import language as L
+
+MISSING_HINT = L.N_("{what} needs the archive extra (pyarrow and DuckDB): pip install 'getaway-ref[archive]'")
 
 
 def missing(what: str, *, duckdb: bool = True) -> str | None:
@@ -15,4 +17,4 @@ def missing(what: str, *, duckdb: bool = True) -> str | None:
     needed = ("pyarrow", "duckdb") if duckdb else ("pyarrow",)
     if all(find_spec(name) is not None for name in needed):
         return None
-    return MISSING_HINT.format(what=what)
+    return L.gettext(MISSING_HINT).format(what=what)

@@ -31,6 +31,7 @@ import referee
 from referee.archive.inputs import expand, problem
 from referee.archive.parquet import ARCHIVE_SCHEMA_VERSION, REVIEWED, TABLES, manifest_of, sources, write_archive
 from referee.commands import UsageError
+from referee.engine import language as L
 from referee.notation.grammar import cache_dir
 from referee.reports.diagnostics import FAILING
 from referee.reports.text import json_safe, safe
@@ -138,7 +139,11 @@ def reviewed(tables: Path) -> bool:
 
 
 def _cache_key(files: Sequence[Path]) -> str:
-    key = "\n".join([referee.__version__, str(ARCHIVE_SCHEMA_VERSION), *(str(p.resolve()) for p in files)])
+    # the language too: the diagnostics' message column is the referee's sentence as check
+    # says it, in the language of the run that made the tables (--lang)
+    lang = L.current()
+    key = "\n".join([referee.__version__, str(ARCHIVE_SCHEMA_VERSION), *(str(p.resolve()) for p in files)]
+                     + ([f"lang={lang}"] if lang != L.ENGLISH else []))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
@@ -157,24 +162,26 @@ def tables_of(archive: Path, say: Callable[[str], object] | None = None) -> Iter
     if why is not None:
         raise UsageError(f"{archive}: {why}")
     if not archive.exists():
-        raise UsageError(f"{archive}: no such file or directory")
+        raise UsageError(L.gettext("{file}: no such file or directory").format(file=archive))
     if archive.is_dir() and manifest_of(archive) is not None:
         m = manifest_of(archive)
         assert m is not None
         if m.get("schema_version") != ARCHIVE_SCHEMA_VERSION:
-            raise UsageError(f"{archive}: tables of schema version {m.get('schema_version')}; this getaway-ref reads "
-                             f"version {ARCHIVE_SCHEMA_VERSION}: export the records again")
+            raise UsageError(L.gettext("{file}: tables of schema version {found}; this getaway-ref reads version "
+                                       "{version}: export the records again").format(
+                file=archive, found=m.get("schema_version"), version=ARCHIVE_SCHEMA_VERSION))
         yield archive
         return
     files = expand([archive])
     if not files:
-        raise UsageError(f"{archive}: no .gwy records and no exported tables in it")
+        raise UsageError(L.gettext("{file}: no .gwy records and no exported tables in it").format(file=archive))
     target = cache_dir() / "archives" / _cache_key(files)
     if _fresh(target, files):
         yield target
         return
     if say is not None:
-        say(f"exporting {archive} to tables (once, until a record changes): {target}")
+        say(L.gettext("exporting {file} to tables (once, until a record changes): {folder}").format(
+            file=archive, folder=target))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_archive(files, target)
@@ -292,7 +299,7 @@ def query_command(archive: Path, sql: str | None, fmt: str = "text") -> int:
     """``getaway-ref query``: run ``sql`` over ``archive``'s tables (without it, list the
     tables and the named views); bad SQL is a one-line error, exit 2."""
     if fmt not in FORMATS:
-        raise UsageError(f"--format {fmt}: give one of {', '.join(FORMATS)}")
+        raise UsageError(L.gettext("--format {format}: give one of {formats}").format(format=fmt, formats=", ".join(FORMATS)))
     with tables_of(archive, say=lambda t: sys.stderr.write(t + "\n")) as tables:
         con = connect(tables)
         try:

@@ -19,6 +19,7 @@ from referee.archive.jobs import available_cores, parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
+from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.files import WriteError, recover, replacing, write_text
 from referee.notation.reader import VERSION, Reader, ReadError, chunks
@@ -117,7 +118,7 @@ def _first_problem(file: Path) -> str | None:
         d = pre.errors[0]
         at = f":{d.span.line}:{d.span.col}" if d.span else ""
         return f"{file}{at}: {d.message}"
-    return f"{file}: holds no game (a game begins with a %game line)"
+    return L.gettext("{file}: holds no game (a game begins with a %game line)").format(file=file)
 
 
 def _old_files(out: Path) -> list[str]:
@@ -126,7 +127,7 @@ def _old_files(out: Path) -> list[str]:
     if not out.exists():
         return []
     if not out.is_dir():
-        raise UsageError(f"{out} is not a directory; give a new or empty directory with -o")
+        raise UsageError(L.gettext("{folder} is not a directory; give a new or empty directory with -o").format(folder=out))
     names = os.listdir(out)
     if not names:
         return []
@@ -137,8 +138,8 @@ def _old_files(out: Path) -> list[str]:
     except (OSError, ValueError, AttributeError, KeyError, TypeError):
         ours, files = False, []
     if not ours or any(n not in files and not _page_of_ours(out / n) for n in names):
-        raise UsageError(f"{out} holds files that are not a deck of getaway-ref puzzles; give a new or empty "
-                         "directory with -o")
+        raise UsageError(L.gettext("{folder} holds files that are not a deck of getaway-ref puzzles; give a new or "
+                                   "empty directory with -o").format(folder=out))
     return files
 
 
@@ -159,7 +160,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     exit 0, 1 if a game could not be read (the others are searched), 2 for a usage problem
     or an archive that cannot be read at all. ``seat``: the "my mistakes" deck of that seat."""
     if window < 0:
-        raise UsageError("--window is 0 or more")
+        raise UsageError(L.gettext("--window is 0 or more"))
     try:
         wanted = parse_jobs(jobs)
     except ValueError as e:
@@ -203,10 +204,11 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
                     deck.write("\n" + f.text)
                     entries.append({"number": len(entries) + 1, "file": file, **f.entry})
             if not games:
-                raise UsageError(f"{archive}: no game could be read: game {skipped[0]} has syntax errors "
-                                 "(run getaway-ref check)" if skipped else f"{archive}: holds no game")
+                raise UsageError(L.gettext("{file}: no game could be read: game {number} has syntax errors "
+                                           "(run getaway-ref check)").format(file=archive, number=skipped[0])
+                                 if skipped else L.gettext("{file}: holds no game").format(file=archive))
             if seat is not None and spelled is None:
-                raise UsageError(f"no game of {archive} has a seat called {seat}")
+                raise UsageError(L.gettext("no game of {file} has a seat called {seat}").format(file=archive, seat=seat))
         doc: dict[str, object] = {
             "generator": GENERATOR, "archive": archive.name, "deck": "mistakes" if seat else "unique",
             "seat": spelled, "window": window, "games": games, "found": len(entries) + again, "same_position": again,
@@ -218,7 +220,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(f"cannot write {output}: {ex.strerror or ex}") from None
+        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=output, why=ex.strerror or ex)) from None
     finally:
         if made_dir and not entries:
             try:
@@ -231,10 +233,14 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
                 (output / name).unlink()
             except OSError:
                 pass
-    what = f"{len(entries)} puzzle{'s' if len(entries) != 1 else ''}" + (f" from {spelled}'s blunders" if seat else "")
-    print(f"wrote {what} to {output} ({games} game{'s' if games != 1 else ''} searched"
-          + (f"; {again} found again at the same position" if again else "")
-          + (f"; {sum(dropped.values())} not kept, failing their check" if dropped else "") + ")")
-    for n in skipped:
-        print(f"not searched: game {n}: syntax errors (run getaway-ref check)")
+    n = len(entries)
+    what = (L.ngettext("{n} puzzle from {seat}'s blunders", "{n} puzzles from {seat}'s blunders", n).format(n=n, seat=spelled)
+            if seat else L.ngettext("{n} puzzle", "{n} puzzles", n).format(n=n))
+    searched = L.ngettext("{n} game searched", "{n} games searched", games).format(n=games)
+    kept = sum(dropped.values())
+    print(L.gettext("wrote {puzzles} to {folder} ({searched}").format(puzzles=what, folder=output, searched=searched)
+          + (L.gettext("; {n} found again at the same position").format(n=again) if again else "")
+          + (L.gettext("; {n} not kept, failing their check").format(n=kept) if dropped else "") + ")")
+    for number in skipped:
+        print(L.gettext("not searched: game {number}: syntax errors (run getaway-ref check)").format(number=number))
     return 1 if skipped else 0

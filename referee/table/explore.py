@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from referee.archive.query import connect, tables_of
 from referee.commands import UsageError
-from referee.engine.codes import CODES
+from referee.engine import language as L
+from referee.engine.codes import CODES, said_title
 from referee.files import WriteError, write_text
+from referee.table.page import template
 
 GENERATOR = '<meta name="generator" content="getaway-ref explore">'
 EXAMPLES = 3  # lost games linked from each row of a deal feature
@@ -33,17 +34,13 @@ RECENT = 100  # mistakes listed with their links
 PLAYERS = 8  # players drawn over time (those with the most games)
 PERIODS = 10  # blocks of games over time when the games have no [Date]
 
-# (title, the named view, its column, how a value reads)
+# (title, the named view, its column): the title said in the page's language
 FEATURES: tuple[tuple[str, str, str], ...] = (
-    ("Spades dealt", "loss_by_spades", "spades"),
-    ("Dealt the A♠", "loss_by_ace_of_spades", "ace_of_spades"),
-    ("Longest suit", "loss_by_longest_suit", "longest"),
-    ("Shortest suit (0: a void)", "loss_by_shortest_suit", "shortest"),
+    (L.N_("Spades dealt"), "loss_by_spades", "spades"),
+    (L.N_("Dealt the A♠"), "loss_by_ace_of_spades", "ace_of_spades"),
+    (L.N_("Longest suit"), "loss_by_longest_suit", "longest"),
+    (L.N_("Shortest suit (0: a void)"), "loss_by_shortest_suit", "shortest"),
 )
-
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("referee.table", "templates"), autoescape=True, trim_blocks=True, lstrip_blocks=True,
-    undefined=jinja2.StrictUndefined)
 
 
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
@@ -73,10 +70,13 @@ def _feature(con: duckdb.DuckDBPyConnection, view: str, column: str, link: Links
     by: dict[tuple[Any, Any], list[dict[str, Any]]] = {}
     for e in examples:
         by.setdefault((e["players"], e["v"]), []).append(
-            {"href": link(e["file"], e["game"], e["tricks"]), "text": f"game {e['game']} ({e['player']})"})
+            {"href": link(e["file"], e["game"], e["tricks"]),
+             "text": L.gettext("game {number} ({player})").format(number=e["game"], player=e["player"])})
     for r in rows:
         v = r[column]
+        # the value as data (yes, no, a count) and as the page says it
         r["value"] = ("yes" if v else "no") if isinstance(v, bool) else str(v)
+        r["said"] = (L.gettext("yes") if v else L.gettext("no")) if isinstance(v, bool) else str(v)
         r["examples"] = by.get((r["players"], v), [])
         for k in ("rate", "low", "high"):
             r[k] = float(r[k]) if r[k] is not None else 0.0
@@ -90,14 +90,15 @@ def _over_time(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     if dated:
         period = "coalesce(substr(replace(g.date, '.', '-'), 1, 7), 'undated')"
         order = "min(g.game_id)"
-        how = "by month of the [Date] tag"
+        how = L.gettext("by month of the [Date] tag")
     else:
         (total,) = con.execute("SELECT max(game_id) FROM games").fetchone() or (0,)
         size = max(1, -(-(total or 0) // PERIODS))
         period = (f"'games ' || ((g.game_id - 1) // {size} * {size} + 1) || '–' || "
                   f"least(((g.game_id - 1) // {size} + 1) * {size}, {total or 0})")
         order = "min(g.game_id)"
-        how = f"in blocks of {size} game{'' if size == 1 else 's'}, in archive order (the games have no [Date] tag)"
+        how = L.ngettext("in blocks of {n} game, in archive order (the games have no [Date] tag)",
+                         "in blocks of {n} games, in archive order (the games have no [Date] tag)", size).format(n=size)
     players = [r["player"] for r in _rows(con, "SELECT s.player, count(*) AS n FROM seats s JOIN games g USING (game_id) "
                                                 f"WHERE g.finished GROUP BY s.player ORDER BY n DESC, s.player LIMIT {PLAYERS}")]
     cells = _rows(con, f"SELECT {period} AS period, {order} AS first, s.player, count(*) AS games, "
@@ -113,9 +114,21 @@ def _over_time(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         row: list[dict[str, Any] | None] = []
         for per in periods:
             got = grid.get((per, p))
-            row.append({"games": got["games"], "lost": got["lost"], "rate": got["lost"] / got["games"]} if got else None)
+            row.append({"games": got["games"], "lost": got["lost"], "rate": got["lost"] / got["games"],
+                        "tip": L.gettext("lost {lost} of {games}").format(lost=got["lost"], games=got["games"])}
+                       if got else None)
         lines.append({"player": p, "cells": row})
-    return {"how": how, "periods": periods, "players": lines}
+    return {"how": how, "periods": [_period(p) for p in periods], "players": lines}
+
+
+def _period(key: str) -> str:
+    """A period's heading in the page's words: a month as the [Date] tag has it, else a
+    block of games (the first and last game of the block)."""
+    if key == "undated":
+        return L.gettext("undated")
+    if key.startswith("games "):
+        return L.gettext("games {first}–{last}").format(first=key[6:].split("–")[0], last=key.split("–")[-1])
+    return key
 
 
 def _chart(over: dict[str, Any]) -> list[dict[str, Any]]:
@@ -133,19 +146,23 @@ def explore_data(con: duckdb.DuckDBPyConnection, link: Links) -> dict[str, Any]:
     totals = _rows(con, "SELECT count(*) AS games, count(*) FILTER (WHERE finished) AS finished, "
                         "count(DISTINCT file) AS files FROM games")[0]
     (players,) = con.execute("SELECT count(DISTINCT player) FROM seats").fetchone() or (0,)
-    features = [{"title": t, "rows": _feature(con, view, col, link)} for t, view, col in FEATURES]
+    features = [{"title": L.gettext(t), "rows": _feature(con, view, col, link)} for t, view, col in FEATURES]
     by_seat = _rows(con, "SELECT * FROM mistakes_by_code_and_seat")
     who = [r["player"] for r in _rows(con, "SELECT player, sum(mistakes) AS n FROM mistakes_by_code_and_seat "
                                            f"WHERE player IS NOT NULL GROUP BY player ORDER BY n DESC, player LIMIT {2 * PLAYERS}")]
     codes = sorted({r["code"] for r in by_seat})
     grid = {(r["code"], r["player"]): r for r in by_seat}
-    matrix = [{"code": c, "title": CODES[c].title if c in CODES else "",
+    for r in by_seat:
+        r["tip"] = L.ngettext("{mistakes} in {plays} play ({per} per 100)", "{mistakes} in {plays} plays ({per} per 100)",
+                              r["plays"] or 0).format(mistakes=r["mistakes"], plays=r["plays"], per=r["per_100_plays"])
+    matrix = [{"code": c, "title": said_title(CODES[c]) if c in CODES else "",
                "cells": [grid.get((c, p)) for p in who],
                "total": sum(r["mistakes"] for r in by_seat if r["code"] == c)} for c in codes]
     recent = _rows(con, f"SELECT file, game, trick, code, player, message FROM mistakes "
                         f"ORDER BY game_id DESC, trick DESC NULLS LAST LIMIT {RECENT}")
     for r in recent:
         r["href"] = link(r["file"], r["game"], r["trick"])
+        r["text"] = L.gettext("{file} game {number}").format(file=r["file"].rsplit("/", 1)[-1], number=r["game"])
     players_left = _rows(con, "SELECT in_game, sum(mistakes) AS mistakes, max(plays) AS plays FROM mistakes_by_players_left "
                               "GROUP BY in_game ORDER BY in_game")
     over = _over_time(con)
@@ -162,10 +179,36 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def render(title: str, data: dict[str, Any]) -> str:
+def _words(title: str, data: dict[str, Any]) -> dict[str, str]:
+    """The page's sentences with counts or a ``%`` (the template's ``_()`` takes only plain
+    words: jinja's new-style gettext would read a ``%`` as a placeholder)."""
+    t = data["totals"]
+    games = L.ngettext("{n} game", "{n} games", t["games"]).format(n=t["games"])
+    files = L.ngettext("{n} file", "{n} files", t["files"]).format(n=t["files"])
+    players = L.ngettext("{n} player", "{n} players", data["players"]).format(n=data["players"])
+    command = Markup("<code>getaway-ref html FILE</code>")
+    return {
+        "title": L.gettext("{title} — the archive explored").format(title=title),
+        "totals": L.gettext("{games} in {files}, {finished} finished; {players}.").format(
+            games=games, files=files, finished=t["finished"], players=players),
+        "intervals": Markup(escape(L.gettext(
+            "Each rate is drawn with its 95 % interval (Wilson's): the bar is the rate, the line across it the range "
+            "the true rate is likely in. The links open the game at its trick in the replay page {command} writes "
+            "beside each record."))).format(command=command),
+        "interval": L.gettext("95 % interval"),
+        "how": L.gettext("Each player's loss rate, {how}.").format(how=data["over"]["how"]),
+    }
+
+
+def render(title: str, data: dict[str, Any], lang: str | None = None) -> str:
+    """The page, in ``lang`` (default: the current language): its words, ``<html lang dir>``
+    (right to left for Urdu and Shahmukhi), by the table page's templates and translator."""
     css = resources.files("referee.table").joinpath("templates", "explore.css").read_text(encoding="utf-8")
     csp = f"default-src 'none'; style-src {_sha256(css)}; img-src data:; base-uri 'none'; form-action 'none'"
-    return _ENV.get_template("explore.html.j2").render(title=title, css=Markup(css), csp=csp, d=data)
+    with L.speaking(lang or L.current()) as chosen:
+        page: str = template("explore.html.j2", compact=True).render(
+            title=title, css=Markup(css), csp=csp, d=data, w=_words(title, data), lang=L.info(chosen))
+    return page
 
 
 def _ours(path: Path) -> bool:
@@ -181,9 +224,10 @@ def explore_command(archive: Path, output: Path | None) -> int:
     ``NAME-explore.html``); a file that is not a page of ours is replaced only when named."""
     out = output if output is not None else archive.with_name((archive.stem if archive.is_file() else archive.name) + "-explore.html")
     if output is None and out.exists() and not _ours(out):
-        raise UsageError(f"{out} exists and is not a page of getaway-ref explore; name it with -o to replace it")
+        raise UsageError(L.gettext("{file} exists and is not a page of getaway-ref explore; name it with -o to "
+                                   "replace it").format(file=out))
     if out.is_dir():
-        raise UsageError(f"{out} is a directory; give the page's file name with -o")
+        raise UsageError(L.gettext("{file} is a directory; give the page's file name with -o").format(file=out))
     with tables_of(archive, say=lambda t: sys.stderr.write(t + "\n")) as tables:
         con = connect(tables)
         try:
@@ -196,10 +240,11 @@ def explore_command(archive: Path, output: Path | None) -> int:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
+        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=out, why=ex.strerror or ex)) from None
     t = data["totals"]
     found = sum(r["total"] for r in data["matrix"])
-    print(f"wrote {out}: {t['games']} game{'' if t['games'] == 1 else 's'} ({t['finished']} finished), "
-          f"{data['players']} player{'' if data['players'] == 1 else 's'}, "
-          f"{found} {'error or mistake' if found == 1 else 'errors and mistakes'}")
+    print(L.gettext("wrote {file}: {games} ({finished} finished), {players}, {found}").format(
+        file=out, games=L.ngettext("{n} game", "{n} games", t["games"]).format(n=t["games"]), finished=t["finished"],
+        players=L.ngettext("{n} player", "{n} players", data["players"]).format(n=data["players"]),
+        found=L.ngettext("{n} error or mistake", "{n} errors and mistakes", found).format(n=found)))
     return 0

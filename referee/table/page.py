@@ -310,16 +310,17 @@ def _broken(g: Game) -> dict[str, object]:
 # ---- the template ------------------------------------------------------------------------------
 
 @functools.cache
-def _env(package: str = "referee.table") -> Any:
+def _env(package: str = "referee.table", compact: bool = False) -> Any:
     """The templates' environment (of ``package``'s ``templates`` folder: the table's, or the
     offline site's first page), made on the first page rendered: jinja2 is imported only
-    where a page is rendered (the site's Worker computes the table's data and never renders)."""
+    where a page is rendered (the site's Worker computes the table's data and never renders).
+    ``compact``: a block tag's line leaves nothing behind (``explore``'s page, its tables)."""
     import jinja2
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader(package, "templates"),
-        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=not compact,
+        trim_blocks=compact, lstrip_blocks=compact, extensions=["jinja2.ext.i18n"],
     )
     # The template's words through the one translator (engine/language.py), in the language
     # of the page being rendered: {% trans %}, _() and ngettext() in the templates.
@@ -327,9 +328,9 @@ def _env(package: str = "referee.table") -> Any:
     return env
 
 
-def template(name: str, package: str = "referee.table") -> Any:
+def template(name: str, package: str = "referee.table", compact: bool = False) -> Any:
     """A page template, its words said in the language current when it is rendered."""
-    return _env(package).get_template(name)
+    return _env(package, compact).get_template(name)
 
 
 # The script's sentences: each `_("...")` of table.js (Babel extracts the same calls), handed
@@ -473,7 +474,8 @@ def _all_games(file: Path, default: RuleSet | None, overrides: dict[str, object]
     try:
         for g in read(file):
             if len(out) >= MOST_GAMES:
-                raise UsageError(f"{file} holds more than {MOST_GAMES} games: pick one with --game")
+                raise UsageError(L.gettext("{file} holds more than {most} games: pick one with --game").format(
+                    file=file, most=MOST_GAMES))
             out.append(_broken(g) if g.errors else _game_page(g, default, overrides, review))
     except ReadError as e:
         raise TableError(f"{e.path}: {e.message}") from None
@@ -490,7 +492,7 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     default, overrides = rules_options(rules, None, [])
     out = output if output is not None else file.with_suffix(".html")
     if out.resolve() == file.resolve():
-        raise UsageError(f"{out} is the record itself; give another page name with -o")
+        raise UsageError(L.gettext("{file} is the record itself; give another page name with -o").format(file=out))
     recover([file, out])  # a rewrite of either cut short by a kill: put back first
     try:
         # The page is never written over the record, by any name (a hard link, a symlink).
@@ -509,13 +511,14 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     page = render({"file": file.name, "games": games})
     if output is None and out.exists() and not _ours(out):
         # A page of ours is replaced; any other file is the user's, kept unless named.
-        raise UsageError(f"{out} exists and is not a page of getaway-ref; name it with -o to replace it")
+        raise UsageError(L.gettext("{file} exists and is not a page of getaway-ref; name it with -o to replace "
+                                   "it").format(file=out))
     try:
         write_text(out, page, inputs=[file])
     except WriteError as ex:  # its own one line, naming the page
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(f"cannot write {out}: {ex.strerror or ex}") from None
+        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=out, why=ex.strerror or ex)) from None
     stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))

@@ -17,6 +17,7 @@ from referee.archive.imports.live_solver import read_live_solver
 from referee.archive.imports.thulla_ai import read_thulla_ai
 from referee.archive.imports.thulla_masters import read_thulla_masters
 from referee.commands import UsageError
+from referee.engine import language as L
 from referee.files import WriteError, io_error, write_text
 
 __all__ = ["FORMATS", "READERS", "ImportProblem", "Imported", "import_command"]
@@ -30,6 +31,13 @@ READERS: dict[str, Callable[[Any], Imported]] = {
 }
 FORMATS = tuple(READERS)
 
+# The JSON parser's reasons a log most often meets, said in the chosen language (any other
+# as the parser words it).
+JSON_REASONS = {m: m for m in (
+    L.N_("Expecting value"), L.N_("Extra data"), L.N_("Expecting ',' delimiter"), L.N_("Expecting ':' delimiter"),
+    L.N_("Expecting property name enclosed in double quotes"), L.N_("Unterminated string starting at"),
+)}
+
 
 def import_command(fmt: str, file: Path, output: Path | None = None, force: bool = False) -> int:
     """``getaway-ref import --from FORMAT FILE``: the record on standard output, or written
@@ -37,7 +45,7 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     line naming the file and the place, exit 2."""
     reader = READERS.get(fmt)
     if reader is None:
-        raise UsageError(f"--from {fmt}: the formats are {', '.join(FORMATS)}")
+        raise UsageError(L.gettext("--from {format}: the formats are {formats}").format(format=fmt, formats=", ".join(FORMATS)))
     try:
         raw = file.read_bytes()
     except OSError as e:
@@ -47,9 +55,11 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         # a reader marked reads_text (common.reads_text) takes the text; the others, its JSON
         data = text if getattr(reader, "reads_text", False) else json.loads(text)
     except UnicodeDecodeError:
-        raise UsageError(f"{file}: not UTF-8 text") from None
+        raise UsageError(L.gettext("{file}: not UTF-8 text").format(file=file)) from None
     except json.JSONDecodeError as e:
-        raise UsageError(f"{file}:{e.lineno}:{e.colno}: not JSON: {e.msg}") from None
+        # the file and place as written; JSON's own reason (the parser's words) after ours
+        raise UsageError(L.gettext("{file}:{line}:{column}: not JSON: {why}").format(
+            file=file, line=e.lineno, column=e.colno, why=L.gettext(JSON_REASONS.get(e.msg, e.msg)))) from None
     try:
         got = reader(data)
     except ImportProblem as e:
@@ -58,13 +68,18 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         print(got.text, end="")
         return 0
     if output.exists() and not force:
-        raise UsageError(f"{output} exists; give --force to replace it")
+        raise UsageError(L.gettext("{file} exists; give --force to replace it").format(file=output))
     try:
         write_text(output, got.text, inputs=[file])
     except (WriteError, OSError) as e:
-        raise UsageError(f"cannot write {output}: {getattr(e, 'strerror', None) or e}") from None
-    print(f"wrote {output}: 1 game, {got.plays} plays, rules {got.spec}"
-          + (f"; {len(got.departures)} departure(s) of the app from the texts, noted in the record" if got.departures else ""))
+        raise UsageError(L.gettext("cannot write {file}: {why}").format(
+            file=output, why=getattr(e, "strerror", None) or e)) from None
+    departures = len(got.departures)
+    print(L.ngettext("wrote {file}: 1 game, {n} play, rules {rules}", "wrote {file}: 1 game, {n} plays, rules {rules}",
+                     got.plays).format(file=output, n=got.plays, rules=got.spec)
+          + (L.gettext("; {n} departure(s) of the app from the texts, noted in the record").format(n=departures)
+             if departures else ""))
     for d in got.differs:
-        print(f"the texts part from the app at {d}")
+        # where the app and the texts part (the record's comment, in English like the record)
+        print(L.gettext("the texts part from the app at {place}").format(place=d))
     return 0
