@@ -89,6 +89,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100_000, help="games to simulate")
     ap.add_argument("--repeat", type=int, default=10, help="the simulated record written this many times into one file")
     ap.add_argument("--queries", action="store_true", help="only the queries, over the tables of an earlier run")
+    ap.add_argument("--timed", default="check,export,export2",
+                    help="which commands to time on the large record (a shared machine may not have the hours for all)")
     args = ap.parse_args()
     total = args.games * args.repeat
     tables = OUT / f"archive-{total}-tables"
@@ -111,9 +113,12 @@ def main() -> None:
                                   # a shared machine's load, which the times include
                                   "load_before": [round(x, 1) for x in os.getloadavg()]}
     print(f"\n{total:,} games | wall s | CPU s | peak MB\n--- | --- | --- | ---")
+    chosen = args.timed.split(",")
     for key, cmd in (("check", ["check", "-q", "--jobs", "1", str(big)]),
                      ("export", ["export", "--format", "parquet", "--jobs", "1", str(big), "-o", str(tables)]),
-                     ("export_jobs2", ["export", "--format", "parquet", "--jobs", "2", str(big), "-o", str(tables)])):
+                     ("export2", ["export", "--format", "parquet", "--jobs", "2", str(big), "-o", str(tables)])):
+        if key not in chosen:
+            continue
         wall, cpu, peak = timed(cmd, runs=1)
         results[key] = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_mb": round(peak),
                         "load_after": [round(x, 1) for x in os.getloadavg()]}
