@@ -204,6 +204,7 @@ _LOOKUPS: dict[str, dict[str, tuple[str, pa.Array | None]]] = {
 _RUNS = tuple(tuple(range(1, k + 1)) for k in range(16))  # a trick's places, made once
 _DERIVED = frozenset(("suit", "rank"))  # plays' columns read from another column
 _TRICK_COLUMNS = tuple(f.name for f in SCHEMAS["tricks"])
+_PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED)
 
 
 def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa.RecordBatch:
@@ -533,6 +534,10 @@ class Rows:
         # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
         trick: list[Any] | None = None
 
+        # the plays' columns, bound once a game (a batch is taken between games, never within one)
+        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
+        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
+
         def close(t: list[Any]) -> None:
             for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
                 t_cols[col].append(v)
@@ -540,10 +545,12 @@ class Rows:
         for step_no, step in enumerate(walk, 1):
             item = step.item
             in_game = n - out
-            failing = [d for d in step.diagnostics if d.is_error]
-            actor = _actor(item)
-            for d in step.diagnostics:
-                at[id(d)] = (step_no, actor, in_game)
+            failing: list[Diagnostic] = []
+            if step.diagnostics:  # the few steps with findings
+                failing = [d for d in step.diagnostics if d.is_error]
+                actor = _actor(item)
+                for d in step.diagnostics:
+                    at[id(d)] = (step_no, actor, in_game)
             if isinstance(item, Play):
                 if trick is None or trick[0] != step.trick:
                     if trick is not None:
@@ -562,18 +569,27 @@ class Rows:
                         trick[5:8] = [_PICKUP, name(ev.seat), ev.cards]
                     elif isinstance(ev, EV.Penalty):
                         trick[5:8] = [_PENALTY, name(ev.seat), ev.cards]
-                for col, v in (("game_id", gid), ("step", step_no), ("trick", step.trick or 0), ("place", trick[3]),
-                               ("seat", item.seat), ("player", player(item.seat)), ("card", item.card),
-                               ("effect", effect), ("in_game", in_game), ("legal", not failing),
-                               ("code", failing[0].code if failing else None)):
-                    p[col].append(v)
+                    elif type(ev) is EV.GotAway:
+                        out += 1  # counted from the next step on
+                p_game(gid)
+                p_step(step_no)
+                p_trick(step.trick or 0)
+                p_place(trick[3])
+                p_seat(item.seat)
+                p_player(player(item.seat))
+                p_card(item.card)
+                p_effect(effect)
+                p_in_game(in_game)
+                p_legal(not failing)
+                p_code(failing[0].code if failing else None)
             else:
                 takes += isinstance(item, Take)
                 draws += isinstance(item, Draw)
                 for ev in step.events:
                     if isinstance(ev, EV.Penalty) and trick is not None:  # a trick penalised after the table played on
                         trick[5:8] = [_PENALTY, name(ev.seat), ev.cards]
-            out += sum(1 for ev in step.events if isinstance(ev, EV.GotAway))
+                    elif type(ev) is EV.GotAway:
+                        out += 1
         if trick is not None:
             close(trick)
         return walk.result, takes, draws, at
