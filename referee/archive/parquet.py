@@ -14,9 +14,12 @@ The tables (their columns and meaning: :data:`SCHEMAS`, and docs/archives.md):
 
 Every row comes from the one walk of a game that every command consumes
 (:mod:`referee.judging.replay`): its steps' items and events and the referee's result, so the
-tables say what ``check`` and ``tally`` say. Memory stays flat: each table has its own
-``ParquetWriter`` fed record batches of :data:`BATCH_ROWS` rows, and a game is dropped once
-its rows are in the buffers. The directory is written beside the target and moved into place
+tables say what ``check`` and ``tally`` say. The long tables (plays, tricks) are gathered as
+columns of small ints (a seat as its place among the seats' names, a card as its number),
+made into Arrow arrays once a batch, their text looked up in C (:func:`columns_batch`): no
+tuple or string is made a play. Memory stays flat: each table has its own ``ParquetWriter``
+fed record batches of :data:`BATCH_ROWS` rows, and a game is dropped once its rows are in
+the buffers. The directory is written beside the target and moved into place
 when complete, so an interrupted export leaves the previous one (or nothing) as it was.
 """
 
@@ -29,6 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,6 +188,42 @@ _SUITS = ("spades", "hearts", "diamonds", "clubs")
 # Each card's three columns of the plays table (card, suit, rank), spelt once, not at every play.
 _CARD_COLUMNS = tuple((C.card_str(c), C.SUIT_SYMBOLS[C.SUIT[c]], C.RANK_NAMES[C.RANK[c]]) for c in range(len(C.SUIT)))
 
+# The columnar tables (Rows.cols): each column that is held as a small int and written as text,
+# and the words it indexes; None: the seat names the table gathered (Rows.names). The plays'
+# suit and rank are their card's, not held at all.
+_WASTE, _PICKUP, _PENALTY = range(3)
+_EFFECT = {e: i for i, e in enumerate(EV.Effect)}
+_CARD_TEXT, _SUIT_TEXT, _RANK_TEXT = (pa.array(list(words), pa.string()) for words in zip(*_CARD_COLUMNS))
+_LOOKUPS: dict[str, dict[str, tuple[str, pa.Array | None]]] = {
+    "plays": {"player": ("player", None), "card": ("card", _CARD_TEXT), "suit": ("card", _SUIT_TEXT),
+              "rank": ("card", _RANK_TEXT), "effect": ("effect", pa.array([e.value for e in EV.Effect], pa.string()))},
+    "tricks": {"leader": ("leader", None), "lead_card": ("lead_card", _CARD_TEXT),
+               "ended": ("ended", pa.array(["waste", "pickup", "penalty"], pa.string())),
+               "picked_up_by": ("picked_up_by", None)},
+}
+_RUNS = tuple(tuple(range(1, k + 1)) for k in range(16))  # a trick's places, made once
+_DERIVED = frozenset(("suit", "rank"))  # plays' columns read from another column
+_TRICK_COLUMNS = tuple(f.name for f in SCHEMAS["tricks"])
+_PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED)
+
+
+def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa.RecordBatch:
+    """A columnar table's buffers (:class:`Rows`) as one record batch: each column one Arrow
+    array, made in one step from its list; the text columns looked up from their codes (a
+    ``take``, in C), so no string is made a row in Python."""
+    schema = SCHEMAS[name]
+    lookups = _LOOKUPS[name]
+    seat_names = pa.array(names, pa.string())
+    arrays = []
+    for f in schema:
+        if f.name in lookups:
+            source, words = lookups[f.name]
+            codes = pa.array(cols[source], pa.int32())
+            arrays.append((seat_names if words is None else words).take(codes))
+        else:
+            arrays.append(pa.array(cols[f.name], f.type))
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
 
 @dataclass
 class Counts:
@@ -286,23 +326,45 @@ Reviewer = Callable[[Game], GameVerdicts]
 
 
 class Rows:
-    """The five tables' rows, game by game, as tuples in each schema's order.
+    """The tables' rows, game by game. The two long tables (``plays``, ``tricks``: some 75 and
+    25 rows a game) are kept as columns of small ints (a seat's name as its place in
+    :attr:`names`, a card as its number, how a play or trick went as a code), filled a whole
+    trick or game at a time and made into Arrow arrays once a batch (:meth:`take`); the
+    others (a few rows a game) as tuples in each schema's order.
 
     A game is judged as ``check`` judges it (the referee's fast path, which makes no step of
     the walk but keeps the engine's log of events), and its plays and tricks are read from
-    those events beside the record. A game with findings takes the replay's walk instead,
-    step by step, which says at which item each finding was made."""
+    the record's tricks and those events. A game with findings takes the replay's walk
+    instead, step by step, which says at which item each finding was made."""
 
     def __init__(self, first_id: int = 1, review: Reviewer | None = None) -> None:
         self.review = review
-        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in (*TABLES, *((REVIEWED,) if review else ()))}
+        self.tables: tuple[str, ...] = (*TABLES, *((REVIEWED,) if review else ()))
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in self.tables if name not in _LOOKUPS}
+        self.cols: dict[str, dict[str, list[Any]]] = {}
+        # each columnar table's seat names, a game's seats at a time (its name columns index them)
+        self.names: dict[str, list[str]] = {}
+        for name in _LOOKUPS:
+            self._clear(name)
         self.next_id = first_id
         self.syntax_errors = 0
         self.walked = 0  # games that took the walk (those with findings)
         self._referee = Referee(keep_engine=True)
 
+    def _clear(self, name: str) -> None:
+        self.cols[name] = {f.name: [] for f in SCHEMAS[name] if f.name not in _DERIVED}
+        self.names[name] = []
+
+    def pending(self, name: str) -> int:
+        """Rows of table ``name`` not yet taken."""
+        return len(self.cols[name]["game_id"]) if name in _LOOKUPS else len(self.rows[name])
+
     def take(self, name: str) -> pa.RecordBatch:
         """Table ``name``'s rows so far as a record batch; the rows are dropped."""
+        if name in _LOOKUPS:
+            batch = columns_batch(name, self.cols[name], self.names[name])
+            self._clear(name)
+            return batch
         rows = self.rows[name]
         batch = to_batch(name, rows)
         rows.clear()
@@ -338,59 +400,106 @@ class Rows:
                  p.chance_before, p.chance_after, p.samples, p.mistake or None))
 
     def _from_log(self, gid: int, g: Game, events: list[EV.Event]) -> tuple[int, int] | None:
-        """The plays and tricks of a game without findings, from the engine's events: each
-        play's events begin with its ``Played`` (what the walk's step of that play would
-        hold), and what follows until the next play is what the play did, or a take's or a
-        draw's. The events must tell the record's plays one for one and in order, with no
+        """The plays and tricks of a game without findings: the record's tricks give each
+        play's seat, card, trick and place; the engine's events what each play did (its
+        ``Played``), how each trick ended (the events after its last play) and who got away
+        when. The events must tell the record's plays one for one and in order, with no
         mistake among them; if they do not, None (the caller walks). Returns the takes and
-        draws counted."""
+        draws counted. No object is made a play: lists of ints, a trick or a game at once."""
         seats = g.seats
         n = len(seats)
-        ne = len(events)
-        j = 0  # the next event
-        out = 0  # seats that have got away so far
-        plays: list[tuple[Any, ...]] = []
+        pseats: list[int] = []
+        pcards: list[int] = []
+        numbers: list[int] = []
+        places: list[int] = []
+        steps: list[int] = []
+        # the tricks: [number, leader, lead card, cards, first play, ended, by, picked up]
         tricks: list[list[Any]] = []
-        trick: list[Any] = []
         takes = draws = step = 0
-        Played = EV.Played
         for a in g.actions:
-            if isinstance(a, Trick):
+            if type(a) is Trick:
+                cs = a.cards
+                k = len(cs)
+                if not k:
+                    continue
+                ss = a.seats
                 tno = a.number
-                for s, c in zip(a.seats, a.cards):
-                    step += 1
-                    while j < ne:  # what the last play did (or a take, or a draw)
-                        ev = events[j]
-                        if type(ev) is Played:
-                            break
-                        if not _after_play(ev, trick, seats):
-                            return None
-                        if type(ev) is EV.GotAway:
-                            out += 1
-                        j += 1
-                    else:
-                        return None
-                    if type(ev) is not Played or ev.seat != s or ev.card != c:
-                        return None
-                    j += 1
-                    in_game = n - out
-                    if not trick or trick[0] != tno:
-                        trick = [tno, seats[s], _CARD_COLUMNS[c][0], 0, in_game, None, None, None, 0]
-                        tricks.append(trick)
-                    trick[3] += 1
-                    # the Effect itself (a str enum: Arrow reads its text, the value), not .value,
-                    # which costs an enum property lookup at every play
-                    plays.append((gid, step, tno, trick[3], s, seats[s], *_CARD_COLUMNS[c], ev.effect,
-                                  in_game, True, None))
+                if tricks and tricks[-1][0] == tno:  # a line that continues the trick before it
+                    t = tricks[-1]
+                    places.extend(range(t[3] + 1, t[3] + k + 1))
+                    t[3] += k
+                else:
+                    tricks.append([tno, ss[0], cs[0], k, len(pcards), None, None, None])
+                    places.extend(_RUNS[k] if k < len(_RUNS) else range(1, k + 1))
+                numbers.extend([tno] * k)
+                steps.extend(range(step + 1, step + k + 1))
+                step += k
+                pseats.extend(ss)
+                pcards.extend(cs)
             elif isinstance(a, (Take, Draw, Stated)):
                 step += 1
                 takes += isinstance(a, Take)
                 draws += isinstance(a, Draw)
-        for ev in events[j:]:
-            if type(ev) is Played or not _after_play(ev, trick, seats):
+        Played = EV.Played
+        played = [ev for ev in events if type(ev) is Played]
+        if [ev.seat for ev in played] != pseats or [ev.card for ev in played] != pcards:
+            return None
+        # the other events, each with the number of plays before it (its place less the others before it)
+        others = [(i, ev) for i, ev in enumerate(events) if type(ev) is not Played]
+        firsts = [t[4] for t in tricks]
+        away: list[int] = []  # the plays before each getting away
+        for j, (i, ev) in enumerate(others):
+            k = i - j
+            if type(ev) is EV.GotAway:
+                away.append(k)
+            elif type(ev) is EV.TrickToWaste:
+                if k:  # the trick of the last play before it
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, ev.winner, None]
+            elif type(ev) is EV.PickedUp:
+                if k:
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, ev.seat, ev.cards]
+            elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
                 return None
-        self.rows["plays"].extend(plays)
-        self.rows["tricks"].extend([(gid, *t) for t in tricks])
+        m = len(pcards)
+        in_game: list[int] = []
+        left, before = n, 0
+        for k in away:
+            in_game.extend([left] * (k - before))
+            before, left = k, left - 1
+        in_game.extend([left] * (m - before))
+
+        c = self.cols["plays"]
+        names = self.names["plays"]
+        base = len(names)
+        names.extend(seats)
+        c["game_id"].extend([gid] * m)
+        c["step"].extend(steps)
+        c["trick"].extend(numbers)
+        c["place"].extend(places)
+        c["seat"].extend(pseats)
+        c["player"].extend([base + s for s in pseats])
+        c["card"].extend(pcards)
+        c["effect"].extend([_EFFECT[ev.effect] for ev in played])
+        c["in_game"].extend(in_game)
+        c["legal"].extend([True] * m)
+        c["code"].extend([None] * m)
+
+        c = self.cols["tricks"]
+        names = self.names["tricks"]
+        base = len(names)
+        names.extend(seats)
+        if tricks:
+            nos, leaders, leads, counts, starts, ended, by, picked = zip(*tricks)
+            c["game_id"].extend([gid] * len(nos))
+            c["trick"].extend(nos)
+            c["leader"].extend([base + s for s in leaders])
+            c["lead_card"].extend(leads)
+            c["cards"].extend(counts)
+            c["in_game"].extend([in_game[f] for f in starts])
+            c["ended"].extend(ended)
+            c["picked_up_by"].extend([None if s is None else base + s for s in by])
+            c["picked_up"].extend(picked)
+            c["mistakes"].extend([0] * len(nos))
         return takes, draws
 
     def _walk(self, gid: int, g: Game) -> tuple[GameResult, int, int, dict[int, tuple[int, int | None, int]]]:
@@ -399,12 +508,25 @@ class Rows:
         of the diagnostic, its step, the seat whose act it is about and the players in then."""
         seats = g.seats
         n = len(seats)
+        p, t_cols = self.cols["plays"], self.cols["tricks"]
+        p_names, t_names = self.names["plays"], self.names["tricks"]
+        p_base, t_base = len(p_names), len(t_names)
+        p_names.extend(seats)
+        t_names.extend(seats)
+        unnamed: int | None = None  # the place of '?' among the plays' names: a seat the game lacks
 
-        def name(s: int | None) -> str | None:
-            return seats[s] if s is not None and 0 <= s < n else None
+        def player(s: int) -> int:
+            nonlocal unnamed
+            if 0 <= s < n:
+                return p_base + s
+            if unnamed is None:
+                unnamed = len(p_names)
+                p_names.append("?")
+            return unnamed
 
-        tricks = self.rows["tricks"]
-        add_play = self.rows["plays"].append
+        def name(s: int | None) -> int | None:  # a seat as its place among the tricks' names
+            return t_base + s if s is not None and 0 <= s < n else None
+
         walk = replay(g)
         out = 0  # seats that have got away so far
         at: dict[int, tuple[int, int | None, int]] = {}
@@ -412,43 +534,64 @@ class Rows:
         # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
         trick: list[Any] | None = None
 
+        # the plays' columns, bound once a game (a batch is taken between games, never within one)
+        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
+        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
+
+        def close(t: list[Any]) -> None:
+            for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
+                t_cols[col].append(v)
+
         for step_no, step in enumerate(walk, 1):
             item = step.item
             in_game = n - out
-            failing = [d for d in step.diagnostics if d.is_error]
-            actor = _actor(item)
-            for d in step.diagnostics:
-                at[id(d)] = (step_no, actor, in_game)
+            failing: list[Diagnostic] = []
+            if step.diagnostics:  # the few steps with findings
+                failing = [d for d in step.diagnostics if d.is_error]
+                actor = _actor(item)
+                for d in step.diagnostics:
+                    at[id(d)] = (step_no, actor, in_game)
             if isinstance(item, Play):
                 if trick is None or trick[0] != step.trick:
                     if trick is not None:
-                        tricks.append((gid, *trick))
-                    trick = [step.trick or 0, name(item.seat), C.card_str(item.card), 0, in_game, None, None, None, 0]
+                        close(trick)
+                    trick = [step.trick or 0, name(item.seat), item.card, 0, in_game, None, None, None, 0]
                 trick[3] += 1
                 if failing:
                     trick[8] += 1
                 effect = None
                 for ev in step.events:
                     if isinstance(ev, EV.Played):
-                        effect = ev.effect.value
+                        effect = _EFFECT[ev.effect]
                     elif isinstance(ev, EV.TrickToWaste):
-                        trick[5:8] = ["waste", name(ev.winner), None]
+                        trick[5:8] = [_WASTE, name(ev.winner), None]
                     elif isinstance(ev, EV.PickedUp):
-                        trick[5:8] = ["pickup", name(ev.seat), ev.cards]
+                        trick[5:8] = [_PICKUP, name(ev.seat), ev.cards]
                     elif isinstance(ev, EV.Penalty):
-                        trick[5:8] = ["penalty", name(ev.seat), ev.cards]
-                c = item.card
-                add_play((gid, step_no, step.trick or 0, trick[3], item.seat, name(item.seat) or "?", *_CARD_COLUMNS[c],
-                          effect, in_game, not failing, failing[0].code if failing else None))
+                        trick[5:8] = [_PENALTY, name(ev.seat), ev.cards]
+                    elif type(ev) is EV.GotAway:
+                        out += 1  # counted from the next step on
+                p_game(gid)
+                p_step(step_no)
+                p_trick(step.trick or 0)
+                p_place(trick[3])
+                p_seat(item.seat)
+                p_player(player(item.seat))
+                p_card(item.card)
+                p_effect(effect)
+                p_in_game(in_game)
+                p_legal(not failing)
+                p_code(failing[0].code if failing else None)
             else:
                 takes += isinstance(item, Take)
                 draws += isinstance(item, Draw)
                 for ev in step.events:
                     if isinstance(ev, EV.Penalty) and trick is not None:  # a trick penalised after the table played on
-                        trick[5:8] = ["penalty", name(ev.seat), ev.cards]
-            out += sum(1 for ev in step.events if isinstance(ev, EV.GotAway))
+                        trick[5:8] = [_PENALTY, name(ev.seat), ev.cards]
+                    elif type(ev) is EV.GotAway:
+                        out += 1
         if trick is not None:
-            tricks.append((gid, *trick))
+            close(trick)
         return walk.result, takes, draws, at
 
     def _rest(self, gid: int, g: Game, res: GameResult, takes: int, draws: int,
@@ -508,21 +651,6 @@ def _word(c: object) -> str | None:
     return None if c is None else str(getattr(c, "value", c))
 
 
-def _after_play(ev: EV.Event, trick: list[Any], seats: tuple[str, ...]) -> bool:
-    """An event that follows a play (or a take, or a draw) in a game without findings: how
-    the trick on the table ended is written into ``trick``. False for a mistake's events,
-    which a game without findings should not have (the caller walks it instead)."""
-    if type(ev) is EV.TrickToWaste:
-        if trick:
-            trick[5:8] = ["waste", seats[ev.winner], None]
-    elif type(ev) is EV.PickedUp:
-        if trick:
-            trick[5:8] = ["pickup", seats[ev.seat], ev.cards]
-    elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
-        return False
-    return True
-
-
 class _Writer:
     """The five tables of one export, written from the rows made here (one process) or
     from the record batches of the workers' slices."""
@@ -536,8 +664,8 @@ class _Writer:
 
     def rows(self, rows: Rows) -> None:
         """Write the tables whose rows have gathered a batch (after each game)."""
-        for name, buf in rows.rows.items():
-            if len(buf) >= self.batch_rows:
+        for name in rows.tables:
+            if rows.pending(name) >= self.batch_rows:
                 self.t[name].write(rows.take(name))
 
     def part(self, part: Part) -> None:
@@ -554,7 +682,7 @@ class _Writer:
 
     def close(self, rows: Rows | None = None) -> Counts:
         if rows is not None:
-            for name in rows.rows:
+            for name in rows.tables:
                 self.t[name].write(rows.take(name))
             self.games += rows.next_id - 1
             self.syntax_errors += rows.syntax_errors
@@ -620,7 +748,7 @@ def export_range(piece: Slice) -> Part:
             reader.read_prelude(text, offset)
             continue
         rows.game(reader.parse_game(text, number, first_line, offset))
-    return rows.next_id - 1, rows.syntax_errors, {t: rows.take(t) for t in list(rows.rows)}
+    return rows.next_id - 1, rows.syntax_errors, {t: rows.take(t) for t in rows.tables}
 
 
 _review: Reviewer | None = None  # a worker's slices are reviewed too (export --review)
