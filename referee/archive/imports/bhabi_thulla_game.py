@@ -28,8 +28,6 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.rules import parse_spec
-from referee.engine.state import Engine
 
 # Its engine plays the first trick in turn from the A♠ holder, has no take, and lets a player
 # who plays their last card out at once, the lead passing on (Pagat, Getaway: Variations, 3).
@@ -221,12 +219,7 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
         raise ImportProblem("game_moves: no card played, so no deal to tell")
 
     hands = _deal(n, plays, game, ids, seats)
-    rules = parse_spec(BTG_RULES)
-    try:
-        engine = Engine.from_deal(rules, hands)
-    except ValueError as e:
-        raise ImportProblem(f"game_moves: the deal they imply cannot be: {e}") from None
-    texts = Following(engine, seats)
+    texts = Following.dealt(BTG_RULES, hands, seats, "game_moves: the deal they imply cannot be")
     app = _AppTable(hands)
     lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
     trick_line: list[str] = []

@@ -26,8 +26,6 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.rules import parse_spec
-from referee.engine.state import Engine
 
 # ---- card-game-thulla: a boardgame.io match of the Bhabhi Thulla table -------------------
 
@@ -108,12 +106,7 @@ def read_card_game_thulla(data: Any) -> Imported:
     seats = seat_names(names) if all(names) else [f"P{s + 1}" for s in range(n)]
     permission = bool(g0.get("takeRequiresPermission", False)) if isinstance(g0, dict) else False
 
-    rules = parse_spec(CGT_RULES)
-    try:
-        engine = Engine.from_deal(rules, hands)
-    except ValueError as e:
-        raise ImportProblem(f"initialState.G.hands: the deal cannot be: {e}") from None
-    texts = Following(engine, seats)
+    texts = Following.dealt(CGT_RULES, hands, seats, "initialState.G.hands: the deal cannot be")
 
     held = [set(h) for h in hands]
     active = [s for s in range(n) if held[s]]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine import events as EV
+from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
 
 _SEAT_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,19}")
@@ -57,6 +58,16 @@ class Following:
         self.differs: list[str] = []  # where the texts part from what the app did, by trick
         self.out: list[int] = []
         self.over = False
+
+    @classmethod
+    def dealt(cls, spec: str, hands: Sequence[Sequence[int]], seats: Sequence[str], where: str) -> Following:
+        """Our engine dealt the app's ``hands`` under the rule set ``spec``, ready to follow its
+        game; a deal that cannot be is the log's problem, said as ``where: why``."""
+        try:
+            engine = Engine.from_deal(parse_spec(spec), [list(h) for h in hands])
+        except ValueError as e:
+            raise ImportProblem(f"{where}: {e}") from None
+        return cls(engine, seats)
 
     def stop(self, why: str) -> None:
         self.differs.append(why)

@@ -30,8 +30,6 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.rules import parse_spec
-from referee.engine.state import Engine
 
 # ---- thulla-ai: the completed game of the Thulla AI web app ------------------------------
 
@@ -92,12 +90,7 @@ def read_thulla_ai(data: Any) -> Imported:
         if not isinstance(hand, list):
             raise ImportProblem(f"opening_hands[{s}]: not a list of cards")
         hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
-    rules = parse_spec(THULLA_AI_RULES)
-    try:
-        engine = Engine.from_deal(rules, hands)
-    except ValueError as e:
-        raise ImportProblem(f"opening_hands: the deal cannot be: {e}") from None
-    texts = Following(engine, seats)
+    texts = Following.dealt(THULLA_AI_RULES, hands, seats, "opening_hands: the deal cannot be")
 
     tricks = _ai_list(data, "tricks", "the game")
     takes = _ai_list(data, "takes", "the game")

@@ -36,8 +36,6 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, reads_text, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
-from referee.engine.rules import parse_spec
-from referee.engine.state import Engine
 
 # The rule set its engine implies: the first trick in turn from the A♠ holder, and a last card
 # that wins a clean trick gets away with the lead passing on (Pagat, Getaway: Variations, 3).
@@ -167,11 +165,7 @@ def read_thulla_masters(data: Any) -> Imported:
     first_round = k
     seats = seat_names(labels)
     seat_of = {label: s for s, label in enumerate(labels)}
-    try:
-        engine = Engine.from_deal(parse_spec(THULLA_MASTERS_RULES), hands)
-    except ValueError as e:
-        raise ImportProblem(f"line {start + 2}: the deal cannot be: {e}") from None
-    texts = Following(engine, seats)
+    texts = Following.dealt(THULLA_MASTERS_RULES, hands, seats, f"line {start + 2}: the deal cannot be")
     app = _AppTable(hands)
 
     out = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
