@@ -6,9 +6,7 @@ without a locale the language is the one ``--lang`` or the environment chose."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import pytest_lsp
 from conftest import DATA, RECORDS, ROOT
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_lsp_editor import Raw as EditorRaw
 
 import referee
 from referee.engine.language import speaking
@@ -154,40 +153,13 @@ async def test_the_outline_is_in_the_editors_language(urdu: LanguageClient) -> N
 # ---- without a locale: the one --lang or the environment chose -------------------------------------------
 
 
-class Raw:
-    """A JSON-RPC client over the server's pipes, with the environment given."""
+class Raw(EditorRaw):
+    """The editor tests' JSON-RPC client, started with the environment given (no language of
+    ours in it, so only ``env`` and the arguments choose one)."""
 
     def __init__(self, env: dict[str, str], *args: str) -> None:
         base = {k: v for k, v in os.environ.items() if k not in ("GETAWAY_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES")}
-        self.proc = subprocess.Popen([sys.executable, "-m", "referee", *args, "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                                     env={**base, "LANG": "C.UTF-8", "PYTHONPATH": str(ROOT), **env})
-        self.n = 0
-
-    def send(self, msg: dict[str, Any]) -> None:
-        body = json.dumps(msg).encode()
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params: Any) -> dict[str, Any]:
-        self.n += 1
-        self.send({"jsonrpc": "2.0", "id": self.n, "method": method, "params": params})
-        while True:
-            msg = self.read()
-            if msg.get("id") == self.n and "method" not in msg:
-                return msg
-
-    def read(self) -> dict[str, Any]:
-        out = self.proc.stdout
-        assert out is not None
-        length = 0
-        while (line := out.readline()) not in (b"\r\n", b"\n", b""):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        assert length, "the server closed its output"
-        parsed: dict[str, Any] = json.loads(out.read(length))
-        return parsed
+        super().__init__({**base, "LANG": "C.UTF-8", "PYTHONPATH": str(ROOT), **env}, *args)
 
     def hover_head(self, locale: str | None) -> str:
         init: dict[str, Any] = {"processId": None, "rootUri": None, "capabilities": {}}

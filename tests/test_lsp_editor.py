@@ -226,10 +226,11 @@ def test_an_edit_in_one_game_judges_that_game_alone() -> None:
 class Raw:
     """A JSON-RPC client over the server's pipes, one message at a time."""
 
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "referee", "lsp"], stdin=subprocess.PIPE,
+    def __init__(self, env: dict[str, str] | None = None, *args: str) -> None:
+        """The server started as ``getaway-ref ARGS lsp`` with ``env`` (default: ours)."""
+        self.proc = subprocess.Popen([sys.executable, "-m", "referee", *args, "lsp"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                                     env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                                     env=env if env is not None else dict(os.environ, PYTHONPATH=str(ROOT)))
         self.n = 0
 
     def send(self, msg: dict[str, Any]) -> None:
