@@ -112,8 +112,14 @@ def test_the_two_player_ending_the_app_allows_is_named(tmp_path):
     the texts have its player draw. The importer names the trick, check reports the result."""
     data = json.loads((SAMPLES / "thulla-ai-two-players.json").read_text(encoding="utf-8"))
     last = data["tricks"][-1]["n"]
-    out = tmp_path / "two.gwy"
-    r = run_cli("import", "--from", "thulla-ai", str(SAMPLES / "thulla-ai-two-players.json"), "-o", str(out))
+    two_player_ending_named("thulla-ai", SAMPLES / "thulla-ai-two-players.json", last, tmp_path / "two.gwy")
+
+
+def two_player_ending_named(fmt: str, log: Path, last: int, out: Path) -> None:
+    """An app's log whose game went on where the texts' two-player ending has a draw: the
+    import names the last trick, in its output and in the record, and check reports that the
+    app's loser is not the replay's (R112)."""
+    r = run_cli("import", "--from", fmt, str(log), "-o", str(out))
     assert r.returncode == 0, r.stderr
     [said] = [ln for ln in r.stdout.splitlines() if ln.startswith("the texts part from the app")]
     assert f"at trick {last} (" in said and "draw from the waste pile" in said

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_archive_import_thulla_ai import two_player_ending_named
 
 from referee.archive.imports.common import ImportProblem
 from referee.archive.imports.thulla_masters import THULLA_MASTERS_RULES, read_thulla_masters
@@ -181,16 +182,7 @@ def test_the_two_player_ending_the_app_allows_is_named(tmp_path):
     the texts have its player draw. The importer names the trick, check reports the result."""
     log = SAMPLES / "thulla-masters-two-players.txt"
     last = log.read_text(encoding="utf-8").count("[ROUND")
-    out = tmp_path / "two.gwy"
-    r = run_cli("import", "--from", "thulla-masters", str(log), "-o", str(out))
-    assert r.returncode == 0, r.stderr
-    [said] = [ln for ln in r.stdout.splitlines() if ln.startswith("the texts part from the app")]
-    assert f"at trick {last} (" in said and "draw from the waste pile" in said
-    assert f"# where the texts part from the app: trick {last} (" in out.read_text(encoding="utf-8")
-    [g] = judged(out)
-    assert not g["finished"] and g["tricks"] == last
-    assert [d["code"] for d in g["diagnostics"]] == ["R112"]  # the app's loser contradicts the replay
-    assert run_cli("check", str(out)).returncode == 1
+    two_player_ending_named("thulla-masters", log, last, tmp_path / "two.gwy")
 
 
 def test_the_app_s_lead_after_a_last_card_is_named(tmp_path):
