@@ -335,7 +335,7 @@ CODES: dict[str, CodeInfo] = {
                notes={"": R.note("hands are taken between tricks only", R.ruling(3))})),
         _c(Code.AFTER_END, "play after the end", R.END,
            "The game ends when one player is left holding cards; nothing is played after.",
-           "... the game is over: South lost\n9. South 4♣\n   -> the game ended after trick 8",
+           "...\n(the game is over: South lost)\n9. South 4♣\n   -> the game ended after trick 8",
            words=Words(
                messages={"": "{seat} plays {card} after the end of the game",
                          "take": "{seat} takes {target}'s hand after the end of the game",
@@ -391,7 +391,7 @@ CODES: dict[str, CodeInfo] = {
                       "trumps": R.note("trumps belong to the Kerala game", R.DONKEY)})),
         _c(Code.SEAT_OUT, "play by a seat that is out", R.GETTING_AWAY,
            "A player who has got away takes no more part in the play.",
-           "East took West's hand\n8. West 4♣\n   -> West has got away",
+           "(East took West's hand)\n8. West 4♣\n   -> West has got away",
            words=Words(
                messages={"": "{seat} plays {card} but has got away"},
                labels={"": "{seat} is out"},
@@ -501,7 +501,7 @@ CODES: dict[str, CodeInfo] = {
            "other's last card or a drawn lead with a higher card of the suit while holding a lower one. "
            "The play is legal: the other player gets away and the player with cards loses. A lower "
            "card would have kept the game going.",
-           "West leads drawn 9♦; East plays K♦ holding 3♦\n   -> note: 3♦ would have kept the game going",
+           "(West leads drawn 9♦; East plays K♦ holding 3♦)\n   -> note: 3♦ would have kept the game going",
            severity=NOTE,
            words=Words(
                messages={"": "{seat} answered {lead_seat}'s {what} {lead} with {card} while holding the lower "

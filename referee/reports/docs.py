@@ -136,17 +136,19 @@ def ruling_text(n: int, lang: str | None = None) -> str | None:
     return markdown(found[first:end], say)
 
 
-# An example's words (``explain``): a line's result after ``->`` and a play's remark in
-# brackets after three spaces; the record's own lines stay as written.
+# An example's words (``explain``): a line's result after ``->``, a play's remark in
+# brackets after three spaces, and a line of narration wholly in brackets (what happened
+# that the example does not write as a record); the record's own lines stay as written.
 _RESULT = re.compile(r"^(\s*->\s)(.+)$")
 _REMARK = re.compile(r"^(.*\S   \()([^()]+)(\))$")
+_TOLD = re.compile(r"^(\()([^()]+)(\))$")
 
 
 def example_words(example: str) -> list[str]:
     """The sentences of a code's example to translate (the extractor's and ``explain``'s)."""
     out = []
     for line in example.splitlines():
-        m = _RESULT.match(line) or _REMARK.match(line)
+        m = _RESULT.match(line) or _REMARK.match(line) or _TOLD.match(line)
         if m:
             out.append(m.group(2))
     return out
@@ -156,7 +158,7 @@ def said_example(example: str, say: Callable[[str], str]) -> str:
     """A code's example with its words said by ``say``, the record's lines untouched."""
     out = []
     for line in example.splitlines():
-        m = _RESULT.match(line) or _REMARK.match(line)
+        m = _RESULT.match(line) or _REMARK.match(line) or _TOLD.match(line)
         out.append(m.group(1) + say(m.group(2)) + (m.group(3) if m.lastindex == 3 else "") if m else line)
     return "\n".join(out)
 
