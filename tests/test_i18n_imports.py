@@ -4,9 +4,13 @@ a test fails when the command says something the catalogue does not."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from conftest import RECORDS, run_cli
+import pytest
+from conftest import DATA, RECORDS, run_cli
 
 from referee.engine import language as L
 
@@ -23,3 +27,61 @@ def test_html_says_what_it_wrote_in_urdu(tmp_path: Path) -> None:
     assert r.stdout.startswith(first), r.stdout
     said = r.stdout.replace(str(out), "")
     assert "wrote" not in said and "steps" not in said  # no English left around the file name
+
+
+SAMPLES = DATA / "imports"
+
+
+def _said(lang: str, msgid: str, **fields: object) -> str:
+    """The catalogue's sentence for ``msgid`` in ``lang``, its places filled."""
+    with L.speaking(lang):
+        return L.gettext(msgid).format(**fields)
+
+
+def _drop(key: str) -> Callable[[Any], object]:
+    return lambda d: d.pop(key)
+
+
+# For each format the importer reads: the sample, a change that spoils it, and the
+# refusal (msgid and places) the importer gives for it.
+CASES = [
+    ("bhabhi-live-solver", "live-solver.json", lambda d: d.update(schemaVersion=2),
+     "not an archive of schema version 1 (no {field} at the top)", {"field": '"schemaVersion": 1'}),
+    ("bhabhi-live-solver", "live-solver.json", _drop("timeline"),
+     "{where}: no {key!r}", {"where": "the archive", "key": "timeline"}),
+    ("thulla-ai", "thulla-ai.json", lambda d: d.update(version=1),
+     "not a completed game of version 2 (no {version} and {tricks} at the top)",
+     {"version": '"version": 2', "tricks": '"tricks"'}),
+    ("thulla-ai", "thulla-ai.json", lambda d: d["result"].pop("loser"), "{where}: no {key!r}", {"where": "result", "key": "loser"}),
+    ("bhabi-thulla-game", "bhabi-thulla-game.json", _drop("game_moves"),
+     "not an export of the app's tables (a JSON object with {game}, {players} and {moves})",
+     {"game": '"game"', "players": '"game_players"', "moves": '"game_moves"'}),
+    ("card-game-thulla", "card-game-thulla.json", lambda d: d.update(log={}),
+     "{where}: not a list of entries", {"where": "log"}),
+]
+
+
+@pytest.mark.parametrize("fmt, sample, change, msgid, fields", CASES)
+def test_an_importer_refuses_a_log_in_hindi(tmp_path: Path, fmt, sample, change, msgid, fields) -> None:
+    data = json.loads((SAMPLES / sample).read_text(encoding="utf-8"))
+    change(data)
+    log = tmp_path / "bad.json"
+    log.write_text(json.dumps(data), encoding="utf-8")
+    hindi = _said("hi", msgid, **fields)
+    assert hindi != msgid.format(**fields)  # the catalogue has it in Hindi
+    r = run_cli("import", "--from", fmt, str(log), "--lang", "hi")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and hindi in r.stderr and str(log) in r.stderr, r.stderr
+    en = run_cli("import", "--from", fmt, str(log))  # without --lang: the English, as before
+    assert en.returncode == 2 and msgid.format(**fields) in en.stderr, en.stderr
+
+
+@pytest.mark.parametrize("text, msgid, fields", [
+    ("just some notes\n", "not a Thulla Masters game log (no {line} line)", {"line": "[INITIAL HANDS]"}),
+])
+def test_thulla_masters_refuses_a_log_in_hindi(tmp_path: Path, text, msgid, fields) -> None:
+    log = tmp_path / "bad.txt"
+    log.write_text(text, encoding="utf-8")
+    r = run_cli("import", "--from", "thulla-masters", str(log), "--lang", "hi")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and _said("hi", msgid, **fields) in r.stderr and str(log) in r.stderr, r.stderr

@@ -28,6 +28,7 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 
 # Its engine plays the first trick in turn from the A♠ holder, has no take, and lets a player
 # who plays their last card out at once, the lead passing on (Pagat, Getaway: Variations, 3).
@@ -175,8 +176,8 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     """One online game of the Bhabi Thulla app, from its tables' rows, as a record (see the
     module's docstring)."""
     if not isinstance(data, dict) or not {"game", "game_moves"} <= set(data):
-        raise ImportProblem('not an export of the app\'s tables (a JSON object with "game", "game_players" and '
-                            '"game_moves")')
+        raise ImportProblem(L.gettext("not an export of the app's tables (a JSON object with {game}, {players} and {moves})")
+                            .format(game='"game"', players='"game_players"', moves='"game_moves"'))
     game = field_of(data, "game", "the export")
     if not isinstance(game, dict):
         raise ImportProblem("game: not a row of games")

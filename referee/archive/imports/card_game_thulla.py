@@ -26,6 +26,7 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 
 # ---- card-game-thulla: a boardgame.io match of the Bhabhi Thulla table -------------------
 
@@ -69,7 +70,7 @@ def _jsonfield_of(obj: Any, keys: tuple[str, ...], where: str) -> Any:
                 except json.JSONDecodeError as e:
                     raise ImportProblem(f"{where}.{key}: not JSON: {e.msg}") from None
             return got
-    raise ImportProblem(f"{where}: no {keys[0]!r}")
+    raise ImportProblem(_("{where}: no {key!r}").format(where=where, key=keys[0]))
 
 
 def read_card_game_thulla(data: Any) -> Imported:
@@ -78,7 +79,7 @@ def read_card_game_thulla(data: Any) -> Imported:
     initial = _jsonfield_of(data, ("initialState", "initial_state"), "the match")
     log = _jsonfield_of(data, ("log",), "the match")
     if not isinstance(log, list):
-        raise ImportProblem("log: not a list of entries")
+        raise ImportProblem(_("{where}: not a list of entries").format(where="log"))
     g0 = field_of(initial, "G", "initialState")
     raw_hands = field_of(g0, "hands", "initialState.G")
     if not isinstance(raw_hands, dict) or not 2 <= len(raw_hands) <= 8:

@@ -29,6 +29,7 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Imported, ImportProblem, field_of
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
 
@@ -88,7 +89,7 @@ def _rules(cfg: Any, where: str) -> tuple[str, list[str]]:
 def read_live_solver(data: Any) -> Imported:
     """The archive of the Getaway Live Solver as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("schemaVersion") != 1:
-        raise ImportProblem("not an archive of schema version 1 (no \"schemaVersion\": 1 at the top)")
+        raise ImportProblem(_("not an archive of schema version 1 (no {field} at the top)").format(field='"schemaVersion": 1'))
     timeline = field_of(data, "timeline", "the archive")
     events = field_of(timeline, "events", "timeline")
     cursor = field_of(timeline, "cursor", "timeline")

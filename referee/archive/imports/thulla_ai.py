@@ -30,6 +30,7 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 
 # ---- thulla-ai: the completed game of the Thulla AI web app ------------------------------
 
@@ -74,7 +75,8 @@ def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
 def read_thulla_ai(data: Any) -> Imported:
     """A completed game of the Thulla AI web app as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("version") != 2 or "tricks" not in data:
-        raise ImportProblem("not a completed game of version 2 (no \"version\": 2 and \"tricks\" at the top)")
+        raise ImportProblem(_("not a completed game of version 2 (no {version} and {tricks} at the top)")
+                            .format(version='"version": 2', tricks='"tricks"'))
     players = _ai_list(data, "players", "the game")
     n = len(players)
     if not 2 <= n <= 8:

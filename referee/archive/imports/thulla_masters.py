@@ -36,6 +36,7 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, reads_text, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 
 # The rule set its engine implies: the first trick in turn from the A♠ holder, and a last card
 # that wins a clean trick gets away with the lead passing on (Pagat, Getaway: Variations, 3).
@@ -144,11 +145,11 @@ class _AppTable:
 def read_thulla_masters(data: Any) -> Imported:
     """The game log of Thulla Masters as a record (see the module's docstring)."""
     if not isinstance(data, str):
-        raise ImportProblem("not a Thulla Masters game log (a text file)")
+        raise ImportProblem(_("not a Thulla Masters game log (a text file)"))
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     start = next((k for k, ln in enumerate(lines) if ln.strip() == "[INITIAL HANDS]"), None)
     if start is None:
-        raise ImportProblem("not a Thulla Masters game log (no [INITIAL HANDS] line)")
+        raise ImportProblem(_("not a Thulla Masters game log (no {line} line)").format(line="[INITIAL HANDS]"))
     labels: list[str] = []
     hands: list[list[int]] = []
     k = start + 1
