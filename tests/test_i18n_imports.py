@@ -56,6 +56,8 @@ CASES = [
     ("bhabi-thulla-game", "bhabi-thulla-game.json", _drop("game_moves"),
      "not an export of the app's tables (a JSON object with {game}, {players} and {moves})",
      {"game": '"game"', "players": '"game_players"', "moves": '"game_moves"'}),
+    ("bhabi-thulla-game", "bhabi-thulla-game.json", lambda d: d["game"].update(game_type="rummy"),
+     "{where}: {value!r}, not a game of Thulla", {"where": "game.game_type", "value": "rummy"}),
     ("card-game-thulla", "card-game-thulla.json", lambda d: d.update(log={}),
      "{where}: not a list of entries", {"where": "log"}),
 ]

@@ -92,7 +92,7 @@ def read_card_game_thulla(data: Any) -> Imported:
     for s in range(n):
         hand = raw_hands[str(s)]
         if not isinstance(hand, list):
-            raise ImportProblem(f"initialState.G.hands.{s}: not a list of cards")
+            raise ImportProblem(_("{where}: not a list of cards").format(where=f"initialState.G.hands.{s}"))
         hands.append([_cgt_card(field_of(c, "id", f"initialState.G.hands.{s}[{k}]"), f"initialState.G.hands.{s}[{k}].id")
                       for k, c in enumerate(hand)])
     meta = data.get("metadata") if isinstance(data, dict) else None
@@ -155,10 +155,11 @@ def read_card_game_thulla(data: Any) -> Imported:
         args = payload.get("args") if isinstance(payload, dict) else None
         if move == "playCard":
             if not isinstance(args, list) or not args:
-                raise ImportProblem(f"{at}.action.payload.args: no card")
+                raise ImportProblem(_("{where}: no card").format(where=f"{at}.action.payload.args"))
             c = _cgt_card(args[0], f"{at}.action.payload.args[0]")
             if c not in held[s]:
-                raise ImportProblem(f"{at}: {seats[s]} plays {C.card_str(c)}, which {seats[s]} does not hold")
+                raise ImportProblem(_("{where}: {seat} plays {card}, which {seat} does not hold").format(where=at, seat=seats[s],
+                                                                                                     card=C.card_str(c)))
             if not trick:
                 number += 1
                 in_trick = list(active)
@@ -191,7 +192,7 @@ def read_card_game_thulla(data: Any) -> Imported:
                 take(s, b, at)
         elif move == "respondTake":
             if pending is None:
-                raise ImportProblem(f"{at}: an answer to a take nobody asked for")
+                raise ImportProblem(_("{where}: an answer to a take nobody asked for").format(where=at))
             a, b = pending
             pending = None
             if isinstance(args, list) and args and args[0] is True:

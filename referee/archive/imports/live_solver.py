@@ -94,12 +94,12 @@ def read_live_solver(data: Any) -> Imported:
     events = field_of(timeline, "events", "timeline")
     cursor = field_of(timeline, "cursor", "timeline")
     if not isinstance(events, list) or not events:
-        raise ImportProblem("timeline.events: no events")
+        raise ImportProblem(_("{where}: no events").format(where="timeline.events"))
     if not isinstance(cursor, int) or not 1 <= cursor <= len(events):
         raise ImportProblem(f"timeline.cursor: {cursor!r} is not between 1 and the {len(events)} events")
     first = events[0]
     if field_of(first, "type", "timeline.events[0]") != "game-created":
-        raise ImportProblem("timeline.events[0]: the first event is not game-created")
+        raise ImportProblem(_("{where}: the first event is not {kind}").format(where="timeline.events[0]", kind="game-created"))
     spec, departures = _rules(field_of(first, "rules", "timeline.events[0]"), "timeline.events[0].rules")
     rules = parse_spec(spec)
     where = "timeline.events[0]"

@@ -67,7 +67,7 @@ def _ai_seat(value: Any, n: int, where: str) -> int:
 def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
     got = field_of(obj, key, where)
     if not isinstance(got, list):
-        raise ImportProblem(f"{where}.{key}: not a list")
+        raise ImportProblem(_("{where}: not a list").format(where=f"{where}.{key}"))
     return got
 
 
@@ -90,7 +90,7 @@ def read_thulla_ai(data: Any) -> Imported:
     hands: list[list[int]] = []
     for s, hand in enumerate(opening):
         if not isinstance(hand, list):
-            raise ImportProblem(f"opening_hands[{s}]: not a list of cards")
+            raise ImportProblem(_("{where}: not a list of cards").format(where=f"opening_hands[{s}]"))
         hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
     texts = Following.dealt(THULLA_AI_RULES, hands, seats, "opening_hands: the deal cannot be")
 
@@ -137,7 +137,7 @@ def read_thulla_ai(data: Any) -> Imported:
             plays += 1
             texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
         if not written:
-            raise ImportProblem(f"{at}.plays: no plays")
+            raise ImportProblem(_("{where}: no plays").format(where=f"{at}.plays"))
         lines.append(f"{number}. " + ", ".join(written))
         write_takes(number)
     if after:
