@@ -53,6 +53,10 @@ CASES = [
      "not a completed game of version 2 (no {version} and {tricks} at the top)",
      {"version": '"version": 2', "tricks": '"tricks"'}),
     ("thulla-ai", "thulla-ai.json", lambda d: d["result"].pop("loser"), "{where}: no {key!r}", {"where": "result", "key": "loser"}),
+    ("bhabhi-live-solver", "live-solver.json", lambda d: d["timeline"].update(cursor=0),
+     "{where}: {value!r} is not between 1 and the {n} events", {"where": "timeline.cursor", "value": 0, "n": None}),
+    ("thulla-ai", "thulla-ai.json", lambda d: d.update(opening_hands=None),
+     "{where}: null (the app kept no deal for this game, so it cannot be replayed)", {"where": "opening_hands"}),
     ("bhabi-thulla-game", "bhabi-thulla-game.json", _drop("game_moves"),
      "not an export of the app's tables (a JSON object with {game}, {players} and {moves})",
      {"game": '"game"', "players": '"game_players"', "moves": '"game_moves"'}),
@@ -66,6 +70,8 @@ CASES = [
 @pytest.mark.parametrize("fmt, sample, change, msgid, fields", CASES)
 def test_an_importer_refuses_a_log_in_hindi(tmp_path: Path, fmt, sample, change, msgid, fields) -> None:
     data = json.loads((SAMPLES / sample).read_text(encoding="utf-8"))
+    if fields.get("n", 0) is None:  # the number of events of the sample as read
+        fields = {**fields, "n": len(data["timeline"]["events"])}
     change(data)
     log = tmp_path / "bad.json"
     log.write_text(json.dumps(data), encoding="utf-8")
