@@ -62,6 +62,9 @@ CASES = [
      {"game": '"game"', "players": '"game_players"', "moves": '"game_moves"'}),
     ("bhabi-thulla-game", "bhabi-thulla-game.json", lambda d: d["game"].update(game_type="rummy"),
      "{where}: {value!r}, not a game of Thulla", {"where": "game.game_type", "value": "rummy"}),
+    ("card-game-thulla", "card-game-thulla.json", lambda d: d["log"][4]["action"]["payload"].update(args=["X-3"]),
+     "{where}: {value!r} is not a card (a suit S, H, D or C, a dash and a rank 2 to 14)",
+     {"where": "log[4].action.payload.args[0]", "value": "X-3"}),
     ("card-game-thulla", "card-game-thulla.json", lambda d: d.update(log={}),
      "{where}: not a list of entries", {"where": "log"}),
 ]

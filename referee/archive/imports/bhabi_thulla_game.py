@@ -136,8 +136,9 @@ def _deal(n: int, plays: list[tuple[str, int, int]], game: dict[str, Any], ids: 
         hands[s].append(c)
     for s in range(n):
         if len(hands[s]) > sizes[s]:
-            raise ImportProblem(f"game_moves: {seats[s]} plays {len(hands[s])} cards nobody played before, more than "
-                                f"the {sizes[s]} the app deals seat {s + 1} of {n}")
+            raise ImportProblem(L.gettext("{where}: {seat} plays {played} cards nobody played before, more than the {dealt} "
+                                          "the app deals seat {number} of {n}").format(
+                where="game_moves", seat=seats[s], played=len(hands[s]), dealt=sizes[s], number=s + 1, n=n))
     unplayed = [c for c in range(52) if c not in first]
     short = [s for s in range(n) if len(hands[s]) < sizes[s]]
     if not unplayed:  # the loser played every card dealt, and holds only cards picked up
@@ -148,8 +149,11 @@ def _deal(n: int, plays: list[tuple[str, int, int]], game: dict[str, Any], ids: 
     state = game.get("game_state")
     now = state.get("players") if isinstance(state, dict) else None
     if not isinstance(now, list):
-        raise ImportProblem(f"game_moves: {len(short)} players hold cards never played, and without the hands of "
-                            "game.game_state the deal cannot be told")
+        raise ImportProblem(L.ngettext("{where}: {n} player holds cards never played, and without the hands of {state} "
+                                       "the deal cannot be told",
+                                       "{where}: {n} players hold cards never played, and without the hands of {state} "
+                                       "the deal cannot be told", len(short)).format(
+            where="game_moves", n=len(short), state="game.game_state"))
     where_now: dict[int, int] = {}
     for k, p in enumerate(now):
         at = f"game.game_state.players[{k}]"
@@ -168,8 +172,9 @@ def _deal(n: int, plays: list[tuple[str, int, int]], game: dict[str, Any], ids: 
         hands[where_now[c]].append(c)
     for s in range(n):
         if len(hands[s]) != sizes[s]:
-            raise ImportProblem(f"game.game_state: {seats[s]} would have been dealt {len(hands[s])} cards; "
-                                f"the app deals seat {s + 1} of {n} {sizes[s]}")
+            raise ImportProblem(L.gettext("{where}: {seat} would have been dealt {got} cards; the app deals seat {number} of "
+                                          "{n} {dealt}").format(
+                where="game.game_state", seat=seats[s], got=len(hands[s]), number=s + 1, n=n, dealt=sizes[s]))
     return hands
 
 
@@ -231,8 +236,9 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     trick_line: list[str] = []
     for at, s, c in plays:
         if app.over:
-            raise ImportProblem(f"{at}: a move after the game was over ({seats[app.active[0]] if app.active else 'nobody'} "
-                                "held the last cards)")
+            raise ImportProblem(L.gettext("{where}: a move after the game was over ({seat} held the last cards)").format(
+                    where=at, seat=seats[app.active[0]]) if app.active else
+                    L.gettext("{where}: a move after the game was over").format(where=at))
         if c not in app.held[s]:
             raise ImportProblem(L.gettext("{where}: {seat} plays {card}, which {seat} does not hold").format(where=at, seat=seats[s],
                                                                                                          card=C.card_str(c)))
