@@ -96,3 +96,18 @@ def test_thulla_masters_refuses_a_log_in_hindi(tmp_path: Path, text, msgid, fiel
     r = run_cli("import", "--from", "thulla-masters", str(log), "--lang", "hi")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and _said("hi", msgid, **fields) in r.stderr and str(log) in r.stderr, r.stderr
+
+
+def test_thulla_masters_names_the_line_in_hindi(tmp_path: Path) -> None:
+    # Player's hand written twice under [INITIAL HANDS]: the second is on line 4 of the log.
+    lines = (SAMPLES / "thulla-masters.txt").read_text(encoding="utf-8").split("\n")
+    at = next(k for k, ln in enumerate(lines) if ln.strip().startswith("Player"))
+    lines.insert(at + 1, lines[at])
+    log = tmp_path / "bad.txt"
+    log.write_text("\n".join(lines), encoding="utf-8")
+    with L.speaking("hi"):
+        said = L.gettext("{where}: {seat} has a second hand").format(where=L.gettext("line {line}").format(line=at + 2),
+                                                                       seat="Player")
+    r = run_cli("import", "--from", "thulla-masters", str(log), "--lang", "hi")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and said in r.stderr and "line" not in r.stderr.replace(str(log), ""), r.stderr
