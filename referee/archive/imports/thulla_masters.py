@@ -196,12 +196,14 @@ def read_thulla_masters(data: Any) -> Imported:
             break
         m = _ROUND.fullmatch(line.strip())
         if m is None:
-            raise ImportProblem(f"{where}: {line.strip()[:40]!r} is not a round line ([ROUND n] card (seat) ... → ...)")
+            raise ImportProblem(_("{where}: {value!r} is not a round line ({form})").format(
+                where=where, value=line.strip()[:40], form="[ROUND n] card (seat) ... → ..."))
         if app.over:
             raise ImportProblem(_("{where}: a trick after the app's game was over").format(where=where))
         number += 1
         if int(m.group(1)) != app.round:
-            raise ImportProblem(f"{where}: [ROUND {m.group(1)}] where the app's round {app.round} was due")
+            raise ImportProblem(_("{where}: {value} where the app's round {round} was due").format(
+                where=where, value=f"[ROUND {m.group(1)}]", round=app.round))
         plays: list[tuple[int, int]] = []
         pos = 0
         body = m.group(2)
@@ -218,7 +220,8 @@ def read_thulla_masters(data: Any) -> Imported:
             plays.append((s, _card(p.group(1), where)))
             pos = p.end()
         if not plays or body[pos:].strip():
-            raise ImportProblem(f"{where}: {body[pos:].strip()[:30]!r} is not a play (card (seat))")
+            raise ImportProblem(_("{where}: {value!r} is not a play ({form})").format(where=where, value=body[pos:].strip()[:30],
+                                                                                   form="card (seat)"))
         leader = plays[0][0]
         if leader != app.leader:
             raise ImportProblem(_("{where}: {seat} leads where the app's leader was {leader}").format(
@@ -235,15 +238,17 @@ def read_thulla_masters(data: Any) -> Imported:
         broke = app.round > 1 and len(plays) > 1 and C.SUIT[plays[-1][1]] != suit
         for s, c in plays[1:-1] if broke else []:
             if C.SUIT[c] != suit:
-                raise ImportProblem(f"{where}: the trick goes on after {labels[s]}'s {C.card_str(c)} broke the suit")
+                raise ImportProblem(_("{where}: the trick goes on after {card} of {seat} broke the suit").format(
+                    where=where, seat=labels[s], card=C.card_str(c)))
         if not broke and len(plays) != len(app.active):
-            raise ImportProblem(f"{where}: {len(plays)} plays where the app's {len(app.active)} players each play once")
+            raise ImportProblem(_("{where}: {n} plays where the app's {players} players each play once").format(
+                where=where, n=len(plays), players=len(app.active)))
         highest = max((C.RANK[c], s) for s, c in plays if C.SUIT[c] == suit)[1]
         tail = m.group(3)
         said = _PICKS.fullmatch(tail) if broke else _LEADS.fullmatch(tail)
         if said is None or said.group(1) != labels[highest] or (broke and int(said.group(2)) != len(plays)):
             want = f"{labels[highest]} PICKS UP {len(plays)} cards" if broke else f"{labels[highest]} leads next"
-            raise ImportProblem(f"{where}: {tail[:40]!r} where the app writes {want!r}")
+            raise ImportProblem(_("{where}: {value!r} where the app writes {want!r}").format(where=where, value=tail[:40], want=want))
         before = len(texts.out)
         for s, c in plays:
             # a card in another hand than the record's is no problem here: the app's unlogged swaps
