@@ -522,6 +522,11 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))
-    print(f"wrote {out}: " + (f"game {games[0]['game']}" if len(games) == 1 else f"{len(games)} games")
-          + f", {steps} steps" + (f"; {stopped[0]}" if stopped else ""))
+    if len(games) == 1:
+        wrote = L.ngettext("wrote {file}: game {game}, {steps} step", "wrote {file}: game {game}, {steps} steps",
+                           steps).format(file=out, game=games[0]["game"], steps=steps)
+    else:  # the count of games is more than one here; the sentence turns on the steps
+        wrote = L.ngettext("wrote {file}: {games} games, {steps} step", "wrote {file}: {games} games, {steps} steps",
+                           steps).format(file=out, games=len(games), steps=steps)
+    print(L.gettext("{wrote}; {stopped}").format(wrote=wrote, stopped=stopped[0]) if stopped else wrote)
     return 1 if stopped else 0

@@ -28,6 +28,7 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 
 # Its engine plays the first trick in turn from the A♠ holder, has no take, and lets a player
 # who plays their last card out at once, the lead passing on (Pagat, Getaway: Variations, 3).
@@ -58,21 +59,21 @@ def _card(value: Any, where: str) -> int:
             card = C.parse_card(_RANKS[rank] + _SUITS[suit])
             if card is not None:
                 return card
-    raise ImportProblem(f"{where}: {value!r} is not a card (a suit spades, hearts, diamonds or clubs, a dash "
-                        "and a rank 2 to 10, J, Q, K or A)")
+    raise ImportProblem(L.gettext("{where}: {value!r} is not a card (a suit spades, hearts, diamonds or clubs, a dash "
+                                  "and a rank 2 to 10, J, Q, K or A)").format(where=where, value=value))
 
 
 def _rows(data: dict[str, Any], key: str) -> list[Any]:
     got = field_of(data, key, "the export")
     if not isinstance(got, list):
-        raise ImportProblem(f"{key}: not a list of rows")
+        raise ImportProblem(L.gettext("{where}: not a list of rows").format(where=key))
     return got
 
 
 def _number(row: Any, key: str, where: str) -> int:
     got = field_of(row, key, where)
     if not isinstance(got, int) or isinstance(got, bool):
-        raise ImportProblem(f"{where}.{key}: {got!r} is not a number")
+        raise ImportProblem(L.gettext("{where}: {value!r} is not a number").format(where=f"{where}.{key}", value=got))
     return got
 
 
@@ -135,8 +136,9 @@ def _deal(n: int, plays: list[tuple[str, int, int]], game: dict[str, Any], ids: 
         hands[s].append(c)
     for s in range(n):
         if len(hands[s]) > sizes[s]:
-            raise ImportProblem(f"game_moves: {seats[s]} plays {len(hands[s])} cards nobody played before, more than "
-                                f"the {sizes[s]} the app deals seat {s + 1} of {n}")
+            raise ImportProblem(L.gettext("{where}: {seat} plays {played} cards nobody played before, more than the {dealt} "
+                                          "the app deals seat {number} of {n}").format(
+                where="game_moves", seat=seats[s], played=len(hands[s]), dealt=sizes[s], number=s + 1, n=n))
     unplayed = [c for c in range(52) if c not in first]
     short = [s for s in range(n) if len(hands[s]) < sizes[s]]
     if not unplayed:  # the loser played every card dealt, and holds only cards picked up
@@ -147,27 +149,32 @@ def _deal(n: int, plays: list[tuple[str, int, int]], game: dict[str, Any], ids: 
     state = game.get("game_state")
     now = state.get("players") if isinstance(state, dict) else None
     if not isinstance(now, list):
-        raise ImportProblem(f"game_moves: {len(short)} players hold cards never played, and without the hands of "
-                            "game.game_state the deal cannot be told")
+        raise ImportProblem(L.ngettext("{where}: {n} player holds cards never played, and without the hands of {state} "
+                                       "the deal cannot be told",
+                                       "{where}: {n} players hold cards never played, and without the hands of {state} "
+                                       "the deal cannot be told", len(short)).format(
+            where="game_moves", n=len(short), state="game.game_state"))
     where_now: dict[int, int] = {}
     for k, p in enumerate(now):
         at = f"game.game_state.players[{k}]"
         pid = field_of(p, "id", at)
         if pid not in ids:
-            raise ImportProblem(f"{at}.id: {pid!r} is not one of game_players")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not one of {players}").format(where=f"{at}.id", value=pid, players="game_players"))
         hand = field_of(p, "hand", at)
         if not isinstance(hand, list):
-            raise ImportProblem(f"{at}.hand: not a list of cards")
+            raise ImportProblem(L.gettext("{where}: not a list of cards").format(where=f"{at}.hand"))
         for j, card in enumerate(hand):
             where_now[_card(field_of(card, "id", f"{at}.hand[{j}]"), f"{at}.hand[{j}].id")] = ids.index(pid)
     for c in unplayed:
         if c not in where_now:
-            raise ImportProblem(f"game.game_state: {C.card_str(c)} was never played and is in no hand")
+            raise ImportProblem(L.gettext("{where}: {card} was never played and is in no hand").format(where="game.game_state",
+                                                                                                        card=C.card_str(c)))
         hands[where_now[c]].append(c)
     for s in range(n):
         if len(hands[s]) != sizes[s]:
-            raise ImportProblem(f"game.game_state: {seats[s]} would have been dealt {len(hands[s])} cards; "
-                                f"the app deals seat {s + 1} of {n} {sizes[s]}")
+            raise ImportProblem(L.gettext("{where}: {seat} would have been dealt {got} cards; the app deals seat {number} of "
+                                          "{n} {dealt}").format(
+                where="game.game_state", seat=seats[s], got=len(hands[s]), number=s + 1, n=n, dealt=sizes[s]))
     return hands
 
 
@@ -175,26 +182,28 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     """One online game of the Bhabi Thulla app, from its tables' rows, as a record (see the
     module's docstring)."""
     if not isinstance(data, dict) or not {"game", "game_moves"} <= set(data):
-        raise ImportProblem('not an export of the app\'s tables (a JSON object with "game", "game_players" and '
-                            '"game_moves")')
+        raise ImportProblem(L.gettext("not an export of the app's tables (a JSON object with {game}, {players} and {moves})")
+                            .format(game='"game"', players='"game_players"', moves='"game_moves"'))
     game = field_of(data, "game", "the export")
     if not isinstance(game, dict):
-        raise ImportProblem("game: not a row of games")
+        raise ImportProblem(L.gettext("{where}: not a row of games").format(where="game"))
     kind = game.get("game_type", "thulla")
     if kind != "thulla":
-        raise ImportProblem(f"game.game_type: {kind!r}, not a game of Thulla")
+        raise ImportProblem(L.gettext("{where}: {value!r}, not a game of Thulla").format(where="game.game_type", value=kind))
 
     rows = sorted(((_number(r, "seat_number", f"game_players[{k}]"), k, r)
                    for k, r in enumerate(_rows(data, "game_players"))), key=lambda t: t[0])
     n = len(rows)
     if not 2 <= n <= 4:
-        raise ImportProblem(f"game_players: {n} players (the app seats 2 to 4)")
+        raise ImportProblem(L.ngettext("{where}: {n} player (the app seats 2 to 4)", "{where}: {n} players (the app seats 2 to 4)",
+                                         n).format(where="game_players", n=n))
     numbers = [num for num, _, _ in rows]
     if len(set(numbers)) != n:
-        raise ImportProblem(f"game_players: seat {next(x for x in numbers if numbers.count(x) > 1)} twice")
+        raise ImportProblem(L.gettext("{where}: seat {seat} twice").format(
+            where="game_players", seat=next(x for x in numbers if numbers.count(x) > 1)))
     ids = [field_of(r, "player_id", f"game_players[{k}]") for _, k, r in rows]
     if len(set(map(str, ids))) != n:
-        raise ImportProblem("game_players: a player_id twice")
+        raise ImportProblem(L.gettext("{where}: a {field} twice").format(where="game_players", field="player_id"))
     names = [r.get("display_name") if isinstance(r, dict) else None for _, _, r in rows]
     seats = seat_names(names)
 
@@ -205,18 +214,20 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
         if kind in ("escape", "system"):
             continue  # no card played (the app's server writes neither)
         if kind not in ("play", "thulla"):
-            raise ImportProblem(f"{at}.move_type: {kind!r} is not a move of Thulla (play or thulla)")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not a move of Thulla (play or thulla)").format(where=f"{at}.move_type",
+                                                                                                             value=kind))
         pid = field_of(r, "player_id", at)
         if pid not in ids:
-            raise ImportProblem(f"{at}.player_id: {pid!r} is not one of game_players")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not one of {players}").format(where=f"{at}.player_id", value=pid,
+                                                                                               players="game_players"))
         moves.append((_number(r, "move_number", at), at, ids.index(pid), _card(field_of(r, "card_id", at), f"{at}.card_id")))
     moves.sort(key=lambda m: m[0])
     for a, b in pairwise(moves):
         if a[0] == b[0]:
-            raise ImportProblem(f"{b[1]}.move_number: {b[0]} twice")
+            raise ImportProblem(L.gettext("{where}: {value} twice").format(where=f"{b[1]}.move_number", value=b[0]))
     plays = [(at, s, c) for _, at, s, c in moves]
     if not plays:
-        raise ImportProblem("game_moves: no card played, so no deal to tell")
+        raise ImportProblem(L.gettext("{where}: no card played, so no deal to tell").format(where="game_moves"))
 
     hands = _deal(n, plays, game, ids, seats)
     texts = Following.dealt(BTG_RULES, hands, seats, "game_moves: the deal they imply cannot be")
@@ -225,10 +236,12 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     trick_line: list[str] = []
     for at, s, c in plays:
         if app.over:
-            raise ImportProblem(f"{at}: a move after the game was over ({seats[app.active[0]] if app.active else 'nobody'} "
-                                "held the last cards)")
+            raise ImportProblem(L.gettext("{where}: a move after the game was over ({seat} held the last cards)").format(
+                    where=at, seat=seats[app.active[0]]) if app.active else
+                    L.gettext("{where}: a move after the game was over").format(where=at))
         if c not in app.held[s]:
-            raise ImportProblem(f"{at}: {seats[s]} plays {C.card_str(c)}, which {seats[s]} does not hold")
+            raise ImportProblem(L.gettext("{where}: {seat} plays {card}, which {seat} does not hold").format(where=at, seat=seats[s],
+                                                                                                         card=C.card_str(c)))
         if not app.trick:
             trick_line = []
             lines.append("")
@@ -254,7 +267,8 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     lost = game.get("bhabhi_id")
     if lost is not None:
         if lost not in ids:
-            raise ImportProblem(f"game.bhabhi_id: {lost!r} is not one of game_players")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not one of {players}").format(where="game.bhabhi_id", value=lost,
+                                                                                               players="game_players"))
         app_loser = ids.index(lost)
     if texts.engine is not None and not texts.differs:
         if app.over and not texts.over:

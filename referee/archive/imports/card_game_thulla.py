@@ -26,6 +26,7 @@ from typing import Any
 from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 
 # ---- card-game-thulla: a boardgame.io match of the Bhabhi Thulla table -------------------
 
@@ -55,7 +56,8 @@ def _cgt_card(value: Any, where: str) -> int:
             card = C.parse_card(_CGT_RANKS[int(rank)] + suit)
             if card is not None:
                 return card
-    raise ImportProblem(f"{where}: {value!r} is not a card (a suit S, H, D or C, a dash and a rank 2 to 14)")
+    raise ImportProblem(L.gettext("{where}: {value!r} is not a card (a suit S, H, D or C, a dash and a rank 2 to 14)")
+                        .format(where=where, value=value))
 
 
 def _jsonfield_of(obj: Any, keys: tuple[str, ...], where: str) -> Any:
@@ -67,9 +69,9 @@ def _jsonfield_of(obj: Any, keys: tuple[str, ...], where: str) -> Any:
                 try:
                     return json.loads(got)
                 except json.JSONDecodeError as e:
-                    raise ImportProblem(f"{where}.{key}: not JSON: {e.msg}") from None
+                    raise ImportProblem(L.gettext("{where}: not JSON: {why}").format(where=f"{where}.{key}", why=e.msg)) from None
             return got
-    raise ImportProblem(f"{where}: no {keys[0]!r}")
+    raise ImportProblem(L.gettext("{where}: no {key!r}").format(where=where, key=keys[0]))
 
 
 def read_card_game_thulla(data: Any) -> Imported:
@@ -78,20 +80,21 @@ def read_card_game_thulla(data: Any) -> Imported:
     initial = _jsonfield_of(data, ("initialState", "initial_state"), "the match")
     log = _jsonfield_of(data, ("log",), "the match")
     if not isinstance(log, list):
-        raise ImportProblem("log: not a list of entries")
+        raise ImportProblem(L.gettext("{where}: not a list of entries").format(where="log"))
     g0 = field_of(initial, "G", "initialState")
     raw_hands = field_of(g0, "hands", "initialState.G")
     if not isinstance(raw_hands, dict) or not 2 <= len(raw_hands) <= 8:
-        raise ImportProblem("initialState.G.hands: not the hands of 2 to 8 seats")
+        raise ImportProblem(L.gettext("{where}: not the hands of 2 to 8 seats").format(where="initialState.G.hands"))
     ids = sorted(raw_hands, key=lambda k: int(k) if isinstance(k, str) and k.isdigit() else -1)
     if ids != [str(i) for i in range(len(ids))]:
-        raise ImportProblem(f"initialState.G.hands: the seats are {', '.join(map(repr, ids))}, not 0 to {len(ids) - 1}")
+        raise ImportProblem(L.gettext("{where}: the seats are {seats}, not 0 to {last}").format(
+            where="initialState.G.hands", seats=", ".join(map(repr, ids)), last=len(ids) - 1))
     n = len(ids)
     hands = []
     for s in range(n):
         hand = raw_hands[str(s)]
         if not isinstance(hand, list):
-            raise ImportProblem(f"initialState.G.hands.{s}: not a list of cards")
+            raise ImportProblem(L.gettext("{where}: not a list of cards").format(where=f"initialState.G.hands.{s}"))
         hands.append([_cgt_card(field_of(c, "id", f"initialState.G.hands.{s}[{k}]"), f"initialState.G.hands.{s}[{k}].id")
                       for k, c in enumerate(hand)])
     meta = data.get("metadata") if isinstance(data, dict) else None
@@ -144,20 +147,22 @@ def read_card_game_thulla(data: Any) -> Imported:
             stopped = f"a new deal begins at {at}; the record keeps the first (the log does not hold the next deal's hands)"
             break
         if not (isinstance(who, str) and who.isdigit() and int(who) < n):
-            raise ImportProblem(f"{at}.action.payload.playerID: {who!r} is not a seat (0 to {n - 1})")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not a seat (0 to {last})").format(where=f"{at}.action.payload.playerID",
+                                                                                         value=who, last=n - 1))
         s = int(who)
         if move == "leaveGame":
             stopped = f"{seats[s]} left the table at {at} (the app throws the hand away); the record stops there"
             break
         if finished:
-            raise ImportProblem(f"{at}: a {move} after the deal was over")
+            raise ImportProblem(L.gettext("{where}: a {move} after the deal was over").format(where=at, move=move))
         args = payload.get("args") if isinstance(payload, dict) else None
         if move == "playCard":
             if not isinstance(args, list) or not args:
-                raise ImportProblem(f"{at}.action.payload.args: no card")
+                raise ImportProblem(L.gettext("{where}: no card").format(where=f"{at}.action.payload.args"))
             c = _cgt_card(args[0], f"{at}.action.payload.args[0]")
             if c not in held[s]:
-                raise ImportProblem(f"{at}: {seats[s]} plays {C.card_str(c)}, which {seats[s]} does not hold")
+                raise ImportProblem(L.gettext("{where}: {seat} plays {card}, which {seat} does not hold").format(where=at, seat=seats[s],
+                                                                                                     card=C.card_str(c)))
             if not trick:
                 number += 1
                 in_trick = list(active)
@@ -190,7 +195,7 @@ def read_card_game_thulla(data: Any) -> Imported:
                 take(s, b, at)
         elif move == "respondTake":
             if pending is None:
-                raise ImportProblem(f"{at}: an answer to a take nobody asked for")
+                raise ImportProblem(L.gettext("{where}: an answer to a take nobody asked for").format(where=at))
             a, b = pending
             pending = None
             if isinstance(args, list) and args and args[0] is True:
@@ -198,7 +203,7 @@ def read_card_game_thulla(data: Any) -> Imported:
             else:
                 lines.append(f"# {seats[b]} refused to give {seats[a]} the hand")
         else:
-            raise ImportProblem(f"{at}.action.payload.type: {move!r} is not a move of the app")
+            raise ImportProblem(L.gettext("{where}: {value!r} is not a move of the app").format(where=f"{at}.action.payload.type", value=move))
 
     app: tuple[list[int], int] | None = None
     state = data.get("state") if isinstance(data, dict) else None
@@ -210,7 +215,7 @@ def read_card_game_thulla(data: Any) -> Imported:
         try:
             app = [int(x) for x in h.get("gotAway", [])], int(h["bhabhi"])
         except (KeyError, TypeError, ValueError):
-            raise ImportProblem("state.G.dealHistory[0]: not a result (gotAway, bhabhi)") from None
+            raise ImportProblem(L.gettext("{where}: not a result (gotAway, bhabhi)").format(where="state.G.dealHistory[0]")) from None
     if texts.engine is not None and not texts.differs and finished and not texts.over:
         texts.differs.append(f"the end (trick {number}): the app ends the deal there, {seats[active[0]]} being the only one "
                              f"holding cards; by the texts the trick is played out and the game goes on")

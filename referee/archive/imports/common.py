@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
 
@@ -105,5 +106,5 @@ def reads_text(reader: Any) -> Any:
 def field_of(obj: Any, key: str, where: str) -> Any:
     """``obj[key]``, or the one-line problem naming where it is missing."""
     if not isinstance(obj, dict) or key not in obj:
-        raise ImportProblem(f"{where}: no {key!r}")
+        raise ImportProblem(_("{where}: no {key!r}").format(where=where, key=key))
     return obj[key]

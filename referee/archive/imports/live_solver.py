@@ -29,6 +29,7 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Imported, ImportProblem, field_of
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
 
@@ -38,7 +39,8 @@ _CARD_RANKS = "23456789TJQKA"
 
 def _card(value: Any, where: str) -> int:
     if not (isinstance(value, str) and len(value) == 2 and value[0] in _CARD_RANKS and value[1] in SUIT_LETTERS):
-        raise ImportProblem(f"{where}: {value!r} is not a card (a rank 2-9, T, J, Q, K or A and a suit C, D, H or S)")
+        raise ImportProblem(_("{where}: {value!r} is not a card (a rank 2-9, T, J, Q, K or A and a suit C, D, H or S)")
+                            .format(where=where, value=value))
     card = C.parse_card(value)
     assert card is not None
     return card
@@ -46,7 +48,7 @@ def _card(value: Any, where: str) -> int:
 
 def _seat(value: Any, where: str) -> int:
     if value not in SEATS:
-        raise ImportProblem(f"{where}: {value!r} is not a seat (user, p2 or p3)")
+        raise ImportProblem(_("{where}: {value!r} is not a seat (user, p2 or p3)").format(where=where, value=value))
     return SEATS.index(value)
 
 
@@ -56,7 +58,8 @@ def _rules(cfg: Any, where: str) -> tuple[str, list[str]]:
     words = ["pagat"]
     direction = field_of(cfg, "direction", where)
     if direction not in ("clockwise", "anticlockwise"):
-        raise ImportProblem(f"{where}.direction: {direction!r} is not clockwise or anticlockwise")
+        raise ImportProblem(_("{where}: {value!r} is not clockwise or anticlockwise").format(where=f"{where}.direction",
+                                                                                               value=direction))
     if direction == "anticlockwise":
         words.append("direction=anticlockwise")
     take = field_of(field_of(cfg, "takeHand", where), "mode", f"{where}.takeHand")
@@ -66,7 +69,7 @@ def _rules(cfg: Any, where: str) -> tuple[str, list[str]]:
         said.append(f"the app lets a seat take the hand of {'the seat beside it' if take == 'adjacent' else 'a seat set in advance'}; "
                     "the texts allow only the next player holding cards (check reports any other take, R108)")
     elif take != "next-active":
-        raise ImportProblem(f"{where}.takeHand.mode: {take!r} is not a mode of the format")
+        raise ImportProblem(_("{where}: {value!r} is not a mode of the format").format(where=f"{where}.takeHand.mode", value=take))
     zero = field_of(cfg, "zeroCardsWithPower", where)
     mode = field_of(zero, "mode", f"{where}.zeroCardsWithPower")
     if mode == "immediate-escape":
@@ -75,7 +78,8 @@ def _rules(cfg: Any, where: str) -> tuple[str, list[str]]:
         target = field_of(zero, "drawFromTarget", f"{where}.zeroCardsWithPower")
         words += ["last_card=draw_hand", "draw_from=next" if target == "next-active" else "draw_from=any"]
     elif mode != "waste-draw":
-        raise ImportProblem(f"{where}.zeroCardsWithPower.mode: {mode!r} is not a mode of the format")
+        raise ImportProblem(_("{where}: {value!r} is not a mode of the format").format(where=f"{where}.zeroCardsWithPower.mode",
+                                                                                         value=mode))
     if field_of(cfg, "openingOffSuit", where) == "highest":
         said.append("the app asks for the highest card of another suit in the first trick; the texts let a player "
                     "without a spade play any card")
@@ -88,17 +92,18 @@ def _rules(cfg: Any, where: str) -> tuple[str, list[str]]:
 def read_live_solver(data: Any) -> Imported:
     """The archive of the Getaway Live Solver as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("schemaVersion") != 1:
-        raise ImportProblem("not an archive of schema version 1 (no \"schemaVersion\": 1 at the top)")
+        raise ImportProblem(_("not an archive of schema version 1 (no {field} at the top)").format(field='"schemaVersion": 1'))
     timeline = field_of(data, "timeline", "the archive")
     events = field_of(timeline, "events", "timeline")
     cursor = field_of(timeline, "cursor", "timeline")
     if not isinstance(events, list) or not events:
-        raise ImportProblem("timeline.events: no events")
+        raise ImportProblem(_("{where}: no events").format(where="timeline.events"))
     if not isinstance(cursor, int) or not 1 <= cursor <= len(events):
-        raise ImportProblem(f"timeline.cursor: {cursor!r} is not between 1 and the {len(events)} events")
+        raise ImportProblem(_("{where}: {value!r} is not between 1 and the {n} events").format(where="timeline.cursor", value=cursor,
+                                                                                                 n=len(events)))
     first = events[0]
     if field_of(first, "type", "timeline.events[0]") != "game-created":
-        raise ImportProblem("timeline.events[0]: the first event is not game-created")
+        raise ImportProblem(_("{where}: the first event is not {kind}").format(where="timeline.events[0]", kind="game-created"))
     spec, departures = _rules(field_of(first, "rules", "timeline.events[0]"), "timeline.events[0].rules")
     rules = parse_spec(spec)
     where = "timeline.events[0]"
@@ -108,10 +113,11 @@ def read_live_solver(data: Any) -> Imported:
     for seat in SEATS:
         n = field_of(counts, seat, f"{where}.startingCounts")
         if not isinstance(n, int) or n < 0:
-            raise ImportProblem(f"{where}.startingCounts.{seat}: {n!r} is not a number of cards")
+            raise ImportProblem(_("{where}: {value!r} is not a number of cards").format(where=f"{where}.startingCounts.{seat}", value=n))
         sizes.append(n)
     if sizes[0] != len(user):
-        raise ImportProblem(f"{where}: the user's hand has {len(user)} cards, its starting count says {sizes[0]}")
+        raise ImportProblem(_("{where}: the user's hand has {held} cards, its starting count says {count}").format(
+            where=where, held=len(user), count=sizes[0]))
     ace = _seat(field_of(first, "aceSpadesHolder", where), f"{where}.aceSpadesHolder")
 
     lines = ["deal", f"user {' '.join(C.card_str(c) for c in C.sort_cards(user))}", f"p2 {sizes[1]}", f"p3 {sizes[2]}"]
@@ -207,9 +213,10 @@ def read_live_solver(data: Any) -> Imported:
             current, previous = None, []
             follow(EV.DrawCard(s, c, src))
         elif kind == "game-created":
-            raise ImportProblem(f"{at}: a second game-created event (only the first event creates the game)")
+            raise ImportProblem(_("{where}: a second {kind} event (only the first event creates the game)").format(
+                where=at, kind="game-created"))
         else:
-            raise ImportProblem(f"{at}.type: {kind!r} is not an event of the format")
+            raise ImportProblem(_("{where}: {value!r} is not an event of the format").format(where=f"{at}.type", value=kind))
     head = ['[Seats "user p2 p3"]', f'[Rules "{spec}"]', '[Source "bhabhi-live-solver"]']
     notes = [f"# the app's seat {SEATS[ace]} held the A♠"] if ace != 0 else []
     notes += [f"# where the app departs from the texts: {d}" for d in departures]

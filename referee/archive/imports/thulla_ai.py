@@ -30,6 +30,8 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, field_of, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 
 # ---- thulla-ai: the completed game of the Thulla AI web app ------------------------------
 
@@ -54,19 +56,20 @@ def _ai_card(value: Any, where: str) -> int:
         card = C.parse_card(_AI_RANKS[value[:-1]] + value[-1])
         if card is not None:
             return card
-    raise ImportProblem(f"{where}: {value!r} is not a card (a rank 2-10, J, Q, K or A and a suit D, H, S or C)")
+    raise ImportProblem(_("{where}: {value!r} is not a card (a rank 2-10, J, Q, K or A and a suit D, H, S or C)")
+                        .format(where=where, value=value))
 
 
 def _ai_seat(value: Any, n: int, where: str) -> int:
     if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n):
-        raise ImportProblem(f"{where}: {value!r} is not a seat (0 to {n - 1})")
+        raise ImportProblem(_("{where}: {value!r} is not a seat (0 to {last})").format(where=where, value=value, last=n - 1))
     return value
 
 
 def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
     got = field_of(obj, key, where)
     if not isinstance(got, list):
-        raise ImportProblem(f"{where}.{key}: not a list")
+        raise ImportProblem(_("{where}: not a list").format(where=f"{where}.{key}"))
     return got
 
 
@@ -74,21 +77,24 @@ def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
 def read_thulla_ai(data: Any) -> Imported:
     """A completed game of the Thulla AI web app as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("version") != 2 or "tricks" not in data:
-        raise ImportProblem("not a completed game of version 2 (no \"version\": 2 and \"tricks\" at the top)")
+        raise ImportProblem(_("not a completed game of version 2 (no {version} and {tricks} at the top)")
+                            .format(version='"version": 2', tricks='"tricks"'))
     players = _ai_list(data, "players", "the game")
     n = len(players)
     if not 2 <= n <= 8:
-        raise ImportProblem(f"players: {n} players (a game has 2 to 8)")
+        raise ImportProblem(ngettext("{where}: {n} player (a game has 2 to 8)", "{where}: {n} players (a game has 2 to 8)", n)
+                            .format(where="players", n=n))
     seats = seat_names(players)
     opening = field_of(data, "opening_hands", "the game")
     if opening is None:
-        raise ImportProblem("opening_hands: null (the app kept no deal for this game, so it cannot be replayed)")
+        raise ImportProblem(_("{where}: null (the app kept no deal for this game, so it cannot be replayed)")
+                            .format(where="opening_hands"))
     if not isinstance(opening, list) or len(opening) != n:
-        raise ImportProblem(f"opening_hands: not one hand for each of the {n} players")
+        raise ImportProblem(_("{where}: not one hand for each of the {n} players").format(where="opening_hands", n=n))
     hands: list[list[int]] = []
     for s, hand in enumerate(opening):
         if not isinstance(hand, list):
-            raise ImportProblem(f"opening_hands[{s}]: not a list of cards")
+            raise ImportProblem(_("{where}: not a list of cards").format(where=f"opening_hands[{s}]"))
         hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
     texts = Following.dealt(THULLA_AI_RULES, hands, seats, "opening_hands: the deal cannot be")
 
@@ -98,7 +104,7 @@ def read_thulla_ai(data: Any) -> Imported:
     for k, t in enumerate(takes):
         n_after = field_of(t, "after_trick", f"takes[{k}]")
         if not isinstance(n_after, int) or isinstance(n_after, bool):
-            raise ImportProblem(f"takes[{k}].after_trick: {n_after!r} is not a trick number")
+            raise ImportProblem(_("{where}: {value!r} is not a trick number").format(where=f"takes[{k}].after_trick", value=n_after))
         after.setdefault(n_after, []).append((k, t))
 
     lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
@@ -116,14 +122,14 @@ def read_thulla_ai(data: Any) -> Imported:
             elif given is False:
                 lines.append(f"# {seats[a]} could take {seats[b]}'s hand and did not, or {seats[b]} refused it")
             else:
-                raise ImportProblem(f"{at}.given: {given!r} is not true or false")
+                raise ImportProblem(_("{where}: {value!r} is not true or false").format(where=f"{at}.given", value=given))
 
     write_takes(0)
     for i, trick in enumerate(tricks):
         at = f"tricks[{i}]"
         number = field_of(trick, "n", at)
         if number != i + 1:
-            raise ImportProblem(f"{at}.n: {number!r} where trick {i + 1} was due")
+            raise ImportProblem(_("{where}: {value!r} where trick {trick} was due").format(where=f"{at}.n", value=number, trick=i + 1))
         leader = _ai_seat(field_of(trick, "leader_seat", at), n, f"{at}.leader_seat")
         if texts.engine is not None and texts.engine.to_act() not in (leader, -1):
             texts.stop(f"trick {number}: the app has {seats[leader]} lead, the texts {seats[texts.engine.to_act()]}")
@@ -135,12 +141,12 @@ def read_thulla_ai(data: Any) -> Imported:
             plays += 1
             texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
         if not written:
-            raise ImportProblem(f"{at}.plays: no plays")
+            raise ImportProblem(_("{where}: no plays").format(where=f"{at}.plays"))
         lines.append(f"{number}. " + ", ".join(written))
         write_takes(number)
     if after:
         k = min(k for ts in after.values() for k, _ in ts)
-        raise ImportProblem(f"takes[{k}].after_trick: no such trick among the {len(tricks)}")
+        raise ImportProblem(_("{where}: no such trick among the {n}").format(where=f"takes[{k}].after_trick", n=len(tricks)))
 
     result = field_of(data, "result", "the game")
     order = [_ai_seat(field_of(w, "seat", f"result.finishing_order[{k}]"), n, f"result.finishing_order[{k}].seat")

@@ -36,6 +36,8 @@ from typing import Any
 from referee.archive.imports.common import SUIT_LETTERS, Following, Imported, ImportProblem, reads_text, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 
 # The rule set its engine implies: the first trick in turn from the A♠ holder, and a last card
 # that wins a clean trick gets away with the lead passing on (Pagat, Getaway: Variations, 3).
@@ -70,7 +72,8 @@ def _card(value: str, where: str) -> int:
         card = C.parse_card(_RANKS[value[:-1]] + value[-1])
         if card is not None:
             return card
-    raise ImportProblem(f"{where}: {value!r} is not a card (a rank 2-10, J, Q, K or A and a suit S, H, D or C)")
+    raise ImportProblem(_("{where}: {value!r} is not a card (a rank 2-10, J, Q, K or A and a suit S, H, D or C)")
+                        .format(where=where, value=value))
 
 
 class _AppTable:
@@ -144,11 +147,11 @@ class _AppTable:
 def read_thulla_masters(data: Any) -> Imported:
     """The game log of Thulla Masters as a record (see the module's docstring)."""
     if not isinstance(data, str):
-        raise ImportProblem("not a Thulla Masters game log (a text file)")
+        raise ImportProblem(_("not a Thulla Masters game log (a text file)"))
     lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     start = next((k for k, ln in enumerate(lines) if ln.strip() == "[INITIAL HANDS]"), None)
     if start is None:
-        raise ImportProblem("not a Thulla Masters game log (no [INITIAL HANDS] line)")
+        raise ImportProblem(_("not a Thulla Masters game log (no {line} line)").format(line="[INITIAL HANDS]"))
     labels: list[str] = []
     hands: list[list[int]] = []
     k = start + 1
@@ -156,12 +159,15 @@ def read_thulla_masters(data: Any) -> Imported:
         m = _HAND.fullmatch(lines[k])
         assert m is not None
         if m.group(1) in labels:
-            raise ImportProblem(f"line {k + 1}: {m.group(1)} has a second hand")
+            raise ImportProblem(_("{where}: {seat} has a second hand").format(where=_("line {line}").format(line=k + 1),
+                                                                                   seat=m.group(1)))
         labels.append(m.group(1))
         hands.append([_card(c.strip(), f"line {k + 1}") for c in m.group(2).split(",") if c.strip()])
         k += 1
     if not 2 <= len(labels) <= 8:
-        raise ImportProblem(f"line {start + 2}: {len(labels)} hands under [INITIAL HANDS] (a game has 2 to 8 players)")
+        raise ImportProblem(ngettext("{where}: {n} hand under {head} (a game has 2 to 8 players)",
+                                     "{where}: {n} hands under {head} (a game has 2 to 8 players)", len(labels)).format(
+            where=_("line {line}").format(line=start + 2), n=len(labels), head="[INITIAL HANDS]"))
     first_round = k
     seats = seat_names(labels)
     seat_of = {label: s for s, label in enumerate(labels)}
@@ -182,7 +188,7 @@ def read_thulla_masters(data: Any) -> Imported:
         app.take(taker, target)
 
     for k in range(first_round, len(lines)):
-        line, where = lines[k], f"line {k + 1}"
+        line, where = lines[k], _("line {line}").format(line=k + 1)
         if not line.strip():
             continue
         if "END" in line and line.strip().strip("═ ") == "END":
@@ -190,12 +196,14 @@ def read_thulla_masters(data: Any) -> Imported:
             break
         m = _ROUND.fullmatch(line.strip())
         if m is None:
-            raise ImportProblem(f"{where}: {line.strip()[:40]!r} is not a round line ([ROUND n] card (seat) ... → ...)")
+            raise ImportProblem(_("{where}: {value!r} is not a round line ({form})").format(
+                where=where, value=line.strip()[:40], form="[ROUND n] card (seat) ... → ..."))
         if app.over:
-            raise ImportProblem(f"{where}: a trick after the app's game was over")
+            raise ImportProblem(_("{where}: a trick after the app's game was over").format(where=where))
         number += 1
         if int(m.group(1)) != app.round:
-            raise ImportProblem(f"{where}: [ROUND {m.group(1)}] where the app's round {app.round} was due")
+            raise ImportProblem(_("{where}: {value} where the app's round {round} was due").format(
+                where=where, value=f"[ROUND {m.group(1)}]", round=app.round))
         plays: list[tuple[int, int]] = []
         pos = 0
         body = m.group(2)
@@ -204,21 +212,24 @@ def read_thulla_masters(data: Any) -> Imported:
                 break
             label = p.group(2)
             if label not in seat_of:
-                raise ImportProblem(f"{where}: {label!r} is not one of the seats ({', '.join(labels)})")
+                raise ImportProblem(_("{where}: {value!r} is not one of the seats ({seats})").format(where=where, value=label,
+                                                                                                  seats=", ".join(labels)))
             s = seat_of[label]
             if s in [q for q, _ in plays]:
-                raise ImportProblem(f"{where}: {label} plays twice in one trick")
+                raise ImportProblem(_("{where}: {seat} plays twice in one trick").format(where=where, seat=label))
             plays.append((s, _card(p.group(1), where)))
             pos = p.end()
         if not plays or body[pos:].strip():
-            raise ImportProblem(f"{where}: {body[pos:].strip()[:30]!r} is not a play (card (seat))")
+            raise ImportProblem(_("{where}: {value!r} is not a play ({form})").format(where=where, value=body[pos:].strip()[:30],
+                                                                                   form="card (seat)"))
         leader = plays[0][0]
         if leader != app.leader:
-            raise ImportProblem(f"{where}: {labels[leader]} leads where the app's leader was {labels[app.leader]}")
+            raise ImportProblem(_("{where}: {seat} leads where the app's leader was {leader}").format(
+                where=where, seat=labels[leader], leader=labels[app.leader]))
         # a take is not logged: the seats the turn skips after the leader were taken by it
         if len(plays) > 1:
             if plays[1][0] not in app.active:
-                raise ImportProblem(f"{where}: {labels[plays[1][0]]} plays after getting away")
+                raise ImportProblem(_("{where}: {seat} plays after getting away").format(where=where, seat=labels[plays[1][0]]))
             while app.after(leader) != plays[1][0]:
                 take(leader, app.after(leader), f"before trick {number}")
         if texts.engine is not None and texts.engine.to_act() not in (leader, -1):
@@ -227,32 +238,36 @@ def read_thulla_masters(data: Any) -> Imported:
         broke = app.round > 1 and len(plays) > 1 and C.SUIT[plays[-1][1]] != suit
         for s, c in plays[1:-1] if broke else []:
             if C.SUIT[c] != suit:
-                raise ImportProblem(f"{where}: the trick goes on after {labels[s]}'s {C.card_str(c)} broke the suit")
+                raise ImportProblem(_("{where}: the trick goes on after {card} of {seat} broke the suit").format(
+                    where=where, seat=labels[s], card=C.card_str(c)))
         if not broke and len(plays) != len(app.active):
-            raise ImportProblem(f"{where}: {len(plays)} plays where the app's {len(app.active)} players each play once")
+            raise ImportProblem(_("{where}: {n} plays where the app's {players} players each play once").format(
+                where=where, n=len(plays), players=len(app.active)))
         highest = max((C.RANK[c], s) for s, c in plays if C.SUIT[c] == suit)[1]
         tail = m.group(3)
         said = _PICKS.fullmatch(tail) if broke else _LEADS.fullmatch(tail)
         if said is None or said.group(1) != labels[highest] or (broke and int(said.group(2)) != len(plays)):
             want = f"{labels[highest]} PICKS UP {len(plays)} cards" if broke else f"{labels[highest]} leads next"
-            raise ImportProblem(f"{where}: {tail[:40]!r} where the app writes {want!r}")
+            raise ImportProblem(_("{where}: {value!r} where the app writes {want!r}").format(where=where, value=tail[:40], want=want))
         before = len(texts.out)
         for s, c in plays:
             # a card in another hand than the record's is no problem here: the app's unlogged swaps
             # move cards (see the departures); the engine names the trick
             if not app.play(s, c):
-                raise ImportProblem(f"{where}: {labels[s]} plays {C.card_str(c)}, which was played before")
+                raise ImportProblem(_("{where}: {seat} plays {card}, which was played before").format(where=where, seat=labels[s],
+                                                                                                       card=C.card_str(c)))
             if app.count[s] < 0:
-                raise ImportProblem(f"{where}: {labels[s]} plays a card with none left")
+                raise ImportProblem(_("{where}: {seat} plays a card with none left").format(where=where, seat=labels[s]))
             plays_read += 1
             texts.follow(EV.PlayCard(s, c), f"trick {number} ({seats[s]} {C.card_str(c)})")
         texts_groups.append(set(texts.out[before:]))
         out.append(f"{number}. " + ", ".join(f"{seats[s]} {C.card_str(c)}" for s, c in plays))
         app.trick(plays, highest if broke else None, highest)
     if not ended:
-        raise ImportProblem("the log stops before its end line (the app writes the whole log when a game ends)")
+        raise ImportProblem(_("the log stops before its end line (the app writes the whole log when a game ends)"))
     if number == 0:
-        raise ImportProblem(f"line {start + len(labels) + 2}: no round lines (the app writes one a trick)")
+        raise ImportProblem(_("{where}: no round lines (the app writes one a trick)").format(
+            where=_("line {line}").format(line=start + len(labels) + 2)))
     while not app.over:  # the game ended by a take the log does not show: the leader took the rest
         take(app.leader, app.after(app.leader), "the end")
 
