@@ -80,6 +80,9 @@ def _entries() -> list[tuple[str, bytes]]:
         if (not p.is_file() or "__pycache__" in rel.parts or p.suffix in (".so", ".pyd", ".pyc")
                 or rel.parts[:3] in (("referee", "site", "static"), ("referee", "site", "templates"))
                 or rel.parts[1] in ("grammar", "docs")
+                # the editor server and the research environments need packages a browser has not
+                # (pygls, PettingZoo, OpenSpiel): nothing in the page imports them
+                or rel.parts[1] in ("lsp", "research")
                 # the catalogues' sources and their tool are for translators: the page reads the .mo
                 or p.suffix in (".po", ".pot") or rel.parts[1:] == ("locale", "catalogues.py")):
             continue
