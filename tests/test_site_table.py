@@ -8,11 +8,16 @@ the service worker's cache, the game from IndexedDB), the game finished by taps 
 The exported file is byte for byte what ``getaway-ref live`` writes for the same entries, and
 ``check --format json`` says the same of both. Skips without the Pyodide runtime, as
 ``tests/test_site.py`` does.
+
+The first visit fetches what its language needs and no other language's files; a language
+picked is kept (its pages and catalogues), so its pages open offline, and a new build of the
+site keeps it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -24,6 +29,8 @@ from test_page import start_chrome
 from test_serve import POSITION, _answer, _click, _moves, _wait
 from test_site import Site, _Files, _runtime
 
+from referee.engine import language as L
+from referee.site.build import INDEX_PAGE, MANIFEST, TABLE_PAGE, catalogue_files, page_name
 from referee.site.link import decode_game
 
 FIRST = [("North", "A♠"), ("East", "K♠"), ("South", "Q♠"), ("West", "J♠")]  # trick 10, before the network goes
@@ -39,8 +46,34 @@ class _Counted(_Files):
 
     def copyfile(self, source, outputfile) -> None:
         data = source.read()
-        _Counted.sent.append((self.path, len(data)))
+        type(self).sent.append((self.path, len(data)))
         outputfile.write(data)
+
+
+class _CountedAfresh(_Counted):
+    """The same, for a browser of its own (its own count)."""
+
+    sent: ClassVar[list[tuple[str, int]]] = []
+
+
+def _own_files(lang: str) -> set[str]:
+    """A language's own files in the site: its pages, its manifest, its catalogues (and their gzip copies)."""
+    own = {page_name(p, lang) for p in (INDEX_PAGE, TABLE_PAGE, MANIFEST)} | set(catalogue_files(lang))
+    return own | {f"{name}.gz" for name in own}
+
+
+def _others(*langs: str) -> set[str]:
+    """The own files of every language but English and ``langs``."""
+    return {f for code in L.shipped() if code not in ("en", *langs) for f in _own_files(code)}
+
+
+_CACHED = """return caches.keys().then((keys) => Promise.all(keys.filter((k) => k !== 'getaway-ref-bytecode')
+  .map((k) => caches.open(k).then((c) => c.keys()).then((rs) => [k, rs.map((r) => new URL(r.url).pathname.slice(1))]))))"""
+
+
+def _cached(drv) -> dict[str, set[str]]:
+    """The site's caches (not the engine's own), each with the files it holds."""
+    return {k: set(names) for k, names in drv.execute_script(_CACHED)}
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +120,9 @@ def test_a_game_recorded_by_taps_offline_exports_the_file_live_writes(table_site
     paths = [p for p, _ in _Counted.sent]
     assert "/pyodide/pyodide.asm.wasm.gz" in paths and "/pyodide/pyodide.asm.wasm" not in paths
     assert len(paths) == len(set(paths)), sorted(paths)
+    # nor the page itself again as its gzip copy, nor any other language's pages or catalogues
+    assert "/table.html" in paths and "/table.html.gz" not in paths
+    assert not {p.lstrip("/") for p in paths} & _others(), sorted(paths)
     assert sum(n for _, n in _Counted.sent) <= FIRST_VISIT
 
     record = tmp_path / "end.gwy"
@@ -232,3 +268,70 @@ def test_share_this_game_gives_the_link_and_its_qr_code_which_open_the_verdicts(
     _wait(drv, lambda d: d.execute_script("return document.body.dataset.checked"), "the linked game checked")
     assert drv.execute_script("return document.getElementById('verdicts').textContent") == want.stdout + want.stderr
     assert drv.execute_script("return document.getElementById('verdicts').dataset.exit") == str(want.returncode)
+
+
+def _said(lang: str, message: str) -> str:
+    with L.speaking(lang):
+        return L.gettext(message)
+
+
+def test_a_visit_keeps_its_language_a_language_picked_or_opened_opens_offline_and_a_new_build_keeps_them(
+        table_site: Site, tmp_path: Path) -> None:
+    """In a browser of its own: the first visit (the English page) fetches and caches no other
+    language's files; the picker's Bengali is cached (its pages, manifest, catalogues) and a
+    Malayalam page opened online is too; a new build of the site (a new cache) keeps both, the
+    old cache dropped; offline, their pages open in their language, and a page of a language
+    never kept opens in English (at its address, the engine started: not sent round again)."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    root = tmp_path / "site"
+    shutil.copytree(table_site.root, root)  # its own copy: this test writes a new build's sw.js into it
+    drv = start_chrome()
+    site = Site(root, drv, _CountedAfresh)
+    try:
+        drv.get(site.url)
+        _wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the service worker")
+        assert not {p.lstrip("/") for p, _ in _CountedAfresh.sent} & _others()
+        ((first, held),) = _cached(drv).items()
+        assert {"index.html", "table.html", "manifest.webmanifest", "getaway-ref.zip"} <= held
+        assert not held & _others()
+
+        # picked: the Bengali page opens, and Bengali's files are kept, no one else's
+        Select(drv.find_element("id", "lang")).select_by_value("bn")
+        WebDriverWait(drv, 30).until(lambda d: d.find_element("tag name", "html").get_attribute("lang") == "bn")
+        assert drv.current_url.endswith("/index.bn.html")
+        bn = {f for f in _own_files("bn") if not f.endswith(".gz")}
+        WebDriverWait(drv, 60).until(lambda d: bn <= _cached(d)[first], message="Bengali's files kept")
+        assert not _cached(drv)[first] & _others("bn")
+
+        # a new build (its service worker names a new cache), found when a Malayalam page is
+        # opened online with no choice kept: the new cache holds Bengali and Malayalam too
+        drv.execute_script("localStorage.removeItem('getaway-lang')")
+        sw = site.root / "sw.js"
+        sw.write_text(sw.read_text(encoding="utf-8").replace(first, f"{first}-next"), encoding="utf-8")
+        drv.get(site.url.replace("index.html", "table.ml.html"))
+        assert drv.find_element("tag name", "html").get_attribute("lang") == "ml"
+        ml = {f for f in _own_files("ml") if not f.endswith(".gz")}
+        WebDriverWait(drv, 120).until(lambda d: set(_cached(d)) == {f"{first}-next"}, message="the new build's cache")
+        WebDriverWait(drv, 60).until(lambda d: bn | ml <= _cached(d)[f"{first}-next"], message="both languages kept")
+        assert not _cached(drv)[f"{first}-next"] & _others("bn", "ml")
+
+        # offline: each kept language's pages open in it, from the cache
+        site.offline()
+        for lang in ("bn", "ml"):
+            drv.get(site.url.replace("index.html", f"table.{lang}.html"))
+            WebDriverWait(drv, 30).until(lambda d: d.find_element("tag name", "html").get_attribute("lang") == lang)
+            assert drv.find_element("css selector", "#games-box h2").text == _said(lang, "Games on this phone")
+            drv.get(site.url.replace("index.html", f"index.{lang}.html"))
+            assert drv.find_element("tag name", "h1").text == _said(lang, "Getaway referee")
+        # a language never kept, though chosen: its address gives the English page, which stays
+        # (the engine starts in it) instead of being sent to that address again and again
+        drv.execute_script("localStorage.setItem('getaway-lang', 'ur')")
+        drv.get(site.url.replace("index.html", "index.ur.html"))
+        WebDriverWait(drv, START).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        assert drv.current_url.endswith("/index.ur.html")
+        assert drv.find_element("tag name", "html").get_attribute("lang") == "en"
+        assert re.fullmatch(r"Ready: .*", drv.find_element("id", "status").text)
+    finally:
+        drv.quit()
+        site.close()

@@ -1,6 +1,7 @@
 """``getaway-ref site -o DIR``: the static site written (see ``referee/site/__init__.py`` and
 docs/offline.md): the page, the pinned Pyodide runtime copied from the npm package, the zip
-of the package with lark and rich, and the service worker that caches them all.
+of the package with lark and rich, the catalogues beside it, and the service worker that
+caches what a visit's language needs.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ GZIP_SHARE = 0.8
 MARK = ".getaway-ref-site"  # written into the folder: a folder with it may be written over
 # Distributions the page imports besides the package: lark (the reader), rich (legal and ask print with it).
 BESIDE = ("lark", "rich")
+# Modules of the package the page never imports: each imports a package the browser has not.
+NOT_IN_BROWSER = (("cli.py",), ("archive", "parquet.py"), ("archive", "query.py"))
 
 
 class SiteError(Exception):
@@ -83,8 +86,13 @@ def _entries() -> list[tuple[str, bytes]]:
                 # the editor server and the research environments need packages a browser has not
                 # (pygls, PettingZoo, OpenSpiel): nothing in the page imports them
                 or rel.parts[1] in ("lsp", "research")
-                # the catalogues' sources and their tool are for translators: the page reads the .mo
-                or p.suffix in (".po", ".pot") or rel.parts[1:] == ("locale", "catalogues.py")):
+                # nor can it import these, for the same reason: serve's server (starlette, uvicorn),
+                # typer's commands (cli.py), the archive's Parquet and its queries (pyarrow, duckdb)
+                or rel.parts[1] == "web" or rel.parts[1:] in NOT_IN_BROWSER
+                # the catalogues' sources and their tool are for translators: the page reads the .mo,
+                # and those are files of the site beside the zip (catalogue_files), one language's
+                # fetched when a page asks in it, not all of them on every visit
+                or p.suffix in (".po", ".pot", ".mo") or rel.parts[1:] == ("locale", "catalogues.py")):
             continue
         out.append((rel.as_posix(), p.read_bytes()))
     out.append(("referee/grammar/gwy.lark", grammar_path().read_bytes()))
@@ -100,6 +108,16 @@ def _entries() -> list[tuple[str, bytes]]:
                     continue
                 out.append((str(f), Path(str(dist.locate_file(f))).read_bytes()))
     return out
+
+
+def catalogue_files(lang: str) -> list[str]:
+    """A language's compiled catalogues (the referee's words, the rulings' text), by their
+    path in the package, which is also their path in the site: the worker writes each where
+    the package reads it (none for English)."""
+    folder = L.LOCALE_DIR / lang / "LC_MESSAGES"
+    if lang == L.ENGLISH or not folder.is_dir():
+        return []
+    return sorted(p.relative_to(L.LOCALE_DIR.parent.parent).as_posix() for p in folder.glob("*.mo"))
 
 
 def write_zip(path: Path) -> None:
@@ -197,11 +215,13 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
         raise SiteError(f"{out} is not empty and is not a site this command wrote: choose another folder")
     (out / "pyodide").mkdir(parents=True, exist_ok=True)
     files: list[str] = []
+    catalogues = {lang: catalogue_files(lang) for lang in L.shipped() if lang != L.ENGLISH}
     static = resources.files("referee.site").joinpath("static")
     for name in STATIC:
         data = static.joinpath(name).read_bytes()
         if name == WORKER:  # what it keeps between starts is named by the runtime's version too
-            data = data.replace(b"__PYODIDE__", PYODIDE_VERSION.encode())
+            data = (data.replace(b"__PYODIDE__", PYODIDE_VERSION.encode())
+                    .replace(b"__CATALOGUES__", json.dumps(catalogues).encode()))
         elif name == LANG_SCRIPT:
             data = lang_script()
         (out / name).write_bytes(data)
@@ -209,26 +229,39 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
     for name in RUNTIME:
         (out / "pyodide" / name).write_bytes((runtime / name).read_bytes())
         files.append(f"pyodide/{name}")
-    # Each page once a language (the site has no server to choose for the phone; lang.js does).
+    # Each page once a language (the site has no server to choose for the phone; lang.js does),
+    # and the catalogues: the service worker caches a language's files when a page needs them.
+    languages: dict[str, list[str]] = {}
     for lang in L.shipped():
+        own: list[str] = []
         for page, text in ((INDEX_PAGE, index_page), (TABLE_PAGE, table_page), (MANIFEST, manifest_text)):
             (out / page_name(page, lang)).write_text(text(lang), encoding="utf-8")
-            files.append(page_name(page, lang))
+            own.append(page_name(page, lang))
+        for name in catalogues.get(lang, []):
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            (out / name).write_bytes((L.LOCALE_DIR.parent.parent / name).read_bytes())
+            own.append(name)
+        if lang == L.ENGLISH:
+            files.extend(own)  # English is every page's fallback: always cached
+        else:
+            languages[lang] = own
     write_zip(out / ZIP)
     files.append(ZIP)
+    every = files + [name for own in languages.values() for name in own]
     # The cache's name changes with any file, so that a new build replaces the old cache.
     digest = hashlib.sha256()
-    for name in files:
+    for name in every:
         digest.update(name.encode() + b"\0" + hashlib.sha256((out / name).read_bytes()).digest())
-    gzipped = write_gzip_copies(out, files)
+    gzipped = write_gzip_copies(out, every)
     template = static.joinpath(SERVICE_WORKER).read_text(encoding="utf-8")
     sw = (template.replace("__CACHE__", f"getaway-ref-{digest.hexdigest()[:16]}")
-          .replace("__FILES__", json.dumps(["./", *files])).replace("__GZIPPED__", json.dumps(gzipped)))
-    files.extend(f"{name}.gz" for name in gzipped)
+          .replace("__FILES__", json.dumps(files)).replace("__LANGUAGES__", json.dumps(languages))
+          .replace("__GZIPPED__", json.dumps(gzipped)))
+    every.extend(f"{name}.gz" for name in gzipped)
     (out / SERVICE_WORKER).write_text(sw, encoding="utf-8")
-    files.append(SERVICE_WORKER)
+    every.append(SERVICE_WORKER)
     (out / MARK).write_text(f"written by getaway-ref site; pyodide {PYODIDE_VERSION}\n", encoding="utf-8")
-    return files
+    return every
 
 
 def site_command(out: Path, pyodide: Path | None = None) -> int:

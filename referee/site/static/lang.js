@@ -4,6 +4,8 @@
 // the key serve's pages keep it under); with none kept, the English page goes to the
 // phone's own language when the site has it. window.getawayLang also gives the page's
 // scripts their sentences (_, ngettext, fmt) from the page's own catalogue block.
+// The service worker keeps only the languages asked for (sw.js): this page asks it to keep
+// its own, and the picker the one chosen, so that its pages open offline.
 "use strict";
 
 (() => {
@@ -35,7 +37,18 @@
   }
   function go(code) {
     if (code === here || !LANGUAGES.some(([c]) => c === code)) return;
+    // already at that page's address, but given the English one (offline, that language never
+    // kept): stay in English rather than open it again and again
+    if (pageOf(code) === page) return;
     location.replace(pageOf(code) + location.hash);
+  }
+  // The service worker asked to keep a language's files (now, or once it runs this page).
+  function keep(code) {
+    if (code === "en" || !("serviceWorker" in navigator)) return;
+    const sw = navigator.serviceWorker;
+    const ask = () => sw.controller && sw.controller.postMessage({ keep: code });
+    if (sw.controller) ask();
+    else sw.addEventListener("controllerchange", ask, { once: true });
   }
   const choice = kept();
   if (choice) go(choice);
@@ -80,11 +93,13 @@
         } catch (e) {
           // private mode: this visit only
         }
+        keep(select.value);
         location.assign(pageOf(select.value) + location.hash);
       });
     },
   };
   window.getawayLang = api;
+  keep(here);
   window.addEventListener("DOMContentLoaded", () => {
     const select = document.getElementById("lang");
     if (select && !select.dataset.wired) {

@@ -14,6 +14,10 @@
 //   and the parser lark built) are put back before anything is imported
 //   (referee/site/bytecode.py), so the modules are not compiled again;
 // - what the start made is frozen out of the garbage collector's way (browser.settle).
+//
+// The catalogues (.mo) are not in the zip: each is a file of the site, fetched the first time
+// a page asks in its language and written where the package reads it, so that a visit
+// fetches (and the service worker keeps) only its own language's.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 import createModule from "./pyodide/pyodide.asm.mjs";
 
@@ -23,6 +27,7 @@ const LIB = "/home/pyodide/lib";
 const ENV = { HOME: "/home/pyodide", GETAWAY_CACHE_DIR: "/home/pyodide/.cache/getaway-ref" };
 const KEPT = "getaway-ref-bytecode"; // a cache of its own (the service worker drops it with a new build)
 const MAKING = self.name === "snapshot"; // the worker that makes the snapshot (below)
+const CATALOGUES = __CATALOGUES__; // {code: [its .mo files' paths, the same in the site and in the package]}
 
 // The zip's bytes, and the name what is kept for exactly this zip and this runtime is kept under.
 const zipped = fetch(new URL("getaway-ref.zip", here)).then((r) => {
@@ -141,8 +146,32 @@ const started = (async () => {
   }
   // Where the start-up goes (bench/site.py reports it): the runtime, the zip, the imports, the parser.
   const stages = { runtime: t1 - t0, zip: t2 - t1, imports: t3 - t2, parser: t4 - t3 };
-  return { browser, table, live, reviewer, version, pyodide: pyodide.version, ms: t4 - t0, stages, restored, compiled, name };
+  return { browser, table, live, reviewer, version, pyodide: pyodide.version, ms: t4 - t0, stages, restored, compiled, name,
+    runtime: pyodide };
 })();
+
+// A language's catalogues in the package's folder, fetched once (before the first question
+// in it: the package reads a catalogue on its first use, and keeps what it found). One that
+// cannot be fetched (offline, its language never kept) leaves that language's answers in English.
+const spoken = new Map();
+function catalogues(ready, lang) {
+  if (!CATALOGUES[lang]) return null;
+  if (!spoken.has(lang)) {
+    spoken.set(lang, Promise.all(CATALOGUES[lang].map(async (path) => {
+      try {
+        const got = await fetch(new URL(path, here));
+        if (!got.ok) return;
+        const bytes = new Uint8Array(await got.arrayBuffer());
+        const file = `${LIB}/${path}`;
+        ready.runtime.FS.mkdirTree(file.slice(0, file.lastIndexOf("/")));
+        ready.runtime.FS.writeFile(file, bytes);
+      } catch (e) {
+        // not here: said in English
+      }
+    })));
+  }
+  return spoken.get(lang);
+}
 
 // With no snapshot kept, one is made by a worker of its own once this one has started (a while
 // after, so that the page's first questions are not slowed), for the next start.
@@ -181,7 +210,10 @@ self.onmessage = async (event) => {
   try {
     const ready = await started;
     // each question in the asking page's language (lang.js): a machine format's run sets English for its own
-    if (lang) ready.browser.speak(lang);
+    if (lang) {
+      await catalogues(ready, lang);
+      ready.browser.speak(lang);
+    }
     if (op === "ready") {
       const { version, pyodide, ms, stages, restored, compiled } = ready;
       postMessage({ id, value: { version, pyodide, ms, stages, restored, compiled } });
