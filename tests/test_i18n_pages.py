@@ -249,12 +249,24 @@ def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(urdu
             assert name in files, name
             text = (out / name).read_text(encoding="utf-8")
             assert f'<html lang="{L.info(code).tag}" dir="{L.info(code).dir}"' in text
-    # the service worker keeps them all (offline), and the zip the compiled catalogues the Worker speaks with
-    sw = (out / "sw.js").read_text(encoding="utf-8")
-    assert '"index.ur.html"' in sw and '"table.pa_PK.html"' in sw and '"lang.js"' in sw
+    # the compiled catalogues the Worker speaks with are files of the site, each the package's
+    # own, not in the zip (a visit fetches its language's only)
     with zipfile.ZipFile(out / "getaway-ref.zip") as z:
-        names = set(z.namelist())
-    assert {f"referee/locale/{c}/LC_MESSAGES/getaway.mo" for c in L.shipped() if c != "en"} <= names
+        assert not [n for n in z.namelist() if n.endswith(".mo")]
+    for code in L.shipped():
+        if code != "en":
+            mo = f"referee/locale/{code}/LC_MESSAGES/getaway.mo"
+            assert (out / mo).read_bytes() == (ROOT / mo).read_bytes(), mo
+    # the service worker keeps every language's files and the English pages, and each other
+    # language's own files (its pages, manifest, catalogues) when a page needs them
+    sw = (out / "sw.js").read_text(encoding="utf-8")
+    every = json.loads(re.search(r"const FILES = (\[.*?\]);", sw).group(1))
+    own = json.loads(re.search(r"const LANGUAGES = (\{.*?\});", sw).group(1))
+    assert {"lang.js", "index.html", "table.html", "manifest.webmanifest", "getaway-ref.zip"} <= set(every)
+    assert sorted(own) == sorted(c for c in L.shipped() if c != "en")
+    assert {"index.ur.html", "table.ur.html", "manifest.ur.webmanifest",
+            "referee/locale/ur/LC_MESSAGES/getaway.mo"} <= set(own["ur"])
+    assert not set(every) & {f for files in own.values() for f in files}
     index = (out / "index.ur.html").read_text(encoding="utf-8")
     assert ur("Getaway referee") in index and ur("Check") in index
     words = json.loads(re.search(r'id="i18n">(.*?)</script>', index, re.S).group(1))
