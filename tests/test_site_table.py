@@ -320,7 +320,7 @@ def test_a_visit_keeps_its_language_a_language_picked_or_opened_opens_offline_an
         site.offline()
         for lang in ("bn", "ml"):
             drv.get(site.url.replace("index.html", f"table.{lang}.html"))
-            WebDriverWait(drv, 30).until(lambda d: d.find_element("tag name", "html").get_attribute("lang") == lang)
+            WebDriverWait(drv, 30).until(lambda d, lang=lang: d.find_element("tag name", "html").get_attribute("lang") == lang)
             assert drv.find_element("css selector", "#games-box h2").text == _said(lang, "Games on this phone")
             drv.get(site.url.replace("index.html", f"index.{lang}.html"))
             assert drv.find_element("tag name", "h1").text == _said(lang, "Getaway referee")
