@@ -316,19 +316,30 @@ def test_a_review_runs_in_a_worker_of_its_own_while_the_page_answers(site: Site,
     assert want.returncode == 0, want.stderr
     site.drv.get(site.url)
     site.ready()
-    # a first check loads what the page's first answer needs (the catalogue of its language),
-    # so the check asked during the review costs what a check costs, not that first load
-    assert site.call("window.getawayRef.check(args[0], args[1]).then(() => true)", text, REVIEWED.name)
+    # The review is held in its worker after its first play (review's test-only `hold`: a blob
+    # URL, worker.mjs's held()) until the check has been answered, so the order below is the
+    # workers' and not the machine's load. Were the check asked of the review's worker, it
+    # could not be answered while the review is held: the script would hang, and fail.
     got = site.call("""(async () => {
       const order = [], told = [];
-      const running = window.getawayRef.review(args[0], {name: args[1], onProgress: (p) => told.push(p)})
-        .then((r) => { order.push('review'); return r; });
-      while (!told.length) await new Promise((ok) => setTimeout(ok, 10));
-      const checked = await window.getawayRef.check(args[0], args[1]);
-      order.push('check');
-      return {order, told, report: await running, checked: checked.files[0].games.length};
+      const hold = URL.createObjectURL(new Blob([]));
+      let reached;
+      const first = new Promise((ok) => { reached = ok; });
+      try {
+        const running = window.getawayRef.review(args[0], {name: args[1], hold, onProgress: (p) => { told.push(p); reached(); }})
+          .then((r) => { order.push('review'); return r; });
+        await Promise.race([first, running]);
+        const checked = await window.getawayRef.check(args[0], args[1]);
+        order.push('check');
+        const toldByThen = told.length;
+        URL.revokeObjectURL(hold);
+        return {order, told, toldByThen, report: await running, checked: checked.files[0].games.length};
+      } finally {
+        URL.revokeObjectURL(hold);
+      }
     })()""", text, REVIEWED.name)
-    assert got["order"] == ["check", "review"]  # answered while the review was still running
+    assert got["order"] == ["check", "review"]  # answered while the review was still running:
+    assert got["toldByThen"] == 1  # held at its first play
     assert got["checked"] == 1
     assert got["report"] == json.loads(want.stdout)
     told = got["told"]
