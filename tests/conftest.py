@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +86,43 @@ def compiled_build() -> Path:
             return speed.build_compiled(where)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# ---- a browser for the pages' tests ----------------------------------------------------------------
+
+DESKTOP = (1280, 900)  # a laptop's window
+PHONE = (390, 844)  # a phone's
+
+
+def _browser_paths() -> tuple[str, str] | None:
+    chrome = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver = shutil.which("chromedriver")
+    return (chrome, driver) if chrome and driver else None
+
+
+def start_chrome():
+    """A headless Chromium driven by selenium, or a skip (a failure where CI asks for one)."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    paths = _browser_paths()
+    if paths is None:
+        if os.environ.get("GETAWAY_REQUIRE_BROWSER"):
+            pytest.fail("chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
+        pytest.skip("no chromium/chromedriver on this machine (CI installs them)")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = paths[0]
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(paths[1]), options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a module's tests."""
+    drv = start_chrome()
+    drv.set_script_timeout(120)  # a bound on a page's asynchronous script (axe's run), not a measure
+    yield drv
+    drv.quit()

@@ -12,6 +12,7 @@ or fail where CI asks for them (``GETAWAY_REQUIRE_BROWSER=1``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -21,12 +22,12 @@ import subprocess
 import sys
 import threading
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from conftest import DATA, RECORDS, ROOT, run_cli
-from test_page import start_chrome
+from conftest import DATA, RECORDS, ROOT, run_cli, start_chrome
 
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
 from referee.site.link import decode_game
@@ -164,21 +165,29 @@ class Site:
             self.server.server_close()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+@contextlib.contextmanager
+def served_site(tmp_path_factory, handler: type[_Files] = _Files) -> Iterator[Site]:
+    """The site as ``getaway-ref site`` writes it, served on 127.0.0.1 to a headless Chromium
+    (the browser and the server stopped at the end); the tests' fixtures open it."""
     runtime = _runtime()
     root = tmp_path_factory.mktemp("site") / "site"
     r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
     assert r.returncode == 0, r.stderr
     drv = start_chrome()
-    s = Site(root, drv)
+    s = Site(root, drv, handler)
     try:
-        drv.get(s.url)
-        s.ready()
         yield s
     finally:
         drv.quit()
         s.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    with served_site(tmp_path_factory) as s:
+        s.drv.get(s.url)
+        s.ready()
+        yield s
 
 
 def _texts() -> dict[str, str]:
