@@ -10,6 +10,7 @@ mypy over the package (docs/contributing.md).
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -87,6 +88,24 @@ def compiled_build() -> Path:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
+
+# ---- the importers' tests -----------------------------------------------------------------------------
+
+
+def judged(record: Path) -> list[dict]:
+    """Every game of a record as ``check --format json`` reports it."""
+    r = run_cli("check", "--format", "json", str(record))
+    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
+
+
+def import_changed(tmp_path: Path, fmt: str, sample: Path, change) -> subprocess.CompletedProcess:
+    """``import --from FMT`` of an app's JSON ``sample`` with ``change`` made to its data,
+    written as bad.json: a log spoiled one way, as the importer meets it."""
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    change(data)
+    log = tmp_path / "bad.json"
+    log.write_text(json.dumps(data), encoding="utf-8")
+    return run_cli("import", "--from", fmt, str(log))
 
 # ---- a browser for the pages' tests ----------------------------------------------------------------
 
