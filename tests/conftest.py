@@ -10,7 +10,9 @@ mypy over the package (docs/contributing.md).
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +87,61 @@ def compiled_build() -> Path:
             return speed.build_compiled(where)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# ---- the importers' tests -----------------------------------------------------------------------------
+
+
+def judged(record: Path) -> list[dict]:
+    """Every game of a record as ``check --format json`` reports it."""
+    r = run_cli("check", "--format", "json", str(record))
+    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
+
+
+def import_changed(tmp_path: Path, fmt: str, sample: Path, change) -> subprocess.CompletedProcess:
+    """``import --from FMT`` of an app's JSON ``sample`` with ``change`` made to its data,
+    written as bad.json: a log spoiled one way, as the importer meets it."""
+    data = json.loads(sample.read_text(encoding="utf-8"))
+    change(data)
+    log = tmp_path / "bad.json"
+    log.write_text(json.dumps(data), encoding="utf-8")
+    return run_cli("import", "--from", fmt, str(log))
+
+# ---- a browser for the pages' tests ----------------------------------------------------------------
+
+DESKTOP = (1280, 900)  # a laptop's window
+PHONE = (390, 844)  # a phone's
+
+
+def _browser_paths() -> tuple[str, str] | None:
+    chrome = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver = shutil.which("chromedriver")
+    return (chrome, driver) if chrome and driver else None
+
+
+def start_chrome():
+    """A headless Chromium driven by selenium, or a skip (a failure where CI asks for one)."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    paths = _browser_paths()
+    if paths is None:
+        if os.environ.get("GETAWAY_REQUIRE_BROWSER"):
+            pytest.fail("chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
+        pytest.skip("no chromium/chromedriver on this machine (CI installs them)")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = paths[0]
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(paths[1]), options=opts)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a module's tests."""
+    drv = start_chrome()
+    drv.set_script_timeout(120)  # a bound on a page's asynchronous script (axe's run), not a measure
+    yield drv
+    drv.quit()

@@ -23,8 +23,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import DEAL, RECORDS, ROOT, run_cli
-from test_page import ARTIFACTS, DESKTOP, PHONE, _data, start_chrome
+from conftest import DEAL, DESKTOP, PHONE, RECORDS, ROOT, run_cli
+from test_page import ARTIFACTS, _data
 
 from referee.engine import language as L
 from referee.table.page import render
@@ -35,23 +35,6 @@ AXE_INSTALL = f"npm install --no-save --no-audit --no-fund axe-core@{AXE_VERSION
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 RENEGE = RECORDS / "dispute-renege-illegal.gwy"  # one M201 in trick 5, penalised
 BLUNDER = RECORDS / "review-blunder.gwy"  # html --review: marks on the plays and the chart
-
-# The end of a game: trick 10 to the waste pile, trick 11 followed by all; North loses.
-POSITION = """%gwy 1
-
-%game
-[Seats "North East South West"]
-[Rules "pagat"]
-position
-North A♠ 5♥
-East K♠ 4♥
-South Q♠ 3♥
-West J♠ 2♥
-waste rest
-lead North
-trick 10
-"""
-
 
 # ---- axe-core ------------------------------------------------------------------------------------
 
@@ -75,14 +58,6 @@ def _axe_source() -> str:
 @pytest.fixture(scope="module")
 def axe() -> str:
     return _axe_source()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    drv = start_chrome()
-    drv.set_script_timeout(120)
-    yield drv
-    drv.quit()
 
 
 _RUN_AXE = """
@@ -445,7 +420,7 @@ def _tab_to(drv, check, what: str, most: int = 120, back: bool = False) -> dict:
 def test_a_whole_game_recorded_in_serve_by_keys_alone(tmp_path, browser):
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.keys import Keys
-    from test_serve import Server, _moves, _wait
+    from test_serve import POSITION, Server, _moves, _wait
 
     rec = tmp_path / "table.gwy"
     rec.write_text(POSITION, encoding="utf-8")

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.test_page import start_chrome
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
@@ -42,13 +41,6 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(f"wrote {page}: 14 games (14 finished), 4 players")
     return record, page, cache
-
-
-@pytest.fixture(scope="module")
-def browser():
-    drv = start_chrome()
-    yield drv
-    drv.quit()
 
 
 def _cells(browser, css: str) -> list[dict[str, str]]:

@@ -8,16 +8,14 @@ out of simulated games: so each imported game can be judged against the game it 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, import_changed, judged, run_cli
 
 SAMPLES = DATA / "imports"
 SEATS = ("user", "p2", "p3")
@@ -53,11 +51,6 @@ def as_app_archive(g, take_mode: str = "next-active") -> dict:
     return {"schemaVersion": 1, "timeline": {"schemaVersion": 1, "events": events, "cursor": len(events),
                                              "orphanedEvents": []},
             "semanticHash": "h", "documentHash": "h"}
-
-
-def judged(record: Path) -> list[dict]:
-    r = run_cli("check", "--format", "json", str(record))
-    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
 
 
 def test_a_sample_log_imports_and_checks_clean(tmp_path):
@@ -124,14 +117,6 @@ def test_the_apps_departures_are_said_in_the_record(tmp_path):
     assert plays == sum(1 for e in data["timeline"]["events"][1:data["timeline"]["cursor"]] if e["type"] == "card-played")
 
 
-def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
-    data = json.loads((SAMPLES / "live-solver.json").read_text(encoding="utf-8"))
-    change(data)
-    log = tmp_path / "bad.json"
-    log.write_text(json.dumps(data), encoding="utf-8")
-    return run_cli("import", "--from", "bhabhi-live-solver", str(log))
-
-
 @pytest.mark.parametrize("change, said", [
     (lambda d: d["timeline"]["events"][3].update(card="1H"), "timeline.events[3].card: '1H' is not a card"),
     (lambda d: d["timeline"]["events"][2].update(type="card-dropped"), "timeline.events[2].type: 'card-dropped' is not an event"),
@@ -142,7 +127,7 @@ def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
     (lambda d: d["timeline"]["events"][0]["startingCounts"].update(user=3), "the user's hand has 17 cards, its starting count says 3"),
 ])
 def test_a_malformed_log_is_one_line_exit_2(tmp_path, change, said):
-    r = _broken(tmp_path, change)
+    r = import_changed(tmp_path, "bhabhi-live-solver", SAMPLES / "live-solver.json", change)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and said in r.stderr and "bad.json" in r.stderr
 

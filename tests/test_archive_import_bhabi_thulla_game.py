@@ -10,9 +10,7 @@ the helper below, out of simulated games played under the rule set the app's eng
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +18,7 @@ from referee.archive.imports.bhabi_thulla_game import BTG_RULES, ImportProblem, 
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, import_changed, judged, run_cli
 
 SAMPLES = DATA / "imports"
 NAMES = ("Ayesha", "Bilal", "Sana", "Danish")
@@ -106,11 +104,6 @@ def cut_after(g, export: dict, number: int, index: int) -> dict:
                               for c in C.sort_cards(h)]} for s, h in enumerate(hands)]})
                 return export
     raise ValueError(f"no play {index} in trick {number}")
-
-
-def judged(record: Path) -> list[dict]:
-    r = run_cli("check", "--format", "json", str(record))
-    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
 
 
 def plain(g) -> bool:
@@ -247,14 +240,6 @@ def test_a_hand_edited_play_out_of_turn_is_named_and_judged(tmp_path):
     assert run_cli("check", str(out)).returncode == 1
 
 
-def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
-    data = json.loads((SAMPLES / "bhabi-thulla-game.json").read_text(encoding="utf-8"))
-    change(data)
-    log = tmp_path / "bad.json"
-    log.write_text(json.dumps(data), encoding="utf-8")
-    return run_cli("import", "--from", "bhabi-thulla-game", str(log))
-
-
 def _renumber(d: dict, k: int, to: int) -> None:
     d["game_moves"][k]["move_number"] = to
 
@@ -275,7 +260,7 @@ def _renumber(d: dict, k: int, to: int) -> None:
      "game_moves[20]: Sana plays K♠, which Sana does not hold"),
 ])
 def test_a_malformed_log_is_one_line_exit_2(tmp_path, change, said):
-    r = _broken(tmp_path, change)
+    r = import_changed(tmp_path, "bhabi-thulla-game", SAMPLES / "bhabi-thulla-game.json", change)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and said in r.stderr and "bad.json" in r.stderr
 

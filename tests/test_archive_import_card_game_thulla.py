@@ -9,7 +9,6 @@ the helper below, out of simulated games played under the rule set the app's eng
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from referee.archive.imports.card_game_thulla import CGT_RULES, ImportProblem, r
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, import_changed, judged, run_cli
 
 SAMPLES = DATA / "imports"
 
@@ -61,11 +60,6 @@ def app_ended(match: dict) -> dict:
         k = int(str(e).split("]")[0].removeprefix("log["))
         match["log"] = match["log"][:k]
     return match
-
-
-def judged(record: Path) -> list[dict]:
-    r = run_cli("check", "--format", "json", str(record))
-    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
 
 
 def plain(g) -> bool:
@@ -172,14 +166,6 @@ def test_a_take_asked_and_answered_and_a_new_deal(tmp_path):
     assert " takes " not in r.stdout and f"# P{victim + 1} refused to give " in r.stdout
 
 
-def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
-    data = json.loads((SAMPLES / "card-game-thulla.json").read_text(encoding="utf-8"))
-    change(data)
-    log = tmp_path / "bad.json"
-    log.write_text(json.dumps(data), encoding="utf-8")
-    return run_cli("import", "--from", "card-game-thulla", str(log))
-
-
 @pytest.mark.parametrize("change, said", [
     (lambda d: d["log"][4]["action"]["payload"].update(args=["X-3"]), "log[4].action.payload.args[0]: 'X-3' is not a card"),
     (lambda d: d["log"][5]["action"]["payload"].update(playerID="7"), "log[5].action.payload.playerID: '7' is not a seat"),
@@ -189,7 +175,7 @@ def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
     (lambda d: d["log"].append(move(0, "playCard", "S-2")), "after the deal was over"),
 ])
 def test_a_malformed_log_is_one_line_exit_2(tmp_path, change, said):
-    r = _broken(tmp_path, change)
+    r = import_changed(tmp_path, "card-game-thulla", SAMPLES / "card-game-thulla.json", change)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and said in r.stderr and "bad.json" in r.stderr
 

@@ -10,7 +10,6 @@ each imported game can be judged against the game it came from."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from referee.archive.imports.thulla_ai import THULLA_AI_RULES, read_thulla_ai
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, import_changed, judged, run_cli
 
 SAMPLES = DATA / "imports"
 
@@ -28,11 +27,6 @@ SAMPLES = DATA / "imports"
 def code(c: int) -> str:
     """A card as the app writes it: rank (10 for ten), then the suit's letter."""
     return ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][C.RANK[c]] + "SHDC"[C.SUIT[c]]
-
-
-def judged(record: Path) -> list[dict]:
-    r = run_cli("check", "--format", "json", str(record))
-    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
 
 
 def as_app_game(g, verdict: dict) -> dict:
@@ -162,14 +156,6 @@ def test_names_that_are_not_seats_become_seat_numbers(tmp_path):
     assert "# seat1 is the app's 'You (human)'" in r.stdout
 
 
-def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
-    data = json.loads((SAMPLES / "thulla-ai.json").read_text(encoding="utf-8"))
-    change(data)
-    log = tmp_path / "bad.json"
-    log.write_text(json.dumps(data), encoding="utf-8")
-    return run_cli("import", "--from", "thulla-ai", str(log))
-
-
 @pytest.mark.parametrize("change, said", [
     (lambda d: d["tricks"][2]["plays"][1].update(card="1H"), "tricks[2].plays[1].card: '1H' is not a card"),
     (lambda d: d["tricks"][3]["plays"][0].update(seat=9), "tricks[3].plays[0].seat: 9 is not a seat"),
@@ -182,7 +168,7 @@ def _broken(tmp_path: Path, change) -> subprocess.CompletedProcess:
     (lambda d: d["result"].pop("loser"), "result: no 'loser'"),
 ])
 def test_a_malformed_log_is_one_line_exit_2(tmp_path, change, said):
-    r = _broken(tmp_path, change)
+    r = import_changed(tmp_path, "thulla-ai", SAMPLES / "thulla-ai.json", change)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.count("\n") == 1 and said in r.stderr and "bad.json" in r.stderr
 

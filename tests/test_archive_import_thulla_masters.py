@@ -10,7 +10,6 @@ each imported game can be judged against the game it came from."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from referee.archive.imports.thulla_masters import THULLA_MASTERS_RULES, read_th
 from referee.engine import cards as C
 from referee.notation.reader import read
 from referee.notation.record import Draw, Take, Trick
-from tests.conftest import DATA, run_cli
+from tests.conftest import DATA, judged, run_cli
 
 SAMPLES = DATA / "imports"
 BAR = "═" * 6
@@ -103,11 +102,6 @@ def as_app_log(g, upto: int | None = None, app_lead: bool = False) -> str:
         write(plays)
     lines.append(f"{BAR} END {BAR}")
     return "\n".join(lines)
-
-
-def judged(record: Path) -> list[dict]:
-    r = run_cli("check", "--format", "json", str(record))
-    return [g for f in json.loads(r.stdout)["files"] for g in f["games"]]
 
 
 def app_could_play(g) -> bool:

@@ -9,7 +9,7 @@ import json
 import urllib.request
 
 import pytest
-from test_page import DESKTOP, start_chrome
+from conftest import DESKTOP, start_chrome
 from test_pimc import assert_hint_is_the_solvers, ending, hint_parts, solver_classes
 from test_serve import WAIT, Server, _state, _wait
 

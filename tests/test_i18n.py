@@ -165,8 +165,8 @@ def test_serve_gives_each_phone_its_language_and_remembers_the_picker(tmp_path: 
     pytest.importorskip("uvicorn")
     import urllib.request
 
+    from conftest import start_chrome
     from selenium.webdriver.support.ui import Select, WebDriverWait
-    from test_page import start_chrome
     from test_serve import POSITION, WAIT, Server
 
     rec = tmp_path / "table.gwy"

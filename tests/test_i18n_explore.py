@@ -15,7 +15,6 @@ import pytest
 
 from referee.engine import language as L
 from tests.test_access import AXE_TAGS, _axe_source
-from tests.test_page import start_chrome
 
 ROOT = Path(__file__).resolve().parent.parent
 _LANG_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", L.ENV)
@@ -48,14 +47,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     r = _run("simulate", "-n", "4", "-g", "6", "--seed", "5", "--mistakes", "0.05", "-o", str(record), cache=d / "cache")
     assert r.returncode == 0, r.stderr
     return record, d / "cache"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    drv = start_chrome()
-    drv.set_script_timeout(120)
-    yield drv
-    drv.quit()
 
 
 _HEADINGS = "return Array.from(document.querySelectorAll(arguments[0])).map(function (e) { return e.textContent; })"

@@ -16,6 +16,7 @@ import pytest_lsp
 from conftest import DATA, RECORDS, ROOT
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_lsp import line_of, open_doc
 from test_lsp_editor import Raw as EditorRaw
 
 import referee
@@ -36,21 +37,6 @@ async def urdu(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await lsp_client.shutdown_session()
 
 
-async def open_doc(client: LanguageClient, path: Path, text: str) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
-        uri=uri, language_id="gwy", version=1, text=text)))
-    await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return uri
-
-
-def row(text: str, start: str) -> tuple[int, str]:
-    for i, line in enumerate(text.split("\n")):
-        if line.startswith(start):
-            return i, line
-    raise AssertionError(start)
-
-
 def said(lang: str, words: Any, *args: Any, **kw: Any) -> str:
     with speaking(lang):
         out: str = words(*args, **kw)
@@ -61,7 +47,7 @@ def said(lang: str, words: Any, *args: Any, **kw: Any) -> str:
 async def test_a_hover_on_a_play_is_in_the_editors_language(urdu: LanguageClient) -> None:
     text = PROVED.read_text(encoding="utf-8")
     uri = await open_doc(urdu, PROVED, text)
-    n, line = row(text, "4. West 2♥, North 6♥, East K♣")
+    n, line = line_of(text, "4. West 2♥, North 6♥, East K♣")
     h = await urdu.text_document_hover_async(T.HoverParams(
         text_document=T.TextDocumentIdentifier(uri=uri), position=T.Position(line=n, character=line.index("K♣") + 1)))
     assert h is not None
@@ -101,7 +87,7 @@ async def test_a_diagnostic_is_in_the_editors_language(urdu: LanguageClient) -> 
 async def test_completion_details_and_quick_fix_titles_are_in_the_editors_language(urdu: LanguageClient,
                                                                                    tmp_path: Path) -> None:
     text = FULL.read_text(encoding="utf-8")
-    n, line = row(text, "3. North 4♦, East 5♦")
+    n, line = line_of(text, "3. North 4♦, East 5♦")
     cut = line[: line.index("East")]  # "3. North 4♦, ": East is to play
     typed = text.split("\n")
     typed[n] = cut + "East "
@@ -119,7 +105,7 @@ async def test_completion_details_and_quick_fix_titles_are_in_the_editors_langua
 
     # A hand written out of order: the fix that sorts it; a missing version line: the
     # reader's fix, its title as the reader words it in Urdu.
-    head, hand = row(text, "North ")[1].split(" ", 1)
+    head, hand = line_of(text, "North ")[1].split(" ", 1)
     unsorted = text.replace(f"{head} {hand}", f"{head} {' '.join(reversed(hand.split('#')[0].split()))}", 1)
     unsorted = unsorted.removeprefix("%gwy 1\n")
     uri = await open_doc(urdu, tmp_path / "fixes.gwy", unsorted)
@@ -169,7 +155,7 @@ class Raw(EditorRaw):
             assert self.request("initialize", init)["result"]
             self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
             text = PROVED.read_text(encoding="utf-8")
-            n, line = row(text, "1. West A♠")
+            n, line = line_of(text, "1. West A♠")
             got = self.request("textDocument/hover", {"textDocument": {"uri": PROVED.as_uri()},
                                                       "position": {"line": n, "character": line.index("A♠")}})
             self.request("shutdown", None)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDS, ROOT, run_cli
-from test_page import _open, _page, browser, desktop  # noqa: F401 (the fixtures)
+from test_page import _open, _page, desktop  # noqa: F401 (the fixture)
 
 from referee.engine import language as L
 from referee.table.page import page_strings, plural_table, render, script_counts, script_words
@@ -190,7 +190,7 @@ def test_the_replay_page_in_urdu_says_the_felt_the_chart_and_the_review_in_urdu(
         place="trick-99", number=game["game"], first=have[0], last=have[-1])
 
 
-def test_serves_recorder_in_urdu_says_the_cards_a_seat_may_hold_and_the_counts_in_urdu(tmp_path, browser) -> None:  # noqa: F811
+def test_serves_recorder_in_urdu_says_the_cards_a_seat_may_hold_and_the_counts_in_urdu(tmp_path, browser) -> None:
     """serve's table (the same script) on a phone that chose Urdu: the recorder's card list and
     the felt's counts in the catalogue's words."""
     pytest.importorskip("starlette")
@@ -224,20 +224,10 @@ def test_serves_recorder_in_urdu_says_the_cards_a_seat_may_hold_and_the_counts_i
 
 @pytest.fixture(scope="module")
 def urdu_site(tmp_path_factory):
-    from test_page import start_chrome
-    from test_site import Site, _runtime
+    from test_site import served_site
 
-    runtime = _runtime()
-    root = tmp_path_factory.mktemp("site") / "site"
-    r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
-    assert r.returncode == 0, r.stderr
-    drv = start_chrome()
-    s = Site(root, drv)
-    try:
+    with served_site(tmp_path_factory) as s:
         yield s
-    finally:
-        drv.quit()
-        s.close()
 
 
 def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(urdu_site) -> None:

@@ -25,6 +25,7 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
 
 
 async def open_doc(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    """The document opened in the editor (its text, or the file's), once the server has published its diagnostics."""
     uri = path.as_uri()
     client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
         uri=uri, language_id="gwy", version=1, text=text if text is not None else path.read_text(encoding="utf-8"))))
@@ -33,6 +34,7 @@ async def open_doc(client: LanguageClient, path: Path, text: str | None = None) 
 
 
 def line_of(text: str, start: str) -> tuple[int, str]:
+    """The number and the text of the first line that starts with ``start``."""
     for i, line in enumerate(text.split("\n")):
         if line.startswith(start):
             return i, line

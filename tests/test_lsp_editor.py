@@ -18,6 +18,7 @@ import pytest_lsp
 from conftest import DATA, RECORDS, ROOT
 from lsprotocol import types as T
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_lsp import line_of, open_doc
 
 PROVED = DATA / "invalid" / "M201-renege-proved.gwy"
 PAGAT = RECORDS / "pagat-example.gwy"
@@ -32,23 +33,8 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await lsp_client.shutdown_session()
 
 
-async def open_doc(client: LanguageClient, path: Path, text: str) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(T.DidOpenTextDocumentParams(text_document=T.TextDocumentItem(
-        uri=uri, language_id="gwy", version=1, text=text)))
-    await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return uri
-
-
 def doc_id(uri: str) -> T.TextDocumentIdentifier:
     return T.TextDocumentIdentifier(uri=uri)
-
-
-def row(text: str, start: str) -> tuple[int, str]:
-    for i, line in enumerate(text.split("\n")):
-        if line.startswith(start):
-            return i, line
-    raise AssertionError(start)
 
 
 # ---- judged up to the break -------------------------------------------------------------------------
@@ -63,7 +49,7 @@ async def test_while_a_line_is_typed_the_verdicts_above_it_stay(client: Language
     # The renege of trick 4 (line 15, proved by trick 7) and the line being typed.
     assert codes == [("M201", 14), ("S001", 21)]
     # A hover on an earlier play shows the position, not "syntax errors".
-    n, line = row(text, "4. West 2♥, North 6♥, East K♣")
+    n, line = line_of(text, "4. West 2♥, North 6♥, East K♣")
     h = await client.text_document_hover_async(T.HoverParams(
         text_document=doc_id(uri), position=T.Position(line=n, character=line.index("K♣"))))
     assert h is not None and "hands: North 9, East 10, South 10, West 9" in h.contents.value  # type: ignore[union-attr]
@@ -91,7 +77,7 @@ async def test_a_seats_beginning_has_a_quick_fix_to_its_full_name(client: Langua
     (fix,) = fixes
     assert fix.title == "Write 'West'" and fix.is_preferred and fix.kind == T.CodeActionKind.QuickFix
     (edit,) = fix.edit.changes[uri]  # type: ignore[union-attr]
-    n, line = row(text, "2. W 5h")
+    n, line = line_of(text, "2. W 5h")
     assert edit.new_text == "West"
     assert edit.range == T.Range(start=T.Position(line=n, character=3), end=T.Position(line=n, character=4))
 
@@ -103,7 +89,7 @@ async def test_an_unsorted_hand_and_a_missing_rules_tag_have_fixes(client: Langu
     (tmp_path / "getaway-ref.toml").write_text('rules = "denexa"\n', encoding="utf-8")
     text = (RECORDS / "full-game.gwy").read_text(encoding="utf-8")
     text = "".join(x for x in text.splitlines(True) if not x.startswith("[Rules"))
-    n, line = row(text, "North ")
+    n, line = line_of(text, "North ")
     head, cards = line.split(" ", 1)
     shuffled = " ".join(reversed(cards.split("#")[0].split()))
     text = text.replace(line, f"{head} {shuffled}")
@@ -117,7 +103,7 @@ async def test_an_unsorted_hand_and_a_missing_rules_tag_have_fixes(client: Langu
     assert edit.new_text == " ".join(cards.split("#")[0].split())  # the record's own order is the sorted one
     (rules,) = [a for t, a in titles.items() if t.startswith('Add [Rules "denexa"]')]
     (edit,) = rules.edit.changes[uri]  # type: ignore[union-attr]
-    g, _ = row(text, "%game")
+    g, _ = line_of(text, "%game")
     assert edit.new_text == '[Rules "denexa"]\n' and edit.range.start == T.Position(line=g + 1, character=0)
 
 
@@ -146,7 +132,7 @@ async def test_semantic_tokens_colour_seats_suits_trick_numbers_and_the_mistake(
     toks = await client.text_document_semantic_tokens_full_async(T.SemanticTokensParams(text_document=doc_id(uri)))
     assert toks is not None
     found = decode(toks.data, legend, text)
-    n, _ = row(text, "4. West 2♥, North 6♥, East K♣")
+    n, _ = line_of(text, "4. West 2♥, North 6♥, East K♣")
     on_line = [(w, kind, mods) for line, w, kind, mods in found if line == n]
     assert on_line == [("4.", "number", 0), ("West", "seat", 0), ("2♥", "redCard", 0), ("North", "seat", 0),
                        ("6♥", "redCard", 0), ("East", "seat", 0), ("K♣", "blackCard", 1)]  # East's renege
@@ -168,7 +154,7 @@ async def test_outline_folding_and_hand_sizes(client: LanguageClient, tmp_path: 
     assert [s.name for s in games] == ["game 1: Pagat's worked example", "game 2: Pagat's worked example"]
     assert [c.name for c in games[0].children or []] == [f"trick {k}" for k in range(1, 7)]
     assert (games[0].children or [])[0].detail == "West A♠, North J♠, East A♥, South 10♠"
-    g1, _ = row(text, "%game")
+    g1, _ = line_of(text, "%game")
     g2 = text.split("\n").index("%game", g1 + 1)
     folds = await client.text_document_folding_range_async(T.FoldingRangeParams(text_document=doc_id(uri)))
     rows = text.split("\n")
@@ -179,10 +165,10 @@ async def test_outline_folding_and_hand_sizes(client: LanguageClient, tmp_path: 
                                                  end=T.Position(line=g2 - 1, character=0))))
     by_line = {h.position.line: str(h.label).strip() for h in hints or []}
     # After trick 4 the record's own counts line says North 12, East 9, South 10, West 9.
-    n, line = row(text, "4. West 2♥")
+    n, line = line_of(text, "4. West 2♥")
     assert by_line[n] == "North 12 · East 9 · South 10 · West 9"
     assert hints and all(h.position.character == len(text.split("\n")[h.position.line].rstrip()) for h in hints)
-    n, _ = row(text, "6. South 5♦")
+    n, _ = line_of(text, "6. South 5♦")
     assert by_line[n] == "North 11 · East 8 · South 10 · West 7"  # the counts line after trick 6
     assert len(by_line) == 6  # game 1's trick lines only: the range asked for
 
@@ -293,7 +279,7 @@ def test_quick_edits_are_judged_once_at_their_latest_version() -> None:
     # 20 keystrokes sent at once, as a fast typist's editor sends them: the server judges
     # the latest version, not each one in turn.
     text = PAGAT.read_text(encoding="utf-8")
-    n, line = row(text, "2. West 5♥")
+    n, line = line_of(text, "2. West 5♥")
     col = line.index("9♥") + 2
     c = Raw()
     try:

@@ -12,52 +12,16 @@ import base64
 import hashlib
 import html
 import json
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import DATA, RECORDS, ROOT, run_cli
+from conftest import DATA, DESKTOP, PHONE, RECORDS, ROOT, run_cli
 
 from referee.notation.record import Play
 
 ARTIFACTS = ROOT / "build" / "test-artifacts"
 RENEGE = DATA / "invalid" / "M201-renege.gwy"  # game 1: East throws 10♣ on a diamond lead holding ♦QJT9
-DESKTOP = (1280, 900)
-PHONE = (390, 844)
-
-
-def _browser_paths() -> tuple[str, str] | None:
-    chrome = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    driver = shutil.which("chromedriver")
-    return (chrome, driver) if chrome and driver else None
-
-
-def start_chrome():
-    """A headless Chromium driven by selenium, or a skip (a failure where CI asks for one)."""
-    webdriver = pytest.importorskip("selenium.webdriver")
-    paths = _browser_paths()
-    if paths is None:
-        if os.environ.get("GETAWAY_REQUIRE_BROWSER"):
-            pytest.fail("chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
-        pytest.skip("no chromium/chromedriver on this machine (CI installs them)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = paths[0]
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--window-size={DESKTOP[0]},{DESKTOP[1]}", "--force-device-scale-factor=1"):
-        opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(paths[1]), options=opts)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    drv = start_chrome()
-    yield drv
-    drv.quit()
 
 
 @pytest.fixture

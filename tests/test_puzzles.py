@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from test_page import _data, _errors, _open, _page, browser, desktop  # noqa: F401 (the fixtures)
+from test_page import _data, _errors, _open, _page, desktop  # noqa: F401 (the fixture)
 
 from referee.engine.cards import card_str
 from referee.engine.events import DrawCard, LegalReason, PlayCard, TakeHand

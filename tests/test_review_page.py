@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from conftest import RECORDS, run_cli
-from test_page import _errors, _open, _page, browser, desktop  # noqa: F401 (the fixtures)
+from test_page import _errors, _open, _page, desktop  # noqa: F401 (the fixture)
 
 
 def _note(drv, hidden: bool | None = None) -> dict:

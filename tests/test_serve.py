@@ -22,8 +22,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, run_cli
-from test_page import ARTIFACTS, DESKTOP, PHONE, start_chrome
+from conftest import DESKTOP, PHONE, ROOT, run_cli, start_chrome
+from test_page import ARTIFACTS
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")

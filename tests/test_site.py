@@ -12,6 +12,7 @@ or fail where CI asks for them (``GETAWAY_REQUIRE_BROWSER=1``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -22,12 +23,12 @@ import subprocess
 import sys
 import threading
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from conftest import DATA, RECORDS, ROOT, run_cli
-from test_page import start_chrome
+from conftest import DATA, RECORDS, ROOT, run_cli, start_chrome
 
 from referee.site import INSTALL_HINT, PYODIDE_ENV, PYODIDE_VERSION
 from referee.site.link import decode_game
@@ -165,21 +166,29 @@ class Site:
             self.server.server_close()
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+@contextlib.contextmanager
+def served_site(tmp_path_factory, handler: type[_Files] = _Files) -> Iterator[Site]:
+    """The site as ``getaway-ref site`` writes it, served on 127.0.0.1 to a headless Chromium
+    (the browser and the server stopped at the end); the tests' fixtures open it."""
     runtime = _runtime()
     root = tmp_path_factory.mktemp("site") / "site"
     r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
     assert r.returncode == 0, r.stderr
     drv = start_chrome()
-    s = Site(root, drv)
+    s = Site(root, drv, handler)
     try:
-        drv.get(s.url)
-        s.ready()
         yield s
     finally:
         drv.quit()
         s.close()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    with served_site(tmp_path_factory) as s:
+        s.drv.get(s.url)
+        s.ready()
+        yield s
 
 
 def _texts() -> dict[str, str]:
@@ -321,19 +330,30 @@ def test_a_review_runs_in_a_worker_of_its_own_while_the_page_answers(site: Site,
     assert want.returncode == 0, want.stderr
     site.drv.get(site.url)
     site.ready()
-    # a first check loads what the page's first answer needs (the catalogue of its language),
-    # so the check asked during the review costs what a check costs, not that first load
-    assert site.call("window.getawayRef.check(args[0], args[1]).then(() => true)", text, REVIEWED.name)
+    # The review is held in its worker after its first play (review's test-only `hold`: a blob
+    # URL, worker.mjs's held()) until the check has been answered, so the order below is the
+    # workers' and not the machine's load. Were the check asked of the review's worker, it
+    # could not be answered while the review is held: the script would hang, and fail.
     got = site.call("""(async () => {
       const order = [], told = [];
-      const running = window.getawayRef.review(args[0], {name: args[1], onProgress: (p) => told.push(p)})
-        .then((r) => { order.push('review'); return r; });
-      while (!told.length) await new Promise((ok) => setTimeout(ok, 10));
-      const checked = await window.getawayRef.check(args[0], args[1]);
-      order.push('check');
-      return {order, told, report: await running, checked: checked.files[0].games.length};
+      const hold = URL.createObjectURL(new Blob([]));
+      let reached;
+      const first = new Promise((ok) => { reached = ok; });
+      try {
+        const running = window.getawayRef.review(args[0], {name: args[1], hold, onProgress: (p) => { told.push(p); reached(); }})
+          .then((r) => { order.push('review'); return r; });
+        await Promise.race([first, running]);
+        const checked = await window.getawayRef.check(args[0], args[1]);
+        order.push('check');
+        const toldByThen = told.length;
+        URL.revokeObjectURL(hold);
+        return {order, told, toldByThen, report: await running, checked: checked.files[0].games.length};
+      } finally {
+        URL.revokeObjectURL(hold);
+      }
     })()""", text, REVIEWED.name)
-    assert got["order"] == ["check", "review"]  # answered while the review was still running
+    assert got["order"] == ["check", "review"]  # answered while the review was still running:
+    assert got["toldByThen"] == 1  # held at its first play
     assert got["checked"] == 1
     assert got["report"] == json.loads(want.stdout)
     told = got["told"]

@@ -25,9 +25,8 @@ from typing import ClassVar
 
 import pytest
 from conftest import run_cli
-from test_page import start_chrome
 from test_serve import POSITION, _answer, _click, _moves, _wait
-from test_site import Site, _Files, _runtime
+from test_site import Site, _Files, served_site
 
 from referee.engine import language as L
 from referee.site.build import INDEX_PAGE, MANIFEST, TABLE_PAGE, catalogue_files, page_name
@@ -78,17 +77,8 @@ def _cached(drv) -> dict[str, set[str]]:
 
 @pytest.fixture(scope="module")
 def table_site(tmp_path_factory):
-    runtime = _runtime()
-    root = tmp_path_factory.mktemp("site") / "site"
-    r = run_cli("site", "-o", str(root), "--pyodide", str(runtime))
-    assert r.returncode == 0, r.stderr
-    drv = start_chrome()
-    s = Site(root, drv, _Counted)
-    try:
+    with served_site(tmp_path_factory, _Counted) as s:
         yield s
-    finally:
-        drv.quit()
-        s.close()
 
 
 def _version(drv) -> str | None:

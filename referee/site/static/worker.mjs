@@ -201,9 +201,31 @@ const ops = {
   table: (r, [path, body]) => r.live().call(path, body),
   tableShare: (r) => r.live().share(),
   // review (--format json, or its text), each play's progress sent as it is reached: {id, progress}.
-  review: (r, [text, name, asJson], id) =>
-    r.reviewer().review(text, name ?? null, Boolean(asJson), (game, done, total) => postMessage({ id, progress: { game, done, total } })),
+  review: (r, [text, name, asJson, hold], id) =>
+    r.reviewer().review(text, name ?? null, Boolean(asJson), (game, done, total) => {
+      postMessage({ id, progress: { game, done, total } });
+      hold = held(hold);
+    }),
 };
+
+// A test's hold on a review (tests/test_site.py), inert unless asked: given a blob: URL the
+// page made (review's `hold` option; no page of the site passes one), the review's thread
+// stops after its first play is told, until the page revokes that URL. So a test asks its
+// question while the review is certainly still running, whatever the machine's load. The
+// thread is held by synchronous reads of the URL, the one wait a Worker has without
+// cross-origin isolation (a blob is no network: it works offline), until one fails.
+function held(url) {
+  while (url) {
+    const read = new XMLHttpRequest();
+    try {
+      read.open("GET", url, false);
+      read.send();
+    } catch (e) {
+      return null; // revoked: the review goes on
+    }
+  }
+  return null;
+}
 
 self.onmessage = async (event) => {
   const { id, op, args, lang } = event.data;
