@@ -332,10 +332,13 @@ class Rows:
     trick or game at a time and made into Arrow arrays once a batch (:meth:`take`); the
     others (a few rows a game) as tuples in each schema's order.
 
-    A game is judged as ``check`` judges it (the referee's fast path, which makes no step of
-    the walk but keeps the engine's log of events), and its plays and tricks are read from
-    the record's tricks and those events. A game with findings takes the replay's walk
-    instead, step by step, which says at which item each finding was made."""
+    A game is judged once, as ``check`` judges it (the referee's fast path, which makes no
+    step of the walk but keeps the engine's log of events), and its plays and tricks are read
+    from the record's tricks and that log: a game with no finding at any item a trick or a
+    game at once (:meth:`_from_log`), a game with findings item by item (:meth:`_from_marks`),
+    the referee's marks saying at which item each finding was made. The replay's walk
+    (:meth:`_walk`), step by step, is kept for a log that does not tell the items as the
+    marks say (none is known) and as the reference the two are tested against."""
 
     def __init__(self, first_id: int = 1, review: Reviewer | None = None) -> None:
         self.review = review
@@ -348,12 +351,24 @@ class Rows:
             self._clear(name)
         self.next_id = first_id
         self.syntax_errors = 0
-        self.walked = 0  # games that took the walk (those with findings)
+        self.walked = 0  # games that took the replay's walk
+        self.itemised = 0  # games read item by item (those with findings)
         self._referee = Referee(keep_engine=True)
 
     def _clear(self, name: str) -> None:
         self.cols[name] = {f.name: [] for f in SCHEMAS[name] if f.name not in _DERIVED}
         self.names[name] = []
+
+    def _mark(self) -> dict[str, tuple[int, int]]:
+        """How many rows and seat names each columnar table holds now (for :meth:`_undo`)."""
+        return {name: (len(self.cols[name]["game_id"]), len(self.names[name])) for name in _LOOKUPS}
+
+    def _undo(self, kept: dict[str, tuple[int, int]]) -> None:
+        """Drop what the columnar tables gained since :meth:`_mark`."""
+        for name, (rows, names) in kept.items():
+            for col in self.cols[name].values():
+                del col[rows:]
+            del self.names[name][names:]
 
     def pending(self, name: str) -> int:
         """Rows of table ``name`` not yet taken."""
@@ -378,10 +393,21 @@ class Rows:
         if not walk:
             res = self._referee.judge(g)
             engine, res.engine = res.engine, None  # the final state is not kept past the game
-            if not res.diagnostics and engine is not None:
-                counted = self._from_log(gid, g, engine.events)
+            if engine is not None:
+                log = engine.logged()
+                counted: tuple[int, int, dict[int, tuple[int, int | None, int]]] | None = None
+                if all(d0 == d1 for _, _, d0, d1 in res.off_path.values()):  # no finding at any item
+                    counted = self._from_log(gid, res, log)
+                if counted is None:
+                    kept = self._mark()
+                    self.itemised += 1
+                    counted = self._from_marks(gid, res, log)
+                    if counted is None:
+                        self._undo(kept)  # the rows it had added before the log disagreed
                 if counted is not None:
-                    facts = (res, *counted, {})
+                    facts = (res, *counted)
+            elif res.items == 0:  # not replayed (no deal, a rule set that does not read, ...): no play to tell
+                facts = (res, 0, 0, {})
         if facts is None:
             self.walked += 1
             facts = self._walk(gid, g)
@@ -399,13 +425,16 @@ class Rows:
                  _word(p.before), _word(p.after), _word(p.best), p.verdict or None, p.mark or None,
                  p.chance_before, p.chance_after, p.samples, p.mistake or None))
 
-    def _from_log(self, gid: int, g: Game, events: list[EV.Event]) -> tuple[int, int] | None:
-        """The plays and tricks of a game without findings: the record's tricks give each
-        play's seat, card, trick and place; the engine's events what each play did (its
-        ``Played``), how each trick ended (the events after its last play) and who got away
-        when. The events must tell the record's plays one for one and in order, with no
-        mistake among them; if they do not, None (the caller walks). Returns the takes and
-        draws counted. No object is made a play: lists of ints, a trick or a game at once."""
+    def _from_log(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
+                  ) -> tuple[int, int, dict[int, tuple[int, int | None, int]]] | None:
+        """The plays and tricks of a game with no finding at any item: the record's tricks
+        give each play's seat, card, trick and place; the engine's log (``Engine.logged``)
+        what each play did (its ``Played``), how each trick ended (the events after its last
+        play) and who got away when. The log must tell the record's plays one for one and in
+        order, with no mistake among them; if it does not, None (the caller reads the game
+        item by item). Returns the takes and draws counted, and no finding's place. No
+        object is made a play: lists of ints, a trick or a game at once."""
+        g = res.game
         seats = g.seats
         n = len(seats)
         pseats: list[int] = []
@@ -440,27 +469,39 @@ class Rows:
                 step += 1
                 takes += isinstance(a, Take)
                 draws += isinstance(a, Draw)
-        Played = EV.Played
-        played = [ev for ev in events if type(ev) is Played]
-        if [ev.seat for ev in played] != pseats or [ev.card for ev in played] != pcards:
+        if step != res.items:  # the replay stopped before the record's end
             return None
+        Played = EV.Played
+        played = [e for e in log if e[0] is Played]
+        m = len(pcards)
+        if len(played) != m:
+            return None
+        if m:
+            _, ps, cs, effects = zip(*played)
+            if list(ps) != pseats or list(cs) != pcards:
+                return None
+        else:
+            effects = ()
         # the other events, each with the number of plays before it (its place less the others before it)
-        others = [(i, ev) for i, ev in enumerate(events) if type(ev) is not Played]
         firsts = [t[4] for t in tricks]
         away: list[int] = []  # the plays before each getting away
-        for j, (i, ev) in enumerate(others):
+        j = 0
+        for i, e in enumerate(log):
+            kind = e[0]
+            if kind is Played:
+                continue
             k = i - j
-            if type(ev) is EV.GotAway:
+            j += 1
+            if kind is EV.GotAway:
                 away.append(k)
-            elif type(ev) is EV.TrickToWaste:
+            elif kind is EV.TrickToWaste:
                 if k:  # the trick of the last play before it
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, ev.winner, None]
-            elif type(ev) is EV.PickedUp:
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, e[1], None]
+            elif kind is EV.PickedUp:
                 if k:
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, ev.seat, ev.cards]
-            elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, e[1], e[2]]
+            elif kind is EV.Penalty or kind is EV.MistakeMade:
                 return None
-        m = len(pcards)
         in_game: list[int] = []
         left, before = n, 0
         for k in away:
@@ -479,7 +520,7 @@ class Rows:
         c["seat"].extend(pseats)
         c["player"].extend([base + s for s in pseats])
         c["card"].extend(pcards)
-        c["effect"].extend([_EFFECT[ev.effect] for ev in played])
+        c["effect"].extend(map(_EFFECT.__getitem__, effects))
         c["in_game"].extend(in_game)
         c["legal"].extend([True] * m)
         c["code"].extend([None] * m)
@@ -500,7 +541,145 @@ class Rows:
             c["picked_up_by"].extend([None if s is None else base + s for s in by])
             c["picked_up"].extend(picked)
             c["mistakes"].extend([0] * len(nos))
-        return takes, draws
+        return takes, draws, {}
+
+    def _from_marks(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
+                    ) -> tuple[int, int, dict[int, tuple[int, int | None, int]]] | None:
+        """The plays and tricks of any replayed game, item by item, from the engine's log and
+        the referee's marks of the items it judged off the plain path (``GameResult.off_path``:
+        where each such item's events and findings lie): what the replay's walk gives, with
+        no second replay. A plain play's events are its ``Played`` and those after it, up to
+        the next item's. Returns the takes and draws counted and where each finding was made
+        (as :meth:`_walk`); None if the log does not tell the record's items as the marks say
+        (the caller walks)."""
+        g = res.game
+        seats = g.seats
+        n = len(seats)
+        off = res.off_path
+        items = res.items
+        diags = res.diagnostics
+        end_of_log = len(log)
+        Played, GotAway, Penalty = EV.Played, EV.GotAway, EV.Penalty
+        ToWaste, PickedUp = EV.TrickToWaste, EV.PickedUp
+        p, t_cols = self.cols["plays"], self.cols["tricks"]
+        p_names, t_names = self.names["plays"], self.names["tricks"]
+        p_base, t_base = len(p_names), len(t_names)
+        p_names.extend(seats)
+        t_names.extend(seats)
+        unnamed: int | None = None  # the place of '?' among the plays' names: a seat the game lacks
+
+        def player(s: int) -> int:
+            nonlocal unnamed
+            if 0 <= s < n:
+                return p_base + s
+            if unnamed is None:
+                unnamed = len(p_names)
+                p_names.append("?")
+            return unnamed
+
+        def name(s: int | None) -> int | None:  # a seat as its place among the tricks' names
+            return t_base + s if s is not None and 0 <= s < n else None
+
+        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
+        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
+
+        def close(t: list[Any]) -> None:
+            for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
+                t_cols[col].append(v)
+
+        at: dict[int, tuple[int, int | None, int]] = {}
+        takes = draws = out = 0
+        # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
+        trick: list[Any] | None = None
+        pos = 0  # where the next item's events begin in the log
+        k = 0
+        for a in g.actions:
+            if k >= items:
+                break
+            if type(a) is Trick:
+                plays: Iterable[tuple[int, int, int | None]] = zip(a.seats, a.cards, [a.number] * len(a.cards))
+            elif isinstance(a, (Take, Draw, Stated)):
+                plays = ((-1, -1, None),)
+            else:
+                continue
+            for s, c, tno in plays:
+                if k >= items:
+                    break
+                marks = off.get(k)
+                if marks is None:  # a plain play: its Played first, up to the next item's events
+                    if tno is None or pos >= end_of_log:
+                        return None
+                    first = log[pos]
+                    if first[0] is not Played or first[1] != s or first[2] != c:
+                        return None
+                    start, end = pos, pos + 1
+                    after = off.get(k + 1)
+                    stop = after[0] if after is not None else end_of_log
+                    while end < stop and log[end][0] is not Played:
+                        end += 1
+                    found: list[Diagnostic] = []
+                else:
+                    start, end, d0, d1 = marks
+                    if start != pos:
+                        return None
+                    found = diags[d0:d1]
+                pos = end
+                k += 1
+                in_game = n - out
+                failing: list[Diagnostic] = []
+                if found:  # the few items with findings
+                    failing = [d for d in found if d.is_error]
+                    actor = s if tno is not None else (a.taker if isinstance(a, Take) else
+                                                       a.seat if isinstance(a, Draw) else None)
+                    for d in found:
+                        at[id(d)] = (k, actor, in_game)
+                if tno is None:
+                    takes += isinstance(a, Take)
+                    draws += isinstance(a, Draw)
+                    for i in range(start, end):
+                        e = log[i]
+                        if e[0] is Penalty and trick is not None:  # a trick penalised after the table played on
+                            trick[5:8] = [_PENALTY, name(e[1]), e[2]]
+                        elif e[0] is GotAway:
+                            out += 1
+                    continue
+                if trick is None or trick[0] != tno:
+                    if trick is not None:
+                        close(trick)
+                    trick = [tno, name(s), c, 0, in_game, None, None, None, 0]
+                trick[3] += 1
+                if failing:
+                    trick[8] += 1
+                effect = None
+                for i in range(start, end):
+                    e = log[i]
+                    kind = e[0]
+                    if kind is Played:
+                        effect = _EFFECT[e[3]]
+                    elif kind is ToWaste:
+                        trick[5:8] = [_WASTE, name(e[1]), None]
+                    elif kind is PickedUp:
+                        trick[5:8] = [_PICKUP, name(e[1]), e[2]]
+                    elif kind is Penalty:
+                        trick[5:8] = [_PENALTY, name(e[1]), e[2]]
+                    elif kind is GotAway:
+                        out += 1  # counted from the next item on
+                p_game(gid)
+                p_step(k)
+                p_trick(tno)
+                p_place(trick[3])
+                p_seat(s)
+                p_player(player(s))
+                p_card(c)
+                p_effect(effect)
+                p_in_game(in_game)
+                p_legal(not failing)
+                p_code(failing[0].code if failing else None)
+        if pos != end_of_log:  # events the items did not account for
+            return None
+        if trick is not None:
+            close(trick)
+        return takes, draws, at
 
     def _walk(self, gid: int, g: Game) -> tuple[GameResult, int, int, dict[int, tuple[int, int | None, int]]]:
         """The plays and tricks of any game, from the replay's walk, step by step. Returns
