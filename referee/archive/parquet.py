@@ -476,22 +476,18 @@ class Rows:
         m = len(pcards)
         if len(played) != m:
             return None
+        effects: tuple[Any, ...] = ()
         if m:
-            _, ps, cs, effects = zip(*played)
-            if list(ps) != pseats or list(cs) != pcards:
+            _, played_seats, played_cards, effects = zip(*played)
+            if list(played_seats) != pseats or list(played_cards) != pcards:
                 return None
-        else:
-            effects = ()
         # the other events, each with the number of plays before it (its place less the others before it)
         firsts = [t[4] for t in tricks]
         away: list[int] = []  # the plays before each getting away
-        j = 0
-        for i, e in enumerate(log):
+        others = [(i, e) for i, e in enumerate(log) if e[0] is not Played]
+        for j, (i, e) in enumerate(others):
             kind = e[0]
-            if kind is Played:
-                continue
             k = i - j
-            j += 1
             if kind is EV.GotAway:
                 away.append(k)
             elif kind is EV.TrickToWaste:
@@ -591,6 +587,11 @@ class Rows:
         takes = draws = out = 0
         # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
         trick: list[Any] | None = None
+        # where each Played lies in the log (and the log's end, after the last): a plain
+        # play's events run from its Played to the next one, or to the next item's marks
+        played_at = [i for i, e in enumerate(log) if e[0] is Played]
+        played_at.append(end_of_log)
+        nxt = 0  # the first Played not yet accounted for
         pos = 0  # where the next item's events begin in the log
         k = 0
         for a in g.actions:
@@ -607,21 +608,23 @@ class Rows:
                     break
                 marks = off.get(k)
                 if marks is None:  # a plain play: its Played first, up to the next item's events
-                    if tno is None or pos >= end_of_log:
+                    if tno is None or played_at[nxt] != pos or pos == end_of_log:
                         return None
                     first = log[pos]
-                    if first[0] is not Played or first[1] != s or first[2] != c:
+                    if first[1] != s or first[2] != c:
                         return None
-                    start, end = pos, pos + 1
+                    nxt += 1
+                    start, end = pos, played_at[nxt]
                     after = off.get(k + 1)
-                    stop = after[0] if after is not None else end_of_log
-                    while end < stop and log[end][0] is not Played:
-                        end += 1
+                    if after is not None and after[0] < end:
+                        end = after[0]
                     found: list[Diagnostic] = []
                 else:
                     start, end, d0, d1 = marks
                     if start != pos:
                         return None
+                    while played_at[nxt] < end:
+                        nxt += 1
                     found = diags[d0:d1]
                 pos = end
                 k += 1
@@ -636,8 +639,7 @@ class Rows:
                 if tno is None:
                     takes += isinstance(a, Take)
                     draws += isinstance(a, Draw)
-                    for i in range(start, end):
-                        e = log[i]
+                    for e in log[start:end]:
                         if e[0] is Penalty and trick is not None:  # a trick penalised after the table played on
                             trick[5:8] = [_PENALTY, name(e[1]), e[2]]
                         elif e[0] is GotAway:
@@ -651,8 +653,7 @@ class Rows:
                 if failing:
                     trick[8] += 1
                 effect = None
-                for i in range(start, end):
-                    e = log[i]
+                for e in log[start:end]:
                     kind = e[0]
                     if kind is Played:
                         effect = _EFFECT[e[3]]
