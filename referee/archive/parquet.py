@@ -32,6 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -207,10 +208,34 @@ _TRICK_COLUMNS = tuple(f.name for f in SCHEMAS["tricks"])
 _PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED)
 
 
-def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa.RecordBatch:
+# The columns of the columnar tables that are never null and hold ints (a bool as 0 or 1):
+# kept in typed arrays (array.array, the Python standard library's), which Arrow reads in
+# place, so a batch of them costs no conversion; each with its typecode and Arrow type.
+_PACKED: dict[str, dict[str, tuple[str, pa.DataType]]] = {
+    "plays": {"game_id": ("i", pa.int32()), "step": ("i", pa.int32()), "trick": ("h", pa.int16()),
+              "place": ("b", pa.int8()), "seat": ("b", pa.int8()), "player": ("i", pa.int32()),
+              "card": ("b", pa.int8()), "in_game": ("b", pa.int8()), "legal": ("b", pa.int8())},
+    "tricks": {"game_id": ("i", pa.int32()), "trick": ("h", pa.int16()), "lead_card": ("b", pa.int8()),
+               "cards": ("b", pa.int8()), "in_game": ("b", pa.int8()), "mistakes": ("b", pa.int8())},
+}
+
+
+def _arrow(col: list[Any] | array[int], type_: pa.DataType) -> pa.Array:
+    """A column as an Arrow array: a typed array read in place, a list converted."""
+    if isinstance(col, array):
+        packed = pa.Array.from_buffers(_PACKED_TYPE[col.typecode], len(col), [None, pa.py_buffer(col)])
+        return packed if packed.type == type_ else pc.cast(packed, type_)
+    return pa.array(col, type_)
+
+
+_PACKED_TYPE = {"b": pa.int8(), "h": pa.int16(), "i": pa.int32()}
+
+
+def columns_batch(name: str, cols: dict[str, Any], names: list[str]) -> pa.RecordBatch:
     """A columnar table's buffers (:class:`Rows`) as one record batch: each column one Arrow
-    array, made in one step from its list; the text columns looked up from their codes (a
-    ``take``, in C), so no string is made a row in Python."""
+    array, read in place from its typed array or made in one step from its list; the text
+    columns looked up from their codes (a ``take``, in C), so no string is made a row in
+    Python."""
     schema = SCHEMAS[name]
     lookups = _LOOKUPS[name]
     seat_names = pa.array(names, pa.string())
@@ -218,10 +243,10 @@ def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa
     for f in schema:
         if f.name in lookups:
             source, words = lookups[f.name]
-            codes = pa.array(cols[source], pa.int32())
+            codes = _arrow(cols[source], pa.int32())
             arrays.append((seat_names if words is None else words).take(codes))
         else:
-            arrays.append(pa.array(cols[f.name], f.type))
+            arrays.append(_arrow(cols[f.name], f.type))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -344,7 +369,7 @@ class Rows:
         self.review = review
         self.tables: tuple[str, ...] = (*TABLES, *((REVIEWED,) if review else ()))
         self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in self.tables if name not in _LOOKUPS}
-        self.cols: dict[str, dict[str, list[Any]]] = {}
+        self.cols: dict[str, dict[str, Any]] = {}  # a list, or a typed array (_PACKED)
         # each columnar table's seat names, a game's seats at a time (its name columns index them)
         self.names: dict[str, list[str]] = {}
         for name in _LOOKUPS:
@@ -356,7 +381,9 @@ class Rows:
         self._referee = Referee(keep_engine=True)
 
     def _clear(self, name: str) -> None:
-        self.cols[name] = {f.name: [] for f in SCHEMAS[name] if f.name not in _DERIVED}
+        packed = _PACKED[name]
+        self.cols[name] = {f.name: array(packed[f.name][0]) if f.name in packed else []
+                           for f in SCHEMAS[name] if f.name not in _DERIVED}
         self.names[name] = []
 
     def _mark(self) -> dict[str, tuple[int, int]]:
