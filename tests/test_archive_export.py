@@ -215,21 +215,25 @@ def test_workers_write_the_same_tables_as_one_process(archive, tmp_path):
     assert r.returncode == 2 and "--jobs goes with --format parquet" in r.stderr
 
 
-def test_games_without_findings_are_read_from_the_judges_events_as_the_walk_reads_them(archive):
-    """The export's fast path (a game judged as check judges it, its plays read from the
-    engine's events) gives every row the replay's walk gives, game for game; games with
-    findings take the walk."""
+def test_every_game_is_read_from_the_judges_log_as_the_walk_reads_it(archive):
+    """The export judges each game once, as check judges it, and reads its plays from the
+    engine's log: a game without findings a trick at a time, a game with findings item by
+    item, the referee's marks saying at which item each finding was made. Every row is the
+    one the replay's walk, step by step, gives, game for game, and no game needs the walk."""
     from referee.archive.parquet import Rows, games_of
 
-    files = [archive / "a.gwy", archive / "b.gwy", *sorted((ROOT / "records").glob("*.gwy"))]
+    files = [archive / "a.gwy", archive / "b.gwy", *sorted((ROOT / "records").glob("*.gwy")),
+             *sorted((ROOT / "tests" / "data").rglob("*.gwy"))]
     fast, walked = Rows(), Rows()
     for g in games_of(files):
         fast.game(g)
     for g in games_of(files):
         walked.game(g, walk=True)
-    assert walked.walked == fast.next_id - 1
-    assert 0 < fast.walked < walked.walked  # both ways were taken
+    games = fast.next_id - 1
+    assert walked.walked == games and fast.walked == 0
+    assert 10 <= fast.itemised < games  # both ways were taken
     assert sum(1 for g in fast.rows["games"] if g[-4:-1] == (0, 0, 0)) >= 10  # games without findings
+    assert sum(1 for g in fast.rows["games"] if g[-3]) >= 10  # games with table mistakes
     for t in TABLES:
         assert fast.take(t).to_pylist() == walked.take(t).to_pylist(), t
 

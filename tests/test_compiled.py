@@ -7,6 +7,7 @@ exactly as through the Python modules: the same report, byte for byte, and the s
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,27 @@ def test_the_compiled_solver_reviews_alike(compiled: Path) -> None:
         theirs = subprocess.run(args, cwd=compiled, capture_output=True, text=True, timeout=TIMEOUT)
         assert ours.returncode == 0 and "blunder" in ours.stdout
         assert (theirs.returncode, theirs.stdout, theirs.stderr) == (ours.returncode, ours.stdout, ours.stderr)
+
+
+def test_the_compiled_export_writes_the_same_tables(compiled: Path, tmp_path: Path) -> None:
+    # The Parquet export's per-game code (archive/parquet.py) is compiled too: the same tables,
+    # schema and rows, from a simulated archive with table mistakes (games read item by item)
+    # and the records, and the same summary line.
+    pq = pytest.importorskip("pyarrow.parquet")
+    club = tmp_path / "club"
+    shutil.copytree(ROOT / "records", club)
+    subprocess.run([sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "60", "--seed", "11",
+                    "--mistakes", "0.05", "-o", str(club / "mistakes.gwy")], cwd=ROOT, check=True, capture_output=True)
+    said = []
+    for cwd, out in ((ROOT, tmp_path / "ours"), (compiled, tmp_path / "theirs")):
+        r = subprocess.run([sys.executable, "-m", "referee", "export", "--format", "parquet", "--jobs", "1", str(club),
+                            "-o", str(out)], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+        assert r.returncode == 0, r.stderr
+        said.append(r.stdout.replace(str(out), "DIR"))
+    assert said[0] == said[1] and " 0 diagnostics" not in said[0]
+    for table in ("games", "seats", "tricks", "plays", "diagnostics"):
+        ours, theirs = (pq.read_table(tmp_path / side / f"{table}.parquet") for side in ("ours", "theirs"))
+        assert ours.num_rows and theirs.equals(ours), table
 
 
 def test_version_says_which_build_runs(compiled: Path) -> None:

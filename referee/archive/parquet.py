@@ -32,6 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
+from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -207,10 +208,34 @@ _TRICK_COLUMNS = tuple(f.name for f in SCHEMAS["tricks"])
 _PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED)
 
 
-def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa.RecordBatch:
+# The columns of the columnar tables that are never null and hold ints (a bool as 0 or 1):
+# kept in typed arrays (array.array, the Python standard library's), which Arrow reads in
+# place, so a batch of them costs no conversion; each with its typecode and Arrow type.
+_PACKED: dict[str, dict[str, tuple[str, pa.DataType]]] = {
+    "plays": {"game_id": ("i", pa.int32()), "step": ("i", pa.int32()), "trick": ("h", pa.int16()),
+              "place": ("b", pa.int8()), "seat": ("b", pa.int8()), "player": ("i", pa.int32()),
+              "card": ("b", pa.int8()), "in_game": ("b", pa.int8()), "legal": ("b", pa.int8())},
+    "tricks": {"game_id": ("i", pa.int32()), "trick": ("h", pa.int16()), "lead_card": ("b", pa.int8()),
+               "cards": ("b", pa.int8()), "in_game": ("b", pa.int8()), "mistakes": ("b", pa.int8())},
+}
+
+
+def _arrow(col: list[Any] | array[int], type_: pa.DataType) -> pa.Array:
+    """A column as an Arrow array: a typed array read in place, a list converted."""
+    if isinstance(col, array):
+        packed = pa.Array.from_buffers(_PACKED_TYPE[col.typecode], len(col), [None, pa.py_buffer(col)])
+        return packed if packed.type == type_ else pc.cast(packed, type_)
+    return pa.array(col, type_)
+
+
+_PACKED_TYPE = {"b": pa.int8(), "h": pa.int16(), "i": pa.int32()}
+
+
+def columns_batch(name: str, cols: dict[str, Any], names: list[str]) -> pa.RecordBatch:
     """A columnar table's buffers (:class:`Rows`) as one record batch: each column one Arrow
-    array, made in one step from its list; the text columns looked up from their codes (a
-    ``take``, in C), so no string is made a row in Python."""
+    array, read in place from its typed array or made in one step from its list; the text
+    columns looked up from their codes (a ``take``, in C), so no string is made a row in
+    Python."""
     schema = SCHEMAS[name]
     lookups = _LOOKUPS[name]
     seat_names = pa.array(names, pa.string())
@@ -218,10 +243,10 @@ def columns_batch(name: str, cols: dict[str, list[Any]], names: list[str]) -> pa
     for f in schema:
         if f.name in lookups:
             source, words = lookups[f.name]
-            codes = pa.array(cols[source], pa.int32())
+            codes = _arrow(cols[source], pa.int32())
             arrays.append((seat_names if words is None else words).take(codes))
         else:
-            arrays.append(pa.array(cols[f.name], f.type))
+            arrays.append(_arrow(cols[f.name], f.type))
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -332,28 +357,45 @@ class Rows:
     trick or game at a time and made into Arrow arrays once a batch (:meth:`take`); the
     others (a few rows a game) as tuples in each schema's order.
 
-    A game is judged as ``check`` judges it (the referee's fast path, which makes no step of
-    the walk but keeps the engine's log of events), and its plays and tricks are read from
-    the record's tricks and those events. A game with findings takes the replay's walk
-    instead, step by step, which says at which item each finding was made."""
+    A game is judged once, as ``check`` judges it (the referee's fast path, which makes no
+    step of the walk but keeps the engine's log of events), and its plays and tricks are read
+    from the record's tricks and that log: a game with no finding at any item a trick or a
+    game at once (:meth:`_from_log`), a game with findings item by item (:meth:`_from_marks`),
+    the referee's marks saying at which item each finding was made. The replay's walk
+    (:meth:`_walk`), step by step, is kept for a log that does not tell the items as the
+    marks say (none is known) and as the reference the two are tested against."""
 
     def __init__(self, first_id: int = 1, review: Reviewer | None = None) -> None:
         self.review = review
         self.tables: tuple[str, ...] = (*TABLES, *((REVIEWED,) if review else ()))
         self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in self.tables if name not in _LOOKUPS}
-        self.cols: dict[str, dict[str, list[Any]]] = {}
+        self.cols: dict[str, dict[str, Any]] = {}  # a list, or a typed array (_PACKED)
         # each columnar table's seat names, a game's seats at a time (its name columns index them)
         self.names: dict[str, list[str]] = {}
         for name in _LOOKUPS:
             self._clear(name)
         self.next_id = first_id
         self.syntax_errors = 0
-        self.walked = 0  # games that took the walk (those with findings)
+        self.walked = 0  # games that took the replay's walk
+        self.itemised = 0  # games read item by item (those with findings)
         self._referee = Referee(keep_engine=True)
 
     def _clear(self, name: str) -> None:
-        self.cols[name] = {f.name: [] for f in SCHEMAS[name] if f.name not in _DERIVED}
+        packed = _PACKED[name]
+        self.cols[name] = {f.name: array(packed[f.name][0]) if f.name in packed else []
+                           for f in SCHEMAS[name] if f.name not in _DERIVED}
         self.names[name] = []
+
+    def _mark(self) -> dict[str, tuple[int, int]]:
+        """How many rows and seat names each columnar table holds now (for :meth:`_undo`)."""
+        return {name: (len(self.cols[name]["game_id"]), len(self.names[name])) for name in _LOOKUPS}
+
+    def _undo(self, kept: dict[str, tuple[int, int]]) -> None:
+        """Drop what the columnar tables gained since :meth:`_mark`."""
+        for name, (rows, names) in kept.items():
+            for col in self.cols[name].values():
+                del col[rows:]
+            del self.names[name][names:]
 
     def pending(self, name: str) -> int:
         """Rows of table ``name`` not yet taken."""
@@ -378,10 +420,21 @@ class Rows:
         if not walk:
             res = self._referee.judge(g)
             engine, res.engine = res.engine, None  # the final state is not kept past the game
-            if not res.diagnostics and engine is not None:
-                counted = self._from_log(gid, g, engine.events)
+            if engine is not None:
+                log = engine.logged()
+                counted: tuple[int, int, dict[int, tuple[int, int | None, int]]] | None = None
+                if all(d0 == d1 for _, _, d0, d1 in res.off_path.values()):  # no finding at any item
+                    counted = self._from_log(gid, res, log)
+                if counted is None:
+                    kept = self._mark()
+                    self.itemised += 1
+                    counted = self._from_marks(gid, res, log)
+                    if counted is None:
+                        self._undo(kept)  # the rows it had added before the log disagreed
                 if counted is not None:
-                    facts = (res, *counted, {})
+                    facts = (res, *counted)
+            elif res.items == 0:  # not replayed (no deal, a rule set that does not read, ...): no play to tell
+                facts = (res, 0, 0, {})
         if facts is None:
             self.walked += 1
             facts = self._walk(gid, g)
@@ -399,13 +452,16 @@ class Rows:
                  _word(p.before), _word(p.after), _word(p.best), p.verdict or None, p.mark or None,
                  p.chance_before, p.chance_after, p.samples, p.mistake or None))
 
-    def _from_log(self, gid: int, g: Game, events: list[EV.Event]) -> tuple[int, int] | None:
-        """The plays and tricks of a game without findings: the record's tricks give each
-        play's seat, card, trick and place; the engine's events what each play did (its
-        ``Played``), how each trick ended (the events after its last play) and who got away
-        when. The events must tell the record's plays one for one and in order, with no
-        mistake among them; if they do not, None (the caller walks). Returns the takes and
-        draws counted. No object is made a play: lists of ints, a trick or a game at once."""
+    def _from_log(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
+                  ) -> tuple[int, int, dict[int, tuple[int, int | None, int]]] | None:
+        """The plays and tricks of a game with no finding at any item: the record's tricks
+        give each play's seat, card, trick and place; the engine's log (``Engine.logged``)
+        what each play did (its ``Played``), how each trick ended (the events after its last
+        play) and who got away when. The log must tell the record's plays one for one and in
+        order, with no mistake among them; if it does not, None (the caller reads the game
+        item by item). Returns the takes and draws counted, and no finding's place. No
+        object is made a play: lists of ints, a trick or a game at once."""
+        g = res.game
         seats = g.seats
         n = len(seats)
         pseats: list[int] = []
@@ -440,27 +496,35 @@ class Rows:
                 step += 1
                 takes += isinstance(a, Take)
                 draws += isinstance(a, Draw)
-        Played = EV.Played
-        played = [ev for ev in events if type(ev) is Played]
-        if [ev.seat for ev in played] != pseats or [ev.card for ev in played] != pcards:
+        if step != res.items:  # the replay stopped before the record's end
             return None
+        Played = EV.Played
+        played = [e for e in log if e[0] is Played]
+        m = len(pcards)
+        if len(played) != m:
+            return None
+        effects: tuple[Any, ...] = ()
+        if m:
+            _, played_seats, played_cards, effects = zip(*played)
+            if list(played_seats) != pseats or list(played_cards) != pcards:
+                return None
         # the other events, each with the number of plays before it (its place less the others before it)
-        others = [(i, ev) for i, ev in enumerate(events) if type(ev) is not Played]
         firsts = [t[4] for t in tricks]
         away: list[int] = []  # the plays before each getting away
-        for j, (i, ev) in enumerate(others):
+        others = [(i, e) for i, e in enumerate(log) if e[0] is not Played]
+        for j, (i, e) in enumerate(others):
+            kind = e[0]
             k = i - j
-            if type(ev) is EV.GotAway:
+            if kind is EV.GotAway:
                 away.append(k)
-            elif type(ev) is EV.TrickToWaste:
+            elif kind is EV.TrickToWaste:
                 if k:  # the trick of the last play before it
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, ev.winner, None]
-            elif type(ev) is EV.PickedUp:
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, e[1], None]
+            elif kind is EV.PickedUp:
                 if k:
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, ev.seat, ev.cards]
-            elif type(ev) is EV.Penalty or type(ev) is EV.MistakeMade:
+                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, e[1], e[2]]
+            elif kind is EV.Penalty or kind is EV.MistakeMade:
                 return None
-        m = len(pcards)
         in_game: list[int] = []
         left, before = n, 0
         for k in away:
@@ -479,7 +543,7 @@ class Rows:
         c["seat"].extend(pseats)
         c["player"].extend([base + s for s in pseats])
         c["card"].extend(pcards)
-        c["effect"].extend([_EFFECT[ev.effect] for ev in played])
+        c["effect"].extend(map(_EFFECT.__getitem__, effects))
         c["in_game"].extend(in_game)
         c["legal"].extend([True] * m)
         c["code"].extend([None] * m)
@@ -500,7 +564,150 @@ class Rows:
             c["picked_up_by"].extend([None if s is None else base + s for s in by])
             c["picked_up"].extend(picked)
             c["mistakes"].extend([0] * len(nos))
-        return takes, draws
+        return takes, draws, {}
+
+    def _from_marks(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
+                    ) -> tuple[int, int, dict[int, tuple[int, int | None, int]]] | None:
+        """The plays and tricks of any replayed game, item by item, from the engine's log and
+        the referee's marks of the items it judged off the plain path (``GameResult.off_path``:
+        where each such item's events and findings lie): what the replay's walk gives, with
+        no second replay. A plain play's events are its ``Played`` and those after it, up to
+        the next item's. Returns the takes and draws counted and where each finding was made
+        (as :meth:`_walk`); None if the log does not tell the record's items as the marks say
+        (the caller walks)."""
+        g = res.game
+        seats = g.seats
+        n = len(seats)
+        off = res.off_path
+        items = res.items
+        diags = res.diagnostics
+        end_of_log = len(log)
+        Played, GotAway, Penalty = EV.Played, EV.GotAway, EV.Penalty
+        ToWaste, PickedUp = EV.TrickToWaste, EV.PickedUp
+        p, t_cols = self.cols["plays"], self.cols["tricks"]
+        p_names, t_names = self.names["plays"], self.names["tricks"]
+        p_base, t_base = len(p_names), len(t_names)
+        p_names.extend(seats)
+        t_names.extend(seats)
+        unnamed: int | None = None  # the place of '?' among the plays' names: a seat the game lacks
+
+        def player(s: int) -> int:
+            nonlocal unnamed
+            if 0 <= s < n:
+                return p_base + s
+            if unnamed is None:
+                unnamed = len(p_names)
+                p_names.append("?")
+            return unnamed
+
+        def name(s: int | None) -> int | None:  # a seat as its place among the tricks' names
+            return t_base + s if s is not None and 0 <= s < n else None
+
+        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
+        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
+
+        def close(t: list[Any]) -> None:
+            for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
+                t_cols[col].append(v)
+
+        at: dict[int, tuple[int, int | None, int]] = {}
+        takes = draws = out = 0
+        # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
+        trick: list[Any] | None = None
+        # where each Played lies in the log (and the log's end, after the last): a plain
+        # play's events run from its Played to the next one, or to the next item's marks
+        played_at = [i for i, e in enumerate(log) if e[0] is Played]
+        played_at.append(end_of_log)
+        nxt = 0  # the first Played not yet accounted for
+        pos = 0  # where the next item's events begin in the log
+        k = 0
+        for a in g.actions:
+            if k >= items:
+                break
+            if type(a) is Trick:
+                plays: Iterable[tuple[int, int, int | None]] = zip(a.seats, a.cards, [a.number] * len(a.cards))
+            elif isinstance(a, (Take, Draw, Stated)):
+                plays = ((-1, -1, None),)
+            else:
+                continue
+            for s, c, tno in plays:
+                if k >= items:
+                    break
+                marks = off.get(k)
+                if marks is None:  # a plain play: its Played first, up to the next item's events
+                    if tno is None or played_at[nxt] != pos or pos == end_of_log:
+                        return None
+                    first = log[pos]
+                    if first[1] != s or first[2] != c:
+                        return None
+                    nxt += 1
+                    start, end = pos, played_at[nxt]
+                    after = off.get(k + 1)
+                    if after is not None and after[0] < end:
+                        end = after[0]
+                    found: list[Diagnostic] = []
+                else:
+                    start, end, d0, d1 = marks
+                    if start != pos:
+                        return None
+                    while played_at[nxt] < end:
+                        nxt += 1
+                    found = diags[d0:d1]
+                pos = end
+                k += 1
+                in_game = n - out
+                failing: list[Diagnostic] = []
+                if found:  # the few items with findings
+                    failing = [d for d in found if d.is_error]
+                    actor = s if tno is not None else (a.taker if isinstance(a, Take) else
+                                                       a.seat if isinstance(a, Draw) else None)
+                    for d in found:
+                        at[id(d)] = (k, actor, in_game)
+                if tno is None:
+                    takes += isinstance(a, Take)
+                    draws += isinstance(a, Draw)
+                    for e in log[start:end]:
+                        if e[0] is Penalty and trick is not None:  # a trick penalised after the table played on
+                            trick[5:8] = [_PENALTY, name(e[1]), e[2]]
+                        elif e[0] is GotAway:
+                            out += 1
+                    continue
+                if trick is None or trick[0] != tno:
+                    if trick is not None:
+                        close(trick)
+                    trick = [tno, name(s), c, 0, in_game, None, None, None, 0]
+                trick[3] += 1
+                if failing:
+                    trick[8] += 1
+                effect = None
+                for e in log[start:end]:
+                    kind = e[0]
+                    if kind is Played:
+                        effect = _EFFECT[e[3]]
+                    elif kind is ToWaste:
+                        trick[5:8] = [_WASTE, name(e[1]), None]
+                    elif kind is PickedUp:
+                        trick[5:8] = [_PICKUP, name(e[1]), e[2]]
+                    elif kind is Penalty:
+                        trick[5:8] = [_PENALTY, name(e[1]), e[2]]
+                    elif kind is GotAway:
+                        out += 1  # counted from the next item on
+                p_game(gid)
+                p_step(k)
+                p_trick(tno)
+                p_place(trick[3])
+                p_seat(s)
+                p_player(player(s))
+                p_card(c)
+                p_effect(effect)
+                p_in_game(in_game)
+                p_legal(not failing)
+                p_code(failing[0].code if failing else None)
+        if pos != end_of_log:  # events the items did not account for
+            return None
+        if trick is not None:
+            close(trick)
+        return takes, draws, at
 
     def _walk(self, gid: int, g: Game) -> tuple[GameResult, int, int, dict[int, tuple[int, int | None, int]]]:
         """The plays and tricks of any game, from the replay's walk, step by step. Returns

@@ -221,6 +221,13 @@ class TableState:
             made.append(entry[0](*entry[1:]))
         return made[mark:]
 
+    def logged(self, mark: int = 0) -> list[tuple[Any, ...]]:
+        """The events after ``mark`` as the engine logs them, not made into values: each
+        ``(event class, its fields in order)``, so ``entry[0](*entry[1:])`` is the event
+        :meth:`events_since` would give. For a reader of whole archives (the Parquet export),
+        which reads every event of every game and makes no object per play."""
+        return self._log[mark:]
+
     @property
     def events(self) -> list[Event]:
         """Every event of the game so far, in order."""

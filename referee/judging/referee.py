@@ -369,6 +369,7 @@ class _Walk(Judging):
                 yield from self._item(k, -1, -1, None, a, -1, snapshots, with_steps)
                 seen = self.engine.hands_seen()
                 k += 1
+        self.res.items = k
 
     def _item(self, k: int, s: int, c: int, tno: int | None, a: Trick | Take | Draw | Counts, i: int,
               snapshots: bool, with_steps: bool) -> Iterator[Step]:
@@ -376,7 +377,7 @@ class _Walk(Judging):
         plays ``c`` to the record's trick ``tno``), or the take, draw or count ``a``."""
         e = self.engine
         before = e.copy() if snapshots else e
-        marks = (e.event_count() if with_steps else 0, len(self.res.diagnostics))
+        marks = (e.event_count(), len(self.res.diagnostics))
         play = isinstance(a, Trick)
         if e.played_on() and (not play or tno != self.open_rec):
             if not isinstance(a, Take) or self.late_penalty is None:
@@ -394,6 +395,9 @@ class _Walk(Judging):
             else:
                 self._counts(a)
         finally:
+            res = self.res
+            res.off_path[k] = (marks[0], self.engine.event_count(), marks[1], len(res.diagnostics))
+            res.items = k + 1
             if with_steps:
                 after = self.engine
                 item = a if not isinstance(a, Trick) else a.plays[i]

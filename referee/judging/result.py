@@ -37,6 +37,15 @@ class GameResult:
     sizes: list[int] = field(default_factory=list)
     finished: bool = False
     engine: E.Engine | None = None
+    # The replay's items (plays, takes, draws, counts, 0 up) it judged, and, for each item it
+    # judged off the plain path (every take, draw and count, every mistake, every play the
+    # engine did not accept at once), where that item's events and findings lie: (events
+    # logged before it, after it, diagnostics before it, after it). A plain play is not
+    # listed: its events are its Played and what followed, up to the next item's. Read with
+    # the engine's ``logged()``, they say at which item each event and finding happened with
+    # no second walk (the Parquet export).
+    items: int = 0
+    off_path: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
 
     @property
     def errors(self) -> int:

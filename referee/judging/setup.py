@@ -4,7 +4,7 @@ and the findings so far (:class:`Judging`); :meth:`Judging.setup` makes the engi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from referee.engine import cards as C
 from referee.engine import state as E
@@ -71,23 +71,10 @@ class Judging:
         n = len(game.seats)
         pack_once, pack_twice = E.pack_masks(rules)
         pack_size = pack_once.bit_count() + pack_twice.bit_count()
-        seen: dict[int, int] = {}
-        fatal = False
+        placing = _Placing(self, pack_once, pack_twice, "" if isinstance(setup, Deal) else "position")
+        seen = placing.seen
+        place = placing.place
         placed = 0
-
-        def place(card: int, span: Span, where: str) -> bool:
-            nonlocal fatal
-            allowed = (1 if pack_once & C.BIT[card] else 0) + (1 if pack_twice & C.BIT[card] else 0)
-            seen[card] = seen.get(card, 0) + 1
-            if seen[card] > allowed:
-                # i18n: how often a card is dealt or placed: "{card} is dealt twice"
-                what = _("twice") if allowed == 1 else _("three times")
-                self.tell(Code.DEALT_TWICE, span, "" if isinstance(setup, Deal) else "position",
-                          card=C.card_str(card), times=what, where=where,
-                          help=_("correct the hands so that every card appears as often as the pack holds it"))
-                fatal = True
-                return False
-            return True
 
         if isinstance(setup, Deal) and not pack_twice:
             dealt_hands = setup.hands
@@ -126,7 +113,7 @@ class Judging:
                     hands[h.seat] = h.size
                 placed += h.size
         if isinstance(setup, Deal):
-            if fatal:
+            if placing.fatal:
                 raise Stopped(_("the deal cannot be true"))
             if placed != pack_size:
                 missing = ""
@@ -142,7 +129,7 @@ class Judging:
             self._check_even(setup)
             # As above: a seat the deal leaves out holds no cards.
             return E.Engine.from_deal(rules, [h if h is not None else 0 for h in hands], check=False)
-        return self._position(setup, hands, placed, pack_size, place, lambda: fatal)
+        return self._position(setup, hands, placed, pack_size, placing)
 
     def _check_even(self, deal: Deal) -> None:
         game, rules = self.game, self.rules
@@ -173,7 +160,7 @@ class Judging:
                           seats=", ".join(game.seats[s] for s in after[:extra]), seat=game.seats[h.seat], size=h.size)
 
     def _position(self, pos: Position, hands: list[list[int] | int | None], placed: int, pack_size: int,
-                  place: Callable[[int, Span, str], bool], fatal: Callable[[], bool]) -> E.Engine:
+                  placing: _Placing) -> E.Engine:
         game, rules = self.game, self.rules
         outs: list[int] = [o.seat for o in pos.of(Out)]
         wastes = pos.of(Waste)
@@ -181,13 +168,13 @@ class Judging:
         waste_arg: list[int] | int | None = None
         if waste is not None and waste.cards is not None:
             for c in waste.cards:
-                place(c, waste.span, W.source_words(None, game.seats))
+                placing.place(c, waste.span, W.source_words(None, game.seats))
             waste_arg = list(waste.cards)
             placed += len(waste.cards)
         elif waste is not None and waste.size is not None:
             waste_arg = waste.size
             placed += waste.size
-        if fatal():
+        if placing.fatal:
             raise Stopped(_("the position cannot be true"))
         if waste is None or waste.rest:
             if placed > pack_size:
@@ -224,3 +211,35 @@ class Judging:
                 raise Stopped(_("the position cannot be true"))
             trump = trumps[0].suit
         return E.Engine.from_position(rules, hands, outs, waste_arg, lead, trick_no, trump)
+
+
+class _Placing:
+    """The cards of a deal or position placed one by one (:meth:`Judging.setup`): how often
+    each has been seen, and whether one was seen more often than the pack holds it (fatal).
+    An object of its own, not a closure in ``setup``: the compiled build keeps a closure's
+    variables in an object that refers to the closure, a cycle that would keep every game's
+    record alive until the cycle collector ran."""
+
+    __slots__ = ("fatal", "judging", "pack_once", "pack_twice", "seen", "what")
+
+    def __init__(self, judging: Judging, pack_once: int, pack_twice: int, what: str) -> None:
+        self.judging = judging
+        self.pack_once, self.pack_twice = pack_once, pack_twice
+        self.what = what  # the catalogue's way for a position ("position"), "" for a deal
+        self.seen: dict[int, int] = {}
+        self.fatal = False
+
+    def place(self, card: int, span: Span, where: str) -> bool:
+        """Card ``card`` placed at ``span`` (in ``where``'s words); False (and fatal) if the
+        pack does not hold it that often."""
+        allowed = (1 if self.pack_once & C.BIT[card] else 0) + (1 if self.pack_twice & C.BIT[card] else 0)
+        seen = self.seen
+        seen[card] = seen.get(card, 0) + 1
+        if seen[card] > allowed:
+            # i18n: how often a card is dealt or placed: "{card} is dealt twice"
+            times = _("twice") if allowed == 1 else _("three times")
+            self.judging.tell(Code.DEALT_TWICE, span, self.what, card=C.card_str(card), times=times, where=where,
+                              help=_("correct the hands so that every card appears as often as the pack holds it"))
+            self.fatal = True
+            return False
+        return True
