@@ -584,31 +584,10 @@ class Rows:
         end_of_log = len(log)
         Played, GotAway, Penalty = EV.Played, EV.GotAway, EV.Penalty
         ToWaste, PickedUp = EV.TrickToWaste, EV.PickedUp
-        p, t_cols = self.cols["plays"], self.cols["tricks"]
-        p_names, t_names = self.names["plays"], self.names["tricks"]
-        p_base, t_base = len(p_names), len(t_names)
-        p_names.extend(seats)
-        t_names.extend(seats)
-        unnamed: int | None = None  # the place of '?' among the plays' names: a seat the game lacks
-
-        def player(s: int) -> int:
-            nonlocal unnamed
-            if 0 <= s < n:
-                return p_base + s
-            if unnamed is None:
-                unnamed = len(p_names)
-                p_names.append("?")
-            return unnamed
-
-        def name(s: int | None) -> int | None:  # a seat as its place among the tricks' names
-            return t_base + s if s is not None and 0 <= s < n else None
-
-        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
-        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
-
-        def close(t: list[Any]) -> None:
-            for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
-                t_cols[col].append(v)
+        game_rows = _GameRows(self, gid, seats)
+        player, name, close = game_rows.player, game_rows.name, game_rows.close
+        p_game, p_step, p_trick, p_place, p_seat, p_player, p_card, p_effect, p_in_game, p_legal, p_code = \
+            game_rows.appends
 
         at: dict[int, tuple[int, int | None, int]] = {}
         takes = draws = out = 0
@@ -715,24 +694,10 @@ class Rows:
         of the diagnostic, its step, the seat whose act it is about and the players in then."""
         seats = g.seats
         n = len(seats)
-        p, t_cols = self.cols["plays"], self.cols["tricks"]
-        p_names, t_names = self.names["plays"], self.names["tricks"]
-        p_base, t_base = len(p_names), len(t_names)
-        p_names.extend(seats)
-        t_names.extend(seats)
-        unnamed: int | None = None  # the place of '?' among the plays' names: a seat the game lacks
-
-        def player(s: int) -> int:
-            nonlocal unnamed
-            if 0 <= s < n:
-                return p_base + s
-            if unnamed is None:
-                unnamed = len(p_names)
-                p_names.append("?")
-            return unnamed
-
-        def name(s: int | None) -> int | None:  # a seat as its place among the tricks' names
-            return t_base + s if s is not None and 0 <= s < n else None
+        game_rows = _GameRows(self, gid, seats)
+        player, name, close = game_rows.player, game_rows.name, game_rows.close
+        p_game, p_step, p_trick, p_place, p_seat, p_player, p_card, p_effect, p_in_game, p_legal, p_code = \
+            game_rows.appends
 
         walk = replay(g)
         out = 0  # seats that have got away so far
@@ -740,14 +705,6 @@ class Rows:
         takes = draws = 0
         # the trick being played: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]
         trick: list[Any] | None = None
-
-        # the plays' columns, bound once a game (a batch is taken between games, never within one)
-        p_game, p_step, p_trick, p_place, p_seat, p_player = (p[c].append for c in _PLAY_COLUMNS[:6])
-        p_card, p_effect, p_in_game, p_legal, p_code = (p[c].append for c in _PLAY_COLUMNS[6:])
-
-        def close(t: list[Any]) -> None:
-            for col, v in zip(_TRICK_COLUMNS, (gid, *t)):
-                t_cols[col].append(v)
 
         for step_no, step in enumerate(walk, 1):
             item = step.item
@@ -851,6 +808,45 @@ class Rows:
             [seats[s] for s in res.out_order if 0 <= s < n], res.legs if finished and res.rules and res.rules.donkey else None,
             res.tricks, takes, draws, finished, res.judged, res.stopped, len(g.errors),
             sev.get("error", 0), sev.get("mistake", 0), sev.get("note", 0), name(ace)))
+
+
+class _GameRows:
+    """One game's rows of the columnar tables, added an item at a time (:meth:`Rows._from_marks`,
+    :meth:`Rows._walk`): the game's seat names added to each table's names, a seat told as its
+    place among them, the plays' column appends bound once (a batch is taken between games,
+    never within one). An object, not closures: compiled, closures would make a cycle a game."""
+
+    __slots__ = ("appends", "gid", "n", "play_base", "play_names", "trick_base", "tricks", "unnamed")
+
+    def __init__(self, rows: Rows, gid: int, seats: Sequence[str]) -> None:
+        self.gid = gid
+        self.n = len(seats)
+        plays, self.tricks = rows.cols["plays"], rows.cols["tricks"]
+        self.play_names, trick_names = rows.names["plays"], rows.names["tricks"]
+        self.play_base, self.trick_base = len(self.play_names), len(trick_names)
+        self.play_names.extend(seats)
+        trick_names.extend(seats)
+        self.unnamed = -1  # the place of '?' among the plays' names: a seat the game lacks
+        self.appends = tuple(plays[c].append for c in _PLAY_COLUMNS)
+
+    def player(self, s: int) -> int:
+        """Seat ``s`` as its place among the plays' names."""
+        if 0 <= s < self.n:
+            return self.play_base + s
+        if self.unnamed < 0:
+            self.unnamed = len(self.play_names)
+            self.play_names.append("?")
+        return self.unnamed
+
+    def name(self, s: int | None) -> int | None:
+        """Seat ``s`` as its place among the tricks' names (None: no seat of the game)."""
+        return self.trick_base + s if s is not None and 0 <= s < self.n else None
+
+    def close(self, t: list[Any]) -> None:
+        """A trick's row: [number, leader, lead card, cards, in_game, ended, by, picked up, mistakes]."""
+        tricks = self.tricks
+        for col, v in zip(_TRICK_COLUMNS, (self.gid, *t)):
+            tricks[col].append(v)
 
 
 def _word(c: object) -> str | None:
