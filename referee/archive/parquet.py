@@ -790,9 +790,13 @@ class Rows:
             cs = hands.get(s)
             lengths: list[int | None] = [None] * 4
             if cs is not None:
-                lengths = [0, 0, 0, 0]
-                for c in cs:
-                    lengths[C.SUIT[c]] = (lengths[C.SUIT[c]] or 0) + 1
+                mask = C.distinct_mask(cs)
+                if mask >= 0:  # a single pack: each suit's length a count of bits
+                    lengths = [(mask & m).bit_count() for m in C.SUIT_MASK]
+                else:
+                    lengths = [0, 0, 0, 0]
+                    for c in cs:
+                        lengths[C.SUIT[c]] = (lengths[C.SUIT[c]] or 0) + 1
             known = [x for x in lengths if x is not None]
             add_seat((gid, s, seats[s], dealt.get(s), *lengths, max(known) if known else None,
                       min(known) if known else None, (ace == s) if cs is not None else None,
