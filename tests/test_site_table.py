@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, start_chrome
 from test_serve import POSITION, _answer, _click, _moves, _wait
 from test_site import Site, _Files, served_site
 
