@@ -30,6 +30,7 @@ TYPED_API = frozenset({
     "from_deal", "from_position", "fork", "copy", "view", "turn", "legal", "playable", "legal_actions", "legal_takes", "apply", "apply_mistake",
     "play_card",  # apply(PlayCard(s, c), events=False) with the ints alone: the replay's plain plays
     "event_count", "events_since", "events", "describe", "rules",
+    "logged",  # the events as the engine logs them, (class, fields...), unmade: the Parquet export's reading
     # questions that change nothing and answer in plain values (seats, cards, counts, words)
     "size", "known", "may_hold", "waste_size", "hidden_size", "holds_cards", "in_game", "in_game_count", "holding",
     "to_act", "ace_holder", "first_card", "takes", "where",
