@@ -68,40 +68,40 @@ class View:
 
 # The named views, in the order docs/archives.md lists them (tests hold the page to these).
 VIEWS: tuple[View, ...] = (
-    View("deals", "one row a seat of a finished game whose deal is known: the hand's features and how the seat did",
+    View("deals", L.N_("one row a seat of a finished game whose deal is known: the hand's features and how the seat did"),
          "SELECT g.game_id, g.file, g.game, g.date, g.rules, g.players, s.seat, s.player, s.dealt, s.spades, "
          "s.hearts, s.diamonds, s.clubs, s.longest, s.shortest, s.ace_of_spades, s.out_place, s.lost "
          "FROM seats s JOIN games g USING (game_id) WHERE g.finished AND s.spades IS NOT NULL"),
-    View("loss_by_spades", "the loss rate by the spades dealt, at each table size, with its 95 % interval",
+    View("loss_by_spades", L.N_("the loss rate by the spades dealt, at each table size, with its 95 % interval"),
          _loss_by("spades")),
-    View("loss_by_ace_of_spades", "the loss rate of the seat dealt the A♠ and of the others",
+    View("loss_by_ace_of_spades", L.N_("the loss rate of the seat dealt the A♠ and of the others"),
          _loss_by("ace_of_spades")),
-    View("loss_by_longest_suit", "the loss rate by the length of the longest suit dealt", _loss_by("longest")),
-    View("loss_by_shortest_suit", "the loss rate by the length of the shortest suit dealt (0: a void)",
+    View("loss_by_longest_suit", L.N_("the loss rate by the length of the longest suit dealt"), _loss_by("longest")),
+    View("loss_by_shortest_suit", L.N_("the loss rate by the length of the shortest suit dealt (0: a void)"),
          _loss_by("shortest")),
-    View("loss_by_player", "how often each player lost (tally's numbers), with the 95 % interval",
+    View("loss_by_player", L.N_("how often each player lost (tally's numbers), with the 95 % interval"),
          "SELECT s.player, count(*) AS games, sum(s.lost::INT) AS lost, round(avg(s.lost::INT), 4) AS rate, "
          "round(wilson_low(sum(s.lost::INT), count(*)), 4) AS low, "
          "round(wilson_high(sum(s.lost::INT), count(*)), 4) AS high "
          "FROM seats s JOIN games g USING (game_id) WHERE g.finished "
          "GROUP BY s.player ORDER BY lost DESC, rate DESC, s.player"),
-    View("mistakes", "every finding of severity error or mistake, with its game, trick and seat",
+    View("mistakes", L.N_("every finding of severity error or mistake, with its game, trick and seat"),
          "SELECT d.game_id, g.file, g.game, g.date, d.trick, d.code, d.severity, d.seat, d.player, d.in_game, "
          "d.line, d.column, d.message FROM diagnostics d JOIN games g USING (game_id) "
          f"WHERE d.severity IN ({_FAILING})"),
-    View("mistakes_by_code_and_seat", "how often each player made each mistake, per 100 of the player's plays",
+    View("mistakes_by_code_and_seat", L.N_("how often each player made each mistake, per 100 of the player's plays"),
          "WITH p AS (SELECT player, count(*) AS plays FROM plays GROUP BY player) "
          "SELECT m.code, m.player, count(*) AS mistakes, p.plays, "
          "round(100.0 * count(*) / p.plays, 3) AS per_100_plays "
          "FROM mistakes m LEFT JOIN p USING (player) GROUP BY m.code, m.player, p.plays "
          "ORDER BY mistakes DESC, m.code, m.player"),
-    View("mistakes_by_players_left", "the mistakes by the number of players still holding cards (2: the ending)",
+    View("mistakes_by_players_left", L.N_("the mistakes by the number of players still holding cards (2: the ending)"),
          "WITH p AS (SELECT in_game, count(*) AS plays FROM plays GROUP BY in_game) "
          "SELECT m.in_game, m.code, count(*) AS mistakes, p.plays, "
          "round(100.0 * count(*) / p.plays, 3) AS per_100_plays "
          "FROM mistakes m JOIN p USING (in_game) GROUP BY m.in_game, m.code, p.plays ORDER BY m.in_game, mistakes DESC"),
-    View("player_games", "every game of every player: where it is, the seat, the place of getting away, lost or not, "
-                         "the player's mistakes in it",
+    View("player_games", L.N_("every game of every player: where it is, the seat, the place of getting away, lost or not, "
+                         "the player's mistakes in it"),
          "SELECT s.player, g.game_id, g.file, g.game, g.date, g.rules, g.players, s.seat, s.out_place, s.lost, g.loser, "
          "coalesce(m.n, 0) AS mistakes FROM seats s JOIN games g USING (game_id) "
          "LEFT JOIN (SELECT game_id, seat, count(*) AS n FROM diagnostics "
@@ -112,9 +112,9 @@ VIEWS: tuple[View, ...] = (
 
 # The views over the review's verdicts (an export made with --review; docs/archives.md).
 REVIEW_VIEWS: tuple[View, ...] = (
-    View("blunders_by_theme", "the review's verdicts by the phase of the game: table size, players still holding "
+    View("blunders_by_theme", L.N_("the review's verdicts by the phase of the game: table size, players still holding "
                               "cards (2: the two-player ending), cards held, and what the play was (a lead, a "
-                              "tochoo, a take, ...): how many were reviewed, blunders, mistakes, inaccuracies, only moves",
+                              "tochoo, a take, ...): how many were reviewed, blunders, mistakes, inaccuracies, only moves"),
          "SELECT g.players, p.in_game AS players_left, coalesce(p.in_game = 2, false) AS two_player_ending, "
          "CASE WHEN v.held <= 10 THEN 'up to 10' WHEN v.held <= 20 THEN '11 to 20' ELSE 'over 20' END AS cards_held, "
          "CASE WHEN v.action LIKE 'takes %' THEN 'take' ELSE coalesce(p.effect, 'penalised') END AS act, "
@@ -277,7 +277,7 @@ def write_answer(cur: duckdb.DuckDBPyConnection, fmt: str, out: TextIO) -> int:
         out.write("  ".join("-" * w for w in widths) + "\n")
         for line in cells:
             out.write("  ".join(c.rjust(w) if _numeric(c) else c.ljust(w) for c, w in zip(line, widths)).rstrip() + "\n")
-        out.write(f"({n} row{'s' if n != 1 else ''})\n")
+        out.write("(" + L.ngettext("{n} row", "{n} rows", n).format(n=n) + ")\n")
     return n
 
 
@@ -295,6 +295,11 @@ def one_line(e: Exception) -> str:
     return first
 
 
+def _refused(e: Exception) -> str:
+    """Bad SQL in one line: our words, then DuckDB's own (its error text as it words it, untranslated)."""
+    return L.gettext("query: DuckDB cannot run it: {why}").format(why=one_line(e))
+
+
 def query_command(archive: Path, sql: str | None, fmt: str = "text") -> int:
     """``getaway-ref query``: run ``sql`` over ``archive``'s tables (without it, list the
     tables and the named views); bad SQL is a one-line error, exit 2."""
@@ -308,13 +313,13 @@ def query_command(archive: Path, sql: str | None, fmt: str = "text") -> int:
             try:
                 cur = con.execute(sql)
             except duckdb.Error as e:
-                raise UsageError(f"query: {one_line(e)}") from None
+                raise UsageError(_refused(e)) from None
             if cur.description is None:  # a statement with no rows (SET, CREATE ...)
                 return 0
             try:
                 write_answer(cur, fmt, sys.stdout)
             except duckdb.Error as e:
-                raise UsageError(f"query: {one_line(e)}") from None
+                raise UsageError(_refused(e)) from None
         finally:
             con.close()
     return 0
@@ -322,12 +327,13 @@ def query_command(archive: Path, sql: str | None, fmt: str = "text") -> int:
 
 def _list(con: duckdb.DuckDBPyConnection) -> int:
     out = sys.stdout
-    out.write("tables (docs/archives.md):\n")
+    # our words translated; the tables', the views' and the columns' names are SQL, as written
+    out.write(L.gettext("tables (docs/archives.md):") + "\n")
     review = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [REVIEWED]).fetchone()
     for t in (*TABLES, REVIEWED) if review and review[0] else TABLES:
         (count,) = con.execute(f"SELECT count(*) FROM {t}").fetchone() or (0,)
-        out.write(f"  {t:<28} {count} rows\n")
-    out.write("views:\n")
+        out.write(f"  {t:<28} " + L.ngettext("{n} row", "{n} rows", count).format(n=count) + "\n")
+    out.write(L.gettext("views:") + "\n")
     for v in (*VIEWS, *REVIEW_VIEWS) if review and review[0] else VIEWS:
-        out.write(f"  {v.name:<28} {v.about}\n")
+        out.write(f"  {v.name:<28} {L.gettext(v.about)}\n")
     return 0

@@ -155,6 +155,23 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return ip
 
 
+# The door's refusals, said in the server's language (serve's --lang, else the environment: a
+# refused request is not a phone's page, so no phone language applies); the status and the
+# header names stay as HTTP has them.
+TWICE = N_("the {header} header is given twice")
+FOREIGN_HOST = N_("this server answers at the address it printed, not at the name this request used")
+FOREIGN_ORIGIN = N_("a page of another site may not use this table")
+TOO_BIG = N_("a request body is at most {bytes} bytes")
+NOT_JSON = N_("the table takes JSON (Content-Type: application/json)")
+TOO_SLOW = N_("the request came too slowly")
+
+
+def door_refusal(why: str, **fields: object) -> str:
+    """A refusal at the door, in the server's language: ``why`` (one of the sentences above)
+    with its places filled."""
+    return L.gettext("refused: {why}").format(why=L.gettext(why).format(**fields))
+
+
 class Guard:
     """In front of the app: a request is answered only if its ``Host`` is an address the
     server is reached at (else 403: DNS rebinding), it carries no foreign ``Origin`` (403: a
@@ -173,7 +190,7 @@ class Guard:
         why = self._refusal(scope)
         if why is not None:
             status, text = why
-            for m in _plain(status, f"refused: {text}", close=True):
+            for m in _plain(status, text, close=True):
                 await send(m)
             return
         chunks: list[bytes] = []
@@ -186,7 +203,7 @@ class Guard:
             size += len(part)
             if size > MAX_BODY:
                 # Refused as soon as it is too big: the rest is never read (the connection closes).
-                for r in _plain(413, f"refused: a request body is at most {MAX_BODY} bytes", close=True):
+                for r in _plain(413, door_refusal(TOO_BIG, bytes=MAX_BODY), close=True):
                     await send(r)
                 return
             chunks.append(part)
@@ -209,30 +226,32 @@ class Guard:
         for k, v in scope.get("headers", []):
             key = k.decode("latin-1").lower()
             if key in headers and key in ("host", "origin", "content-type", "content-length"):
-                return 400, f"the {key} header is given twice"
+                return 400, door_refusal(TWICE, header=key)
             headers[key] = v.decode("latin-1")
         server = scope.get("server") or ("", None)
         host = _host_port(headers.get("host", ""))
         if host is None or host[1] != server[1] or not _same_address(host[0], str(server[0])):
-            return 403, "this server answers at the address it printed, not at the name this request used"
+            return 403, door_refusal(FOREIGN_HOST)
         origin = headers.get("origin")
         if origin is not None:
             scheme, _, rest = origin.partition("://")
             if scheme.lower() != "http" or _host_port(rest) != host:
-                return 403, "a page of another site may not use this table"
+                return 403, door_refusal(FOREIGN_ORIGIN)
         length = headers.get("content-length")
         if length is not None and (not length.strip().isdigit() or int(length) > MAX_BODY):
-            return 413, f"a request body is at most {MAX_BODY} bytes"
+            return 413, door_refusal(TOO_BIG, bytes=MAX_BODY)
         if scope.get("method") == "POST":
             kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if kind != "application/json":
-                return 415, "the table takes JSON (Content-Type: application/json)"
+                return 415, door_refusal(NOT_JSON)
         return None
 
 
-_SLOW_TEXT = b"refused: the request came too slowly\n"
-_TOO_SLOW = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-             b"content-length: " + str(len(_SLOW_TEXT)).encode() + b"\r\n\r\n" + _SLOW_TEXT)
+def _too_slow_answer() -> bytes:
+    """The 408 written straight to the socket (no app is asked), its line in the server's language."""
+    text = (door_refusal(TOO_SLOW) + "\n").encode("utf-8")
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
+            b"content-length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
 
 
 def guarded_protocol(timeout: float) -> type[H11Protocol]:
@@ -277,7 +296,7 @@ def guarded_protocol(timeout: float) -> type[H11Protocol]:
                 return
             begun = self.conn.their_state is not h11.IDLE or bool(self.conn.trailing_data[0])
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE) and begun:
-                self.transport.write(_TOO_SLOW)
+                self.transport.write(_too_slow_answer())
             self.transport.close()
 
     return Guarded

@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.archive.imports.bhabi_thulla_game import read_bhabi_thulla_game
 from referee.archive.imports.card_game_thulla import read_card_game_thulla
-from referee.archive.imports.common import Imported, ImportProblem
+from referee.archive.imports.common import Imported, ImportProblem, json_reason
 from referee.archive.imports.live_solver import read_live_solver
 from referee.archive.imports.thulla_ai import read_thulla_ai
 from referee.archive.imports.thulla_masters import read_thulla_masters
@@ -30,13 +30,6 @@ READERS: dict[str, Callable[[Any], Imported]] = {
     "thulla-masters": read_thulla_masters,
 }
 FORMATS = tuple(READERS)
-
-# The JSON parser's reasons a log most often meets, said in the chosen language (any other
-# as the parser words it).
-JSON_REASONS = {m: m for m in (
-    L.N_("Expecting value"), L.N_("Extra data"), L.N_("Expecting ',' delimiter"), L.N_("Expecting ':' delimiter"),
-    L.N_("Expecting property name enclosed in double quotes"), L.N_("Unterminated string starting at"),
-)}
 
 
 def import_command(fmt: str, file: Path, output: Path | None = None, force: bool = False) -> int:
@@ -59,7 +52,7 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     except json.JSONDecodeError as e:
         # the file and place as written; JSON's own reason (the parser's words) after ours
         raise UsageError(L.gettext("{file}:{line}:{column}: not JSON: {why}").format(
-            file=file, line=e.lineno, column=e.colno, why=L.gettext(JSON_REASONS.get(e.msg, e.msg)))) from None
+            file=file, line=e.lineno, column=e.colno, why=json_reason(e.msg))) from None
     try:
         got = reader(data)
     except ImportProblem as e:

@@ -64,7 +64,7 @@ def _card(value: Any, where: str) -> int:
 
 
 def _rows(data: dict[str, Any], key: str) -> list[Any]:
-    got = field_of(data, key, "the export")
+    got = field_of(data, key, L.gettext("the export"))
     if not isinstance(got, list):
         raise ImportProblem(L.gettext("{where}: not a list of rows").format(where=key))
     return got
@@ -184,7 +184,7 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
     if not isinstance(data, dict) or not {"game", "game_moves"} <= set(data):
         raise ImportProblem(L.gettext("not an export of the app's tables (a JSON object with {game}, {players} and {moves})")
                             .format(game='"game"', players='"game_players"', moves='"game_moves"'))
-    game = field_of(data, "game", "the export")
+    game = field_of(data, "game", L.gettext("the export"))
     if not isinstance(game, dict):
         raise ImportProblem(L.gettext("{where}: not a row of games").format(where="game"))
     kind = game.get("game_type", "thulla")
@@ -230,7 +230,7 @@ def read_bhabi_thulla_game(data: Any) -> Imported:
         raise ImportProblem(L.gettext("{where}: no card played, so no deal to tell").format(where="game_moves"))
 
     hands = _deal(n, plays, game, ids, seats)
-    texts = Following.dealt(BTG_RULES, hands, seats, "game_moves: the deal they imply cannot be")
+    texts = Following.dealt(BTG_RULES, hands, seats, "game_moves")
     app = _AppTable(hands)
     lines = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]
     trick_line: list[str] = []

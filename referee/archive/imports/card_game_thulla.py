@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, seat_names
+from referee.archive.imports.common import Following, Imported, ImportProblem, field_of, json_reason, seat_names
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import language as L
@@ -69,7 +69,7 @@ def _jsonfield_of(obj: Any, keys: tuple[str, ...], where: str) -> Any:
                 try:
                     return json.loads(got)
                 except json.JSONDecodeError as e:
-                    raise ImportProblem(L.gettext("{where}: not JSON: {why}").format(where=f"{where}.{key}", why=e.msg)) from None
+                    raise ImportProblem(L.gettext("{where}: not JSON: {why}").format(where=key, why=json_reason(e.msg))) from None
             return got
     raise ImportProblem(L.gettext("{where}: no {key!r}").format(where=where, key=keys[0]))
 
@@ -77,8 +77,8 @@ def _jsonfield_of(obj: Any, keys: tuple[str, ...], where: str) -> Any:
 def read_card_game_thulla(data: Any) -> Imported:
     """The first deal of a boardgame.io match of card-game-thulla as a record (see the
     module's docstring)."""
-    initial = _jsonfield_of(data, ("initialState", "initial_state"), "the match")
-    log = _jsonfield_of(data, ("log",), "the match")
+    initial = _jsonfield_of(data, ("initialState", "initial_state"), L.gettext("the match"))
+    log = _jsonfield_of(data, ("log",), L.gettext("the match"))
     if not isinstance(log, list):
         raise ImportProblem(L.gettext("{where}: not a list of entries").format(where="log"))
     g0 = field_of(initial, "G", "initialState")
@@ -109,7 +109,7 @@ def read_card_game_thulla(data: Any) -> Imported:
     seats = seat_names(names) if all(names) else [f"P{s + 1}" for s in range(n)]
     permission = bool(g0.get("takeRequiresPermission", False)) if isinstance(g0, dict) else False
 
-    texts = Following.dealt(CGT_RULES, hands, seats, "initialState.G.hands: the deal cannot be")
+    texts = Following.dealt(CGT_RULES, hands, seats, "initialState.G.hands")
 
     held = [set(h) for h in hands]
     active = [s for s in range(n) if held[s]]
@@ -208,7 +208,7 @@ def read_card_game_thulla(data: Any) -> Imported:
     app: tuple[list[int], int] | None = None
     state = data.get("state") if isinstance(data, dict) else None
     if isinstance(state, str):
-        state = _jsonfield_of(data, ("state",), "the match")
+        state = _jsonfield_of(data, ("state",), L.gettext("the match"))
     history = state.get("G", {}).get("dealHistory") if isinstance(state, dict) and isinstance(state.get("G"), dict) else None
     if isinstance(history, list) and history and isinstance(history[0], dict):
         h = history[0]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine import events as EV
+from referee.engine.language import N_
 from referee.engine.language import gettext as _
 from referee.engine.rules import parse_spec
 from referee.engine.state import Engine
@@ -19,6 +20,26 @@ _NOT_SEATS = {"deal", "takes", "draws", "from", "out"}
 
 # the suit letters the apps write, as our notation reads them
 SUIT_LETTERS = "CDHS"
+
+
+# The JSON parser's reasons a log most often meets, said in the chosen language (any other
+# as the parser words it: Python's own text, which we do not translate).
+JSON_REASONS = {m: m for m in (
+    N_("Expecting value"), N_("Extra data"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"), N_("Unterminated string starting at"),
+)}
+
+
+def json_reason(msg: str) -> str:
+    """The JSON parser's reason ``msg`` in the chosen language when we know it, else as written."""
+    known = JSON_REASONS.get(msg)
+    return _(known) if known is not None else msg
+
+
+def cannot_deal(where: str, why: object) -> ImportProblem:
+    """The log's deal the pack cannot give, said in our words; the engine's own reason (which
+    card, how many) follows in brackets as it words it, a technical detail."""
+    return ImportProblem(_("{where}: the deal cannot be ({why})").format(where=where, why=why))
 
 
 class ImportProblem(Exception):
@@ -67,7 +88,7 @@ class Following:
         try:
             engine = Engine.from_deal(parse_spec(spec), [list(h) for h in hands])
         except ValueError as e:
-            raise ImportProblem(f"{where}: {e}") from None
+            raise cannot_deal(where, e) from None
         return cls(engine, seats)
 
     def stop(self, why: str) -> None:

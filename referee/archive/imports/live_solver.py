@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.archive.imports.common import SUIT_LETTERS, Imported, ImportProblem, field_of
+from referee.archive.imports.common import SUIT_LETTERS, Imported, ImportProblem, cannot_deal, field_of
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine.language import gettext as _
@@ -93,7 +93,7 @@ def read_live_solver(data: Any) -> Imported:
     """The archive of the Getaway Live Solver as a record (see the module's docstring)."""
     if not isinstance(data, dict) or data.get("schemaVersion") != 1:
         raise ImportProblem(_("not an archive of schema version 1 (no {field} at the top)").format(field='"schemaVersion": 1'))
-    timeline = field_of(data, "timeline", "the archive")
+    timeline = field_of(data, "timeline", _("the archive"))
     events = field_of(timeline, "events", "timeline")
     cursor = field_of(timeline, "cursor", "timeline")
     if not isinstance(events, list) or not events:
@@ -125,7 +125,7 @@ def read_live_solver(data: Any) -> Imported:
     try:
         engine = Engine.from_deal(rules, [user, sizes[1], sizes[2]])
     except ValueError as e:
-        raise ImportProblem(f"{where}: the deal cannot be: {e}") from None
+        raise cannot_deal(where, e) from None
     trick = 0
     current: list[str] | None = None  # the plays of the trick being written
     previous: list[str] = []  # the plays of the trick before, and whether a tochoo ended it

@@ -66,10 +66,11 @@ def _ai_seat(value: Any, n: int, where: str) -> int:
     return value
 
 
-def _ai_list(obj: Any, key: str, where: str) -> list[Any]:
-    got = field_of(obj, key, where)
+def _ai_list(obj: Any, key: str, where: str | None) -> list[Any]:
+    """``obj[key]``, a list; ``where`` None for the game's own fields (named "the game")."""
+    got = field_of(obj, key, _("the game") if where is None else where)
     if not isinstance(got, list):
-        raise ImportProblem(_("{where}: not a list").format(where=f"{where}.{key}"))
+        raise ImportProblem(_("{where}: not a list").format(where=key if where is None else f"{where}.{key}"))
     return got
 
 
@@ -79,13 +80,13 @@ def read_thulla_ai(data: Any) -> Imported:
     if not isinstance(data, dict) or data.get("version") != 2 or "tricks" not in data:
         raise ImportProblem(_("not a completed game of version 2 (no {version} and {tricks} at the top)")
                             .format(version='"version": 2', tricks='"tricks"'))
-    players = _ai_list(data, "players", "the game")
+    players = _ai_list(data, "players", None)
     n = len(players)
     if not 2 <= n <= 8:
         raise ImportProblem(ngettext("{where}: {n} player (a game has 2 to 8)", "{where}: {n} players (a game has 2 to 8)", n)
                             .format(where="players", n=n))
     seats = seat_names(players)
-    opening = field_of(data, "opening_hands", "the game")
+    opening = field_of(data, "opening_hands", _("the game"))
     if opening is None:
         raise ImportProblem(_("{where}: null (the app kept no deal for this game, so it cannot be replayed)")
                             .format(where="opening_hands"))
@@ -96,10 +97,10 @@ def read_thulla_ai(data: Any) -> Imported:
         if not isinstance(hand, list):
             raise ImportProblem(_("{where}: not a list of cards").format(where=f"opening_hands[{s}]"))
         hands.append([_ai_card(c, f"opening_hands[{s}][{k}]") for k, c in enumerate(hand)])
-    texts = Following.dealt(THULLA_AI_RULES, hands, seats, "opening_hands: the deal cannot be")
+    texts = Following.dealt(THULLA_AI_RULES, hands, seats, "opening_hands")
 
-    tricks = _ai_list(data, "tricks", "the game")
-    takes = _ai_list(data, "takes", "the game")
+    tricks = _ai_list(data, "tricks", None)
+    takes = _ai_list(data, "takes", None)
     after: dict[int, list[tuple[int, Any]]] = {}
     for k, t in enumerate(takes):
         n_after = field_of(t, "after_trick", f"takes[{k}]")
@@ -148,7 +149,7 @@ def read_thulla_ai(data: Any) -> Imported:
         k = min(k for ts in after.values() for k, _ in ts)
         raise ImportProblem(_("{where}: no such trick among the {n}").format(where=f"takes[{k}].after_trick", n=len(tricks)))
 
-    result = field_of(data, "result", "the game")
+    result = field_of(data, "result", _("the game"))
     order = [_ai_seat(field_of(w, "seat", f"result.finishing_order[{k}]"), n, f"result.finishing_order[{k}].seat")
              for k, w in enumerate(_ai_list(result, "finishing_order", "result"))]
     lost = field_of(result, "loser", "result")

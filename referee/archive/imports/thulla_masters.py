@@ -171,7 +171,7 @@ def read_thulla_masters(data: Any) -> Imported:
     first_round = k
     seats = seat_names(labels)
     seat_of = {label: s for s, label in enumerate(labels)}
-    texts = Following.dealt(THULLA_MASTERS_RULES, hands, seats, f"line {start + 2}: the deal cannot be")
+    texts = Following.dealt(THULLA_MASTERS_RULES, hands, seats, _("line {line}").format(line=start + 2))
     app = _AppTable(hands)
 
     out = ["deal"] + [f"{seats[s]} {' '.join(C.card_str(c) for c in C.sort_cards(h))}" for s, h in enumerate(hands)]

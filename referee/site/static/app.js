@@ -38,6 +38,16 @@
 
   const kept = offline();
 
+  // The engine's own faults (worker.mjs: fault) in the page's language, the network's or the
+  // runtime's words after ours as they are (the same sentences in app.js and table-site.js:
+  // each page's catalogue block is made from its own script).
+  const FAULTS = {
+    zip: _("the referee's files could not be fetched ({why})"),
+    runtime: _("the Python runtime could not be loaded ({why})"),
+    question: _("the engine was asked a question it does not know ({why})"),
+  };
+  const told = (data) => (data.fault && FAULTS[data.fault.key] ? fmt(FAULTS[data.fault.key], data.fault) : data.error);
+
   // An engine: the Worker (worker.mjs) and its questions, each answered once ({id, value} or
   // {id, error}); a long one (a review) sends its progress on the way ({id, progress}).
   function engine(name) {
@@ -54,7 +64,7 @@
       }
       waiting.delete(id);
       if (error === undefined) w.resolve(value);
-      else w.reject(new Error(error));
+      else w.reject(new Error(told(event.data)));
     };
     worker.onerror = (event) => {
       for (const w of waiting.values()) w.reject(new Error(event.message || _("the engine did not start")));
@@ -79,7 +89,7 @@
   // What a command printed on standard error, its last line: the CLI's "error: ..." line.
   function failure(r) {
     const lines = (r.err || "").trim().split("\n");
-    return new Error(lines[lines.length - 1] || `exit ${r.exit}`);
+    return new Error(lines[lines.length - 1] || fmt(_("the command ended with exit status {status}"), { status: r.exit }));
   }
 
   async function ask(op, ...args) {

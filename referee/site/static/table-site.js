@@ -31,6 +31,16 @@
     }
   }
 
+  // The engine's own faults (worker.mjs: fault) in the page's language, the network's or the
+  // runtime's words after ours as they are (the same sentences in app.js and table-site.js:
+  // each page's catalogue block is made from its own script).
+  const FAULTS = {
+    zip: _("the referee's files could not be fetched ({why})"),
+    runtime: _("the Python runtime could not be loaded ({why})"),
+    question: _("the engine was asked a question it does not know ({why})"),
+  };
+  const told = (data) => (data.fault && FAULTS[data.fault.key] ? fmt(FAULTS[data.fault.key], data.fault) : data.error);
+
   // ---- the engine's thread --------------------------------------------------------------------
   const waiting = new Map();
   let next = 0;
@@ -44,7 +54,7 @@
     const { id, value, error } = event.data;
     const w = waiting.get(id);
     waiting.delete(id);
-    if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(error)));
+    if (w) (error === undefined ? w.resolve(value) : w.reject(new Error(told(event.data))));
   }
   function failed(event) {
     for (const w of waiting.values()) w.reject(new Error(event.message || _("the referee did not start")));

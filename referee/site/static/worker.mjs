@@ -29,10 +29,19 @@ const KEPT = "getaway-ref-bytecode"; // a cache of its own (the service worker d
 const MAKING = self.name === "snapshot"; // the worker that makes the snapshot (below)
 const CATALOGUES = __CATALOGUES__; // {code: [its .mo files' paths, the same in the site and in the package]}
 
+// A start or a question that fails in our own code is told to the page as a fault, {key, why}
+// (the network's or the runtime's own words in why, as they are): the page says it in its
+// language (app.js, table-site.js: FAULTS); a worker has no catalogue before Python starts.
+function fault(key, why) {
+  return Object.assign(new Error(`${key}: ${why}`), { fault: { key, why: String(why) } });
+}
+
 // The zip's bytes, and the name what is kept for exactly this zip and this runtime is kept under.
 const zipped = fetch(new URL("getaway-ref.zip", here)).then((r) => {
-  if (!r.ok) throw new Error(`getaway-ref.zip: ${r.status}`);
+  if (!r.ok) throw fault("zip", `getaway-ref.zip: HTTP ${r.status}`);
   return r.arrayBuffer();
+}, (e) => {
+  throw fault("zip", `getaway-ref.zip: ${(e && e.message) || e}`);
 });
 const keyed = zipped.then((zip) => crypto.subtle.digest("SHA-256", zip)).then((d) => {
   const hex = [...new Uint8Array(d)].slice(0, 12).map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -107,7 +116,9 @@ if ${JSON.stringify(LIB)} not in sys.path:
 const started = (async () => {
   const t0 = performance.now();
   const name = await keyed;
-  const { pyodide, restored } = await boot(name);
+  const { pyodide, restored } = await boot(name).catch((e) => {
+    throw fault("runtime", (e && e.message) || e);
+  });
   const t1 = performance.now();
   const compiled = await unpack(pyodide, name, restored);
   const t2 = performance.now();
@@ -243,9 +254,9 @@ self.onmessage = async (event) => {
       return;
     }
     const run = ops[op];
-    if (!run) throw new Error(`no such question: ${op}`);
+    if (!run) throw fault("question", op);
     postMessage({ id, value: JSON.parse(run(ready, args, id)) });
   } catch (e) {
-    postMessage({ id, error: String((e && e.message) || e) });
+    postMessage({ id, error: String((e && e.message) || e), fault: (e && e.fault) || undefined });
   }
 };
