@@ -94,8 +94,9 @@ def test_the_page_gets_each_count_in_its_languages_forms() -> None:
 
 
 def test_the_site_scripts_say_their_words_through_the_catalogue() -> None:
-    """app.js and table-site.js: no template literal or string holding a sentence outside _()."""
-    for name in ("app.js", "table-site.js"):
+    """app.js, table-site.js and lang.js (what both pages say): no template literal or string
+    holding a sentence outside _()."""
+    for name in ("app.js", "table-site.js", "lang.js"):
         script = (SITE_STATIC / name).read_text(encoding="utf-8")
         code = re.sub(r"(^|\s)//[^\n]*", r"\1", script)
         # a sentence in a template literal (`kept on this phone: ${...}`) is not translatable

@@ -202,19 +202,19 @@ def test_serve_refuses_at_the_door_in_its_own_language(tmp_path: Path) -> None:
 # ---- 4. the offline site's own load errors ------------------------------------------------------
 
 SITE_STATIC = ROOT / "referee" / "site" / "static"
-PAGES = ("app.js", "table-site.js")
+SHARED = "lang.js"  # every page of the site loads it before its own script: what both pages say
 
 
-def _faults(page: str) -> dict[str, str]:
-    """A page's table of the engine's faults: each key and the sentence it says through _()."""
-    script = (SITE_STATIC / page).read_text(encoding="utf-8")
+def _faults() -> dict[str, str]:
+    """The table of the engine's faults (lang.js's told): each key and the sentence it says through _()."""
+    script = (SITE_STATIC / SHARED).read_text(encoding="utf-8")
     block = re.search(r"const FAULTS = \{(.*?)\};", script, re.S)
-    assert block, page
+    assert block, SHARED
     return dict(re.findall(r'(\w+): _\("((?:[^"\\]|\\.)*)"\)', block.group(1)))
 
 
 def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> None:
-    from referee.table.page import page_strings, script_counts, script_words
+    from referee.site.build import index_page, table_page
 
     worker = (SITE_STATIC / "worker.mjs").read_text(encoding="utf-8")
     sent = set(re.findall(r'\bfault\("(\w+)"', worker))
@@ -223,12 +223,20 @@ def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> 
     code = re.sub(r"(^|\s)//[^\n]*", r"\1", worker)
     for made in re.findall(r"new Error\(([^;]*)\)", code):
         assert not re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", re.sub(r"\$\{[^}]*\}", "", made)), made
-    for page in PAGES:
-        faults = _faults(page)
-        assert set(faults) == sent, page
-        script = (SITE_STATIC / page).read_text(encoding="utf-8")
-        assert "told(event.data)" in script  # a worker's error goes through the table of faults
-        # the page's catalogue block (made from its own script) has each in Hindi
-        words = page_strings(script_words(page, script), script_counts(page, script), HINDI)
+    faults = _faults()
+    assert set(faults) == sent
+    # each sentence written once, in lang.js: no page's script says it again
+    scripts = {p.name: p.read_text(encoding="utf-8") for p in SITE_STATIC.iterdir() if p.suffix in (".js", ".mjs")}
+    for msgid in faults.values():
+        assert [name for name, text in scripts.items() if f'_("{msgid}")' in text] == [SHARED], msgid
+    for script, built in (("app.js", index_page), ("table-site.js", table_page)):
+        # a worker's error goes through lang.js's told, and the page loads lang.js before its script
+        assert "told(event.data)" in scripts[script] and "FAULTS" not in scripts[script], script
+        page = built(HINDI)
+        assert page.index('<script src="lang.js">') < page.index(f'<script src="{script}">'), script
+        # the page's catalogue block (its script's words and lang.js's) says each in Hindi
+        block = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S)
+        assert block, script
+        words = json.loads(block.group(1))
         for msgid in faults.values():
-            assert words[msgid] == hi(msgid), (page, msgid)
+            assert words[msgid] == hi(msgid), (script, msgid)

@@ -160,9 +160,16 @@ def _script(name: str) -> str:
 
 
 def _script_strings(name: str, lang: str) -> dict[str, object]:
-    """A site script's sentences (its ``_()`` and ``ngettext()``) in ``lang``."""
-    text = _script(name)
-    return page_strings(script_words(name, text), script_counts(name, text), lang)
+    """A site page's sentences (the ``_()`` and ``ngettext()`` of its script ``name`` and of
+    lang.js, which every page of the site loads first and which says what both pages say,
+    the engine's faults) in ``lang``."""
+    words: dict[str, None] = {}
+    counts: dict[tuple[str, str], None] = {}
+    for script in (LANG_SCRIPT, name):
+        text = _script(script)
+        words.update(dict.fromkeys(script_words(script, text)))
+        counts.update(dict.fromkeys(script_counts(script, text)))
+    return page_strings(tuple(words), tuple(counts), lang)
 
 
 def table_page(lang: str = L.ENGLISH) -> str:

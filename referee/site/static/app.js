@@ -5,11 +5,13 @@
 "use strict";
 
 (() => {
-  // The page's sentences in its language (lang.js: the page's catalogue block).
-  const { _, ngettext, fmt } = window.getawayLang || {
+  // The page's sentences in its language (lang.js: the page's catalogue block), and a
+  // worker's error said in them (told: the engine's faults, worker.mjs).
+  const { _, ngettext, fmt, told } = window.getawayLang || {
     _: (s) => s, ngettext: (one, many, n) => (n === 1 ? one : many), code: "en",
     fmt: (s, o) => s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m)),
-  }; // (a page that embeds this script without lang.js: English)
+    told: (data) => data.error,
+  }; // (a page that embeds this script without lang.js: English, a fault as the worker put it)
   const FRAGMENT = "g="; // a link's fragment: the game deflated (zlib) and base64url (getaway-ref link)
 
   // This page in the hands of the service worker (its install done: every file cached, the big
@@ -37,16 +39,6 @@
   }
 
   const kept = offline();
-
-  // The engine's own faults (worker.mjs: fault) in the page's language, the network's or the
-  // runtime's words after ours as they are (the same sentences in app.js and table-site.js:
-  // each page's catalogue block is made from its own script).
-  const FAULTS = {
-    zip: _("the referee's files could not be fetched ({why})"),
-    runtime: _("the Python runtime could not be loaded ({why})"),
-    question: _("the engine was asked a question it does not know ({why})"),
-  };
-  const told = (data) => (data.fault && FAULTS[data.fault.key] ? fmt(FAULTS[data.fault.key], data.fault) : data.error);
 
   // An engine: the Worker (worker.mjs) and its questions, each answered once ({id, value} or
   // {id, error}); a long one (a review) sends its progress on the way ({id, progress}).

@@ -3,7 +3,8 @@
 // with no server to choose for it. The picker's choice is kept on this phone (localStorage,
 // the key serve's pages keep it under); with none kept, the English page goes to the
 // phone's own language when the site has it. window.getawayLang also gives the page's
-// scripts their sentences (_, ngettext, fmt) from the page's own catalogue block.
+// scripts their sentences (_, ngettext, fmt) from the page's own catalogue block, and says a
+// worker's error in them (told).
 // The service worker keeps only the languages asked for (sw.js): this page asks it to keep
 // its own, and the picker the one chosen, so that its pages open offline.
 "use strict";
@@ -70,21 +71,37 @@
     words = w ? JSON.parse(w.textContent) : {};
     forms = p ? JSON.parse(p.textContent) : [];
   }
+  function _(s) {
+    load();
+    return typeof words[s] === "string" && words[s] ? words[s] : s;
+  }
+  function fmt(s, o) {
+    return s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m));
+  }
+  // A worker's error as the page says it ({id, error, fault}, worker.mjs: fault): the engine's
+  // own faults in the page's language, the network's or the runtime's words after ours as they
+  // are; any other error as it came. Said here, once, for both pages that start the engine
+  // (app.js, table-site.js): `getaway-ref site` gives each page the words of lang.js too.
+  function told(data) {
+    const FAULTS = {
+      zip: _("the referee's files could not be fetched ({why})"),
+      runtime: _("the Python runtime could not be loaded ({why})"),
+      question: _("the engine was asked a question it does not know ({why})"),
+    };
+    const f = data.fault;
+    return f && Object.hasOwn(FAULTS, f.key) ? fmt(FAULTS[f.key], f) : data.error;
+  }
   const api = {
     code: here,
-    _(s) {
-      load();
-      return typeof words[s] === "string" && words[s] ? words[s] : s;
-    },
+    _,
     ngettext(one, many, n) {
       load();
       const k = n < forms.length ? forms[n] : forms[100 + (n % 100)];
       const f = words[one];
       return Array.isArray(f) && f[k] ? f[k] : n === 1 ? one : many;
     },
-    fmt(s, o) {
-      return s.replace(/\{(\w+)\}/g, (m, k) => (k in o ? String(o[k]) : m));
-    },
+    fmt,
+    told,
     // The picker: the choice kept, and the page in that language opened (at the same place).
     picker(select) {
       select.addEventListener("change", () => {

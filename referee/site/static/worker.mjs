@@ -31,7 +31,7 @@ const CATALOGUES = __CATALOGUES__; // {code: [its .mo files' paths, the same in 
 
 // A start or a question that fails in our own code is told to the page as a fault, {key, why}
 // (the network's or the runtime's own words in why, as they are): the page says it in its
-// language (app.js, table-site.js: FAULTS); a worker has no catalogue before Python starts.
+// language (lang.js: told); a worker has no catalogue before Python starts.
 function fault(key, why) {
   return Object.assign(new Error(`${key}: ${why}`), { fault: { key, why: String(why) } });
 }
