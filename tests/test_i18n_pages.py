@@ -271,6 +271,15 @@ def test_the_built_site_has_every_page_in_every_language_and_the_catalogues(urdu
     assert json.loads((out / "manifest.webmanifest").read_text(encoding="utf-8"))["start_url"] == "./index.html"
 
 
+def _says_faults_in_urdu(drv) -> None:
+    """The page says a worker's fault as its scripts do (lang.js's told): the engine's sentence in
+    the page's language with the network's words in it, an error with no fault as it came."""
+    said = drv.execute_script(
+        "const t = window.getawayLang.told;"
+        "return [t({error: 'zip: HTTP 404', fault: {key: 'zip', why: 'HTTP 404'}}), t({error: 'out of memory'})];")
+    assert said == [ur("the referee's files could not be fetched ({why})", why="HTTP 404"), "out of memory"]
+
+
 def test_the_offline_site_in_urdu_kept_by_its_picker_and_offline(urdu_site, tmp_path: Path) -> None:
     from selenium.webdriver.support.ui import Select, WebDriverWait
     from test_access import _axe, _axe_source, _no_violations
@@ -298,12 +307,14 @@ def test_the_offline_site_in_urdu_kept_by_its_picker_and_offline(urdu_site, tmp_
     got = urdu_site.call("window.getawayRef.checkText(args[0], args[1])", RENEGE.read_text(encoding="utf-8"), "renege.gwy")
     assert got["exit"] == cli.returncode == 1 and got["text"] == cli.stdout + cli.stderr
     assert "M201" in got["text"]
+    _says_faults_in_urdu(drv)
     # the same phone's English address opens its choice: the table in Urdu, right to left
     drv.get(urdu_site.url.replace("index.html", "table.html"))
     WebDriverWait(drv, 30).until(lambda d: d.current_url.endswith("/table.ur.html"))
     _started(drv)
     assert drv.find_element("tag name", "html").get_attribute("dir") == "rtl"
     assert drv.find_element("css selector", "#games-box h2").text == ur("Games on this phone")
+    _says_faults_in_urdu(drv)
     sizes = drv.execute_script("return Array.from(document.querySelectorAll('#felt .hand .size')).map(e => e.textContent)")
     assert sizes and all(re.fullmatch(r"\d+ .+", s) for s in sizes)
     assert all(s in {ur_n("{n} card", "{n} cards", int(s.split()[0]))} for s in sizes), sizes
