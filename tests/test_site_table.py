@@ -279,8 +279,14 @@ def test_a_visit_keeps_its_language_a_language_picked_or_opened_opens_offline_an
     drv = start_chrome()
     site = Site(root, drv, _CountedAfresh)
     try:
+        # (each page's engine is let start before another page is opened: a Worker stopped while
+        # its runtime is still being compiled can take the tab down with it)
+        def ready(d) -> bool:
+            return d.execute_script("return document.body.dataset.ready") == "1"
+
         drv.get(site.url)
         _wait(drv, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), "the service worker")
+        WebDriverWait(drv, START).until(ready, message="the engine")
         assert not {p.lstrip("/") for p, _ in _CountedAfresh.sent} & _others()
         ((first, held),) = _cached(drv).items()
         assert {"index.html", "table.html", "manifest.webmanifest", "getaway-ref.zip"} <= held
@@ -293,6 +299,7 @@ def test_a_visit_keeps_its_language_a_language_picked_or_opened_opens_offline_an
         bn = {f for f in _own_files("bn") if not f.endswith(".gz")}
         WebDriverWait(drv, 60).until(lambda d: bn <= _cached(d)[first], message="Bengali's files kept")
         assert not _cached(drv)[first] & _others("bn")
+        WebDriverWait(drv, START).until(ready, message="the engine")
 
         # a new build (its service worker names a new cache), found when a Malayalam page is
         # opened online with no choice kept: the new cache holds Bengali and Malayalam too
@@ -308,12 +315,15 @@ def test_a_visit_keeps_its_language_a_language_picked_or_opened_opens_offline_an
 
         # offline: each kept language's pages open in it, from the cache
         site.offline()
+        _started(drv)
         for lang in ("bn", "ml"):
             drv.get(site.url.replace("index.html", f"table.{lang}.html"))
             WebDriverWait(drv, 30).until(lambda d, lang=lang: d.find_element("tag name", "html").get_attribute("lang") == lang)
             assert drv.find_element("css selector", "#games-box h2").text == _said(lang, "Games on this phone")
+            _started(drv)
             drv.get(site.url.replace("index.html", f"index.{lang}.html"))
             assert drv.find_element("tag name", "h1").text == _said(lang, "Getaway referee")
+            WebDriverWait(drv, START).until(ready, message="the engine")
         # a language never kept, though chosen: its address gives the English page, which stays
         # (the engine starts in it) instead of being sent to that address again and again
         drv.execute_script("localStorage.setItem('getaway-lang', 'ur')")
