@@ -27,28 +27,39 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return [*sorted((ROOT / "records").glob("*.gwy")), d / "sim.gwy"]
 
 
-def _export(files: list[Path], out: Path, batch_rows: int) -> dict[str, list[dict[str, object]]]:
+def _export(files: list[Path], out: Path, batch_rows: int, group_rows: int = 0) -> dict[str, list[dict[str, object]]]:
     from referee.archive.parquet import write_archive
 
-    write_archive(files, out, batch_rows=batch_rows)
+    write_archive(files, out, batch_rows=batch_rows, group_rows=group_rows)
     return {t: pq.read_table(out / f"{t}.parquet").to_pylist() for t in TABLES}
+
+
+def _groups(path: Path) -> list[int]:
+    meta = pq.ParquetFile(path).metadata
+    return [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
 
 
 def test_small_batches_write_the_same_tables_in_bounded_row_groups(files, tmp_path):
     whole = _export(files, tmp_path / "whole", batch_rows=1_000_000)
     small = _export(files, tmp_path / "small", batch_rows=40)
+    grouped = _export(files, tmp_path / "grouped", batch_rows=40, group_rows=200)
     for t in TABLES:
-        assert small[t] == whole[t], t
+        assert small[t] == whole[t] == grouped[t], t
     for t in ("plays", "tricks", "seats"):
-        # A table is written once it has gathered 40 rows at the end of a game: each row group
-        # holds at least 40 rows (but the last) and fewer than 40 plus one game's rows.
+        # A table is made a record batch once it has gathered 40 rows at the end of a game:
+        # each batch holds at least 40 rows (but the last) and fewer than 40 plus one game's
+        # rows; with row groups of 40 rows each batch is a row group.
         most = max(sum(1 for r in small[t] if r["game_id"] == g["game_id"]) for g in small["games"])
-        meta = pq.ParquetFile(tmp_path / "small" / f"{t}.parquet").metadata
-        sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+        sizes = _groups(tmp_path / "small" / f"{t}.parquet")
         assert sum(sizes) == len(small[t])
         assert len(sizes) > 2, t
         assert all(40 <= n < 40 + most for n in sizes[:-1]), (t, sizes)
-        assert pq.ParquetFile(tmp_path / "whole" / f"{t}.parquet").metadata.num_row_groups == 1
+        assert _groups(tmp_path / "whole" / f"{t}.parquet") == [len(whole[t])]
+        # Batches gather into row groups of at least 200 rows (but the last), each less than
+        # 200 rows and one batch: the file's metadata grows by the row group, not the batch.
+        sizes = _groups(tmp_path / "grouped" / f"{t}.parquet")
+        assert sum(sizes) == len(grouped[t]) and len(sizes) < len(_groups(tmp_path / "small" / f"{t}.parquet"))
+        assert all(200 <= n < 200 + 40 + most for n in sizes[:-1]), (t, sizes)
 
 
 def test_every_name_and_card_is_the_games_own(files, tmp_path):

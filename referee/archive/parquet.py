@@ -18,8 +18,8 @@ tables say what ``check`` and ``tally`` say. The long tables (plays, tricks) are
 columns of small ints (a seat as its place among the seats' names, a card as its number),
 made into Arrow arrays once a batch, their text looked up in C (:func:`columns_batch`): no
 tuple or string is made a play. Memory stays flat: each table has its own ``ParquetWriter``
-fed record batches of :data:`BATCH_ROWS` rows, and a game is dropped once its rows are in
-the buffers. The directory is written beside the target and moved into place
+fed record batches of :data:`BATCH_ROWS` rows and writing row groups of
+:data:`ROW_GROUP_ROWS`, and a game is dropped once its rows are in the buffers. The directory is written beside the target and moved into place
 when complete, so an interrupted export leaves the previous one (or nothing) as it was.
 """
 
@@ -61,7 +61,12 @@ from referee.reports.diagnostics import Diagnostic
 ARCHIVE_SCHEMA_VERSION = 1
 MANIFEST = "archive.json"
 GENERATOR = "getaway-ref export --format parquet"
-BATCH_ROWS = 10_000  # rows a table buffers before it writes a record batch (a row group)
+BATCH_ROWS = 10_000  # rows a table gathers in Python before they are made one record batch
+# Rows a table's record batches gather before they are written as one row group: large enough
+# that the file's metadata (some statistics for each column of each row group, held until the
+# file is closed) stays small on any archive, and a DuckDB scan reads few groups; small enough
+# that the batches waiting for it take a few tens of MB at most (the plays: about 40 bytes a row).
+ROW_GROUP_ROWS = 250_000
 # The cycle collector's first threshold while exporting: the rows are tuples, tracked by the
 # collector, made by the hundred thousand and freed by their counts; at Python's default (700)
 # the collector walks them again and again, some 12 % of an export's time (measured).
@@ -260,12 +265,12 @@ class Counts:
 
 class _Table:
     """One table's ParquetWriter. Record batches come in (this process's rows, or a worker's
-    slice) and are written once ``batch_rows`` rows have gathered, as one row group."""
+    slice) and are written once ``group_rows`` rows have gathered, as one row group."""
 
-    def __init__(self, path: Path, schema: pa.Schema, batch_rows: int):
+    def __init__(self, path: Path, schema: pa.Schema, group_rows: int):
         self.schema = schema
         self.writer = pq.ParquetWriter(str(path), schema, compression="zstd")
-        self.batch_rows = batch_rows
+        self.group_rows = group_rows
         self.pending: list[pa.RecordBatch] = []
         self.pending_rows = 0
         self.rows = 0
@@ -274,13 +279,13 @@ class _Table:
         if batch.num_rows:
             self.pending.append(batch)
             self.pending_rows += batch.num_rows
-            if self.pending_rows >= self.batch_rows:
+            if self.pending_rows >= self.group_rows:
                 self.flush()
 
     def flush(self) -> None:
         if not self.pending_rows:
             return
-        table = pa.Table.from_batches(self.pending, schema=self.schema).combine_chunks()
+        table = pa.Table.from_batches(self.pending, schema=self.schema)  # its batches as chunks, not copied
         self.writer.write_table(table, row_group_size=table.num_rows)
         self.rows += self.pending_rows
         self.pending, self.pending_rows = [], 0
@@ -862,9 +867,9 @@ class _Writer:
     """The five tables of one export, written from the rows made here (one process) or
     from the record batches of the workers' slices."""
 
-    def __init__(self, directory: Path, batch_rows: int, review: bool = False):
+    def __init__(self, directory: Path, batch_rows: int, group_rows: int, review: bool = False):
         names = (*TABLES, REVIEWED) if review else TABLES
-        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], batch_rows) for name in names}
+        self.t = {name: _Table(directory / f"{name}.parquet", SCHEMAS[name], group_rows) for name in names}
         self.batch_rows = batch_rows
         self.games = 0
         self.syntax_errors = 0
@@ -968,8 +973,9 @@ def _setup(review: Reviewer | None) -> None:
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
-def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS, jobs: int = 1,
-                  review: Reviewer | None = None, progress: Callable[[int], object] | None = None) -> Counts:
+def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS, group_rows: int = ROW_GROUP_ROWS,
+                  jobs: int = 1, review: Reviewer | None = None,
+                  progress: Callable[[int], object] | None = None) -> Counts:
     """Export the games of ``files`` into directory ``out`` (replacing an export of ours
     there; any other non-empty directory is refused): written in a directory beside it,
     moved into place when complete. ``jobs`` above 1: slices of the files are read and
@@ -990,7 +996,7 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     except OSError as e:
         raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
     try:
-        w = _Writer(tmp, batch_rows, review is not None)
+        w = _Writer(tmp, batch_rows, max(group_rows, batch_rows), review is not None)
         rows = Rows(review=review)
         threshold = gc.get_threshold()
         gc.set_threshold(GC_THRESHOLD, *threshold[1:])
