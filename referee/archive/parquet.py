@@ -19,7 +19,8 @@ columns of small ints (a seat as its place among the seats' names, a card as its
 made into Arrow arrays once a batch, their text looked up in C (:func:`columns_batch`): no
 tuple or string is made a play. Memory stays flat: each table has its own ``ParquetWriter``
 fed record batches of :data:`BATCH_ROWS` rows and writing row groups of
-:data:`ROW_GROUP_ROWS`, and a game is dropped once its rows are in the buffers. The directory is written beside the target and moved into place
+:data:`ROW_GROUP_ROWS` rows or :data:`ROW_GROUP_BYTES` bytes, and a game is dropped once its
+rows are in the buffers. The directory is written beside the target and moved into place
 when complete, so an interrupted export leaves the previous one (or nothing) as it was.
 """
 
@@ -67,6 +68,10 @@ BATCH_ROWS = 10_000  # rows a table gathers in Python before they are made one r
 # file is closed) stays small on any archive, and a DuckDB scan reads few groups; small enough
 # that the batches waiting for it take a few tens of MB at most (the plays: about 40 bytes a row).
 ROW_GROUP_ROWS = 250_000
+# ... or these bytes of Arrow data, whichever comes first: the narrow tables (plays, tricks) come
+# to their rows first, the wide ones (games with their tags, diagnostics with their sentences)
+# to their bytes, so what waits for a row group is bounded on any archive.
+ROW_GROUP_BYTES = 16 * 2**20
 # The cycle collector's first threshold while exporting: the rows are tuples, tracked by the
 # collector, made by the hundred thousand and freed by their counts; at Python's default (700)
 # the collector walks them again and again, some 12 % of an export's time (measured).
@@ -272,14 +277,15 @@ class _Table:
         self.writer = pq.ParquetWriter(str(path), schema, compression="zstd")
         self.group_rows = group_rows
         self.pending: list[pa.RecordBatch] = []
-        self.pending_rows = 0
+        self.pending_rows = self.pending_bytes = 0
         self.rows = 0
 
     def write(self, batch: pa.RecordBatch) -> None:
         if batch.num_rows:
             self.pending.append(batch)
             self.pending_rows += batch.num_rows
-            if self.pending_rows >= self.group_rows:
+            self.pending_bytes += batch.nbytes
+            if self.pending_rows >= self.group_rows or self.pending_bytes >= ROW_GROUP_BYTES:
                 self.flush()
 
     def flush(self) -> None:
@@ -288,7 +294,7 @@ class _Table:
         table = pa.Table.from_batches(self.pending, schema=self.schema)  # its batches as chunks, not copied
         self.writer.write_table(table, row_group_size=table.num_rows)
         self.rows += self.pending_rows
-        self.pending, self.pending_rows = [], 0
+        self.pending, self.pending_rows, self.pending_bytes = [], 0, 0
 
     def close(self) -> None:
         self.flush()
