@@ -220,25 +220,22 @@ _PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED
 
 # The columns of the columnar tables that are never null and hold ints (a bool as 0 or 1):
 # kept in typed arrays (array.array, the Python standard library's), which Arrow reads in
-# place, so a batch of them costs no conversion; each with its typecode and Arrow type.
-_PACKED: dict[str, dict[str, tuple[str, pa.DataType]]] = {
-    "plays": {"game_id": ("i", pa.int32()), "step": ("i", pa.int32()), "trick": ("h", pa.int16()),
-              "place": ("b", pa.int8()), "seat": ("b", pa.int8()), "player": ("i", pa.int32()),
-              "card": ("b", pa.int8()), "in_game": ("b", pa.int8()), "legal": ("b", pa.int8())},
-    "tricks": {"game_id": ("i", pa.int32()), "trick": ("h", pa.int16()), "lead_card": ("b", pa.int8()),
-               "cards": ("b", pa.int8()), "in_game": ("b", pa.int8()), "mistakes": ("b", pa.int8())},
+# place, so a batch of them costs no conversion; each with its typecode.
+_PACKED: dict[str, dict[str, str]] = {
+    "plays": {"game_id": "i", "step": "i", "trick": "h", "place": "b", "seat": "b", "player": "i", "card": "b",
+              "in_game": "b", "legal": "b"},
+    "tricks": {"game_id": "i", "trick": "h", "lead_card": "b", "cards": "b", "in_game": "b", "mistakes": "b"},
 }
+_PACKED_TYPE = {"b": pa.int8(), "h": pa.int16(), "i": pa.int32()}  # each typecode's Arrow type
 
 
 def _arrow(col: list[Any] | array[int], type_: pa.DataType) -> pa.Array:
-    """A column as an Arrow array: a typed array read in place, a list converted."""
+    """A column as an Arrow array: a typed array read in place (cast where the schema says
+    otherwise: a bool kept as 0 or 1), a list converted."""
     if isinstance(col, array):
         packed = pa.Array.from_buffers(_PACKED_TYPE[col.typecode], len(col), [None, pa.py_buffer(col)])
         return packed if packed.type == type_ else pc.cast(packed, type_)
     return pa.array(col, type_)
-
-
-_PACKED_TYPE = {"b": pa.int8(), "h": pa.int16(), "i": pa.int32()}
 
 
 def columns_batch(name: str, cols: dict[str, Any], names: list[str]) -> pa.RecordBatch:
@@ -393,7 +390,7 @@ class Rows:
 
     def _clear(self, name: str) -> None:
         packed = _PACKED[name]
-        self.cols[name] = {f.name: array(packed[f.name][0]) if f.name in packed else []
+        self.cols[name] = {f.name: array(packed[f.name]) if f.name in packed else []
                            for f in SCHEMAS[name] if f.name not in _DERIVED}
         self.names[name] = []
 
