@@ -34,9 +34,11 @@ import shutil
 import sys
 import tempfile
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, chain, compress, repeat
+from operator import add, is_, itemgetter, lt, mul, sub
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -213,6 +215,19 @@ _LOOKUPS: dict[str, dict[str, tuple[str, pa.Array | None]]] = {
                "picked_up_by": ("picked_up_by", None)},
 }
 _RUNS = tuple(tuple(range(1, k + 1)) for k in range(16))  # a trick's places, made once
+# ... and as the bytes of the plays' int8 place column; a trick's number as the bytes of the
+# int16 trick column (Rows._from_log joins them, in C)
+_PLACE_BYTES = tuple(bytes(run) for run in _RUNS)
+_TRICK_BYTES = tuple(array("h", (k,)).tobytes() for k in range(1024))
+
+
+# The fast read of a game's log (Rows._from_log): an entry's kind and seat; the kinds it reads
+# (any other, a penalty or a mistake, sends the game item by item); how each ending is told.
+_KIND, _SEAT = itemgetter(0), itemgetter(1)
+_ENDS = frozenset((EV.TrickToWaste, EV.PickedUp))
+_ENDED = {EV.TrickToWaste: _WASTE, EV.PickedUp: _PICKUP}
+_PLAIN = frozenset((EV.Played, EV.Leads, EV.TrickToWaste, EV.PickedUp, EV.GotAway, EV.GameOver, EV.Took,
+                    EV.DrawDue, EV.Drew, EV.TrumpsSet))
 _DERIVED = frozenset(("suit", "rank"))  # plays' columns read from another column
 _TRICK_COLUMNS = tuple(f.name for f in SCHEMAS["tricks"])
 _PLAY_COLUMNS = tuple(f.name for f in SCHEMAS["plays"] if f.name not in _DERIVED)
@@ -462,116 +477,128 @@ class Rows:
 
     def _from_log(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
                   ) -> tuple[int, int, dict[int, tuple[int, int | None, int]]] | None:
-        """The plays and tricks of a game with no finding at any item: the record's tricks
-        give each play's seat, card, trick and place; the engine's log (``Engine.logged``)
-        what each play did (its ``Played``), how each trick ended (the events after its last
-        play) and who got away when. The log must tell the record's plays one for one and in
-        order, with no mistake among them; if it does not, None (the caller reads the game
-        item by item). Returns the takes and draws counted, and no finding's place. No
-        object is made a play: lists of ints, a trick or a game at once."""
+        """The plays and tricks of a game with no finding at any item, a game at once: the
+        engine's log (``Engine.logged``) gives each play's seat, card and what it did (its
+        ``Played``), how each trick ended (the one ``TrickToWaste`` or ``PickedUp`` between
+        its last play and the next trick's first) and who got away when; the record's tricks
+        give their numbers and the items' steps. The log must hold as many plays as the
+        record (the replay pushed each of them, and none was found at fault), each trick's
+        ending in its place, and no penalty or mistake; if it does not, None (the caller
+        reads the game item by item). Returns the takes and draws counted, and no finding's
+        place. The log is sorted by its entries' kinds in C (``compress``, ``map``), so no
+        Python code runs a play or an event; a trick costs a few list appends."""
         g = res.game
         seats = g.seats
         n = len(seats)
-        pseats: list[int] = []
-        pcards: list[int] = []
+        kinds = list(map(_KIND, log))
+        if not _PLAIN.issuperset(kinds):  # a penalty, a mistake, an event the fast read does not know
+            return None
+        # the record: each trick's number and cards (a line that continues the trick before it
+        # adds to it), and the items' steps, a run of consecutive steps between takes and draws
         numbers: list[int] = []
-        places: list[int] = []
-        steps: list[int] = []
-        # the tricks: [number, leader, lead card, cards, first play, ended, by, picked up]
-        tricks: list[list[Any]] = []
-        takes = draws = step = 0
+        counts: list[int] = []
+        steps = array("i")
+        takes = draws = step = run = 0
         for a in g.actions:
             if type(a) is Trick:
-                cs = a.cards
-                k = len(cs)
+                k = len(a.cards)
                 if not k:
                     continue
-                ss = a.seats
-                tno = a.number
-                if tricks and tricks[-1][0] == tno:  # a line that continues the trick before it
-                    t = tricks[-1]
-                    places.extend(range(t[3] + 1, t[3] + k + 1))
-                    t[3] += k
+                if numbers and numbers[-1] == a.number:
+                    counts[-1] += k
                 else:
-                    tricks.append([tno, ss[0], cs[0], k, len(pcards), None, None, None])
-                    places.extend(_RUNS[k] if k < len(_RUNS) else range(1, k + 1))
-                numbers.extend([tno] * k)
-                steps.extend(range(step + 1, step + k + 1))
-                step += k
-                pseats.extend(ss)
-                pcards.extend(cs)
+                    numbers.append(a.number)
+                    counts.append(k)
+                run += k
             elif isinstance(a, (Take, Draw, Stated)):
+                if run:
+                    steps.extend(range(step + 1, step + run + 1))
+                    step += run
+                    run = 0
                 step += 1
                 takes += isinstance(a, Take)
                 draws += isinstance(a, Draw)
+        if run:
+            steps.extend(range(step + 1, step + run + 1))
+            step += run
+        m = len(steps)
         if step != res.items:  # the replay stopped before the record's end
             return None
-        Played = EV.Played
-        played = [e for e in log if e[0] is Played]
-        m = len(pcards)
-        if len(played) != m:
+        where = range(len(log))
+        played_at = list(compress(where, map(is_, kinds, repeat(EV.Played))))
+        if len(played_at) != m:
             return None
-        effects: tuple[Any, ...] = ()
+        ends_at = list(compress(where, map(_ENDS.__contains__, kinds)))
+        t = len(counts)
+        if not (t - 1 <= len(ends_at) <= t):  # each trick ends once; the last may be left open
+            return None
+        firsts = list(accumulate(counts, initial=0))
+        del firsts[-1]
         if m:
-            _, played_seats, played_cards, effects = zip(*played)
-            if list(played_seats) != pseats or list(played_cards) != pcards:
+            # each ending lies after its trick's last play and before the next trick's first
+            lasts = list(map(played_at.__getitem__, map(sub, accumulate(counts), repeat(1))))
+            nexts = list(map(played_at.__getitem__, firsts[1:]))
+            nexts.append(len(log))
+            if not (all(map(lt, lasts, ends_at)) and all(map(lt, ends_at, nexts))):
                 return None
-        # the other events, each with the number of plays before it (its place less the others before it)
-        firsts = [t[4] for t in tricks]
-        away: list[int] = []  # the plays before each getting away
-        others = [(i, e) for i, e in enumerate(log) if e[0] is not Played]
-        for j, (i, e) in enumerate(others):
-            kind = e[0]
-            k = i - j
-            if kind is EV.GotAway:
-                away.append(k)
-            elif kind is EV.TrickToWaste:
-                if k:  # the trick of the last play before it
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_WASTE, e[1], None]
-            elif kind is EV.PickedUp:
-                if k:
-                    tricks[bisect_right(firsts, k - 1) - 1][5:8] = [_PICKUP, e[1], e[2]]
-            elif kind is EV.Penalty or kind is EV.MistakeMade:
-                return None
-        in_game: list[int] = []
+            _, pseats, pcards, effects = zip(*map(log.__getitem__, played_at))
+        else:
+            pseats = pcards = effects = ()
+        # players in the game at each play: one fewer after each getting away
+        in_game = array("b")
         left, before = n, 0
-        for k in away:
-            in_game.extend([left] * (k - before))
+        for i in compress(where, map(is_, kinds, repeat(EV.GotAway))):
+            k = bisect_left(played_at, i)
+            in_game += array("b", (left,)) * (k - before)
             before, left = k, left - 1
-        in_game.extend([left] * (m - before))
+        in_game += array("b", (left,)) * (m - before)
 
         c = self.cols["plays"]
         names = self.names["plays"]
         base = len(names)
         names.extend(seats)
-        c["game_id"].extend([gid] * m)
-        c["step"].extend(steps)
-        c["trick"].extend(numbers)
-        c["place"].extend(places)
-        c["seat"].extend(pseats)
-        c["player"].extend([base + s for s in pseats])
-        c["card"].extend(pcards)
+        c["game_id"] += array("i", (gid,)) * m
+        c["step"] += steps
+        # the int8 and int16 columns as their bytes, made in C (a seat, card or place is below 128)
+        if min(numbers, default=0) >= 0 and max(numbers, default=0) < len(_TRICK_BYTES):
+            c["trick"].frombytes(b"".join(map(mul, map(_TRICK_BYTES.__getitem__, numbers), counts)))
+        else:
+            c["trick"].extend(chain.from_iterable(map(repeat, numbers, counts)))
+        if max(counts, default=0) < len(_PLACE_BYTES):
+            c["place"].frombytes(b"".join(map(_PLACE_BYTES.__getitem__, counts)))
+        else:
+            c["place"].extend(chain.from_iterable(map(range, repeat(1), map(add, counts, repeat(1)))))
+        c["seat"].frombytes(bytes(pseats))
+        c["player"].extend(map(add, pseats, repeat(base)))
+        c["card"].frombytes(bytes(pcards))
         c["effect"].extend(map(_EFFECT.__getitem__, effects))
-        c["in_game"].extend(in_game)
-        c["legal"].extend([True] * m)
-        c["code"].extend([None] * m)
+        c["in_game"] += in_game
+        c["legal"] += array("b", (1,)) * m
+        c["code"] += [None] * m
 
         c = self.cols["tricks"]
         names = self.names["tricks"]
         base = len(names)
         names.extend(seats)
-        if tricks:
-            nos, leaders, leads, counts, starts, ended, by, picked = zip(*tricks)
-            c["game_id"].extend([gid] * len(nos))
-            c["trick"].extend(nos)
-            c["leader"].extend([base + s for s in leaders])
-            c["lead_card"].extend(leads)
+        if t:
+            ends = list(map(log.__getitem__, ends_at))
+            ended: list[int | None] = list(map(_ENDED.__getitem__, map(_KIND, ends)))
+            by: list[int | None] = list(map(add, map(_SEAT, ends), repeat(base)))
+            picked = [e[2] if e[0] is EV.PickedUp else None for e in ends]
+            if len(ends) < t:  # the last trick left open
+                ended.append(None)
+                by.append(None)
+                picked.append(None)
+            c["game_id"] += array("i", (gid,)) * t
+            c["trick"].extend(numbers)
+            c["leader"].extend(map(add, map(pseats.__getitem__, firsts), repeat(base)))
+            c["lead_card"].extend(map(pcards.__getitem__, firsts))
             c["cards"].extend(counts)
-            c["in_game"].extend([in_game[f] for f in starts])
-            c["ended"].extend(ended)
-            c["picked_up_by"].extend([None if s is None else base + s for s in by])
-            c["picked_up"].extend(picked)
-            c["mistakes"].extend([0] * len(nos))
+            c["in_game"].extend(map(in_game.__getitem__, firsts))
+            c["ended"] += ended
+            c["picked_up_by"] += by
+            c["picked_up"] += picked
+            c["mistakes"] += array("b", (0,)) * t
         return takes, draws, {}
 
     def _from_marks(self, gid: int, res: GameResult, log: list[tuple[Any, ...]]
