@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import IO, Any
 
+from referee.engine import language as L
 from referee.reports.text import safe_path
 
 try:
@@ -251,14 +252,14 @@ def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[st
 
 
 _REASONS = {
-    errno.ENOSPC: "no space left on the device",
-    errno.EFBIG: "the file would exceed the file size limit",
-    errno.EROFS: "read-only file system",
-    errno.EDQUOT: "disk quota exceeded",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.ENOENT: "no such file",  # as every command says it (one style, issue 38)
-    errno.EISDIR: "is a directory",
+    errno.ENOSPC: L.N_("no space left on the device"),
+    errno.EFBIG: L.N_("the file would exceed the file size limit"),
+    errno.EROFS: L.N_("read-only file system"),
+    errno.EDQUOT: L.N_("disk quota exceeded"),
+    errno.EACCES: L.N_("permission denied"),
+    errno.EPERM: L.N_("permission denied"),
+    errno.ENOENT: L.N_("no such file"),  # as every command says it (one style, issue 38)
+    errno.EISDIR: L.N_("is a directory"),
 }
 
 
@@ -275,7 +276,8 @@ def _stdout_is_a_file() -> bool:
 def reason_of(e: OSError) -> str:
     """Why a read or a write failed, in a few words (no such file, a full disk, a file size
     limit, ...)."""
-    return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
+    ours = _REASONS.get(e.errno or 0)  # in the language chosen; the system's own words as it says them
+    return L.gettext(ours) if ours else (e.strerror or str(e)).lower()
 
 
 def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
@@ -285,11 +287,12 @@ def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
         return e.message
     where = path if path is not None else e.filename
     if where is None and e.errno in _FULL and _stdout_is_a_file():
-        where = "standard output"  # a write with no file named, and the output goes to a file
+        where = L.gettext("standard output")  # a write with no file named, and the output goes to a file
     reason = reason_of(e)
     if e.errno == errno.ENOENT and where is None and _size_limited():
         # tempfile's "no usable temporary directory": its trial write met the limit
-        reason += " (a file size limit, ulimit -f, lets nothing be written there)"
+        reason += " (" + L.gettext("a file size limit, {command}, lets nothing be written there").format(
+            command="ulimit -f") + ")"
     return f"{safe_path(os.fsdecode(where))}: {reason}" if where not in (None, "") else reason
 
 
@@ -831,7 +834,8 @@ def _restore(journal: str) -> str | None:
             return None  # its writer is at work
         got = _read_journal(jfd)
         if got is None:
-            return f"{safe_path(journal)}: not a journal this version can read; left as it is"
+            return L.gettext("{journal}: not a journal this version can read; left as it is").format(
+                journal=safe_path(journal))
         path, dev, ino, old, new = got
         shown = safe_path(path)
         try:
@@ -852,17 +856,19 @@ def _restore(journal: str) -> str | None:
                         _put(tfd, old, len(now))
                         os.unlink(journal)
                     _fsync_dir(os.path.dirname(journal) or ".")
-                    return f"{shown}: a rewrite cut short had left it half written; restored as it was before"
+                    return L.gettext("{file}: a rewrite cut short had left it half written; restored as it was "
+                                     "before").format(file=shown)
             # The file is gone, replaced, or changed since: its old text is the user's to keep.
             kept = _keep_aside(journal, path, old)
             os.unlink(journal)
-            return (f"{shown}: changed or replaced after a rewrite cut short, so it was left as it is; "
-                    f"its text before that rewrite is in {safe_path(kept)}")
+            return L.gettext("{file}: changed or replaced after a rewrite cut short, so it was left as it is; "
+                             "its text before that rewrite is in {kept}").format(file=shown, kept=safe_path(kept))
         finally:
             if tfd >= 0:
                 os.close(tfd)
     except OSError as e:
-        return f"{safe_path(journal)}: cannot restore from this journal: {(e.strerror or str(e)).lower()}"
+        return L.gettext("{journal}: cannot restore from this journal: {why}").format(
+            journal=safe_path(journal), why=(e.strerror or str(e)).lower())
     finally:
         os.close(jfd)
 
@@ -897,7 +903,7 @@ def recover(paths: Iterable[os.PathLike[str] | str] = (), tell: Callable[[str], 
                 msg = _restore(os.path.join(d, name))
                 if msg:
                     said.append(msg)
-    for msg in said:
+    for msg in said:  # each said where it was made, in the language chosen; "note:" stays a marker
         (tell or (lambda m: sys.stderr.write(f"note: {m}\n")))(msg)
     return said
 
