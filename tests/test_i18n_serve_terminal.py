@@ -43,7 +43,7 @@ def _shown(printed: list[str]) -> list[str]:
 
 def test_serve_says_its_start_and_its_stop_in_hindi(tmp_path: Path) -> None:
     rec = tmp_path / "table.gwy"  # a new record: nothing recorded, nothing written
-    srv = Server(rec, "--lang", HINDI, "--seats", "Anil Bina Chetan", "--seat-phones", "--recorder-qr", lang=HINDI)
+    srv = Server(rec, "--lang", HINDI, "--seats", "Anil Bina Chetan", "--seat-phones", "--recorder-qr")
     try:
         lines = _shown(srv.printed)
         rules = parse_spec("pagat").spec()

@@ -56,8 +56,8 @@ trick 10
 
 class Server:
     """``getaway-ref serve`` as a subprocess, and the addresses it printed. ``lang``: the
-    language it speaks (given by ``--lang`` among ``args`` or by ``env``); what it prints is
-    read by the catalogue's sentences in that language, never by English words written here."""
+    language it speaks when ``env`` chooses it (``--lang`` among ``args`` says so itself); what
+    it prints is read by the catalogue's sentences in that language, not by English words."""
 
     def __init__(self, record: Path, *args: str, lang: str | None = None, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
@@ -69,6 +69,8 @@ class Server:
         self.pump.start()
         self.printed: list[str] = []
         self.watch = self.record = ""
+        if lang is None and "--lang" in args[:-1]:
+            lang = args[args.index("--lang") + 1]
         with L.speaking(lang or L.ENGLISH):
             watch_head = L.gettext("watch and ask: {address}").split("{address}")[0]
             record_head = L.gettext("record (one phone): {address}").split("{address}")[0]
