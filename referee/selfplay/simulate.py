@@ -206,7 +206,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     except WriteError as ex:  # its own one line, naming the file
         raise UsageError(str(ex)) from None
     except OSError as ex:  # standard output: a full disk, a file size limit
-        raise UsageError(L.gettext("cannot write {file}: {why}").format(
+        raise UsageError(L.gettext("{file}: cannot write: {why}").format(
             file=output if output is not None else L.gettext("standard output"), why=reason_of(ex))) from None
     finally:
         if bar is not None:
