@@ -89,10 +89,12 @@ class WriteError(OSError):
 
     An OSError, so that callers that already report ``OSError.strerror`` report it too."""
 
-    def __init__(self, path: os.PathLike[str] | str, reason: str, code: int = 0) -> None:
+    def __init__(self, path: os.PathLike[str] | str, reason: str, code: int = 0, why: str | None = None) -> None:
         super().__init__(code, reason, str(path))
         self.path = str(path)
-        self.reason = reason
+        self.reason = reason  # in the language chosen, as every sentence of it
+        # A write that failed: why, without "cannot write" (live says that in its own sentence).
+        self.why = reason if why is None else why
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -108,8 +110,8 @@ class Changed(WriteError):
     wrote it): nothing was written, and what the other program wrote is kept."""
 
     def __init__(self, path: os.PathLike[str] | str) -> None:
-        super().__init__(path, "changed on disk since it was read (another program wrote it); "
-                               "not written, so that change is kept")
+        super().__init__(path, L.gettext("changed on disk since it was read (another program wrote it); "
+                                         "not written, so that change is kept"))
 
 
 # ---- what a file was when it was read -------------------------------------------------------------
@@ -247,8 +249,8 @@ def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[st
         except OSError:
             continue
         if (si.st_dev, si.st_ino) == (st.st_dev, st.st_ino):
-            raise WriteError(path, f"is the same file as {i} (another name for it); not written: "
-                                   "give the output another name", errno.EEXIST)
+            raise WriteError(path, L.gettext("is the same file as {other} (another name for it); not written: "
+                                             "give the output another name").format(other=i), errno.EEXIST)
 
 
 _REASONS = {
@@ -322,9 +324,10 @@ def scratch(binary: bool = False) -> IO[Any]:
 
 def _error(path: str, e: OSError, existed: bool = True) -> WriteError:
     if isinstance(e, WriteError):
-        return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
-    kept = "the file is unchanged" if existed else "nothing was written"
-    return WriteError(path, f"cannot write: {reason_of(e)}; {kept}", e.errno or 0)
+        return e if e.path == path else WriteError(path, e.reason, e.errno or 0, e.why)
+    why = (L.gettext("{why}; the file is unchanged") if existed else
+           L.gettext("{why}; nothing was written")).format(why=reason_of(e))
+    return WriteError(path, L.gettext("cannot write: {why}").format(why=why), e.errno or 0, why)
 
 
 def _umask_mode() -> int:
@@ -656,8 +659,9 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
             try:
                 os.link(part, name)  # never over another journal: that one holds a text too
             except FileExistsError:
-                raise WriteError(real, f"an earlier interrupted rewrite's journal is still in {name}; "
-                                       "not written (run the command again to restore it)") from None
+                raise WriteError(real, L.gettext("an earlier interrupted rewrite's journal is still in {journal}; "
+                                                 "not written (run the command again to restore it)").format(
+                    journal=name)) from None
             os.unlink(part)
             _fsync_dir(os.path.dirname(name) or ".")
             return fd, name
@@ -666,9 +670,9 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
             with contextlib.suppress(OSError):
                 os.unlink(part)
             raise
-    raise WriteError(real, "cannot be rewritten in place safely: there is nowhere to keep its text while it is "
-                           f"rewritten ({', '.join(tried) or 'its directory'} may not be written); not written",
-                     errno.EACCES)
+    raise WriteError(real, L.gettext("cannot be rewritten in place safely: there is nowhere to keep its text while "
+                                     "it is rewritten ({places} may not be written); not written").format(
+        places=L.gettext(", ").join(tried) or L.gettext("its directory")), errno.EACCES)
 
 
 def _drop_journal(fd: int, name: str) -> None:
@@ -928,15 +932,16 @@ def _replacing(path: os.PathLike[str] | str, expect: Snapshot | None, inputs: It
         # Not read by the caller: the file as it is now, kept unless it changes meanwhile.
         expect = Snapshot.of(st, None) if st is not None else ABSENT
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise WriteError(shown, "not a regular file: not written")
+        raise WriteError(shown, L.gettext("not a regular file: not written"))
     directory = os.path.dirname(real) or "."
     if st is None:
         if not os.path.isdir(directory):
-            raise WriteError(shown, f"no such directory: {os.path.dirname(shown) or '.'}")
+            raise WriteError(shown, L.gettext("no such directory: {dir}").format(dir=os.path.dirname(shown) or "."))
         in_place = False
     else:
         if not os.access(real, os.W_OK):
-            raise WriteError(shown, "you may not write this file (permission denied); it is left as it is", errno.EACCES)
+            raise WriteError(shown, L.gettext("you may not write this file (permission denied); it is left as it is"),
+                             errno.EACCES)
         in_place = (st.st_nlink > 1 or not _can_give_owner(st)
                     or not os.access(directory, os.W_OK | os.X_OK))
     try:

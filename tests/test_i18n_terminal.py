@@ -101,3 +101,11 @@ def test_the_note_of_a_record_put_back_is_in_hindi(torn: Path) -> None:  # noqa:
     assert not (torn / ".rec.gwy.getaway-ref-journal").exists()
 
 
+
+
+def test_a_file_that_cannot_be_written_is_said_in_hindi(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "sim.gwy"
+    r = run_cli(*SIM, "-o", str(out), "--lang", HINDI)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"error: {out}: " + hi("no such directory: {dir}", dir=out.parent) + "\n"
+    assert not out.parent.exists()
