@@ -109,3 +109,23 @@ def test_a_file_that_cannot_be_written_is_said_in_hindi(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == f"error: {out}: " + hi("no such directory: {dir}", dir=out.parent) + "\n"
     assert not out.parent.exists()
+
+
+def test_simulate_refuses_a_bot_and_a_table_it_cannot_seat_in_hindi() -> None:
+    from referee.players.bots import BOTS, SEARCH_BOTS
+
+    r = run_cli("simulate", "--bot", "North=nobody", "--lang", HINDI)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "error: " + hi("{option}: the bots are {bots} ({form}: N samples a choice)",
+                                      option="--bot North=nobody", bots=", ".join(BOTS + SEARCH_BOTS),
+                                      form="pimc:N") + "\n"
+    r = run_cli("simulate", "--bot", "Zed=random", "--lang", HINDI)
+    assert r.returncode == 2
+    assert r.stderr == "error: " + hi("{option}: no seat '{seat}' (the seats are {seats})", option="--bot Zed=random",
+                                      seat="Zed", seats=", ".join(seat_names(4))) + "\n"
+    most = PRESETS["pagat"].most_seats
+    r = run_cli("simulate", "--players", str(most + 1), "--lang", HINDI)
+    assert r.returncode == 2
+    assert r.stderr == "error: " + hi("a game has 2 to {most} players with 1 pack, not {players} (more than {most} "
+                                      "need a double pack: {option})", most=most, players=most + 1,
+                                      option="packs=2") + "\n"

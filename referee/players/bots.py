@@ -803,6 +803,11 @@ def _sorted(cards: Iterable[int]) -> list[int]:
 def check_players(rules: RuleSet, players: int) -> None:
     limit = rules.most_seats
     if not 2 <= players <= limit:
-        more = " (more than 8 need a double pack: packs=2)" if players > limit and not rules.marked_ace else ""
-        raise ValueError(f"a game has 2 to {limit} players with {'2 packs' if rules.marked_ace else '1 pack'}, "
-                         f"not {players}{more}")
+        if rules.marked_ace:
+            said = L.gettext("a game has 2 to {most} players with 2 packs, not {players}")
+        elif players > limit:
+            said = L.gettext("a game has 2 to {most} players with 1 pack, not {players} (more than {most} need a "
+                             "double pack: {option})")
+        else:
+            said = L.gettext("a game has 2 to {most} players with 1 pack, not {players}")
+        raise ValueError(said.format(most=limit, players=players, option="packs=2"))

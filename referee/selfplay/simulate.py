@@ -137,7 +137,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
             seat, kind = "all", seat
         kind = kind.strip().lower()
         if not known_bot(kind):
-            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS + SEARCH_BOTS)} (pimc:N: N samples a choice)")
+            raise ValueError(L.gettext("{option}: the bots are {bots} ({form}: N samples a choice)").format(
+                option=f"--bot {spec}", bots=", ".join(BOTS + SEARCH_BOTS), form="pimc:N"))
         key = seat.strip().lower()
         if key in ("all", "*"):
             bots = [kind] * players
@@ -146,7 +147,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
         elif re.fullmatch(r"[0-9]{1,3}", key) and 1 <= int(key) <= players:
             bots[int(key) - 1] = kind
         else:
-            raise ValueError(f"--bot {spec}: no seat '{seat}' (the seats are {', '.join(seat_names(players))})")
+            raise ValueError(L.gettext("{option}: no seat '{seat}' (the seats are {seats})").format(
+                option=f"--bot {spec}", seat=seat, seats=", ".join(seat_names(players))))
     return bots
 
 
