@@ -113,3 +113,16 @@ def test_serve_refuses_a_busy_port_in_hindi_and_english_by_default(tmp_path: Pat
     finally:
         srv.stop()
     assert _shown(srv.said_at_the_end()) == [f"saved: {rec}"]
+
+
+def test_serve_refuses_a_record_it_cannot_open_in_hindi(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    r = run_cli("serve", str(folder), "--port", "0", "--lang", HINDI)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "error: " + hi("{file} is a directory", file=folder) + "\n"
+    missing = tmp_path / "nowhere" / "table.gwy"
+    r = run_cli("serve", str(missing), "--port", "0", "--lang", HINDI)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "error: " + hi("{dir}: no such directory", dir=missing.parent) + "\n"
+    assert not missing.parent.exists()

@@ -48,7 +48,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.engine import language as L
 from referee.engine.language import N_
-from referee.files import WriteError
+from referee.files import WriteError, reason_of
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
 from referee.table.page import DIRECTIONS, render
@@ -527,7 +527,7 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
         return 2
     except OSError as ex:
         sock.close()
-        sys.stderr.write(f"error: {file}: {ex.strerror or ex}\n")
+        sys.stderr.write(f"error: {file}: {reason_of(ex)}\n")  # our words for the usual reasons, translated
         return 2
     real_port = sock.getsockname()[1]
     join = secrets.token_urlsafe(12) if host is not None else None
