@@ -129,3 +129,14 @@ def test_simulate_refuses_a_bot_and_a_table_it_cannot_seat_in_hindi() -> None:
     assert r.stderr == "error: " + hi("a game has 2 to {most} players with 1 pack, not {players} (more than {most} "
                                       "need a double pack: {option})", most=most, players=most + 1,
                                       option="packs=2") + "\n"
+
+
+def test_simulates_bar_on_a_terminal_is_labelled_in_hindi(tmp_path: Path) -> None:
+    from test_shell import ENV, with_terminal_stderr
+
+    with open(tmp_path / "s.gwy", "wb") as f:  # the bar shows for more than 200 games, on a terminal
+        code, _out, screen = with_terminal_stderr(["simulate", "--games", "201", "--seed", "3", "--lang", HINDI], f,
+                                                  ENV)
+    assert code == 0
+    shown = screen.decode("utf-8", "replace")
+    assert hi("simulating") in shown and "simulating" not in shown

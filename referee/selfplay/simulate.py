@@ -181,7 +181,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     # rich redirects standard output to the bar's terminal by default: right when the record
     # is written to that screen, wrong when it was sent to a file or a pipe (issue 24).
     if games > 200 and sys.stderr.isatty():
-        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        bar = Progress(TextColumn(escape(L.gettext("simulating"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                        console=err, transient=True, redirect_stdout=output is None and same_terminal())
     task: TaskID | None = None
 
