@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import IO, Any
 
+from referee.engine import language as L
 from referee.reports.text import safe_path
 
 try:
@@ -88,10 +89,12 @@ class WriteError(OSError):
 
     An OSError, so that callers that already report ``OSError.strerror`` report it too."""
 
-    def __init__(self, path: os.PathLike[str] | str, reason: str, code: int = 0) -> None:
+    def __init__(self, path: os.PathLike[str] | str, reason: str, code: int = 0, why: str | None = None) -> None:
         super().__init__(code, reason, str(path))
         self.path = str(path)
-        self.reason = reason
+        self.reason = reason  # in the language chosen, as every sentence of it
+        # A write that failed: why, without "cannot write" (live says that in its own sentence).
+        self.why = reason if why is None else why
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
@@ -107,8 +110,8 @@ class Changed(WriteError):
     wrote it): nothing was written, and what the other program wrote is kept."""
 
     def __init__(self, path: os.PathLike[str] | str) -> None:
-        super().__init__(path, "changed on disk since it was read (another program wrote it); "
-                               "not written, so that change is kept")
+        super().__init__(path, L.gettext("changed on disk since it was read (another program wrote it); "
+                                         "not written, so that change is kept"))
 
 
 # ---- what a file was when it was read -------------------------------------------------------------
@@ -246,19 +249,19 @@ def check_distinct(path: os.PathLike[str] | str, inputs: Iterable[os.PathLike[st
         except OSError:
             continue
         if (si.st_dev, si.st_ino) == (st.st_dev, st.st_ino):
-            raise WriteError(path, f"is the same file as {i} (another name for it); not written: "
-                                   "give the output another name", errno.EEXIST)
+            raise WriteError(path, L.gettext("is the same file as {other} (another name for it); not written: "
+                                             "give the output another name").format(other=i), errno.EEXIST)
 
 
 _REASONS = {
-    errno.ENOSPC: "no space left on the device",
-    errno.EFBIG: "the file would exceed the file size limit",
-    errno.EROFS: "read-only file system",
-    errno.EDQUOT: "disk quota exceeded",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-    errno.ENOENT: "no such file",  # as every command says it (one style, issue 38)
-    errno.EISDIR: "is a directory",
+    errno.ENOSPC: L.N_("no space left on the device"),
+    errno.EFBIG: L.N_("the file would exceed the file size limit"),
+    errno.EROFS: L.N_("read-only file system"),
+    errno.EDQUOT: L.N_("disk quota exceeded"),
+    errno.EACCES: L.N_("permission denied"),
+    errno.EPERM: L.N_("permission denied"),
+    errno.ENOENT: L.N_("no such file"),  # as every command says it (one style, issue 38)
+    errno.EISDIR: L.N_("is a directory"),
 }
 
 
@@ -275,7 +278,8 @@ def _stdout_is_a_file() -> bool:
 def reason_of(e: OSError) -> str:
     """Why a read or a write failed, in a few words (no such file, a full disk, a file size
     limit, ...)."""
-    return _REASONS.get(e.errno or 0) or (e.strerror or str(e)).lower()
+    ours = _REASONS.get(e.errno or 0)  # in the language chosen; the system's own words as it says them
+    return L.gettext(ours) if ours else (e.strerror or str(e)).lower()
 
 
 def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
@@ -285,11 +289,12 @@ def io_error(e: OSError, path: os.PathLike[str] | str | None = None) -> str:
         return e.message
     where = path if path is not None else e.filename
     if where is None and e.errno in _FULL and _stdout_is_a_file():
-        where = "standard output"  # a write with no file named, and the output goes to a file
+        where = L.gettext("standard output")  # a write with no file named, and the output goes to a file
     reason = reason_of(e)
     if e.errno == errno.ENOENT and where is None and _size_limited():
         # tempfile's "no usable temporary directory": its trial write met the limit
-        reason += " (a file size limit, ulimit -f, lets nothing be written there)"
+        reason += " (" + L.gettext("a file size limit, {command}, lets nothing be written there").format(
+            command="ulimit -f") + ")"
     return f"{safe_path(os.fsdecode(where))}: {reason}" if where not in (None, "") else reason
 
 
@@ -319,9 +324,10 @@ def scratch(binary: bool = False) -> IO[Any]:
 
 def _error(path: str, e: OSError, existed: bool = True) -> WriteError:
     if isinstance(e, WriteError):
-        return e if e.path == path else WriteError(path, e.reason, e.errno or 0)
-    kept = "the file is unchanged" if existed else "nothing was written"
-    return WriteError(path, f"cannot write: {reason_of(e)}; {kept}", e.errno or 0)
+        return e if e.path == path else WriteError(path, e.reason, e.errno or 0, e.why)
+    why = (L.gettext("{why}; the file is unchanged") if existed else
+           L.gettext("{why}; nothing was written")).format(why=reason_of(e))
+    return WriteError(path, L.gettext("cannot write: {why}").format(why=why), e.errno or 0, why)
 
 
 def _umask_mode() -> int:
@@ -653,8 +659,9 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
             try:
                 os.link(part, name)  # never over another journal: that one holds a text too
             except FileExistsError:
-                raise WriteError(real, f"an earlier interrupted rewrite's journal is still in {name}; "
-                                       "not written (run the command again to restore it)") from None
+                raise WriteError(real, L.gettext("an earlier interrupted rewrite's journal is still in {journal}; "
+                                                 "not written (run the command again to restore it)").format(
+                    journal=name)) from None
             os.unlink(part)
             _fsync_dir(os.path.dirname(name) or ".")
             return fd, name
@@ -663,9 +670,9 @@ def _write_journal(real: str, st: os.stat_result, old: bytes, new: bytes) -> tup
             with contextlib.suppress(OSError):
                 os.unlink(part)
             raise
-    raise WriteError(real, "cannot be rewritten in place safely: there is nowhere to keep its text while it is "
-                           f"rewritten ({', '.join(tried) or 'its directory'} may not be written); not written",
-                     errno.EACCES)
+    raise WriteError(real, L.gettext("cannot be rewritten in place safely: there is nowhere to keep its text while "
+                                     "it is rewritten ({places} may not be written); not written").format(
+        places=L.gettext(", ").join(tried) or L.gettext("its directory")), errno.EACCES)
 
 
 def _drop_journal(fd: int, name: str) -> None:
@@ -831,7 +838,8 @@ def _restore(journal: str) -> str | None:
             return None  # its writer is at work
         got = _read_journal(jfd)
         if got is None:
-            return f"{safe_path(journal)}: not a journal this version can read; left as it is"
+            return L.gettext("{journal}: not a journal this version can read; left as it is").format(
+                journal=safe_path(journal))
         path, dev, ino, old, new = got
         shown = safe_path(path)
         try:
@@ -852,17 +860,19 @@ def _restore(journal: str) -> str | None:
                         _put(tfd, old, len(now))
                         os.unlink(journal)
                     _fsync_dir(os.path.dirname(journal) or ".")
-                    return f"{shown}: a rewrite cut short had left it half written; restored as it was before"
+                    return L.gettext("{file}: a rewrite cut short had left it half written; restored as it was "
+                                     "before").format(file=shown)
             # The file is gone, replaced, or changed since: its old text is the user's to keep.
             kept = _keep_aside(journal, path, old)
             os.unlink(journal)
-            return (f"{shown}: changed or replaced after a rewrite cut short, so it was left as it is; "
-                    f"its text before that rewrite is in {safe_path(kept)}")
+            return L.gettext("{file}: changed or replaced after a rewrite cut short, so it was left as it is; "
+                             "its text before that rewrite is in {kept}").format(file=shown, kept=safe_path(kept))
         finally:
             if tfd >= 0:
                 os.close(tfd)
     except OSError as e:
-        return f"{safe_path(journal)}: cannot restore from this journal: {(e.strerror or str(e)).lower()}"
+        return L.gettext("{journal}: cannot restore from this journal: {why}").format(
+            journal=safe_path(journal), why=(e.strerror or str(e)).lower())
     finally:
         os.close(jfd)
 
@@ -897,7 +907,7 @@ def recover(paths: Iterable[os.PathLike[str] | str] = (), tell: Callable[[str], 
                 msg = _restore(os.path.join(d, name))
                 if msg:
                     said.append(msg)
-    for msg in said:
+    for msg in said:  # each said where it was made, in the language chosen; "note:" stays a marker
         (tell or (lambda m: sys.stderr.write(f"note: {m}\n")))(msg)
     return said
 
@@ -922,15 +932,16 @@ def _replacing(path: os.PathLike[str] | str, expect: Snapshot | None, inputs: It
         # Not read by the caller: the file as it is now, kept unless it changes meanwhile.
         expect = Snapshot.of(st, None) if st is not None else ABSENT
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise WriteError(shown, "not a regular file: not written")
+        raise WriteError(shown, L.gettext("not a regular file: not written"))
     directory = os.path.dirname(real) or "."
     if st is None:
         if not os.path.isdir(directory):
-            raise WriteError(shown, f"no such directory: {os.path.dirname(shown) or '.'}")
+            raise WriteError(shown, L.gettext("no such directory: {dir}").format(dir=os.path.dirname(shown) or "."))
         in_place = False
     else:
         if not os.access(real, os.W_OK):
-            raise WriteError(shown, "you may not write this file (permission denied); it is left as it is", errno.EACCES)
+            raise WriteError(shown, L.gettext("you may not write this file (permission denied); it is left as it is"),
+                             errno.EACCES)
         in_place = (st.st_nlink > 1 or not _can_give_owner(st)
                     or not os.access(directory, os.W_OK | os.X_OK))
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -24,6 +25,8 @@ from pathlib import Path
 import pytest
 from conftest import DESKTOP, PHONE, ROOT, run_cli, start_chrome
 from test_page import ARTIFACTS
+
+from referee.engine import language as L
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -52,27 +55,38 @@ trick 10
 
 
 class Server:
-    """``getaway-ref serve`` as a subprocess, and the addresses it printed."""
+    """``getaway-ref serve`` as a subprocess, and the addresses it printed. ``lang``: the
+    language it speaks when ``env`` chooses it (``--lang`` among ``args`` says so itself); what
+    it prints is read by the catalogue's sentences in that language, not by English words."""
 
-    def __init__(self, record: Path, *args: str) -> None:
+    def __init__(self, record: Path, *args: str, lang: str | None = None, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "referee", "serve", str(record), "--port", "0", *args],
-            cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+            cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+            env=None if env is None else {**os.environ, **env})
         self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
         self.printed: list[str] = []
         self.watch = self.record = ""
-        while not self.printed or not self.printed[-1].startswith("scan to watch"):
+        if lang is None and "--lang" in args[:-1]:
+            lang = args[args.index("--lang") + 1]
+        with L.speaking(lang or L.ENGLISH):
+            watch_head = L.gettext("watch and ask: {address}").split("{address}")[0]
+            record_head = L.gettext("record (one phone): {address}").split("{address}")[0]
+            last = L.gettext("scan to watch; {key} stops the server (the record is already saved)").format(key="Ctrl-C")
+        while not self.printed or self.printed[-1].rstrip("\n") != last:
             try:
                 line = self.lines.get(timeout=WAIT)
             except queue.Empty:
                 self.kill()
                 pytest.fail("serve printed no address: " + "".join(self.printed) + self.proc.stderr.read())
             self.printed.append(line)
-            if line.startswith("watch and ask:"):
-                self.watch = line.split()[-1]
-            elif line.startswith("record (one phone):"):
-                self.record = line.split()[-1]
+            address = re.search(r"http://\S+", line)
+            if line.startswith(watch_head) and address:
+                self.watch = address.group()
+            elif line.startswith(record_head) and address:
+                self.record = address.group()
         self.base = self.watch.split("?")[0]
 
     def _pump(self) -> None:
@@ -92,6 +106,14 @@ class Server:
                 self.proc.wait(timeout=WAIT)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def said_at_the_end(self) -> list[str]:
+        """What the stopped server printed after its addresses (its last lines)."""
+        self.pump.join(timeout=WAIT)
+        got = []
+        while not self.lines.empty():
+            got.append(self.lines.get_nowait())
+        return got
 
 
 def _status(url: str, data: dict | None = None) -> int:

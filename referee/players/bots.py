@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from referee.engine import language as L
 from referee.engine.cards import RANK, SUIT, card_str, sort_cards, sort_key
 from referee.engine.codes import Code, title
 from referee.engine.deal import deal, play_order
@@ -139,18 +140,23 @@ class SimStats:
         return self
 
     def summary(self, seats: Sequence[str] | None = None) -> str:
-        """Two lines for people: the counts, and the losers by seat."""
+        """Two lines for people, in the language chosen: what was simulated (the counts), and
+        the losers by seat. Codes and seat names stay as written."""
         n_m = sum(self.mistakes.values())
-        mistakes = f"{n_m} mistake{'s' if n_m != 1 else ''}"
+        mistakes = L.ngettext("{n} mistake", "{n} mistakes", n_m).format(n=n_m)
         if n_m:
-            mistakes += " (" + ", ".join(f"{c} {self.mistakes[c]}" for c in sorted(self.mistakes)) + ")"
-        head = (
-            f"{self.games} game{'s' if self.games != 1 else ''}, {self.plays} plays, {self.tricks} tricks, "
-            f"{self.takes} take{'s' if self.takes != 1 else ''}, {self.draws} draw{'s' if self.draws != 1 else ''} "
-            f"({self.draws_waste} from the waste pile, {self.draws_hand} from a hand), {mistakes}"
-        )
+            mistakes += " (" + L.gettext(", ").join(f"{c} {self.mistakes[c]}" for c in sorted(self.mistakes)) + ")"
+        head = L.gettext("simulated {games}, {plays}, {tricks}, {takes}, {draws} ({waste} from the waste pile, "
+                         "{hand} from a hand), {mistakes}").format(
+            games=L.ngettext("{n} game", "{n} games", self.games).format(n=self.games),
+            plays=L.ngettext("{n} play", "{n} plays", self.plays).format(n=self.plays),
+            tricks=L.ngettext("{n} trick", "{n} tricks", self.tricks).format(n=self.tricks),
+            takes=L.ngettext("{n} take", "{n} takes", self.takes).format(n=self.takes),
+            draws=L.ngettext("{n} draw", "{n} draws", self.draws).format(n=self.draws),
+            waste=self.draws_waste, hand=self.draws_hand, mistakes=mistakes)
         order = list(seats) if seats else sorted(self.losers)
-        losers = "losers: " + ", ".join(f"{s} {self.losers.get(s, 0)}" for s in order)
+        each = L.gettext(", ").join(f"{s} {self.losers.get(s, 0)}" for s in order)
+        losers = L.gettext("losers: {seats}").format(seats=each)
         return head + "\n" + losers
 
 
@@ -797,6 +803,11 @@ def _sorted(cards: Iterable[int]) -> list[int]:
 def check_players(rules: RuleSet, players: int) -> None:
     limit = rules.most_seats
     if not 2 <= players <= limit:
-        more = " (more than 8 need a double pack: packs=2)" if players > limit and not rules.marked_ace else ""
-        raise ValueError(f"a game has 2 to {limit} players with {'2 packs' if rules.marked_ace else '1 pack'}, "
-                         f"not {players}{more}")
+        if rules.marked_ace:
+            said = L.gettext("a game has 2 to {most} players with 2 packs, not {players}")
+        elif players > limit:
+            said = L.gettext("a game has 2 to {most} players with 1 pack, not {players} (more than {most} need a "
+                             "double pack: {option})")
+        else:
+            said = L.gettext("a game has 2 to {most} players with 1 pack, not {players}")
+        raise ValueError(said.format(most=limit, players=players, option="packs=2"))

@@ -19,10 +19,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
 from referee.commands.pipes import closed_pipe, same_terminal
+from referee.engine import language as L
 from referee.engine.rules import PRESETS, RuleSet
 from referee.files import WriteError, check_distinct, reason_of, recover, replacing
 from referee.notation.format import format_prelude
@@ -135,7 +137,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
             seat, kind = "all", seat
         kind = kind.strip().lower()
         if not known_bot(kind):
-            raise ValueError(f"--bot {spec}: the bots are {', '.join(BOTS + SEARCH_BOTS)} (pimc:N: N samples a choice)")
+            raise ValueError(L.gettext("{option}: the bots are {bots} ({form}: N samples a choice)").format(
+                option=f"--bot {spec}", bots=", ".join(BOTS + SEARCH_BOTS), form="pimc:N"))
         key = seat.strip().lower()
         if key in ("all", "*"):
             bots = [kind] * players
@@ -144,7 +147,8 @@ def parse_bots(specs: Sequence[str], players: int, default: str = "sensible") ->
         elif re.fullmatch(r"[0-9]{1,3}", key) and 1 <= int(key) <= players:
             bots[int(key) - 1] = kind
         else:
-            raise ValueError(f"--bot {spec}: no seat '{seat}' (the seats are {', '.join(seat_names(players))})")
+            raise ValueError(L.gettext("{option}: no seat '{seat}' (the seats are {seats})").format(
+                option=f"--bot {spec}", seat=seat, seats=", ".join(seat_names(players))))
     return bots
 
 
@@ -164,7 +168,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     except ValueError as ex:
         raise UsageError(str(ex)) from None
     if output is not None and output.exists() and not force:
-        raise UsageError(f"{output} exists (use --force to overwrite it)")
+        raise UsageError(L.gettext("{file} exists; give --force to replace it").format(file=output))
     inputs = [rules_file] if rules_file is not None else []
     if output is not None:
         recover([output])  # a rewrite cut short by a kill: put back first
@@ -177,7 +181,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     # rich redirects standard output to the bar's terminal by default: right when the record
     # is written to that screen, wrong when it was sent to a file or a pipe (issue 24).
     if games > 200 and sys.stderr.isatty():
-        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        bar = Progress(TextColumn(escape(L.gettext("simulating"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                        console=err, transient=True, redirect_stdout=output is None and same_terminal())
     task: TaskID | None = None
 
@@ -199,18 +203,20 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
         # The reader of stdout went away (| head): stop quietly, exit 2 as every command does.
         return closed_pipe()
     except SimulationError as ex:
-        err.print(f"[bold red]error[/]: the engine contradicted itself: {ex}")
+        err.print("[bold red]error[/]: " + escape(L.gettext("the engine contradicted itself: {why}").format(why=ex)))
         return 2
     except WriteError as ex:  # its own one line, naming the file
         raise UsageError(str(ex)) from None
     except OSError as ex:  # standard output: a full disk, a file size limit
-        raise UsageError(f"{output or 'standard output'}: cannot write: {reason_of(ex)}") from None
+        raise UsageError(L.gettext("{file}: cannot write: {why}").format(
+            file=output if output is not None else L.gettext("standard output"), why=reason_of(ex))) from None
     finally:
         if bar is not None:
             bar.stop()
-    err.print(f"simulated {stats.summary(seat_names(players))}", markup=False)
+    # In the language chosen (--lang, else the environment's): the counts, then the file.
+    err.print(stats.summary(seat_names(players)), markup=False)
     if output is not None:
-        err.print(f"wrote {output}", markup=False)
+        err.print(L.gettext("wrote {file}").format(file=output), markup=False)
     return 0
 
 

@@ -940,7 +940,7 @@ def _not_written(path: Path, ex: OSError, *, new_game: bool = False) -> str:
                 _("not recorded: {file} changed on disk since live wrote it (another program wrote it); that change "
                   "is kept: type the entry again"))
         return said.format(file=shown)
-    reason = ex.reason.removeprefix("cannot write: ") if isinstance(ex, WriteError) else (ex.strerror or str(ex))
+    reason = ex.why if isinstance(ex, WriteError) else (ex.strerror or str(ex))
     said = _("cannot start a new game: cannot write {file}: {why}") if new_game else \
         _("not recorded: cannot write {file}: {why}")
     return said.format(file=shown, why=reason)

@@ -32,7 +32,7 @@ from referee.engine.events import TakeHand
 from referee.engine.language import N_
 from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, parse_spec
-from referee.files import ABSENT, read_snapshot, recover, remove_leftovers
+from referee.files import ABSENT, read_snapshot, reason_of, recover, remove_leftovers
 from referee.review.hint import choice_words, hint_at
 from referee.table import answers
 from referee.table.entry import Lines, Question, read_entry, seat_matches
@@ -463,7 +463,7 @@ def _open(path: Path, existed: bool, seats: str | None, rules: str | None, deal:
     text: str | None = None
     mode: int | None = None
     if path.is_dir():
-        raise LiveError(f"{path} is a directory")
+        raise LiveError(_("{file} is a directory").format(file=path))  # live's sentences, in serve's language
     recover([path])  # a rewrite of it cut short by a kill: put back before it is read
     remove_leftovers(path)  # a temporary file of a write killed before its rename (ours, by name)
     if path.exists():
@@ -471,12 +471,12 @@ def _open(path: Path, existed: bool, seats: str | None, rules: str | None, deal:
             raw, snap = read_snapshot(path)
             text = raw.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
-            raise LiveError(f"{path} is not UTF-8 text: not a .gwy record") from None
+            raise LiveError(_("{file} is not UTF-8 text: not a .gwy record").format(file=path)) from None
         except OSError as ex:
-            raise LiveError(f"{path}: {ex.strerror or ex}") from None
+            raise LiveError(f"{path}: {reason_of(ex)}") from None
         mode = path.stat().st_mode & 0o777
     elif not path.parent.exists():
-        raise LiveError(f"{path.parent}: no such directory")
+        raise LiveError(_("{dir}: no such directory").format(dir=path.parent))
     else:
         snap = ABSENT
     session = Session.resume(path, text, default=default, mode=mode) if text and text.strip() else None

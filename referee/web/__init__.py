@@ -12,7 +12,10 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-MISSING_HINT = "serve needs the serve extra: pip install 'getaway-ref[serve]'"
+from referee.engine import language as L
+
+# Said in the language chosen; the command's name and the install line stay as written.
+MISSING_HINT = L.N_("{what} needs the serve extra: pip install 'getaway-ref[serve]'")
 EXTRA = ("starlette", "uvicorn", "h11", "segno")
 
 
@@ -25,7 +28,7 @@ def serve_command(file: Path | None, host: str | None = None, port: int = 8765, 
                   rules: str | None = None, deal: str | None = None, recorder_qr: bool = False,
                   seat_phones: bool = False, request_timeout: float | None = None, hints: bool = False) -> int:
     if not available():
-        sys.stderr.write(f"error: {MISSING_HINT}\n")
+        sys.stderr.write("error: " + L.gettext(MISSING_HINT).format(what="serve") + "\n")
         return 2
     from referee.web.app import REQUEST_TIMEOUT, serve
 

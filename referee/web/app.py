@@ -48,7 +48,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from referee.engine import language as L
 from referee.engine.language import N_
-from referee.files import WriteError
+from referee.files import WriteError, reason_of
 from referee.notation.reader import ReadError
 from referee.table.live import LiveError, Session
 from referee.table.page import DIRECTIONS, render
@@ -508,23 +508,26 @@ def _qr(text: str, out: Any) -> None:
 def serve(file: Path | None, host: str | None, port: int, seats: str | None, rules: str | None,
           deal: str | None, recorder_qr: bool = False, seat_phones: bool = False,
           request_timeout: float = REQUEST_TIMEOUT, hints: bool = False) -> int:
+    # Said to the host at the table in the server's language (--lang, else the environment's),
+    # as the refusals at the door are; addresses, paths, seats and options stay as written.
     out = sys.stdout
     bind = host or LOCAL
     # The port first: a server that cannot listen leaves no new file behind.
     try:
         sock = socket.create_server((bind, port), family=socket.AF_INET6 if ":" in bind else socket.AF_INET)
     except OSError as ex:
-        sys.stderr.write(f"error: cannot listen on {bind} port {port}: {ex.strerror or ex}\n")
+        sys.stderr.write("error: " + L.gettext("cannot listen on {address} port {port}: {why}").format(
+            address=bind, port=port, why=ex.strerror or ex) + "\n")
         return 2
     try:
         session, new = open_session(file, seats, rules, deal)
     except (LiveError, ReadError, WriteError) as ex:
         sock.close()
-        sys.stderr.write(f"error: {ex}\n")
+        sys.stderr.write(f"error: {ex}\n")  # said where it was made, in the same language
         return 2
     except OSError as ex:
         sock.close()
-        sys.stderr.write(f"error: {file}: {ex.strerror or ex}\n")
+        sys.stderr.write(f"error: {file}: {reason_of(ex)}\n")  # our words for the usual reasons, translated
         return 2
     real_port = sock.getsockname()[1]
     join = secrets.token_urlsafe(12) if host is not None else None
@@ -537,25 +540,35 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
     record = watch + more + f"r={table.recorder}"
     try:
         plays = sum(len(u.plays) for u in session.units)
-        out.write(f"getaway-ref serve: {session.path}, " + (f"continuing game {session.number} ({plays} plays recorded)"
-                  if session.units else f"game {session.number}") + f", seats {' '.join(session.seats())}, "
-                  f"rules {session.rules.spec()}; saved after every entry\n")
-        out.write(f"watch and ask:  {watch}\n")
-        out.write(f"record (one phone): {record}\n")
+        fields = {"file": session.path, "game": session.number, "seats": " ".join(session.seats()),
+                  "rules": session.rules.spec()}
+        if session.units:
+            head = L.ngettext("{file}: continuing game {game} ({n} play recorded), seats {seats}, rules {rules}; "
+                              "saved after every entry",
+                              "{file}: continuing game {game} ({n} plays recorded), seats {seats}, rules {rules}; "
+                              "saved after every entry", plays).format(n=plays, **fields)
+        else:
+            head = L.gettext("{file}: game {game}, seats {seats}, rules {rules}; saved after every entry").format(**fields)
+        out.write(f"getaway-ref serve: {head}\n")
+        out.write(L.gettext("watch and ask: {address}").format(address=watch) + "\n")
+        out.write(L.gettext("record (one phone): {address}").format(address=record) + "\n")
         if host is None:
-            out.write("listening on 127.0.0.1 only: give --host 0.0.0.0 for the phones on this network\n")
+            out.write(L.gettext("listening on {address} only: give {option} for the phones on this network").format(
+                address=LOCAL, option="--host 0.0.0.0") + "\n")
         if recorder_qr:
             # Asked for: whoever sees this screen can record, so it is not shown by default.
             _qr(record, out)
-            out.write("scan to record (the recorder's phone only)\n")
+            out.write(L.gettext("scan to record (the recorder's phone only)") + "\n")
         for token, name in seat_tokens.items():
             # Each player scans their own: that phone records that seat's plays, takes and draws only.
             address = watch + more + f"s={token}"
-            out.write(f"{name} records {name}'s own plays: {address}\n")
+            out.write(L.gettext("{seat} records {seat}'s own plays: {address}").format(seat=name, address=address)
+                      + "\n")
             _qr(address, out)
-            out.write(f"scan to record {name}'s plays ({name}'s phone only)\n")
+            out.write(L.gettext("scan to record {seat}'s plays ({seat}'s phone only)").format(seat=name) + "\n")
         _qr(watch, out)
-        out.write("scan to watch; Ctrl-C stops the server (the record is already saved)\n")
+        out.write(L.gettext("scan to watch; {key} stops the server (the record is already saved)").format(
+            key="Ctrl-C") + "\n")
         out.flush()
         config = uvicorn.Config(make_app(table), log_level="warning", access_log=False, timeout_graceful_shutdown=1,
                                 lifespan="off", http=guarded_protocol(request_timeout))
@@ -568,9 +581,9 @@ def serve(file: Path | None, host: str | None, port: int, seats: str | None, rul
         # Nothing was recorded: no file (a new name was held empty), as live leaves none.
         if session.path.exists() and session.path.stat().st_size == 0:
             session.path.unlink()
-        out.write(f"nothing recorded: {session.path} not written\n")
+        out.write(L.gettext("nothing recorded: {file} not written").format(file=session.path) + "\n")
         return 0
-    out.write(f"saved: {session.path}\n")
+    out.write(L.gettext("saved: {path}").format(path=session.path) + "\n")
     return 0
 
 
