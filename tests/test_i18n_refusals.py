@@ -240,3 +240,125 @@ def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> 
         words = json.loads(block.group(1))
         for msgid in faults.values():
             assert words[msgid] == hi(msgid), (script, msgid)
+
+
+# ---- 5. every refusal of the command line is a sentence of the catalogue --------------------------
+#
+# A usage refusal (``UsageError``, printed ``error: ...``, exit 2) is the sentence a user reads
+# when a command will not run: its words must come from the wording layer. The source of
+# ``referee/`` is read with ``ast`` (nothing imported) and every ``UsageError(...)`` whose message
+# holds English of its own is named by file and line: a string literal, an f-string, or a
+# literal concatenated or ``.format``-ed, outside a call of the wording layer (``_``,
+# ``gettext``, ``ngettext``). What may stand outside it: punctuation between placeholders
+# (``f"{path}: {why}"``, the file before a reason said elsewhere) and an option's name as it is
+# typed (``.format(option="--jobs")``).
+
+import ast  # noqa: E402 (the guard's own tools, beside it)
+
+PACKAGE = ROOT / "referee"
+WORDING = {"_", "gettext", "ngettext"}  # the wording layer's calls, as named or as L.gettext
+# an option as typed, with its value or metavar (--jobs, -o DIR, --format parquet, --rules-file:)
+OPTION_NAME = re.compile(r"\s*-{1,2}[A-Za-z][\w-]*(?:[ =][\w.]+)?[\s:;,]*")
+# names a program reads, not sentences: getattr(e, "strerror"), m.get("schema_version")
+KEYED = {"getattr": 1, "hasattr": 1, "get": 0}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+LETTER = re.compile(r"[^\W\d_]")
+# A file not ours to change in this branch, whose refusals another helper is putting into the
+# catalogue (issue 40): listed with whose it is, and held to it (see the test after the guard).
+PENDING = {"referee/selfplay/simulate.py": "helper h2's part (self-play's refusals)"}
+
+
+def _name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _english(node: ast.AST) -> list[str]:
+    """The literals of ``node`` with words in them, outside the wording layer's calls."""
+    if isinstance(node, ast.Call) and _name(node.func) in WORDING:
+        return []  # the catalogue's sentence; its .format(...) arguments are looked at by the caller
+    if isinstance(node, ast.Call) and _name(node.func) in KEYED and len(node.args) > KEYED[_name(node.func) or ""]:
+        key = node.args[KEYED[_name(node.func) or ""]]
+        return [w for child in (node.func, *node.args, *node.keywords) if child is not key for w in _english(child)]
+    if isinstance(node, ast.Subscript):
+        return _english(node.value) + ([] if isinstance(node.slice, ast.Constant) else _english(node.slice))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        bare = PLACEHOLDER.sub("", node.value)
+        return [node.value] if LETTER.search(bare) and not OPTION_NAME.fullmatch(bare) else []
+    found: list[str] = []
+    for child in ast.iter_child_nodes(node):
+        found += _english(child)
+    return found
+
+
+def english_refusals(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
+    """Each ``UsageError(...)`` of ``source`` whose message holds English not from the
+    wording layer: its line and the words."""
+    out = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Call) and _name(node.func) == "UsageError":
+            message = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in (None, "message")), None)
+            if message is not None:
+                out += [(node.lineno, words) for words in _english(message)]
+    return out
+
+
+def _refusals_in_english() -> dict[str, list[tuple[int, str]]]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        said = english_refusals(path.read_text(encoding="utf-8"), str(path))
+        if said:
+            found[path.relative_to(ROOT).as_posix()] = said
+    return found
+
+
+def test_every_usage_refusal_is_a_sentence_of_the_catalogue() -> None:
+    found = {f: said for f, said in _refusals_in_english().items() if f not in PENDING}
+    assert not found, "\n".join(f"{f}:{line}: UsageError says {words!r} outside the wording layer (_(), ngettext)"
+                                for f, said in found.items() for line, words in said)
+
+
+def test_a_pending_file_still_needs_it() -> None:
+    # Once its refusals are in the catalogue the exemption is dropped here: a file may not stay
+    # exempt after it is clean, so the guard covers it from then on.
+    found = _refusals_in_english()
+    assert [f for f in PENDING if f not in found] == [], "now clean: remove it from PENDING"
+
+
+@pytest.mark.parametrize("source", [
+    'raise UsageError("no records here")',
+    'raise UsageError(f"{path}: no such file")',
+    'raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))',
+    'raise UsageError("{file}: not UTF-8 text".format(file=f))',
+    'raise UsageError("%s: not UTF-8 text" % f)',
+    'raise commands.UsageError(f"{output or \'standard output\'}: cannot write")',
+    # the sentence from the catalogue, an English word glued in through its placeholder
+    'raise UsageError(_("{file}: {why}").format(file=f, why="is a directory"))',
+    'raise UsageError(L.gettext("{option} goes alone").format(option=f"{x} or the other"))',
+    'raise UsageError(message=f"--at takes END, not {at}")',
+    'raise UsageError(_("{why}").format(why=getattr(e, "strerror", "no reason given")))',
+    'raise UsageError(_("{why}").format(why=reasons["missing"] + " and more"))',
+])
+def test_the_guard_names_a_refusal_in_english(source: str) -> None:
+    said = english_refusals(f"def f():\n    {source}\n")
+    assert said and said[0][0] == 2, said  # found, on its line
+
+
+@pytest.mark.parametrize("source", [
+    'raise UsageError(_("{file}: no such file").format(file=f))',
+    'raise UsageError(L.gettext("{option} takes a number, not {value}").format(option="--jobs", value=v))',
+    'raise UsageError(ngettext("{option}: {file} has {n} game", "{option}: {file} has {n} games", n).format('
+    'option=f"--game {number}", file=f, n=n))',
+    'raise UsageError(str(e)) from None',
+    'raise UsageError(f"{e.path}: {e.message}") from None',
+    'raise UsageError(no_records(paths))',
+    'raise UsageError(_("{paths}").format(paths=", ".join(map(str, paths))))',
+    'raise UsageError(_("{at} or {after}").format(at="--at END", after="-o DIR"))',
+    'raise UsageError(_("cannot write {file}: {why}").format(file=f, why=getattr(e, "strerror", None) or e))',
+    'raise UsageError(_("version {found}").format(found=m.get("schema_version")))',
+])
+def test_the_guard_lets_the_catalogues_sentences_pass(source: str) -> None:
+    assert english_refusals(f"def f():\n    {source}\n") == []

@@ -19,6 +19,7 @@ from referee.archive.jobs import available_cores, parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
+from referee.commands.options import cannot_write
 from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.files import WriteError, recover, replacing, write_text
@@ -220,7 +221,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=output, why=ex.strerror or ex)) from None
+        raise UsageError(cannot_write(output, ex.strerror or ex)) from None
     finally:
         if made_dir and not entries:
             try:
