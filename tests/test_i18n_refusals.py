@@ -362,3 +362,164 @@ def test_the_guard_names_a_refusal_in_english(source: str) -> None:
 ])
 def test_the_guard_lets_the_catalogues_sentences_pass(source: str) -> None:
     assert english_refusals(f"def f():\n    {source}\n") == []
+
+
+# ---- 6. the refusals as a user meets them, in Hindi ---------------------------------------------
+#
+# One refusal (or more) of each command family, run as a user runs it (``--lang hi``, or the
+# environment's LANGUAGE), compared with the catalogue's Hindi, its places filled: the exit
+# code stays 2, the head ``error:`` and the names (paths, options, values) stay as written.
+
+RECORD = ROOT / "records" / "dispute-renege-illegal.gwy"  # one game, four seats
+
+
+def _refused_in_hindi(*args: str, env: dict[str, str] | None = None) -> str:
+    """The one line a refused command prints on standard error, its head taken off."""
+    lang = () if env else ("--lang", HINDI)
+    r = subprocess.run([sys.executable, "-m", "referee", *args, *lang], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300, env={**os.environ, **(env or {})})
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, (r.returncode, r.stderr)
+    assert r.stderr.startswith("error: ") and DEVANAGARI.search(r.stderr), r.stderr
+    return r.stderr.removeprefix("error: ").rstrip("\n")
+
+
+def test_check_given_no_records_refuses_in_the_environments_language(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    said = _refused_in_hindi("check", str(empty), env={"LANGUAGE": HINDI, "GETAWAY_LANG": ""})
+    assert said == hi("no .gwy records found in {paths}", paths=empty)
+
+
+@pytest.mark.parametrize("command", [("check",), ("tally",), ("fmt",), ("export", "--format", "parquet", "-o", "OUT")])
+def test_every_command_says_no_records_found_in_the_same_words(tmp_path: Path, command: tuple[str, ...]) -> None:
+    if "parquet" in command:
+        pytest.importorskip("pyarrow")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    # --lang after the names too: the language is taken wherever it stands
+    assert _refused_in_hindi(*args, str(empty)) == hi("no .gwy records found in {paths}", paths=empty)
+
+
+def test_check_refuses_a_bad_number_of_jobs_and_a_missing_rules_file_in_hindi(tmp_path: Path) -> None:
+    said = _refused_in_hindi("check", "--jobs", "two", str(RECORD))
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="two")
+    missing = tmp_path / "house.toml"
+    said = _refused_in_hindi("check", "--rules-file", str(missing), str(RECORD))
+    assert said == hi("--rules-file {file}: no such rules file", file=missing)
+    said = _refused_in_hindi("check", "--config", str(missing), "--isolated", str(RECORD))
+    assert said == hi("{config} and {isolated} do not go together: one names the settings, the other refuses them",
+                      config="--config", isolated="--isolated")
+    said = _refused_in_hindi("check", "--fix", "-")
+    assert said == hi("{option} rewrites files, not standard input", option="--fix")
+
+
+def test_a_file_that_is_no_regular_file_is_refused_in_hindi(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    pipe = tmp_path / "pipe.gwy"
+    os.mkfifo(pipe)  # read for ever if it were read: refused before
+    said = _refused_in_hindi("query", str(pipe))
+    assert said == f"{pipe}: " + hi("not a regular file (a device, a pipe or a socket); give a .gwy record")
+
+
+def test_fmt_explain_and_rules_refuse_in_hindi() -> None:
+    said = _refused_in_hindi("fmt", "--write", "--check", str(RECORD))
+    assert said == hi("{write} does not go with {check} or {diff}", write="--write", check="--check", diff="--diff")
+    said = _refused_in_hindi("fmt", "--write", "-")
+    assert said == hi("{option} rewrites files; standard input has none", option="--write")
+    from referee.reports.diagnostics import CODES
+
+    said = _refused_in_hindi("explain", "Z999")
+    assert said == hi("unknown code '{code}' (codes are {codes})", code="Z999", codes=", ".join(CODES))
+    from referee.engine.rules import PRESETS
+
+    said = _refused_in_hindi("rules", "nope")
+    assert said == hi("unknown rule set '{name}' (presets are {presets})", name="nope", presets=", ".join(PRESETS))
+
+
+def test_review_refuses_in_hindi() -> None:
+    from referee.review.command import FORMATS
+
+    said = _refused_in_hindi("review", str(RECORD), "--format", "xml")
+    assert said == hi("{option} is one of {formats}, not '{value}'", option="--format", formats=", ".join(FORMATS),
+                      value="xml")
+    said = _refused_in_hindi("review", str(RECORD), "--at", "start")
+    assert said == hi("{at} takes END (the end of the record), not '{value}'; for a trick, {after}", at="--at",
+                      value="start", after="--after TRICK")
+    said = _refused_in_hindi("review", str(RECORD), "--jobs", "0")
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="0")
+
+
+def test_link_refuses_a_game_the_file_does_not_hold_in_hindi() -> None:
+    said = _refused_in_hindi("link", str(RECORD), "--game", "5")
+    assert said == hi_n("{option}: {file} has {n} game", "{option}: {file} has {n} games", 1,
+                        option="--game 5", file=RECORD)
+
+
+def test_import_refuses_a_log_that_is_not_text_in_hindi(tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    log.write_bytes(b'{"log": "\xff\xfe"}')
+    said = _refused_in_hindi("import", "--from", "thulla-ai", str(log))
+    assert said == hi("{file}: not UTF-8 text", file=log)
+
+
+def test_export_parquet_refuses_in_hindi(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD))
+    assert said == hi("{option} writes a directory of tables: name it with {output}", option="--format parquet",
+                      output="-o DIR")
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")  # a file of the user's: never replaced by the tables
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD), "-o", str(taken))
+    assert said == hi("{folder} exists and is not a directory; give a directory for the tables", folder=taken)
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD), "-o", str(tmp_path / "t"), "--jobs", "x")
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="x")
+
+
+def test_a_record_that_cannot_be_read_is_refused_in_hindi(tmp_path: Path) -> None:
+    gone = tmp_path / "gone.gwy"
+    # read whole (review) and sought game by game (puzzles): the same reader's words
+    assert _refused_in_hindi("review", str(gone)) == f"{gone}: " + hi("no such file")
+    assert _refused_in_hindi("puzzles", str(gone), "-o", str(tmp_path / "deck")) == f"{gone}: " + hi("no such file")
+    assert _refused_in_hindi("review", str(tmp_path)) == f"{tmp_path}: " + hi("is a directory")
+    bad = tmp_path / "bad.gwy"
+    bad.write_bytes(RECORD.read_bytes().replace(b"East", b"E\xe1st", 1))
+    line = RECORD.read_bytes()[:RECORD.read_bytes().index(b"East")].count(b"\n") + 1
+    offset = RECORD.read_bytes().index(b"East") + 1
+    assert _refused_in_hindi("review", str(bad)) == f"{bad}: " + hi(
+        "not UTF-8 text: byte {byte} at byte offset {offset} (line {line}) cannot be decoded",
+        byte="0xe1", offset=offset, line=line)
+
+
+# What the commands print besides their refusals, in the same language.
+
+
+def test_tally_says_its_columns_and_totals_in_hindi() -> None:
+    r = run_cli("tally", str(RECORD), "--lang", HINDI)
+    assert r.returncode in (0, 1), r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == [w for h in ("player", "games", "lost", "rate") for w in hi(h).split()]
+    # the one game of the record is not finished: counted, and its problem said, in Hindi
+    assert hi_n("{n} game: {finished} finished, {unfinished} not", "{n} games: {finished} finished, {unfinished} not",
+                1, finished=0, unfinished=1) in lines
+    assert "  " + hi("{file} game {number}: {problem}", file=RECORD, number=1, problem=hi("not finished")) in lines
+    assert not re.search(r"\b(games?|finished|player)\b", r.stdout.replace(str(RECORD), ""))
+
+
+def test_check_verbose_and_fix_say_their_lines_in_hindi(tmp_path: Path) -> None:
+    rec = tmp_path / "short.gwy"
+    # the version line missing: a safe fix (S-code) that --fix writes in
+    rec.write_text(RECORD.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    r = run_cli("check", "--verbose", "--fix", str(rec), "--lang", HINDI)
+    assert hi("settings: none (defaults)") in r.stderr.splitlines(), r.stderr
+    lines = r.stderr.splitlines()
+    assert hi_n("fixed {n} problem", "fixed {n} problems", 1) in lines, r.stderr
+    # the fix made, by file, line and code (as written), its title the reader's own words
+    fixed = hi("{file}:{line}: fixed {code}: {title}", file=rec, line=1, code="S005", title="\0").split("\0")[0]
+    assert any(line.startswith(fixed) for line in lines), r.stderr
+    assert rec.read_text(encoding="utf-8").startswith("%gwy 1")
