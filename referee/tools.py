@@ -22,7 +22,15 @@ from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.codes import said_explanation, said_title
 from referee.engine.language import gettext, ngettext
-from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
+from referee.engine.rules import (
+    OPTIONS,
+    PRESET_SOURCES,
+    PRESETS,
+    RuleSet,
+    format_value,
+    option_values,
+    unknown_preset,
+)
 from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
@@ -253,8 +261,7 @@ def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = Fa
     if name is not None:
         r = PRESETS.get(name.lower())
         if r is None:
-            raise UsageError(gettext("unknown rule set '{name}' (presets are {presets})").format(
-                name=name, presets=", ".join(PRESETS)))
+            raise UsageError(unknown_preset(name))
         if as_json:
             sys.stdout.write(json.dumps(r.model_dump(), indent=2) + "\n")
             return EXIT_OK

@@ -415,6 +415,20 @@ def test_check_refuses_a_bad_number_of_jobs_and_a_missing_rules_file_in_hindi(tm
     assert said == hi("{option} rewrites files, not standard input", option="--fix")
 
 
+def test_a_bad_rules_file_and_a_bad_spec_are_refused_in_hindi(tmp_path: Path) -> None:
+    from referee.engine.rules import PRESETS
+
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "bhabhi"\n', encoding="utf-8")
+    said = _refused_in_hindi("check", "--rules-file", str(house), str(RECORD))
+    # where the rules came from as typed, the file, then the reason in Hindi
+    assert said == "--rules-file: " + hi("{file}: unknown preset '{name}' (presets are {presets})", file=house,
+                                         name="bhabhi", presets=", ".join(PRESETS))
+    said = _refused_in_hindi("check", "--rules", "pagat taking=maybe", str(RECORD))
+    assert said == "--rules: " + hi("option '{option}' takes {values}, not {value}", option="taking",
+                                    values=hi("{one} or {other}", one="yes", other="no"), value="'maybe'")
+
+
 def test_a_file_that_is_no_regular_file_is_refused_in_hindi(tmp_path: Path) -> None:
     pytest.importorskip("duckdb")
     pytest.importorskip("pyarrow")
