@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from rich.console import Console
+from rich.text import Text
 
 from referee.archive.inputs import STDIN, STDIN_NAME, expand, has_syntax_errors, no_records, problem, spool_stdin
 from referee.commands import UsageError
@@ -284,17 +285,23 @@ def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = Fa
         }
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return EXIT_OK
-    out.print("[bold]presets[/]")
+    # i18n: rules' headings: the preset rule sets, then the options one may set
+    out.print(gettext("presets"), style="bold", markup=False)
     for k, v in PRESETS.items():
         out.print(f"  {k:8} {PRESET_SOURCES[k]}", markup=False)
         if v.overrides():
             out.print("           " + " ".join(f"{a}={format_value(b)}" for a, b in v.overrides().items()), markup=False)
     out.print()
-    out.print("[bold]options[/] (write them as option=value in [Rules \"...\"] or --set)")
+    out.print(Text.assemble((gettext("options"), "bold"), " ",
+                            gettext('(write them as option=value in [Rules "..."] or --set)')))
     for k in OPTIONS:
         f = RuleSet.model_fields[k]
         vals = " | ".join(option_values(k))
-        out.print(f"  {k} = {vals}   (default {format_value(getattr(PRESETS['pagat'], k))})", markup=False)
-        out.print(f"      {f.description}", markup=False)
-        out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
+        # i18n: an option's values, then the one a table plays when nothing says otherwise
+        out.print(f"  {k} = {vals}   " + gettext("(default {value})").format(value=format_value(getattr(PRESETS["pagat"], k))),
+                  markup=False)
+        out.print("      " + gettext(f.description), markup=False)
+        # i18n: where the option's rule is written: a source's name and section, as cited
+        out.print("      " + gettext("source: {source}").format(source=(f.json_schema_extra or {}).get("source")),
+                  markup=False)
     return EXIT_OK

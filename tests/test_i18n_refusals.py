@@ -537,3 +537,16 @@ def test_check_verbose_and_fix_say_their_lines_in_hindi(tmp_path: Path) -> None:
     fixed = hi("{file}:{line}: fixed {code}: {title}", file=rec, line=1, code="S005", title="\0").split("\0")[0]
     assert any(line.startswith(fixed) for line in lines), r.stderr
     assert rec.read_text(encoding="utf-8").startswith("%gwy 1")
+
+
+def test_rules_lists_the_options_in_hindi_their_names_and_values_as_written() -> None:
+    from referee.engine.rules import OPTIONS, RuleSet
+
+    r = run_cli("rules", "--lang", HINDI)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == hi("presets")
+    for k in OPTIONS:  # the option's name and values as typed, its description in Hindi
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  {k} = "))
+        assert lines[at + 1] == "      " + hi(RuleSet.model_fields[k].description), k
+        assert lines[at + 2].startswith("      " + hi("source: {source}", source="\0").split("\0")[0]), k

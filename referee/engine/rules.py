@@ -25,7 +25,8 @@ from referee.engine import language as L
 
 class OptionInfo(NamedTuple):
     """What ``getaway-ref rules`` shows of an option (the names pydantic's FieldInfo uses, so
-    code written against the former model keeps working)."""
+    code written against the former model keeps working); the description in English, marked
+    for the catalogue and said in the chosen language where it is shown."""
 
     annotation: Any
     default: object
@@ -51,50 +52,50 @@ class RulesError(ValueError):
 class RuleSet:
     """The rules one table plays. Frozen: a game is judged by one rule set throughout."""
 
-    name: str = _option("pagat", str, "the preset this rule set starts from", "")
+    name: str = _option("pagat", str, L.N_("the preset this rule set starts from"), "")
     direction: Literal["clockwise", "anticlockwise"] = _option(
         "clockwise", Literal["clockwise", "anticlockwise"],
-        "direction of play; the seats tag lists the seats clockwise",
+        L.N_("direction of play; the seats tag lists the seats clockwise"),
         R.cites(R.PLAYERS, R.ANTICLOCKWISE),
     )
     last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = _option(
         "draw_waste", Literal["draw_waste", "draw_hand", "pass_lead"],
-        "a player whose last card wins a clean trick: draws from the waste pile and leads "
+        L.N_("a player whose last card wins a clean trick: draws from the waste pile and leads "
         "it; draws from a player's hand and leads it; or gets away and the lead passes on "
-        "(with two players left, draws from the waste pile)",
+        "(with two players left, draws from the waste pile)"),
         R.cites(R.GETTING_AWAY, R.LAST_CARD, R.DENEXA_GETTING_AWAY, R.ruling(9)),
     )
     draw_from: Literal["next", "any"] = _option(
         "next", Literal["next", "any"],
-        "with last_card=draw_hand: the next player holding cards, or any player",
+        L.N_("with last_card=draw_hand: the next player holding cards, or any player"),
         str(R.DRAW_FROM_HAND),
     )
     taking: bool = _option(
-        True, bool, "a player may take the whole hand of the next player holding cards",
+        True, bool, L.N_("a player may take the whole hand of the next player holding cards"),
         R.cites(R.TAKING, R.ruling(3)),
     )
     deal: Literal["even", "piles"] = _option(
         "even", Literal["even", "piles"],
-        "dealt as equally as possible, or split into piles by eye (any sizes)",
+        L.N_("dealt as equally as possible, or split into piles by eye (any sizes)"),
         R.cites(R.DEAL, R.PILES, R.ruling(7)),
     )
     packs: Literal[1, 2] = _option(
-        1, Literal[1, 2], "one 52-card pack, or two with one ace of spades marked",
+        1, Literal[1, 2], L.N_("one 52-card pack, or two with one ace of spades marked"),
         str(R.DOUBLE_PACK),
     )
     trumps: bool = _option(
-        False, bool, "Donkey: the first card that cannot follow suit sets the trump suit",
+        False, bool, L.N_("Donkey: the first card that cannot follow suit sets the trump suit"),
         R.cites(R.DONKEY, R.ruling(6)),
     )
     first_trick: Literal["any_order", "in_turn"] = _option(
         "any_order", Literal["any_order", "in_turn"],
-        "the first trick may be played in any order, or in turn like the others",
+        L.N_("the first trick may be played in any order, or in turn like the others"),
         R.cites(R.FIRST_TRICK, R.DENEXA_PLAY, R.ruling(2)),
     )
     two_players: Literal["pagat", "denexa"] = _option(
         "pagat", Literal["pagat", "denexa"],
-        "the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
-        "where the player with cards must answer a drawn lead with a lower card if able",
+        L.N_("the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
+        "where the player with cards must answer a drawn lead with a lower card if able"),
         R.cites(R.TWO_PLAYERS, R.DENEXA_ENDING, R.ruling(8)),
     )
 
