@@ -71,7 +71,8 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     departures = len(got.departures)
     print(L.ngettext("wrote {file}: 1 game, {n} play, rules {rules}", "wrote {file}: 1 game, {n} plays, rules {rules}",
                      got.plays).format(file=output, n=got.plays, rules=got.spec)
-          + (L.gettext("; {n} departure(s) of the app from the texts, noted in the record").format(n=departures)
+          + (L.ngettext("; {n} departure of the app from the texts, noted in the record",
+                        "; {n} departures of the app from the texts, noted in the record", departures).format(n=departures)
              if departures else ""))
     for d in got.differs:
         # where the app and the texts part (the record's comment, in English like the record)
