@@ -53,6 +53,11 @@ def no_records(paths: Sequence[Path | str]) -> str:
     return L.gettext("no .gwy records found in {paths}").format(paths=", ".join(map(str, paths)))
 
 
+def holds_no_game(path: Path | str) -> str:
+    """A file with no ``%game`` line, so no game to take from it (link, puzzles)."""
+    return L.gettext("{file}: holds no game (a game begins with a %game line)").format(file=path)
+
+
 def not_text(path: Path | str) -> str:
     """A file whose bytes are not UTF-8, so not a record or a log."""
     return L.gettext("{file}: not UTF-8 text").format(file=path)

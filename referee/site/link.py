@@ -10,9 +10,8 @@ import io
 import zlib
 from pathlib import Path
 
-from referee.archive.inputs import not_text
+from referee.archive.inputs import holds_no_game, not_text
 from referee.commands.options import UsageError
-from referee.engine.language import gettext as _
 from referee.engine.language import ngettext
 from referee.notation.seek import game_starts
 from referee.site import FRAGMENT
@@ -27,7 +26,7 @@ def game_text(path: Path, number: int | None) -> str:
         raise UsageError(f"{path}: {e.strerror or e}") from None
     starts = [p.start for p in game_starts(io.BytesIO(data), str(path))]
     if not starts:
-        raise UsageError(_("{file}: no game in the file (a game starts with a %game line)").format(file=path))
+        raise UsageError(holds_no_game(path))
     if number is not None and number > len(starts):
         raise UsageError(ngettext("{option}: {file} has {n} game", "{option}: {file} has {n} games", len(starts)).format(
             option=f"--game {number}", file=path, n=len(starts)))

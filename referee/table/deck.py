@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from referee.archive.inputs import holds_no_game
 from referee.archive.jobs import available_cores, parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
@@ -119,7 +120,7 @@ def _first_problem(file: Path) -> str | None:
         d = pre.errors[0]
         at = f":{d.span.line}:{d.span.col}" if d.span else ""
         return f"{file}{at}: {d.message}"
-    return L.gettext("{file}: holds no game (a game begins with a %game line)").format(file=file)
+    return holds_no_game(file)
 
 
 def _old_files(out: Path) -> list[str]:
