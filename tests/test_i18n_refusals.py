@@ -550,3 +550,13 @@ def test_rules_lists_the_options_in_hindi_their_names_and_values_as_written() ->
         at = next(i for i, line in enumerate(lines) if line.startswith(f"  {k} = "))
         assert lines[at + 1] == "      " + hi(RuleSet.model_fields[k].description), k
         assert lines[at + 2].startswith("      " + hi("source: {source}", source="\0").split("\0")[0]), k
+
+
+def test_export_parquet_says_what_it_wrote_in_hindi(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "tables"
+    r = run_cli("export", "--format", "parquet", str(RECORD), "-o", str(out), "--lang", HINDI)
+    assert r.returncode == 0, r.stderr
+    rows = {t: pq.read_metadata(out / f"{t}.parquet").num_rows for t in ("games", "seats", "tricks", "plays", "diagnostics")}
+    counted = {t: hi_n(f"{{n}} {t[:-1]}", f"{{n}} {t}", n) for t, n in rows.items()}  # each count with its plural
+    assert r.stdout == hi("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}", folder=out, **counted) + "\n"
