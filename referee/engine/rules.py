@@ -61,8 +61,8 @@ class RuleSet:
     last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = _option(
         "draw_waste", Literal["draw_waste", "draw_hand", "pass_lead"],
         L.N_("a player whose last card wins a clean trick: draws from the waste pile and leads "
-        "it; draws from a player's hand and leads it; or gets away and the lead passes on "
-        "(with two players left, draws from the waste pile)"),
+             "it; draws from a player's hand and leads it; or gets away and the lead passes on "
+             "(with two players left, draws from the waste pile)"),
         R.cites(R.GETTING_AWAY, R.LAST_CARD, R.DENEXA_GETTING_AWAY, R.ruling(9)),
     )
     draw_from: Literal["next", "any"] = _option(
@@ -95,7 +95,7 @@ class RuleSet:
     two_players: Literal["pagat", "denexa"] = _option(
         "pagat", Literal["pagat", "denexa"],
         L.N_("the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
-        "where the player with cards must answer a drawn lead with a lower card if able"),
+             "where the player with cards must answer a drawn lead with a lower card if able"),
         R.cites(R.TWO_PLAYERS, R.DENEXA_ENDING, R.ruling(8)),
     )
 
