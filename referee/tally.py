@@ -209,7 +209,7 @@ def render_tally(out: Console, m: TallyModel) -> None:
     for i, col in enumerate((_("player"), _("games"), _("lost"), _("rate"))):
         t.add_column(col, justify="left" if i == 0 else "right")
     if donkey:
-        # i18n: Donkey's columns: its games and losses, the legs (letters of DONKEY) and the most in one game
+        # i18n: Donkey's columns: its games and losses, the legs counted against a player and the most in one game
         for col in (_("donkey games"), _("donkey lost"), _("legs"), _("most legs")):
             t.add_column(col, justify="right")
     for p in m.players:
