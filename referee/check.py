@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.archive.check import FileSettings, run_check
-from referee.archive.inputs import STDIN, STDIN_NAME, spool_stdin
+from referee.archive.inputs import STDIN, STDIN_NAME, no_records, spool_stdin
 from referee.archive.jobs import choose_jobs
 from referee.commands.options import (
     EXIT_USAGE,
@@ -25,6 +25,7 @@ from referee.commands.options import (
     say_error,
 )
 from referee.config import Config, ConfigError, Settings, where
+from referee.engine.language import gettext as _
 from referee.files import WriteError, io_error, recover
 from referee.fixes import fix_paths
 from referee.reports.select import Policy, SelectError, parse_codes
@@ -39,11 +40,15 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
     """``getaway-ref check``: every game judged under the settings nearest its file
     (``[tool.getaway-ref]`` or ``getaway-ref.toml``; the command line wins), and reported;
     the exit code."""
+    # The language first, so that a refusal of the line is said in it (--format on the line
+    # settles it here; a settings file's output_format, read below, may still make it English).
+    choose_language(lang, machine=(output_format or "text") != "text")
     if config is not None and isolated:
-        raise UsageError("--config and --isolated do not go together: one names the settings, the other refuses them")
+        raise UsageError(_("{config} and {isolated} do not go together: one names the settings, the other refuses "
+                           "them").format(config="--config", isolated="--isolated"))
     files = expand(paths)
     if not files:
-        raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+        raise UsageError(no_records(paths))
     recover(files)  # a rewrite of a record cut short by a kill: put back before anything reads it
     not_written: list[WriteError] = []
     if fix:  # the safe fixes first, each said on standard error (ruff's --fix); then the check
@@ -70,7 +75,9 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
         if verbose and got.source not in said:  # each settings file named once, as it is first used
             said.add(got.source)
             sys.stdout.flush()
-            sys.stderr.write(f"settings: {got.source}\n" if got.source else "settings: none (defaults)\n")
+            # i18n: check --verbose names the settings file each record is judged under
+            sys.stderr.write((_("settings: {file}").format(file=got.source) if got.source
+                              else _("settings: none (defaults)")) + "\n")
         return got
 
     # Standard input is spooled to a temporary file, so that workers can read their slices.
@@ -80,7 +87,8 @@ def check_command(paths: Sequence[Path], *, output_format: str | None = None, se
         for i, p in enumerate(files):
             if str(p) == STDIN:
                 if dask is not None:
-                    raise UsageError("--dask reads files its workers can open, not standard input")
+                    raise UsageError(_("{option} reads files its workers can open, not standard input").format(
+                        option="--dask"))
                 files[i] = spool = spool_stdin()
                 spooled.append(spool)
                 names[spool] = STDIN_NAME

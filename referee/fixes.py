@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from referee.commands import UsageError, expand
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 from referee.files import WriteError, write_text
 from referee.notation.reader import Reader
 from referee.reports.diagnostics import Diagnostic, Edit
@@ -79,7 +81,7 @@ def fix_paths(paths: Sequence[Path], select: Sequence[str] = (), ignore: Sequenc
         raise UsageError(str(e)) from None
     files = expand(paths)
     if any(str(p) == "-" for p in files):
-        raise UsageError("--fix rewrites files, not standard input")
+        raise UsageError(_("{option} rewrites files, not standard input").format(option="--fix"))
     total = 0
     for p in files:
         try:
@@ -100,7 +102,8 @@ def fix_paths(paths: Sequence[Path], select: Sequence[str] = (), ignore: Sequenc
         for d in done:
             line = d.span.line if d.span is not None else 0
             title = d.fix.title if d.fix is not None else ""
-            err.write(f"{p}:{line}: fixed {d.code}: {title}\n")
+            # i18n: check --fix, one fix made: the file and line, the code, the fix's own title
+            err.write(_("{file}:{line}: fixed {code}: {title}").format(file=p, line=line, code=d.code, title=title) + "\n")
     if total:
-        err.write(f"fixed {total} problem{'s' if total != 1 else ''}\n")
+        err.write(ngettext("fixed {n} problem", "fixed {n} problems", total).format(n=total) + "\n")
     return then() if then is not None else total

@@ -21,8 +21,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.archive.inputs import problem
+from referee.archive.inputs import no_records, problem
 from referee.commands.options import EXIT_FOUND, EXIT_OK, EXIT_USAGE, UsageError, expand, rules_options
+from referee.engine.language import gettext as _
+from referee.engine.language import ngettext
 from referee.engine.rules import RuleSet
 from referee.files import recover, scratch
 from referee.judging.referee import Referee, resolve_rules
@@ -86,7 +88,7 @@ def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | 
         gt.rules = rules.spec()
         gt.donkey = rules.donkey
     except ValueError as ex:
-        gt.problem, gt.replayed = f"rule set: {ex}", False
+        gt.problem, gt.replayed = _("rule set: {why}").format(why=ex), False
         return gt
     tag = g.tag("Result")
     if tag is not None and not g.errors:
@@ -96,13 +98,18 @@ def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | 
             if legs is not None or not gt.donkey:
                 return gt
         elif tag.strip() == "*":
-            gt.problem = "not finished ([Result \"*\"])"
+            gt.problem = _("not finished ([Result \"*\"])")
             return gt
     if g.errors:
         n = len(g.errors)
         first = g.errors[0]
-        at = f" at line {first.span.line}" if first.span is not None else ""
-        gt.problem = f"{n} syntax error{'s' if n != 1 else ''}; the first{at}: {first.message}"
+        if first.span is not None:
+            gt.problem = ngettext("{n} syntax error; the first at line {line}: {why}",
+                                  "{n} syntax errors; the first at line {line}: {why}", n).format(
+                n=n, line=first.span.line, why=first.message)
+        else:
+            gt.problem = ngettext("{n} syntax error; the first: {why}", "{n} syntax errors; the first: {why}",
+                                  n).format(n=n, why=first.message)
         gt.replayed = False
         return gt
     res = Referee(default, overrides, force).judge(g)
@@ -113,9 +120,9 @@ def tally_game(g: Game, default: RuleSet | None, overrides: dict[str, object] | 
             gt.legs = res.legs
     elif gt.loser is None:
         if res.stopped:
-            gt.problem, gt.replayed = f"replay stopped: {res.stopped}", False
+            gt.problem, gt.replayed = _("replay stopped: {why}").format(why=res.stopped), False
         else:
-            gt.problem = "not finished"
+            gt.problem = _("not finished")
     return gt
 
 
@@ -198,10 +205,12 @@ def tally(paths: list[Path], default: RuleSet | None = None, overrides: dict[str
 def render_tally(out: Console, m: TallyModel) -> None:
     donkey = any(p.donkey_games for p in m.players)
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("player", "games", "lost", "rate"):
-        t.add_column(col, justify="left" if col == "player" else "right")
+    # i18n: the tally's columns: a player, the games they played, lost, and the share lost
+    for i, col in enumerate((_("player"), _("games"), _("lost"), _("rate"))):
+        t.add_column(col, justify="left" if i == 0 else "right")
     if donkey:
-        for col in ("donkey games", "donkey lost", "legs", "most legs"):
+        # i18n: Donkey's columns: its games and losses, the legs counted against a player and the most in one game
+        for col in (_("donkey games"), _("donkey lost"), _("legs"), _("most legs")):
             t.add_column(col, justify="right")
     for p in m.players:
         row: list[Text | str] = [Text(safe(p.player)), str(p.games), str(p.lost), f"{100 * p.rate:.0f}%"]
@@ -209,10 +218,12 @@ def render_tally(out: Console, m: TallyModel) -> None:
             row += [str(p.donkey_games), str(p.donkey_lost), str(p.legs), str(p.most_legs or "-")]
         t.add_row(*row)
     out.print(t)
-    out.print(f"{m.games} game{'s' if m.games != 1 else ''}: {m.finished} finished, {m.unfinished} not", markup=False)
+    out.print(ngettext("{n} game: {finished} finished, {unfinished} not", "{n} games: {finished} finished, {unfinished} not",
+                       m.games).format(n=m.games, finished=m.finished, unfinished=m.unfinished), markup=False)
     for g in m.game_results:
         if g.problem and g.loser is None:
-            out.print(safe(f"  {g.path} game {g.game}: {g.problem}"), markup=False)
+            out.print("  " + safe(_("{file} game {number}: {problem}").format(file=g.path, number=g.game, problem=g.problem)),
+                      markup=False)
     for said in m.problems:
         out.print(f"  {said}", markup=False)
     for u in m.unreadable:
@@ -225,7 +236,7 @@ def tally_command(paths: list[Path], *, as_json: bool = False, rules: str | None
     default, overrides = rules_options(rules, None, [])
     files = expand(paths)
     if not files:
-        raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))
+        raise UsageError(no_records(paths))
     recover(files)  # a rewrite of a record cut short by a kill: put back before it is read
     # game by game: flat memory
     if as_json:

@@ -16,13 +16,22 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from rich.console import Console
+from rich.text import Text
 
-from referee.archive.inputs import STDIN, STDIN_NAME, expand, problem, spool_stdin
+from referee.archive.inputs import STDIN, STDIN_NAME, expand, has_syntax_errors, no_records, problem, spool_stdin
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
 from referee.engine.codes import said_explanation, said_title
-from referee.engine.language import gettext
-from referee.engine.rules import OPTIONS, PRESET_SOURCES, PRESETS, RuleSet, format_value, option_values
+from referee.engine.language import gettext, ngettext
+from referee.engine.rules import (
+    OPTIONS,
+    PRESET_SOURCES,
+    PRESETS,
+    RuleSet,
+    format_value,
+    option_values,
+    unknown_preset,
+)
 from referee.files import Beside, WriteError, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
@@ -45,12 +54,13 @@ def fmt_command(files: list[Path], *, check_only: bool = False, write: bool = Fa
     """``getaway-ref fmt``: the records in canonical form on standard output, or checked
     (``check_only``), or as a diff, or rewritten in place (``write``)."""
     if write and (check_only or diff):
-        raise UsageError("--write does not go with --check or --diff")
+        raise UsageError(gettext("{write} does not go with {check} or {diff}").format(
+            write="--write", check="--check", diff="--diff"))
     paths = expand(files)
     if not paths:
-        raise UsageError("no .gwy records found in " + ", ".join(map(str, files)))
+        raise UsageError(no_records(files))
     if write and any(str(p) == STDIN for p in paths):
-        raise UsageError("--write rewrites files; standard input has none")
+        raise UsageError(gettext("{option} rewrites files; standard input has none").format(option="--write"))
     err = console(stderr=True)
     recover(paths)  # a rewrite of these files cut short by a kill: put back before they are read
     status = EXIT_OK
@@ -84,17 +94,18 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             res = format_stream(f, name, out=cast(TextIO, target.file) if target else (None if diff or check_only else shown),
                                 diff=shown if diff else None)
     except FileNotFoundError:
-        problem_text = "no such file"
+        problem_text = gettext("no such file")
     except IsADirectoryError:
-        problem_text = "is a directory"
+        problem_text = gettext("is a directory")
     except ReadError as e:
         problem_text = e.message
     except OSError as e:
         if target is not None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
-            problem_text = f"cannot write: {reason_of(e)}; the file is unchanged"  # the new text did not fit
+            # the new text did not fit
+            problem_text = gettext("cannot write: {why}; the file is unchanged").format(why=reason_of(e))
         elif e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             # the output held back in a temporary file until the record has read cleanly
-            problem_text = f"cannot hold the output in a temporary file: {reason_of(e)}"
+            problem_text = gettext("cannot hold the output in a temporary file: {why}").format(why=reason_of(e))
         else:
             problem_text = e.strerror or str(e)
     finally:
@@ -111,7 +122,8 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
         # A record with syntax errors is not reformatted: its text might be lost.
         print_diagnostics(err, res.errors)  # as check prints them, at check's speed
         n = len(res.errors)
-        err.print(f"{name}: not formatted: {n} syntax error{'s' if n != 1 else ''}", markup=False)
+        err.print(ngettext("{file}: not formatted: {n} syntax error", "{file}: not formatted: {n} syntax errors",
+                           n).format(file=name, n=n), markup=False)
         return EXIT_USAGE if check_only or diff else EXIT_FOUND
     if shown is not None:
         shown.seek(0)
@@ -127,9 +139,10 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             except OSError as e:  # changed meanwhile (Changed), a full disk, ...: one line, the file as it is
                 print_error(str(e) if isinstance(e, WriteError) else f"{name}: {e.strerror or e}", err)
                 return EXIT_USAGE
-            err.print(f"{name}: formatted", markup=False)
+            err.print(gettext("{file}: formatted").format(file=name), markup=False)
     elif check_only and not res.same:
-        err.print(f"{name}: not in canonical form (run getaway-ref fmt --write {name})", markup=False)
+        err.print(gettext("{file}: not in canonical form (run getaway-ref fmt --write {file})").format(file=name),
+                  markup=False)
         return EXIT_FOUND
     elif diff and not res.same:
         return EXIT_FOUND
@@ -155,9 +168,9 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
             with open(spooled or file, "rb") as f:
                 errors = write_export(f, name, lambda t: sys.stdout.write(json_safe(t)), lines=lines)
     except FileNotFoundError:
-        raise UsageError(f"{name}: no such file") from None
+        raise UsageError(gettext("{file}: no such file").format(file=name)) from None
     except IsADirectoryError:
-        raise UsageError(f"{name}: is a directory") from None
+        raise UsageError(gettext("{file}: is a directory").format(file=name)) from None
     except ReadError as e:
         raise UsageError(f"{name}: {e.message}") from None
     except BrokenPipeError:
@@ -170,7 +183,7 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
         if spooled is not None:
             spooled.unlink(missing_ok=True)
     if errors:
-        console(stderr=True).print(f"{name}: {errors} syntax error(s); run getaway-ref check {name}", markup=False)
+        console(stderr=True).print(has_syntax_errors(name, errors), markup=False)
     return EXIT_FOUND if errors else EXIT_OK
 
 
@@ -178,7 +191,8 @@ def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
     """export --game N: game N alone, found by its %game line."""
     found = find_game(str(path), number, name=name)
     if found.game is None:
-        raise UsageError(f"{name}: there is no game {number} (the file holds {found.count})")
+        raise UsageError(gettext("{file}: there is no game {number} (the file holds {count})").format(
+            file=name, number=number, count=found.count))
     g = found.game
     model = game_model(g)
     sys.stdout.write(json_safe(model.model_dump_json() if lines else model.model_dump_json(indent=2)) + "\n")
@@ -199,8 +213,8 @@ def explain_command(code: str | None, number: int | None = None) -> int:
     (``explain ruling N``), or with no code every code."""
     if code is not None and code.lower() == "ruling":
         if number is None or number not in RULINGS_TITLES:
-            raise UsageError(f"name a ruling: getaway-ref explain ruling N, with N one of the rulings 1 to "
-                             f"{max(RULINGS_TITLES)}")
+            raise UsageError(gettext("name a ruling: getaway-ref explain ruling N, with N one of the rulings 1 to "
+                                     "{last}").format(last=max(RULINGS_TITLES)))
         try:
             text = ruling_text(number)
         except DocNotFound as e:
@@ -213,7 +227,7 @@ def explain_command(code: str | None, number: int | None = None) -> int:
         return EXIT_OK
     c = lookup(code)
     if c is None:
-        raise UsageError(f"unknown code '{code}' (codes are {', '.join(CODES)})")
+        raise UsageError(gettext("unknown code '{code}' (codes are {codes})").format(code=code, codes=", ".join(CODES)))
     out = console()
     out.print(f"[bold]{c.code}[/]: {said_title(c)} ({_severity(c.code)})")
     if c.retired:
@@ -248,7 +262,7 @@ def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = Fa
     if name is not None:
         r = PRESETS.get(name.lower())
         if r is None:
-            raise UsageError(f"unknown rule set '{name}' (presets are {', '.join(PRESETS)})")
+            raise UsageError(unknown_preset(name))
         if as_json:
             sys.stdout.write(json.dumps(r.model_dump(), indent=2) + "\n")
             return EXIT_OK
@@ -271,17 +285,23 @@ def rules_command(name: str | None, *, as_json: bool = False, rulings: bool = Fa
         }
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return EXIT_OK
-    out.print("[bold]presets[/]")
+    # i18n: rules' headings: the preset rule sets, then the options one may set
+    out.print(gettext("presets"), style="bold", markup=False)
     for k, v in PRESETS.items():
         out.print(f"  {k:8} {PRESET_SOURCES[k]}", markup=False)
         if v.overrides():
             out.print("           " + " ".join(f"{a}={format_value(b)}" for a, b in v.overrides().items()), markup=False)
     out.print()
-    out.print("[bold]options[/] (write them as option=value in [Rules \"...\"] or --set)")
+    out.print(Text.assemble((gettext("options"), "bold"), " ",
+                            gettext('(write them as option=value in [Rules "..."] or --set)')))
     for k in OPTIONS:
         f = RuleSet.model_fields[k]
         vals = " | ".join(option_values(k))
-        out.print(f"  {k} = {vals}   (default {format_value(getattr(PRESETS['pagat'], k))})", markup=False)
-        out.print(f"      {f.description}", markup=False)
-        out.print(f"      source: {(f.json_schema_extra or {}).get('source')}", markup=False)
+        # i18n: an option's values, then the one a table plays when nothing says otherwise
+        out.print(f"  {k} = {vals}   " + gettext("(default {value})").format(value=format_value(getattr(PRESETS["pagat"], k))),
+                  markup=False)
+        out.print("      " + gettext(f.description), markup=False)
+        # i18n: where the option's rule is written: a source's name and section, as cited
+        out.print("      " + gettext("source: {source}").format(source=(f.json_schema_extra or {}).get("source")),
+                  markup=False)
     return EXIT_OK

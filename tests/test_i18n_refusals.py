@@ -240,3 +240,323 @@ def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> 
         words = json.loads(block.group(1))
         for msgid in faults.values():
             assert words[msgid] == hi(msgid), (script, msgid)
+
+
+# ---- 5. every refusal of the command line is a sentence of the catalogue --------------------------
+#
+# A usage refusal (``UsageError``, printed ``error: ...``, exit 2) is the sentence a user reads
+# when a command will not run: its words must come from the wording layer. The source of
+# ``referee/`` is read with ``ast`` (nothing imported) and every ``UsageError(...)`` whose message
+# holds English of its own is named by file and line: a string literal, an f-string, or a
+# literal concatenated or ``.format``-ed, outside a call of the wording layer (``_``,
+# ``gettext``, ``ngettext``). What may stand outside it: punctuation between placeholders
+# (``f"{path}: {why}"``, the file before a reason said elsewhere) and an option's name as it is
+# typed (``.format(option="--jobs")``).
+
+import ast  # noqa: E402 (the guard's own tools, beside it)
+
+PACKAGE = ROOT / "referee"
+WORDING = {"_", "gettext", "ngettext"}  # the wording layer's calls, as named or as L.gettext
+# an option as typed, with its value or metavar (--jobs, -o DIR, --format parquet, --rules-file:)
+OPTION_NAME = re.compile(r"\s*-{1,2}[A-Za-z][\w-]*(?:[ =][\w.]+)?[\s:;,]*")
+# names a program reads, not sentences: getattr(e, "strerror"), m.get("schema_version")
+KEYED = {"getattr": 1, "hasattr": 1, "get": 0}
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+LETTER = re.compile(r"[^\W\d_]")
+# A file not ours to change in this branch, whose refusals another helper is putting into the
+# catalogue (issue 40): listed with whose it is, and held to it (see the test after the guard).
+PENDING = {"referee/selfplay/simulate.py": "helper h2's part (self-play's refusals)"}
+
+
+def _name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _english(node: ast.AST) -> list[str]:
+    """The literals of ``node`` with words in them, outside the wording layer's calls."""
+    if isinstance(node, ast.Call) and _name(node.func) in WORDING:
+        return []  # the catalogue's sentence; its .format(...) arguments are looked at by the caller
+    if isinstance(node, ast.Call) and _name(node.func) in KEYED and len(node.args) > KEYED[_name(node.func) or ""]:
+        key = node.args[KEYED[_name(node.func) or ""]]
+        return [w for child in (node.func, *node.args, *node.keywords) if child is not key for w in _english(child)]
+    if isinstance(node, ast.Subscript):
+        return _english(node.value) + ([] if isinstance(node.slice, ast.Constant) else _english(node.slice))
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        bare = PLACEHOLDER.sub("", node.value)
+        return [node.value] if LETTER.search(bare) and not OPTION_NAME.fullmatch(bare) else []
+    found: list[str] = []
+    for child in ast.iter_child_nodes(node):
+        found += _english(child)
+    return found
+
+
+def english_refusals(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
+    """Each ``UsageError(...)`` of ``source`` whose message holds English not from the
+    wording layer: its line and the words."""
+    out = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Call) and _name(node.func) == "UsageError":
+            message = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in (None, "message")), None)
+            if message is not None:
+                out += [(node.lineno, words) for words in _english(message)]
+    return out
+
+
+def _refusals_in_english() -> dict[str, list[tuple[int, str]]]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        said = english_refusals(path.read_text(encoding="utf-8"), str(path))
+        if said:
+            found[path.relative_to(ROOT).as_posix()] = said
+    return found
+
+
+def test_every_usage_refusal_is_a_sentence_of_the_catalogue() -> None:
+    found = {f: said for f, said in _refusals_in_english().items() if f not in PENDING}
+    assert not found, "\n".join(f"{f}:{line}: UsageError says {words!r} outside the wording layer (_(), ngettext)"
+                                for f, said in found.items() for line, words in said)
+
+
+def test_a_pending_file_still_needs_it() -> None:
+    # Once its refusals are in the catalogue the exemption is dropped here: a file may not stay
+    # exempt after it is clean, so the guard covers it from then on.
+    found = _refusals_in_english()
+    assert [f for f in PENDING if f not in found] == [], "now clean: remove it from PENDING"
+
+
+@pytest.mark.parametrize("source", [
+    'raise UsageError("no records here")',
+    'raise UsageError(f"{path}: no such file")',
+    'raise UsageError("no .gwy records found in " + ", ".join(map(str, paths)))',
+    'raise UsageError("{file}: not UTF-8 text".format(file=f))',
+    'raise UsageError("%s: not UTF-8 text" % f)',
+    'raise commands.UsageError(f"{output or \'standard output\'}: cannot write")',
+    # the sentence from the catalogue, an English word glued in through its placeholder
+    'raise UsageError(_("{file}: {why}").format(file=f, why="is a directory"))',
+    'raise UsageError(L.gettext("{option} goes alone").format(option=f"{x} or the other"))',
+    'raise UsageError(message=f"--at takes END, not {at}")',
+    'raise UsageError(_("{why}").format(why=getattr(e, "strerror", "no reason given")))',
+    'raise UsageError(_("{why}").format(why=reasons["missing"] + " and more"))',
+])
+def test_the_guard_names_a_refusal_in_english(source: str) -> None:
+    said = english_refusals(f"def f():\n    {source}\n")
+    assert said and said[0][0] == 2, said  # found, on its line
+
+
+@pytest.mark.parametrize("source", [
+    'raise UsageError(_("{file}: no such file").format(file=f))',
+    'raise UsageError(L.gettext("{option} takes a number, not {value}").format(option="--jobs", value=v))',
+    'raise UsageError(ngettext("{option}: {file} has {n} game", "{option}: {file} has {n} games", n).format('
+    'option=f"--game {number}", file=f, n=n))',
+    'raise UsageError(str(e)) from None',
+    'raise UsageError(f"{e.path}: {e.message}") from None',
+    'raise UsageError(no_records(paths))',
+    'raise UsageError(_("{paths}").format(paths=", ".join(map(str, paths))))',
+    'raise UsageError(_("{at} or {after}").format(at="--at END", after="-o DIR"))',
+    'raise UsageError(_("cannot write {file}: {why}").format(file=f, why=getattr(e, "strerror", None) or e))',
+    'raise UsageError(_("version {found}").format(found=m.get("schema_version")))',
+])
+def test_the_guard_lets_the_catalogues_sentences_pass(source: str) -> None:
+    assert english_refusals(f"def f():\n    {source}\n") == []
+
+
+# ---- 6. the refusals as a user meets them, in Hindi ---------------------------------------------
+#
+# One refusal (or more) of each command family, run as a user runs it (``--lang hi``, or the
+# environment's LANGUAGE), compared with the catalogue's Hindi, its places filled: the exit
+# code stays 2, the head ``error:`` and the names (paths, options, values) stay as written.
+
+RECORD = ROOT / "records" / "dispute-renege-illegal.gwy"  # one game, four seats
+
+
+def _refused_in_hindi(*args: str, env: dict[str, str] | None = None) -> str:
+    """The one line a refused command prints on standard error, its head taken off."""
+    lang = () if env else ("--lang", HINDI)
+    r = subprocess.run([sys.executable, "-m", "referee", *args, *lang], capture_output=True, text=True, cwd=ROOT,
+                       timeout=300, env={**os.environ, **(env or {})})
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, (r.returncode, r.stderr)
+    assert r.stderr.startswith("error: ") and DEVANAGARI.search(r.stderr), r.stderr
+    return r.stderr.removeprefix("error: ").rstrip("\n")
+
+
+def test_check_given_no_records_refuses_in_the_environments_language(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    said = _refused_in_hindi("check", str(empty), env={"LANGUAGE": HINDI, "GETAWAY_LANG": ""})
+    assert said == hi("no .gwy records found in {paths}", paths=empty)
+
+
+@pytest.mark.parametrize("command", [("check",), ("tally",), ("fmt",), ("export", "--format", "parquet", "-o", "OUT")])
+def test_every_command_says_no_records_found_in_the_same_words(tmp_path: Path, command: tuple[str, ...]) -> None:
+    if "parquet" in command:
+        pytest.importorskip("pyarrow")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    # --lang after the names too: the language is taken wherever it stands
+    assert _refused_in_hindi(*args, str(empty)) == hi("no .gwy records found in {paths}", paths=empty)
+
+
+def test_check_refuses_a_bad_number_of_jobs_and_a_missing_rules_file_in_hindi(tmp_path: Path) -> None:
+    said = _refused_in_hindi("check", "--jobs", "two", str(RECORD))
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="two")
+    missing = tmp_path / "house.toml"
+    said = _refused_in_hindi("check", "--rules-file", str(missing), str(RECORD))
+    assert said == hi("--rules-file {file}: no such rules file", file=missing)
+    said = _refused_in_hindi("check", "--config", str(missing), "--isolated", str(RECORD))
+    assert said == hi("{config} and {isolated} do not go together: one names the settings, the other refuses them",
+                      config="--config", isolated="--isolated")
+    said = _refused_in_hindi("check", "--fix", "-")
+    assert said == hi("{option} rewrites files, not standard input", option="--fix")
+
+
+def test_a_bad_rules_file_and_a_bad_spec_are_refused_in_hindi(tmp_path: Path) -> None:
+    from referee.engine.rules import PRESETS
+
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "bhabhi"\n', encoding="utf-8")
+    said = _refused_in_hindi("check", "--rules-file", str(house), str(RECORD))
+    # where the rules came from as typed, the file, then the reason in Hindi
+    assert said == "--rules-file: " + hi("{file}: unknown preset '{name}' (presets are {presets})", file=house,
+                                         name="bhabhi", presets=", ".join(PRESETS))
+    said = _refused_in_hindi("check", "--rules", "pagat taking=maybe", str(RECORD))
+    assert said == "--rules: " + hi("option '{option}' takes {values}, not {value}", option="taking",
+                                    values=hi("{one} or {other}", one="yes", other="no"), value="'maybe'")
+
+
+def test_a_file_that_is_no_regular_file_is_refused_in_hindi(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    pipe = tmp_path / "pipe.gwy"
+    os.mkfifo(pipe)  # read for ever if it were read: refused before
+    said = _refused_in_hindi("query", str(pipe))
+    assert said == f"{pipe}: " + hi("not a regular file (a device, a pipe or a socket); give a .gwy record")
+
+
+def test_fmt_explain_and_rules_refuse_in_hindi() -> None:
+    said = _refused_in_hindi("fmt", "--write", "--check", str(RECORD))
+    assert said == hi("{write} does not go with {check} or {diff}", write="--write", check="--check", diff="--diff")
+    said = _refused_in_hindi("fmt", "--write", "-")
+    assert said == hi("{option} rewrites files; standard input has none", option="--write")
+    from referee.reports.diagnostics import CODES
+
+    said = _refused_in_hindi("explain", "Z999")
+    assert said == hi("unknown code '{code}' (codes are {codes})", code="Z999", codes=", ".join(CODES))
+    from referee.engine.rules import PRESETS
+
+    said = _refused_in_hindi("rules", "nope")
+    assert said == hi("unknown rule set '{name}' (presets are {presets})", name="nope", presets=", ".join(PRESETS))
+
+
+def test_review_refuses_in_hindi() -> None:
+    from referee.review.command import FORMATS
+
+    said = _refused_in_hindi("review", str(RECORD), "--format", "xml")
+    assert said == hi("{option} is one of {formats}, not '{value}'", option="--format", formats=", ".join(FORMATS),
+                      value="xml")
+    said = _refused_in_hindi("review", str(RECORD), "--at", "start")
+    assert said == hi("{at} takes END (the end of the record), not '{value}'; for a trick, {after}", at="--at",
+                      value="start", after="--after TRICK")
+    said = _refused_in_hindi("review", str(RECORD), "--jobs", "0")
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="0")
+
+
+def test_link_refuses_a_game_the_file_does_not_hold_in_hindi() -> None:
+    said = _refused_in_hindi("link", str(RECORD), "--game", "5")
+    assert said == hi_n("{option}: {file} has {n} game", "{option}: {file} has {n} games", 1,
+                        option="--game 5", file=RECORD)
+
+
+def test_import_refuses_a_log_that_is_not_text_in_hindi(tmp_path: Path) -> None:
+    log = tmp_path / "log.json"
+    log.write_bytes(b'{"log": "\xff\xfe"}')
+    said = _refused_in_hindi("import", "--from", "thulla-ai", str(log))
+    assert said == hi("{file}: not UTF-8 text", file=log)
+
+
+def test_export_parquet_refuses_in_hindi(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD))
+    assert said == hi("{option} writes a directory of tables: name it with {output}", option="--format parquet",
+                      output="-o DIR")
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")  # a file of the user's: never replaced by the tables
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD), "-o", str(taken))
+    assert said == hi("{folder} exists and is not a directory; give a directory for the tables", folder=taken)
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+    said = _refused_in_hindi("export", "--format", "parquet", str(RECORD), "-o", str(tmp_path / "t"), "--jobs", "x")
+    assert said == hi("{option} takes a number of processes (1 or more) or 'auto', not '{value}'", option="--jobs",
+                      value="x")
+
+
+def test_a_record_that_cannot_be_read_is_refused_in_hindi(tmp_path: Path) -> None:
+    gone = tmp_path / "gone.gwy"
+    # read whole (review) and sought game by game (puzzles): the same reader's words
+    assert _refused_in_hindi("review", str(gone)) == f"{gone}: " + hi("no such file")
+    assert _refused_in_hindi("puzzles", str(gone), "-o", str(tmp_path / "deck")) == f"{gone}: " + hi("no such file")
+    assert _refused_in_hindi("review", str(tmp_path)) == f"{tmp_path}: " + hi("is a directory")
+    bad = tmp_path / "bad.gwy"
+    bad.write_bytes(RECORD.read_bytes().replace(b"East", b"E\xe1st", 1))
+    line = RECORD.read_bytes()[:RECORD.read_bytes().index(b"East")].count(b"\n") + 1
+    offset = RECORD.read_bytes().index(b"East") + 1
+    assert _refused_in_hindi("review", str(bad)) == f"{bad}: " + hi(
+        "not UTF-8 text: byte {byte} at byte offset {offset} (line {line}) cannot be decoded",
+        byte="0xe1", offset=offset, line=line)
+
+
+# What the commands print besides their refusals, in the same language.
+
+
+def test_tally_says_its_columns_and_totals_in_hindi() -> None:
+    r = run_cli("tally", str(RECORD), "--lang", HINDI)
+    assert r.returncode in (0, 1), r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == [w for h in ("player", "games", "lost", "rate") for w in hi(h).split()]
+    # the one game of the record is not finished: counted, and its problem said, in Hindi
+    assert hi_n("{n} game: {finished} finished, {unfinished} not", "{n} games: {finished} finished, {unfinished} not",
+                1, finished=0, unfinished=1) in lines
+    assert "  " + hi("{file} game {number}: {problem}", file=RECORD, number=1, problem=hi("not finished")) in lines
+    assert not re.search(r"\b(games?|finished|player)\b", r.stdout.replace(str(RECORD), ""))
+
+
+def test_check_verbose_and_fix_say_their_lines_in_hindi(tmp_path: Path) -> None:
+    rec = tmp_path / "short.gwy"
+    # the version line missing: a safe fix (S-code) that --fix writes in
+    rec.write_text(RECORD.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    r = run_cli("check", "--verbose", "--fix", str(rec), "--lang", HINDI)
+    assert hi("settings: none (defaults)") in r.stderr.splitlines(), r.stderr
+    lines = r.stderr.splitlines()
+    assert hi_n("fixed {n} problem", "fixed {n} problems", 1) in lines, r.stderr
+    # the fix made, by file, line and code (as written), its title the reader's own words
+    fixed = hi("{file}:{line}: fixed {code}: {title}", file=rec, line=1, code="S005", title="\0").split("\0")[0]
+    assert any(line.startswith(fixed) for line in lines), r.stderr
+    assert rec.read_text(encoding="utf-8").startswith("%gwy 1")
+
+
+def test_rules_lists_the_options_in_hindi_their_names_and_values_as_written() -> None:
+    from referee.engine.rules import OPTIONS, RuleSet
+
+    r = run_cli("rules", "--lang", HINDI)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == hi("presets")
+    for k in OPTIONS:  # the option's name and values as typed, its description in Hindi
+        at = next(i for i, line in enumerate(lines) if line.startswith(f"  {k} = "))
+        assert lines[at + 1] == "      " + hi(RuleSet.model_fields[k].description), k
+        assert lines[at + 2].startswith("      " + hi("source: {source}", source="\0").split("\0")[0]), k
+
+
+def test_export_parquet_says_what_it_wrote_in_hindi(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "tables"
+    r = run_cli("export", "--format", "parquet", str(RECORD), "-o", str(out), "--lang", HINDI)
+    assert r.returncode == 0, r.stderr
+    rows = {t: pq.read_metadata(out / f"{t}.parquet").num_rows for t in ("games", "seats", "tricks", "plays", "diagnostics")}
+    counted = {t: hi_n(f"{{n}} {t[:-1]}", f"{{n}} {t}", n) for t, n in rows.items()}  # each count with its plural
+    assert r.stdout == hi("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}", folder=out, **counted) + "\n"

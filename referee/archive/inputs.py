@@ -12,7 +12,10 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+
+from referee.engine import language as L
 
 NAME_MOST = 255  # bytes in one part of a path: what Linux, macOS and Windows file systems allow
 STDIN = "-"
@@ -28,17 +31,36 @@ def problem(path: Path) -> str | None:
     try:
         s.encode("utf-8")
     except UnicodeEncodeError:
-        return "the file name is not UTF-8 text"
+        return L.gettext("the file name is not UTF-8 text")
     for part in Path(s).parts:
         if len(part.encode("utf-8")) > NAME_MOST:
-            return f"a part of the file name is longer than {NAME_MOST} bytes"
+            return L.gettext("a part of the file name is longer than {most} bytes").format(most=NAME_MOST)
     try:
         st = os.stat(s)
     except OSError:
         return None
     if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
         return None
-    return "not a regular file (a device, a pipe or a socket); give a .gwy record"
+    return L.gettext("not a regular file (a device, a pipe or a socket); give a .gwy record")
+
+
+# The refusals every command that reads records says alike, written once (check, tally, fmt,
+# export, link, import): each a whole sentence of the catalogue, the names as given.
+
+
+def no_records(paths: Sequence[Path | str]) -> str:
+    """A command given names that hold no record: the names as the user gave them."""
+    return L.gettext("no .gwy records found in {paths}").format(paths=", ".join(map(str, paths)))
+
+
+def holds_no_game(path: Path | str) -> str:
+    """A file with no ``%game`` line, so no game to take from it (link, puzzles)."""
+    return L.gettext("{file}: holds no game (a game begins with a %game line)").format(file=path)
+
+
+def not_text(path: Path | str) -> str:
+    """A file whose bytes are not UTF-8, so not a record or a log."""
+    return L.gettext("{file}: not UTF-8 text").format(file=path)
 
 
 def spool_stdin() -> Path:
@@ -63,3 +85,9 @@ def expand(paths: list[Path]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def has_syntax_errors(name: Path | str, n: int) -> str:
+    """A record exported as far as it reads: how many syntax errors, and the command that shows them."""
+    return L.ngettext("{file}: {n} syntax error; run getaway-ref check {file}",
+                      "{file}: {n} syntax errors; run getaway-ref check {file}", n).format(file=name, n=n)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from referee.engine import language as L
+
 # Input bytes from which `--jobs auto` starts workers (measured by bench/speed.py: below it a
 # pool of two workers is no faster than one process on the development machine).
 AUTO_MIN_BYTES = 1 << 20
@@ -27,6 +29,12 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def bad_jobs(value: object) -> ValueError:
+    """``--jobs``' refusal (its text the user reads, in the chosen language; the value as given)."""
+    return ValueError(L.gettext("{option} takes a number of processes (1 or more) or 'auto', not '{value}'").format(
+        option="--jobs", value=value))
+
+
 def parse_jobs(text: str) -> int | None:
     """``--jobs``' value: a number of processes, or None for 'auto'. Raises ValueError."""
     word = text.strip().lower()
@@ -34,7 +42,7 @@ def parse_jobs(text: str) -> int | None:
         return None
     if word.isascii() and word.isdigit() and int(word) >= 1:
         return int(word)
-    raise ValueError(f"--jobs takes a number of processes (1 or more) or 'auto', not '{text}'")
+    raise bad_jobs(text)
 
 
 def choose_jobs(total_bytes: int, requested: str | int, cores: int | None = None) -> int:
@@ -45,7 +53,7 @@ def choose_jobs(total_bytes: int, requested: str | int, cores: int | None = None
     wanted = requested if isinstance(requested, int) else parse_jobs(requested)
     if wanted is not None:
         if wanted < 1:
-            raise ValueError(f"--jobs takes a number of processes (1 or more) or 'auto', not '{wanted}'")
+            raise bad_jobs(wanted)
         return wanted
     if total_bytes < AUTO_MIN_BYTES:
         return 1

@@ -47,13 +47,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 import referee
-from referee.archive.inputs import expand, problem
+from referee.archive.inputs import expand, has_syntax_errors, no_records, problem
 from referee.archive.jobs import choose_jobs
 from referee.archive.slices import Slice, WorkerFailed, rules_spec, slices
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError
+from referee.commands.options import cannot_write
 from referee.engine import cards as C
 from referee.engine import events as EV
+from referee.engine import language as L
 from referee.judging.referee import GameResult, Referee
 from referee.judging.replay import replay
 from referee.notation.reader import Reader, ReadError, chunks, read
@@ -1014,17 +1016,17 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     the command line, a layer above this one): the table of its verdicts too (slow: the
     solver and the samples)."""
     if out.exists() and not out.is_dir():
-        raise UsageError(f"{out} exists and is not a directory; give a directory for the tables")
+        raise UsageError(L.gettext("{folder} exists and is not a directory; give a directory for the tables").format(folder=out))
     if out.is_dir() and any(out.iterdir()) and not is_export(out):
-        raise UsageError(f"{out} is a directory that is not an export of getaway-ref; give a new or empty one")
+        raise UsageError(L.gettext("{folder} is a directory that is not an export of getaway-ref; give a new or empty one").format(folder=out))
     parent = out.resolve().parent
     if not parent.is_dir():
-        raise UsageError(f"cannot write {out}: its folder {parent} does not exist")
+        raise UsageError(L.gettext("cannot write {file}: its folder {parent} does not exist").format(file=out, parent=parent))
     made = sources(files)  # before reading: a file changed while it is read makes the export out of date
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
     except OSError as e:
-        raise UsageError(f"cannot write {out}: {e.strerror or e}") from None
+        raise UsageError(cannot_write(out, e.strerror or e)) from None
     try:
         w = _Writer(tmp, batch_rows, max(group_rows, batch_rows), review is not None)
         rows = Rows(review=review)
@@ -1075,7 +1077,7 @@ def _in_workers(files: list[Path], w: _Writer, jobs: int, review: Reviewer | Non
     except ReadError as e:
         raise UsageError(f"{e.path}: {e.message}") from None
     except WorkerFailed as e:
-        raise UsageError(f"{e}; the export was not finished") from None
+        raise UsageError(L.gettext("{why}; the export was not finished").format(why=e)) from None
     finally:
         runner.close(abort=not completed)
 
@@ -1104,10 +1106,10 @@ def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "
     value, a number of processes or 'auto' (as check chooses)."""
     from_ = ", ".join(map(str, paths))
     if output is None:
-        raise UsageError("--format parquet writes a directory of tables: name it with -o DIR")
+        raise UsageError(L.gettext("{option} writes a directory of tables: name it with {output}").format(option="--format parquet", output="-o DIR"))
     files = expand(paths)
     if not files:
-        raise UsageError(f"no .gwy records found in {from_}")
+        raise UsageError(no_records(paths))
     try:
         processes = choose_jobs(sum(p.stat().st_size for p in files if p.is_file()), jobs)
     except ValueError as e:
@@ -1115,13 +1117,18 @@ def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "
     try:
         counts = write_archive(files, output, jobs=processes, review=review)
     except OSError as e:
-        raise UsageError(f"cannot write {output}: {e.strerror or e}") from None
+        raise UsageError(cannot_write(output, e.strerror or e)) from None
     rows = counts.rows
-    print(f"wrote {output}: {rows['games']} games, {rows['seats']} seats, {rows['tricks']} tricks, "
-          f"{rows['plays']} plays, {rows['diagnostics']} diagnostics"
-          + (f", {rows[REVIEWED]} verdicts" if review is not None else ""))
+    print((L.gettext("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}, {verdicts}") if review is not None
+           else L.gettext("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}")).format(
+        folder=output, games=L.ngettext("{n} game", "{n} games", rows["games"]).format(n=rows["games"]),
+        seats=L.ngettext("{n} seat", "{n} seats", rows["seats"]).format(n=rows["seats"]),
+        tricks=L.ngettext("{n} trick", "{n} tricks", rows["tricks"]).format(n=rows["tricks"]),
+        plays=L.ngettext("{n} play", "{n} plays", rows["plays"]).format(n=rows["plays"]),
+        diagnostics=L.ngettext("{n} diagnostic", "{n} diagnostics", rows["diagnostics"]).format(n=rows["diagnostics"]),
+        verdicts=L.ngettext("{n} verdict", "{n} verdicts", rows.get(REVIEWED, 0)).format(n=rows.get(REVIEWED, 0))))
     if counts.syntax_errors:
-        sys.stderr.write(f"{from_}: {counts.syntax_errors} syntax error(s); run getaway-ref check {from_}\n")
+        sys.stderr.write(has_syntax_errors(from_, counts.syntax_errors) + "\n")
         return 1
     return 0
 

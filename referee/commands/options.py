@@ -32,7 +32,14 @@ EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
-    """A command line or a setting that cannot be used: the message says why."""
+    """A command line or a setting that cannot be used: the message says why, a sentence of
+    the catalogue in the chosen language (``tests/test_i18n_refusals.py`` reads every one)."""
+
+
+def cannot_write(path: Path | str, why: object) -> str:
+    """A file or folder a command could not write, the system's reason after ours: said
+    alike by every command that writes (import, puzzles, export)."""
+    return _("cannot write {file}: {why}").format(file=path, why=why)
 
 
 def expand(paths: Sequence[Path]) -> list[Path]:
@@ -142,7 +149,9 @@ def machine_line(argv: list[str]) -> bool:
     """Does this command line ask for output for programs (``--format`` other than text,
     ``--json``, or a command that only writes for programs)?"""
     if argv[:1] and argv[0] in MACHINE_COMMANDS:
-        return True
+        # export's tables (--format parquet) go to a directory, and what it prints is for
+        # people: the language chosen, as query's export of records into its cache has it
+        return not (argv[0] == "export" and _format_of(argv) == "parquet")
     # A format no command knows is a usage error, said in the language chosen like any other.
     machine = {*FORMATS, "json", "jsonl", "csv", "parquet"} - {"text"}
     for i, word in enumerate(argv):
@@ -153,6 +162,16 @@ def machine_line(argv: list[str]) -> bool:
                                    and word.partition("=")[2] in machine):
             return True
     return False
+
+
+def _format_of(argv: list[str]) -> str | None:
+    """The ``--format``/``-f`` value a command line gives, or None."""
+    for i, word in enumerate(argv):
+        if word in ("-f", "--format") and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--format="):
+            return word.partition("=")[2]
+    return None
 
 
 CHECK_OPTIONS: tuple[Option, ...] = (

@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple
 
 from referee.engine import citations as R
+from referee.engine import language as L
 
 
 class OptionInfo(NamedTuple):
     """What ``getaway-ref rules`` shows of an option (the names pydantic's FieldInfo uses, so
-    code written against the former model keeps working)."""
+    code written against the former model keeps working); the description in English, marked
+    for the catalogue and said in the chosen language where it is shown."""
 
     annotation: Any
     default: object
@@ -50,50 +52,50 @@ class RulesError(ValueError):
 class RuleSet:
     """The rules one table plays. Frozen: a game is judged by one rule set throughout."""
 
-    name: str = _option("pagat", str, "the preset this rule set starts from", "")
+    name: str = _option("pagat", str, L.N_("the preset this rule set starts from"), "")
     direction: Literal["clockwise", "anticlockwise"] = _option(
         "clockwise", Literal["clockwise", "anticlockwise"],
-        "direction of play; the seats tag lists the seats clockwise",
+        L.N_("direction of play; the seats tag lists the seats clockwise"),
         R.cites(R.PLAYERS, R.ANTICLOCKWISE),
     )
     last_card: Literal["draw_waste", "draw_hand", "pass_lead"] = _option(
         "draw_waste", Literal["draw_waste", "draw_hand", "pass_lead"],
-        "a player whose last card wins a clean trick: draws from the waste pile and leads "
-        "it; draws from a player's hand and leads it; or gets away and the lead passes on "
-        "(with two players left, draws from the waste pile)",
+        L.N_("a player whose last card wins a clean trick: draws from the waste pile and leads "
+             "it; draws from a player's hand and leads it; or gets away and the lead passes on "
+             "(with two players left, draws from the waste pile)"),
         R.cites(R.GETTING_AWAY, R.LAST_CARD, R.DENEXA_GETTING_AWAY, R.ruling(9)),
     )
     draw_from: Literal["next", "any"] = _option(
         "next", Literal["next", "any"],
-        "with last_card=draw_hand: the next player holding cards, or any player",
+        L.N_("with last_card=draw_hand: the next player holding cards, or any player"),
         str(R.DRAW_FROM_HAND),
     )
     taking: bool = _option(
-        True, bool, "a player may take the whole hand of the next player holding cards",
+        True, bool, L.N_("a player may take the whole hand of the next player holding cards"),
         R.cites(R.TAKING, R.ruling(3)),
     )
     deal: Literal["even", "piles"] = _option(
         "even", Literal["even", "piles"],
-        "dealt as equally as possible, or split into piles by eye (any sizes)",
+        L.N_("dealt as equally as possible, or split into piles by eye (any sizes)"),
         R.cites(R.DEAL, R.PILES, R.ruling(7)),
     )
     packs: Literal[1, 2] = _option(
-        1, Literal[1, 2], "one 52-card pack, or two with one ace of spades marked",
+        1, Literal[1, 2], L.N_("one 52-card pack, or two with one ace of spades marked"),
         str(R.DOUBLE_PACK),
     )
     trumps: bool = _option(
-        False, bool, "Donkey: the first card that cannot follow suit sets the trump suit",
+        False, bool, L.N_("Donkey: the first card that cannot follow suit sets the trump suit"),
         R.cites(R.DONKEY, R.ruling(6)),
     )
     first_trick: Literal["any_order", "in_turn"] = _option(
         "any_order", Literal["any_order", "in_turn"],
-        "the first trick may be played in any order, or in turn like the others",
+        L.N_("the first trick may be played in any order, or in turn like the others"),
         R.cites(R.FIRST_TRICK, R.DENEXA_PLAY, R.ruling(2)),
     )
     two_players: Literal["pagat", "denexa"] = _option(
         "pagat", Literal["pagat", "denexa"],
-        "the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
-        "where the player with cards must answer a drawn lead with a lower card if able",
+        L.N_("the ending with two players left: Pagat's three outcomes, or Denexa's shootout, "
+             "where the player with cards must answer a drawn lead with a lower card if able"),
         R.cites(R.TWO_PLAYERS, R.DENEXA_ENDING, R.ruling(8)),
     )
 
@@ -103,11 +105,11 @@ class RuleSet:
     def __post_init__(self) -> None:
         # A wrong value is refused here, whoever builds the rule set: the engine trusts it.
         if not isinstance(self.name, str):
-            raise RulesError(f"a rule set's name is a word, not {self.name!r}")
+            raise RulesError(L.gettext("a rule set's name is a word, not {name}").format(name=repr(self.name)))
         for k in OPTIONS:
             v = getattr(self, k)
             if not _valid(k, v):
-                raise RulesError(f"option '{k}' takes {' or '.join(option_values(k))}, not {v!r}")
+                raise RulesError(takes(k, repr(v)))
 
     # ---- names --------------------------------------------------------------------
 
@@ -232,9 +234,32 @@ def coerce(option: str, value: str) -> object:
         for v in ann.__args__:
             if str(v) == word:
                 return v
-    raise ValueError(
-        f"option '{option}' takes {' or '.join(option_values(option))}, not '{value}'"
-    )
+    raise ValueError(takes(option, f"'{value}'"))
+
+
+def takes(option: str, value: str) -> str:
+    """An option given a value it does not take (``value`` as the user wrote it, quoted): the
+    values it takes, said as a list in the chosen language."""
+    return L.gettext("option '{option}' takes {values}, not {value}").format(
+        option=option, values=either(option_values(option) if option in OPTIONS else []), value=value)
+
+
+def either(words: list[str]) -> str:
+    """``yes or no``, ``a or b or c``: the choices, joined by the language's word for or."""
+    said = words[0] if words else ""
+    for w in words[1:]:
+        said = L.gettext("{one} or {other}").format(one=said, other=w)
+    return said
+
+
+def unknown_preset(name: str) -> str:
+    """A rule set's name that is not a preset: the presets, in the chosen language."""
+    return L.gettext("unknown rule set '{name}' (presets are {presets})").format(name=name, presets=", ".join(PRESETS))
+
+
+def unknown_option(key: str) -> str:
+    """An option's name we do not know: the options, in the chosen language."""
+    return L.gettext("unknown option '{key}' (options are {options})").format(key=key, options=", ".join(OPTIONS))
 
 
 def parse_spec(text: str, base: RuleSet | None = None) -> RuleSet:
@@ -249,27 +274,23 @@ def parse_spec(text: str, base: RuleSet | None = None) -> RuleSet:
         pos = start + len(word)
         words.append((word, start))
     if not words and base is None:
-        raise RulesError("a rule set needs a preset name: " + ", ".join(PRESETS), 0, 0)
+        raise RulesError(L.gettext("a rule set needs a preset name: {presets}").format(presets=", ".join(PRESETS)), 0, 0)
     options: dict[str, object] = {}
     rules = base
     for i, (word, start) in enumerate(words):
         if "=" not in word:
             if i != 0:
                 raise RulesError(
-                    f"'{word}' is not an option setting (write option=value)", start, len(word)
+                    L.gettext("'{word}' is not an option setting (write option=value)").format(word=word), start, len(word)
                 )
             if word.lower() not in PRESETS:
-                raise RulesError(
-                    f"unknown rule set '{word}' (presets are {', '.join(PRESETS)})", start, len(word)
-                )
+                raise RulesError(unknown_preset(word), start, len(word))
             rules = PRESETS[word.lower()]
             continue
         key, _, value = word.partition("=")
         key = key.lower().replace("-", "_")
         if key not in OPTIONS:
-            raise RulesError(
-                f"unknown option '{key}' (options are {', '.join(OPTIONS)})", start, len(key)
-            )
+            raise RulesError(unknown_option(key), start, len(key))
         try:
             options[key] = coerce(key, value)
         except ValueError as e:
@@ -304,20 +325,22 @@ def _read_limited(p: Path) -> bytes:
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(str(p))
     if not stat.S_ISREG(st.st_mode):
-        raise RulesError(f"{p}: not a regular file (a device, a pipe or a socket)")
+        raise RulesError(L.gettext("{file}: not a regular file (a device, a pipe or a socket)").format(file=p))
     with open(p, "rb") as f:
         raw = f.read(RULES_FILE_MOST + 1)
     if len(raw) > RULES_FILE_MOST:
-        raise RulesError(f"{p}: a rules file holds a few options, not more than {RULES_FILE_MOST // 1024} KB")
+        raise RulesError(L.gettext("{file}: a rules file holds a few options, not more than {kb} KB").format(
+            file=p, kb=RULES_FILE_MOST // 1024))
     return raw
 
 
 def _check_shape(p: Path, text: str) -> None:
     bare = _QUOTED.sub("", text)  # strings and comments may hold anything
     if bare.count("[") + bare.count("{") > RULES_FILE_NESTING:
-        raise RulesError(f"{p}: a rules file is a flat table of options, not nested tables or lists")
+        raise RulesError(L.gettext("{file}: a rules file is a flat table of options, not nested tables or lists").format(
+            file=p))
     if bare.count(".") > RULES_FILE_DOTS:
-        raise RulesError(f"{p}: a rules file is a flat table of options, not dotted keys")
+        raise RulesError(L.gettext("{file}: a rules file is a flat table of options, not dotted keys").format(file=p))
 
 
 def load_file(path: str | Path) -> RuleSet:
@@ -327,7 +350,7 @@ def load_file(path: str | Path) -> RuleSet:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RulesError(f"{p}: not a readable rules file: {e}") from None
+        raise RulesError(L.gettext("{file}: not a readable rules file: {why}").format(file=p, why=e)) from None
     _check_shape(p, text)
     try:
         if p.suffix.lower() == ".json":
@@ -337,15 +360,16 @@ def load_file(path: str | Path) -> RuleSet:
 
             data = tomllib.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        raise RulesError(f"{p}: not a readable rules file: {e}") from None
+        raise RulesError(L.gettext("{file}: not a readable rules file: {why}").format(file=p, why=e)) from None
     if not isinstance(data, dict):
-        raise RulesError(f"{p}: a rules file is a table of options")
+        raise RulesError(L.gettext("{file}: a rules file is a table of options").format(file=p))
     preset = str(data.pop("preset", data.pop("name", "pagat"))).lower()
     if preset not in PRESETS:
-        raise RulesError(f"{p}: unknown preset '{preset}' (presets are {', '.join(PRESETS)})")
+        raise RulesError(L.gettext("{file}: unknown preset '{name}' (presets are {presets})").format(
+            file=p, name=preset, presets=", ".join(PRESETS)))
     for key in list(data):
         if key not in OPTIONS:
-            raise RulesError(f"{p}: unknown option '{key}' (options are {', '.join(OPTIONS)})")
+            raise RulesError(f"{p}: {unknown_option(key)}")
         if isinstance(data[key], str):
             try:
                 data[key] = coerce(key, data[key])
@@ -363,10 +387,7 @@ def load_file(path: str | Path) -> RuleSet:
             raise RulesError(f"{p}: {e.message}") from None
         err = e.errors()[0]
         key = err["loc"][0] if err["loc"] else "?"
-        vals = option_values(str(key)) if key in OPTIONS else []
-        raise RulesError(
-            f"{p}: option '{key}' takes {' or '.join(vals)}, not {data.get(key)!r}"
-        ) from None
+        raise RulesError(f"{p}: {takes(str(key), repr(data.get(key)))}") from None
 
 
 _ADAPTER: list[Any] = []

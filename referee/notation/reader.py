@@ -78,6 +78,22 @@ class ReadError(Exception):
         return (ReadError, (self.path, self.message))
 
 
+def unopened(path: str, e: OSError) -> ReadError:
+    """A file that cannot be opened, said in the chosen language (the reader and the seeker
+    alike); a rarer reason in the system's own words."""
+    if isinstance(e, FileNotFoundError):
+        return ReadError(path, _("no such file"))
+    if isinstance(e, IsADirectoryError):
+        return ReadError(path, _("is a directory"))
+    return ReadError(path, e.strerror or str(e))
+
+
+def undecodable(path: str, byte: int, offset: int, line: int) -> ReadError:
+    """A file whose bytes are not UTF-8: the first bad byte, where it is and on which line."""
+    return ReadError(path, _("not UTF-8 text: byte {byte} at byte offset {offset} (line {line}) cannot be decoded").format(
+        byte=f"0x{byte:02x}", offset=offset, line=line))
+
+
 # ---- markers the line-by-line path hands to the assembler ---------------------------------
 
 
@@ -650,11 +666,7 @@ def chunks(stream: BinaryIO, path: str = "<text>", *, number: int = 0, line: int
             # A UTF-8 sequence never spans a line end, so the first bad byte of the whole
             # is the first bad byte of the first line that has one.
             bad_line = first_line + raw.count(b"\n", 0, e.start)
-            raise ReadError(
-                path,
-                f"not UTF-8 text: byte 0x{raw[e.start]:02x} at byte offset {first_byte + e.start} "
-                f"(line {bad_line}) cannot be decoded",
-            ) from None
+            raise undecodable(path, raw[e.start], first_byte + e.start, bad_line) from None
 
     while True:
         block = read(_BLOCK)
@@ -1472,12 +1484,8 @@ def read(path: str | Path) -> _WithPrelude:
     p = str(path)
     try:
         f = open(p, "rb")
-    except FileNotFoundError:
-        raise ReadError(p, "no such file") from None
-    except IsADirectoryError:
-        raise ReadError(p, "is a directory") from None
     except OSError as e:
-        raise ReadError(p, e.strerror or str(e)) from None
+        raise unopened(p, e) from None
     reader = Reader(p)
 
     def games() -> Iterator[Game]:

@@ -16,7 +16,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from referee.notation.reader import LINE_MOST, Reader, ReadError, chunks, game_lines, line_too_long
+from referee.notation.reader import (
+    LINE_MOST,
+    Reader,
+    chunks,
+    game_lines,
+    line_too_long,
+    undecodable,
+    unopened,
+)
 from referee.notation.record import Game, Prelude
 
 BOM = b"\xef\xbb\xbf"
@@ -101,8 +109,7 @@ def _validate(decoder: codecs.IncrementalDecoder, region: bytes, pos: int, lines
         decoder.decode(region)
     except UnicodeDecodeError as e:
         line = lines + region.count(b"\n", 0, e.start) + 1
-        raise ReadError(path, f"not UTF-8 text: byte 0x{region[e.start]:02x} at byte offset {pos + e.start} "
-                              f"(line {line}) cannot be decoded") from None
+        raise undecodable(path, region[e.start], pos + e.start, line) from None
 
 
 def ranges(path: str, size: int) -> Iterator[tuple[int, int, int, int, int]]:
@@ -135,12 +142,8 @@ def find_game(path: str, number: int | None = None, name: str | None = None) -> 
     shown = name or path
     try:
         f = open(path, "rb")
-    except FileNotFoundError:
-        raise ReadError(shown, "no such file") from None
-    except IsADirectoryError:
-        raise ReadError(shown, "is a directory") from None
     except OSError as e:
-        raise ReadError(shown, e.strerror or str(e)) from None
+        raise unopened(shown, e) from None
     with f:
         chosen: Place | None = None
         after: Place | None = None

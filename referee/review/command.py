@@ -344,9 +344,10 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     its cluster as ``check --dask`` judges them (the workers read the file at its path);
     ``progress``: told of each play (default: a bar on a terminal's stderr)."""
     if fmt not in FORMATS:
-        raise UsageError(f"--format is one of {', '.join(FORMATS)}, not '{fmt}'")
+        raise UsageError(_("{option} is one of {formats}, not '{value}'").format(
+            option="--format", formats=", ".join(FORMATS), value=fmt))
     if window < 0 or samples < 0:
-        raise UsageError("--window and --samples are 0 or more")
+        raise UsageError(_("{window} and {samples} are 0 or more").format(window="--window", samples="--samples"))
     try:
         wanted = parse_jobs(jobs)
     except ValueError as e:
@@ -355,9 +356,10 @@ def review_command(file: Path, game: int | None = None, fmt: str = "text", rules
     default, overrides = rules_options(rules, None, [])
     base: RuleSet | None = default.with_options(**overrides) if default is not None and overrides else default
     if at is not None and at.lower() != "end":
-        raise UsageError(f"--at takes END (the end of the record), not '{at}'; for a trick, --after TRICK")
+        raise UsageError(_("{at} takes END (the end of the record), not '{value}'; for a trick, {after}").format(
+            at="--at", value=at, after="--after TRICK"))
     if at is not None and after is not None:
-        raise UsageError("--at END and --after TRICK name two points: give one")
+        raise UsageError(_("{at} and {after} name two points: give one").format(at="--at END", after="--after TRICK"))
     if at is not None or after is not None:
         return position_command(file, game, fmt, base, after, window, samples, seed)
     _init(base, window, samples, seed)

@@ -10,7 +10,9 @@ import io
 import zlib
 from pathlib import Path
 
+from referee.archive.inputs import holds_no_game, not_text
 from referee.commands.options import UsageError
+from referee.engine.language import ngettext
 from referee.notation.seek import game_starts
 from referee.site import FRAGMENT
 
@@ -24,15 +26,16 @@ def game_text(path: Path, number: int | None) -> str:
         raise UsageError(f"{path}: {e.strerror or e}") from None
     starts = [p.start for p in game_starts(io.BytesIO(data), str(path))]
     if not starts:
-        raise UsageError(f"{path}: no game in the file (a game starts with a %game line)")
+        raise UsageError(holds_no_game(path))
     if number is not None and number > len(starts):
-        raise UsageError(f"--game {number}: {path} has {len(starts)} game{'s' if len(starts) > 1 else ''}")
+        raise UsageError(ngettext("{option}: {file} has {n} game", "{option}: {file} has {n} games", len(starts)).format(
+            option=f"--game {number}", file=path, n=len(starts)))
     i = (number or len(starts)) - 1
     end = starts[i + 1] if i + 1 < len(starts) else len(data)
     try:
         return (data[:starts[0]] + data[starts[i]:end]).decode("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
+        raise UsageError(not_text(path)) from None
 
 
 def encode_game(text: str) -> str:

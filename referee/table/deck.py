@@ -15,10 +15,12 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from referee.archive.inputs import holds_no_game
 from referee.archive.jobs import available_cores, parse_jobs
 from referee.archive.slices import Slice, WorkerFailed
 from referee.archive.workers import PoolRunner
 from referee.commands import UsageError, rules_options
+from referee.commands.options import cannot_write
 from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.files import WriteError, recover, replacing, write_text
@@ -118,7 +120,7 @@ def _first_problem(file: Path) -> str | None:
         d = pre.errors[0]
         at = f":{d.span.line}:{d.span.col}" if d.span else ""
         return f"{file}{at}: {d.message}"
-    return L.gettext("{file}: holds no game (a game begins with a %game line)").format(file=file)
+    return holds_no_game(file)
 
 
 def _old_files(out: Path) -> list[str]:
@@ -220,7 +222,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=output, why=ex.strerror or ex)) from None
+        raise UsageError(cannot_write(output, ex.strerror or ex)) from None
     finally:
         if made_dir and not entries:
             try:

@@ -16,7 +16,9 @@ from referee.archive.imports.common import Imported, ImportProblem, json_reason
 from referee.archive.imports.live_solver import read_live_solver
 from referee.archive.imports.thulla_ai import read_thulla_ai
 from referee.archive.imports.thulla_masters import read_thulla_masters
+from referee.archive.inputs import not_text
 from referee.commands import UsageError
+from referee.commands.options import cannot_write
 from referee.engine import language as L
 from referee.files import WriteError, io_error, write_text
 
@@ -48,7 +50,7 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         # a reader marked reads_text (common.reads_text) takes the text; the others, its JSON
         data = text if getattr(reader, "reads_text", False) else json.loads(text)
     except UnicodeDecodeError:
-        raise UsageError(L.gettext("{file}: not UTF-8 text").format(file=file)) from None
+        raise UsageError(not_text(file)) from None
     except json.JSONDecodeError as e:
         # the file and place as written; JSON's own reason (the parser's words) after ours
         raise UsageError(L.gettext("{file}:{line}:{column}: not JSON: {why}").format(
@@ -65,12 +67,12 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     try:
         write_text(output, got.text, inputs=[file])
     except (WriteError, OSError) as e:
-        raise UsageError(L.gettext("cannot write {file}: {why}").format(
-            file=output, why=getattr(e, "strerror", None) or e)) from None
+        raise UsageError(cannot_write(output, getattr(e, "strerror", None) or e)) from None
     departures = len(got.departures)
     print(L.ngettext("wrote {file}: 1 game, {n} play, rules {rules}", "wrote {file}: 1 game, {n} plays, rules {rules}",
                      got.plays).format(file=output, n=got.plays, rules=got.spec)
-          + (L.gettext("; {n} departure(s) of the app from the texts, noted in the record").format(n=departures)
+          + (L.ngettext("; {n} departure of the app from the texts, noted in the record",
+                        "; {n} departures of the app from the texts, noted in the record", departures).format(n=departures)
              if departures else ""))
     for d in got.differs:
         # where the app and the texts part (the record's comment, in English like the record)
