@@ -263,9 +263,6 @@ OPTION_NAME = re.compile(r"\s*-{1,2}[A-Za-z][\w-]*(?:[ =][\w.]+)?[\s:;,]*")
 KEYED = {"getattr": 1, "hasattr": 1, "get": 0}
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 LETTER = re.compile(r"[^\W\d_]")
-# A file not ours to change in this branch, whose refusals another helper is putting into the
-# catalogue (issue 40): listed with whose it is, and held to it (see the test after the guard).
-PENDING = {"referee/selfplay/simulate.py": "helper h2's part (self-play's refusals)"}
 
 
 def _name(func: ast.expr) -> str | None:
@@ -316,16 +313,9 @@ def _refusals_in_english() -> dict[str, list[tuple[int, str]]]:
 
 
 def test_every_usage_refusal_is_a_sentence_of_the_catalogue() -> None:
-    found = {f: said for f, said in _refusals_in_english().items() if f not in PENDING}
+    found = _refusals_in_english()
     assert not found, "\n".join(f"{f}:{line}: UsageError says {words!r} outside the wording layer (_(), ngettext)"
                                 for f, said in found.items() for line, words in said)
-
-
-def test_a_pending_file_still_needs_it() -> None:
-    # Once its refusals are in the catalogue the exemption is dropped here: a file may not stay
-    # exempt after it is clean, so the guard covers it from then on.
-    found = _refusals_in_english()
-    assert [f for f in PENDING if f not in found] == [], "now clean: remove it from PENDING"
 
 
 @pytest.mark.parametrize("source", [
