@@ -12,7 +12,6 @@ options) is checked too.
 from __future__ import annotations
 
 import io
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -93,11 +92,12 @@ def test_simulate_says_english_when_no_language_is_chosen(tmp_path: Path) -> Non
 
 
 def test_the_note_of_a_record_put_back_is_in_hindi(torn: Path) -> None:  # noqa: F811 (the fixture)
-    got = gwy("check", "rec.gwy", "--lang", HINDI, "--format", "json", cwd=torn)
+    # (a report for people: with --format json the whole run speaks English, notes included)
+    got = gwy("check", "rec.gwy", "--lang", HINDI, cwd=torn)
     notes = [line for line in got.stderr.splitlines() if line.startswith("note: ")]
     assert notes == ["note: " + hi("{file}: a rewrite cut short had left it half written; restored as it was "
                                    "before", file=(torn / "rec.gwy").resolve())], got.stderr
-    assert json.loads(got.stdout)  # the report itself, language-neutral, as before
+    assert got.returncode in (0, 1), got.stderr  # the record, put back, was checked
     assert not (torn / ".rec.gwy.getaway-ref-journal").exists()
 
 
