@@ -634,3 +634,83 @@ def test_export_parquet_says_what_it_wrote_in_hindi(tmp_path: Path) -> None:
     rows = {t: pq.read_metadata(out / f"{t}.parquet").num_rows for t in ("games", "seats", "tricks", "plays", "diagnostics")}
     counted = {t: hi_n(f"{{n}} {t[:-1]}", f"{{n}} {t}", n) for t, n in rows.items()}  # each count with its plural
     assert r.stdout == hi("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}", folder=out, **counted) + "\n"
+
+
+# ---- 7. the refusals from below the command line, in Hindi --------------------------------------
+#
+# A settings file's problem, a game the file does not hold or cannot show, a worker or a cluster
+# failing, the site not built: each said in the chosen language, the names (path, key, value,
+# option, address, command) as written, with the exit code as before.
+
+
+def _settings_refused(tmp_path: Path, name: str, text: str, env: dict[str, str] | None = None) -> str:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    record = tmp_path / "game.gwy"  # the settings nearest the record govern it
+    record.write_bytes(RECORD.read_bytes())
+    return _refused_in_hindi("check", str(record), env=env)
+
+
+def test_a_bad_settings_file_is_refused_in_hindi_its_key_and_values_as_written(tmp_path: Path) -> None:
+    from referee.config import KEYS, TOOL_KEY
+
+    own = tmp_path / "getaway-ref.toml"
+    said = _settings_refused(tmp_path, own.name, 'colour = "red"\n')
+    assert said == hi("{where}: unknown key '{key}'; valid keys are {keys}", where=own, key="colour",
+                      keys=", ".join(KEYS))
+    own.unlink()
+    # a pyproject.toml's table named as it is written, the key as typed; the environment's language
+    py = tmp_path / "pyproject.toml"
+    said = _settings_refused(tmp_path, py.name, f'[tool.{TOOL_KEY}]\nquiet = "yes"\n',
+                             env={"LANGUAGE": HINDI, "GETAWAY_LANG": ""})
+    assert said == hi("{where}: '{key}' is true or false", where=f"{py}: [tool.{TOOL_KEY}]", key="quiet")
+    # TOML's own reason, as the parser words it, after ours
+    said = _settings_refused(tmp_path, py.name, f"[tool.{TOOL_KEY}\n")
+    ours = hi("{file}: not valid TOML: {why}", file=py, why="\0").split("\0")[0]
+    assert said.startswith(ours) and len(said) > len(ours), said
+
+
+def _last_error(r: subprocess.CompletedProcess) -> str:
+    lines = r.stderr.splitlines()
+    assert lines and lines[-1].startswith("error: "), r.stderr
+    return lines[-1].removeprefix("error: ")
+
+
+@pytest.mark.parametrize("command", [("show",), ("html", "-o", "OUT")])
+def test_show_and_html_refuse_a_game_the_file_does_not_hold_in_hindi(tmp_path: Path, command: tuple[str, ...]) -> None:
+    args = [str(tmp_path / "page.html") if a == "OUT" else a for a in command]
+    said = _refused_in_hindi(*args, str(RECORD), "--game", "3")
+    assert said == hi_n("{file}: there is no game {number} (the file holds {n} game)",
+                        "{file}: there is no game {number} (the file holds {n} games)", 1, file=RECORD, number=3)
+    assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("command", [("show",), ("html", "-o", "OUT")])
+def test_show_and_html_refuse_a_game_with_syntax_errors_in_hindi(tmp_path: Path, command: tuple[str, ...]) -> None:
+    bad = tmp_path / "bad.gwy"
+    bad.write_text("%gwy 1\n%game 1\n[Seats \"N E S W\"]\nfoo bar ((\n", encoding="utf-8")
+    args = [str(tmp_path / "page.html") if a == "OUT" else a for a in command]
+    r = run_cli(*args, str(bad), "--game", "1", "--lang", HINDI)
+    assert r.returncode == 1 and r.stdout == "", r.stderr  # a record that cannot be shown: 1, as before
+    assert _last_error(r) == hi("{file}: game {number} has syntax errors (run getaway-ref check {file})", file=bad,
+                                number=1)
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_check_with_a_dask_address_it_cannot_reach_refuses_in_hindi() -> None:
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    from referee.archive.dask import EXAMPLE
+
+    said = _refused_in_hindi("check", "--dask", "inproc://x", str(RECORD))
+    assert said == hi("{option} cannot reach '{address}': an {scheme} scheduler is inside the process that started "
+                      "it; give a scheduler's network address, such as {example}", option="--dask",
+                      address="inproc://x", scheme="inproc://", example=EXAMPLE)
+
+
+def test_site_without_its_runtime_refuses_in_hindi(tmp_path: Path) -> None:
+    from referee.site import INSTALL_HINT
+
+    nowhere = tmp_path / "nowhere"
+    said = _refused_in_hindi("site", "-o", str(tmp_path / "site"), "--pyodide", str(nowhere))
+    assert said == hi("the Pyodide runtime is not in {folder}: run `{command}` (or give {option})", folder=nowhere,
+                      command=INSTALL_HINT, option="--pyodide PATH")
+    assert not (tmp_path / "site").exists()  # nothing written
