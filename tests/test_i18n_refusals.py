@@ -418,7 +418,7 @@ def test_the_guard_names_a_refusal_in_english(source: str) -> None:
     'raise WriteError(shown, L.gettext("not a regular file: not written"))',
     'raise WriteError("notes.gwy", L.gettext("cannot write: {why}").format(why=why))',  # the path as written
     'raise ReadError(path, e.strerror or str(e))',
-    'raise TableError(has_syntax_errors(file, number), 1, errors)',
+    'raise TableError(game_has_syntax_errors(file, number), 1, errors)',
     'raise WorkerFailed(L.gettext("a worker failed: {why}").format(why=f"{type(e).__name__}: {e}"))',
     'raise OSError("not one of ours: Python\'s own words")',
 ])

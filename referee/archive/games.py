@@ -34,11 +34,11 @@ def read_clean_game(file: Path, game: int | None) -> Game:
     """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
     g = read_game(file, game)
     if g.errors:
-        raise TableError(has_syntax_errors(file, g.number), 1, g.errors)
+        raise TableError(game_has_syntax_errors(file, g.number), 1, g.errors)
     return g
 
 
-def has_syntax_errors(file: Path | str, number: int) -> str:
+def game_has_syntax_errors(file: Path | str, number: int) -> str:
     """A game that cannot be shown for its syntax errors, and the command that lists them
     (show, legal, html, review, live)."""
     return L.gettext("{file}: game {number} has syntax errors (run getaway-ref check {file})").format(
@@ -63,7 +63,7 @@ def read_judgeable_game(file: Path, game: int | None) -> Game:
     TableError if its header or deal cannot be read."""
     g = read_game(file, game)
     if g.errors and readable_part(g) is None:
-        raise TableError(has_syntax_errors(file, g.number), 1, g.errors)
+        raise TableError(game_has_syntax_errors(file, g.number), 1, g.errors)
     return g
 
 
