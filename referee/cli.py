@@ -365,7 +365,7 @@ def lsp() -> None:
     from referee.lsp import MISSING_HINT, available
 
     if not available():
-        raise fail(MISSING_HINT)
+        raise fail(_(MISSING_HINT))
     from referee.lsp.server import main as serve
 
     raise SystemExit(serve())

@@ -30,11 +30,19 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.archive.inputs import not_text
+from referee.engine.language import gettext as _
+from referee.files import reason_of
 from referee.reports.sink import FORMATS as OUTPUT_FORMATS
 
 CONFIG_NAME = "getaway-ref.toml"
 PYPROJECT = "pyproject.toml"
 TOOL_KEY = "getaway-ref"
+
+# What a value of the settings looks like, as a refusal shows it (TOML, as written).
+CODES_EXAMPLE = '["R", "M201"]'
+RULES_EXAMPLE = '"pagat taking=no"'
+SET_EXAMPLE = "{ taking = false }"
 
 KEYS = ("select", "ignore", "exit-zero", "statistics", "quiet", "output-format", "rules", "set")
 
@@ -97,13 +105,14 @@ def _codes(where: str, key: str, value: object) -> list[str]:
         return [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
-    raise ConfigError(f"{where}: '{key}' is a list of codes or prefixes, such as [\"R\", \"M201\"]")
+    raise ConfigError(_("{where}: '{key}' is a list of codes or prefixes, such as {example}").format(
+        where=where, key=key, example=CODES_EXAMPLE))
 
 
 def _bool(where: str, key: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise ConfigError(f"{where}: '{key}' is true or false")
+    raise ConfigError(_("{where}: '{key}' is true or false").format(where=where, key=key))
 
 
 def load_config(path: Path) -> Config:
@@ -112,13 +121,13 @@ def load_config(path: Path) -> Config:
         # utf-8-sig: a file saved with a byte-order mark (Windows editors) reads as without.
         data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as e:
-        raise ConfigError(f"{path}: {e.strerror or e}") from None
+        raise ConfigError(f"{path}: {reason_of(e)}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+        raise ConfigError(not_text(path)) from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        raise ConfigError(_("{file}: not valid TOML: {why}").format(file=path, why=e)) from None
     except RecursionError:
-        raise ConfigError(f"{path}: not read: tables or lists nested too deep") from None
+        raise ConfigError(_("{file}: not read: tables or lists nested too deep").format(file=path)) from None
     tool = data.get("tool")
     if path.name == PYPROJECT:
         table = tool.get(TOOL_KEY, {}) if isinstance(tool, dict) else {}
@@ -127,26 +136,30 @@ def load_config(path: Path) -> Config:
         table = tool.get(TOOL_KEY, data) if set(data) == {"tool"} and isinstance(tool, dict) else data
         where = str(path)
     if not isinstance(table, dict):
-        raise ConfigError(f"{where}: expected a table of settings")
+        raise ConfigError(_("{where}: expected a table of settings").format(where=where))
     cfg = Config(path=path)
     for key, value in table.items():
         if key not in KEYS:
-            raise ConfigError(f"{where}: unknown key '{key}'; valid keys are {', '.join(KEYS)}")
+            raise ConfigError(_("{where}: unknown key '{key}'; valid keys are {keys}").format(
+                where=where, key=key, keys=", ".join(KEYS)))
         if key in ("select", "ignore"):
             setattr(cfg, key, _codes(where, key, value))
         elif key in ("exit-zero", "statistics", "quiet"):
             setattr(cfg, key.replace("-", "_"), _bool(where, key, value))
         elif key == "output-format":
             if value not in OUTPUT_FORMATS:
-                raise ConfigError(f"{where}: output-format '{value}' is not one of {', '.join(OUTPUT_FORMATS)}")
+                raise ConfigError(_("{where}: {key} '{value}' is not one of {formats}").format(
+                    where=where, key=key, value=value, formats=", ".join(OUTPUT_FORMATS)))
             cfg.output_format = str(value)
         elif key == "rules":
             if not isinstance(value, str):
-                raise ConfigError(f"{where}: 'rules' is a rule set as a [Rules] tag writes it, such as \"pagat taking=no\"")
+                raise ConfigError(_("{where}: '{key}' is a rule set as a [Rules] tag writes it, such as {example}").format(
+                    where=where, key=key, example=RULES_EXAMPLE))
             cfg.rules = value
         elif key == "set":
             if not isinstance(value, dict) or not all(isinstance(v, (str, bool, int, float)) for v in value.values()):
-                raise ConfigError(f"{where}: 'set' is a table of option = value, such as {{ taking = false }}")
+                raise ConfigError(_("{where}: '{key}' is a table of option = value, such as {example}").format(
+                    where=where, key=key, example=SET_EXAMPLE))
             cfg.sets = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in value.items()}
     return cfg
 
@@ -154,7 +167,7 @@ def load_config(path: Path) -> Config:
 def where(cfg: Config) -> str:
     """How a message names the settings file: its path and, in a pyproject.toml, the table."""
     if cfg.path is None:
-        return "the settings"
+        return _("the settings")
     return f"{cfg.path}: [tool.{TOOL_KEY}]" if cfg.path.name == PYPROJECT else str(cfg.path)
 
 

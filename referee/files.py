@@ -325,9 +325,20 @@ def scratch(binary: bool = False) -> IO[Any]:
 def _error(path: str, e: OSError, existed: bool = True) -> WriteError:
     if isinstance(e, WriteError):
         return e if e.path == path else WriteError(path, e.reason, e.errno or 0, e.why)
-    why = (L.gettext("{why}; the file is unchanged") if existed else
-           L.gettext("{why}; nothing was written")).format(why=reason_of(e))
+    why = _unchanged(e, existed)
     return WriteError(path, L.gettext("cannot write: {why}").format(why=why), e.errno or 0, why)
+
+
+def _unchanged(e: OSError, existed: bool) -> str:
+    """Why a write failed, and that the file is as it was (or that nothing was written)."""
+    return (L.gettext("{why}; the file is unchanged") if existed else
+            L.gettext("{why}; nothing was written")).format(why=reason_of(e))
+
+
+def not_written(e: OSError, existed: bool = True) -> str:
+    """A write that failed, said as every command says it after the file's name: "cannot
+    write: {why}; the file is unchanged" (fmt, and every writer through :class:`WriteError`)."""
+    return L.gettext("cannot write: {why}").format(why=_unchanged(e, existed))
 
 
 def _umask_mode() -> int:

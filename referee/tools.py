@@ -18,6 +18,7 @@ from typing import TextIO, cast
 from rich.console import Console
 from rich.text import Text
 
+from referee.archive.games import no_such_game
 from referee.archive.inputs import STDIN, STDIN_NAME, expand, has_syntax_errors, no_records, problem, spool_stdin
 from referee.commands import UsageError
 from referee.engine.citations import RULINGS_TITLES
@@ -32,7 +33,7 @@ from referee.engine.rules import (
     option_values,
     unknown_preset,
 )
-from referee.files import Beside, WriteError, reason_of, recover, scratch
+from referee.files import Beside, WriteError, not_written, reason_of, recover, scratch
 from referee.notation.format import Formatted, format_stream
 from referee.notation.reader import ReadError
 from referee.notation.seek import find_game
@@ -81,7 +82,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     try:
         target = Beside(str(path)) if write else None
     except OSError as e:  # may not write it, or a special file: said in one line, nothing touched
-        print_error(str(e) if str(e).startswith(name) else f"{name}: {e.strerror or e}", err)
+        print_error(str(e) if str(e).startswith(name) else f"{name}: {reason_of(e)}", err)
         return EXIT_USAGE
     # Output waits in a temporary file until the whole record has read cleanly: a record
     # with a syntax error in its last game prints nothing, as before, in flat memory.
@@ -102,7 +103,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
     except OSError as e:
         if target is not None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             # the new text did not fit
-            problem_text = gettext("cannot write: {why}; the file is unchanged").format(why=reason_of(e))
+            problem_text = not_written(e)
         elif e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             # the output held back in a temporary file until the record has read cleanly
             problem_text = gettext("cannot hold the output in a temporary file: {why}").format(why=reason_of(e))
@@ -137,7 +138,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             try:
                 target.commit()
             except OSError as e:  # changed meanwhile (Changed), a full disk, ...: one line, the file as it is
-                print_error(str(e) if isinstance(e, WriteError) else f"{name}: {e.strerror or e}", err)
+                print_error(str(e) if isinstance(e, WriteError) else f"{name}: {not_written(e)}", err)
                 return EXIT_USAGE
             err.print(gettext("{file}: formatted").format(file=name), markup=False)
     elif check_only and not res.same:
@@ -178,7 +179,7 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
     except OSError as e:
         if e.filename is None and e.errno in (errno.EFBIG, errno.ENOSPC, errno.EDQUOT):
             raise  # the JSON did not fit where it goes, not the record: the common path says so
-        raise UsageError(f"{name}: {e.strerror or e}") from None
+        raise UsageError(f"{name}: {reason_of(e)}") from None
     finally:
         if spooled is not None:
             spooled.unlink(missing_ok=True)
@@ -191,8 +192,7 @@ def _export_one(path: Path, name: str, number: int, lines: bool) -> int:
     """export --game N: game N alone, found by its %game line."""
     found = find_game(str(path), number, name=name)
     if found.game is None:
-        raise UsageError(gettext("{file}: there is no game {number} (the file holds {count})").format(
-            file=name, number=number, count=found.count))
+        raise UsageError(no_such_game(name, number, found.count))
     g = found.game
     model = game_model(g)
     sys.stdout.write(json_safe(model.model_dump_json() if lines else model.model_dump_json(indent=2)) + "\n")

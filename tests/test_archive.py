@@ -257,7 +257,7 @@ def test_export_game_n_is_that_game_of_the_whole_export():
         assert r.returncode == 0, r.stderr
         assert json.loads(r.stdout) == whole["games"][n - 1]
     r = run_cli("export", "--game", "6", str(SERIES))
-    assert r.returncode == 2 and "there is no game 6 (the file holds 5)" in r.stderr
+    assert r.returncode == 2 and "there is no game 6 (the file holds 5 games)" in r.stderr
 
 
 def test_export_and_fmt_read_standard_input():

@@ -244,9 +244,12 @@ def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> 
 
 # ---- 5. every refusal of the command line is a sentence of the catalogue --------------------------
 #
-# A usage refusal (``UsageError``, printed ``error: ...``, exit 2) is the sentence a user reads
-# when a command will not run: its words must come from the wording layer. The source of
-# ``referee/`` is read with ``ast`` (nothing imported) and every ``UsageError(...)`` whose message
+# A refusal (``UsageError``, printed ``error: ...``, exit 2) is the sentence a user reads when a
+# command will not run; so is the message of every exception a command prints as it comes (a
+# settings file's ``ConfigError``, the table's ``TableError``, a worker's ``WorkerFailed``, the
+# reader's ``ReadError``, a ``WriteError``, ...: ``REFUSALS``). Their words must come from the
+# wording layer. The source of ``referee/`` is read with ``ast`` (nothing imported) and every
+# ``Class(...)`` of those, or ``super().__init__(...)`` in a class made from one, whose message
 # holds English of its own is named by file and line: a string literal, an f-string, or a
 # literal concatenated or ``.format``-ed, outside a call of the wording layer (``_``,
 # ``gettext``, ``ngettext``). What may stand outside it: punctuation between placeholders
@@ -280,6 +283,8 @@ def _english(node: ast.AST) -> list[str]:
     if isinstance(node, ast.Call) and _name(node.func) in KEYED and len(node.args) > KEYED[_name(node.func) or ""]:
         key = node.args[KEYED[_name(node.func) or ""]]
         return [w for child in (node.func, *node.args, *node.keywords) if child is not key for w in _english(child)]
+    if isinstance(node, ast.FormattedValue):
+        return _english(node.value)  # its format spec ({n:,}, {x:02x}) is no word
     if isinstance(node, ast.Subscript):
         return _english(node.value) + ([] if isinstance(node.slice, ast.Constant) else _english(node.slice))
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -291,16 +296,61 @@ def _english(node: ast.AST) -> list[str]:
     return found
 
 
+# The exceptions whose message a user reads as it is (printed after ``error:``, or as a file's
+# problem): each with the place of its message among its arguments (ReadError and WriteError
+# take the path first) and the keywords that may name it.
+REFUSALS = {
+    "UsageError": 0,  # the command line's refusals (commands/options.py)
+    "ConfigError": 0,  # a settings file that cannot be used (config.py)
+    "TableError": 0,  # one game of a file for show, legal, ask, html, review (archive/games.py)
+    "WorkerFailed": 0,  # a worker process or the Dask cluster failing (archive/slices.py)
+    "ReadError": 1,  # a file the reader cannot read (notation/reader.py), path first
+    "LineTooLong": 1,  # its kind, the line's number second
+    "WriteError": 1,  # a user's file not written (files.py), path first
+    "SelectError": 0,  # --select / --ignore (reports/select.py)
+    "RulesError": 0,  # a rules file or a --rules spec (engine/rules.py)
+    "SiteError": 0,  # the offline site not built (site/build.py)
+    "LiveError": 0,  # live and serve refusing a record or a setting (table/live.py)
+    "SeatError": 0,  # a phone's entry that is not its seat's (table/session.py), sent to the phone
+    "DocNotFound": 0,  # a shipped document missing (reports/docs.py)
+    "GrammarNotFound": 0,  # the notation's grammar missing (notation/grammar.py)
+    "SimulationError": 0,  # simulate's bots and the engine disagreeing (players/bots.py)
+}
+MESSAGE_KEYWORDS = (None, "message", "reason")
+
+
+def _message(node: ast.Call, at: int) -> ast.expr | None:
+    if len(node.args) > at:
+        return node.args[at]
+    return next((k.value for k in node.keywords if k.arg in MESSAGE_KEYWORDS), None)
+
+
+def _is_super_init(node: ast.Call) -> bool:
+    f = node.func
+    return (isinstance(f, ast.Attribute) and f.attr == "__init__" and isinstance(f.value, ast.Call)
+            and _name(f.value.func) == "super")
+
+
 def english_refusals(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
-    """Each ``UsageError(...)`` of ``source`` whose message holds English not from the
-    wording layer: its line and the words."""
-    out = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if isinstance(node, ast.Call) and _name(node.func) == "UsageError":
-            message = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in (None, "message")), None)
+    """Each raise of a ``REFUSALS`` class in ``source`` (or ``super().__init__`` of a class made
+    from one) whose message holds English not from the wording layer: its line and the words."""
+    out: list[tuple[int, str]] = []
+
+    def look(node: ast.AST, base: str | None) -> None:
+        if isinstance(node, ast.ClassDef):
+            bases = [_name(b) for b in node.bases]
+            base = next((b for b in bases if b in REFUSALS), None)
+        if isinstance(node, ast.Call):
+            kind = _name(node.func)
+            at = REFUSALS.get(kind or "") if kind in REFUSALS else (REFUSALS[base] if base and _is_super_init(node) else None)
+            message = _message(node, at) if at is not None else None
             if message is not None:
-                out += [(node.lineno, words) for words in _english(message)]
-    return out
+                out.extend((node.lineno, words) for words in _english(message))
+        for child in ast.iter_child_nodes(node):
+            look(child, base)
+
+    look(ast.parse(source, filename), None)
+    return sorted(out)
 
 
 def _refusals_in_english() -> dict[str, list[tuple[int, str]]]:
@@ -312,10 +362,17 @@ def _refusals_in_english() -> dict[str, list[tuple[int, str]]]:
     return found
 
 
-def test_every_usage_refusal_is_a_sentence_of_the_catalogue() -> None:
+def test_every_refusal_is_a_sentence_of_the_catalogue() -> None:
     found = _refusals_in_english()
-    assert not found, "\n".join(f"{f}:{line}: UsageError says {words!r} outside the wording layer (_(), ngettext)"
+    assert not found, "\n".join(f"{f}:{line}: a refusal says {words!r} outside the wording layer (_(), ngettext)"
                                 for f, said in found.items() for line, words in said)
+
+
+def test_the_guard_knows_every_refusal_by_its_name_in_the_source() -> None:
+    # a class renamed or gone would leave the guard looking for nothing: each is defined in referee/
+    defined = {node.name for path in PACKAGE.rglob("*.py")
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.ClassDef)}
+    assert set(REFUSALS) <= defined, set(REFUSALS) - defined
 
 
 @pytest.mark.parametrize("source", [
@@ -331,6 +388,15 @@ def test_every_usage_refusal_is_a_sentence_of_the_catalogue() -> None:
     'raise UsageError(message=f"--at takes END, not {at}")',
     'raise UsageError(_("{why}").format(why=getattr(e, "strerror", "no reason given")))',
     'raise UsageError(_("{why}").format(why=reasons["missing"] + " and more"))',
+    # the other exceptions a user reads, each with its message where it takes it
+    'raise ConfigError(f"{where}: unknown key \'{key}\'")',
+    'raise TableError(f"{path}: there is no game {number}", 2)',
+    'raise WorkerFailed("a worker process died")',
+    'raise WriteError(path, "cannot write: " + why)',
+    'raise WriteError(path, reason=f"{why}; the file is unchanged")',
+    'raise ReadError(name, "no such file")',
+    'raise SiteError(L.gettext("{folder} is a file").format(folder=f"{out} (the output)"))',
+    'raise dask.WorkerFailed(message=f"lost the Dask scheduler at {address}")',
 ])
 def test_the_guard_names_a_refusal_in_english(source: str) -> None:
     said = english_refusals(f"def f():\n    {source}\n")
@@ -349,9 +415,27 @@ def test_the_guard_names_a_refusal_in_english(source: str) -> None:
     'raise UsageError(_("{at} or {after}").format(at="--at END", after="-o DIR"))',
     'raise UsageError(_("cannot write {file}: {why}").format(file=f, why=getattr(e, "strerror", None) or e))',
     'raise UsageError(_("version {found}").format(found=m.get("schema_version")))',
+    'raise WriteError(shown, L.gettext("not a regular file: not written"))',
+    'raise WriteError("notes.gwy", L.gettext("cannot write: {why}").format(why=why))',  # the path as written
+    'raise ReadError(path, e.strerror or str(e))',
+    'raise TableError(game_has_syntax_errors(file, number), 1, errors)',
+    'raise WorkerFailed(L.gettext("a worker failed: {why}").format(why=f"{type(e).__name__}: {e}"))',
+    'raise OSError("not one of ours: Python\'s own words")',
 ])
 def test_the_guard_lets_the_catalogues_sentences_pass(source: str) -> None:
     assert english_refusals(f"def f():\n    {source}\n") == []
+
+
+def test_the_guard_reads_the_message_a_subclass_makes_for_itself() -> None:
+    made = ("class LineTooLong(ReadError):\n"
+            "    def __init__(self, path, line):\n"
+            "        super().__init__(path, f\"line {line}: the line is too long\")\n")
+    said = english_refusals(made)
+    assert said and {line for line, _ in said} == {3} and ": the line is too long" in {words for _, words in said}, said
+    translated = made.replace('f\"line {line}: the line is too long\"', '_(\"line {line}: too long\").format(line=line)')
+    assert english_refusals(translated) == []
+    # a class of someone else's (not a refusal) is not ours to read
+    assert english_refusals(made.replace("(ReadError)", "(ValueError)")) == []
 
 
 # ---- 6. the refusals as a user meets them, in Hindi ---------------------------------------------
@@ -550,3 +634,83 @@ def test_export_parquet_says_what_it_wrote_in_hindi(tmp_path: Path) -> None:
     rows = {t: pq.read_metadata(out / f"{t}.parquet").num_rows for t in ("games", "seats", "tricks", "plays", "diagnostics")}
     counted = {t: hi_n(f"{{n}} {t[:-1]}", f"{{n}} {t}", n) for t, n in rows.items()}  # each count with its plural
     assert r.stdout == hi("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}", folder=out, **counted) + "\n"
+
+
+# ---- 7. the refusals from below the command line, in Hindi --------------------------------------
+#
+# A settings file's problem, a game the file does not hold or cannot show, a worker or a cluster
+# failing, the site not built: each said in the chosen language, the names (path, key, value,
+# option, address, command) as written, with the exit code as before.
+
+
+def _settings_refused(tmp_path: Path, name: str, text: str, env: dict[str, str] | None = None) -> str:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    record = tmp_path / "game.gwy"  # the settings nearest the record govern it
+    record.write_bytes(RECORD.read_bytes())
+    return _refused_in_hindi("check", str(record), env=env)
+
+
+def test_a_bad_settings_file_is_refused_in_hindi_its_key_and_values_as_written(tmp_path: Path) -> None:
+    from referee.config import KEYS, TOOL_KEY
+
+    own = tmp_path / "getaway-ref.toml"
+    said = _settings_refused(tmp_path, own.name, 'colour = "red"\n')
+    assert said == hi("{where}: unknown key '{key}'; valid keys are {keys}", where=own, key="colour",
+                      keys=", ".join(KEYS))
+    own.unlink()
+    # a pyproject.toml's table named as it is written, the key as typed; the environment's language
+    py = tmp_path / "pyproject.toml"
+    said = _settings_refused(tmp_path, py.name, f'[tool.{TOOL_KEY}]\nquiet = "yes"\n',
+                             env={"LANGUAGE": HINDI, "GETAWAY_LANG": ""})
+    assert said == hi("{where}: '{key}' is true or false", where=f"{py}: [tool.{TOOL_KEY}]", key="quiet")
+    # TOML's own reason, as the parser words it, after ours
+    said = _settings_refused(tmp_path, py.name, f"[tool.{TOOL_KEY}\n")
+    ours = hi("{file}: not valid TOML: {why}", file=py, why="\0").split("\0")[0]
+    assert said.startswith(ours) and len(said) > len(ours), said
+
+
+def _last_error(r: subprocess.CompletedProcess) -> str:
+    lines = r.stderr.splitlines()
+    assert lines and lines[-1].startswith("error: "), r.stderr
+    return lines[-1].removeprefix("error: ")
+
+
+@pytest.mark.parametrize("command", [("show",), ("html", "-o", "OUT")])
+def test_show_and_html_refuse_a_game_the_file_does_not_hold_in_hindi(tmp_path: Path, command: tuple[str, ...]) -> None:
+    args = [str(tmp_path / "page.html") if a == "OUT" else a for a in command]
+    said = _refused_in_hindi(*args, str(RECORD), "--game", "3")
+    assert said == hi_n("{file}: there is no game {number} (the file holds {n} game)",
+                        "{file}: there is no game {number} (the file holds {n} games)", 1, file=RECORD, number=3)
+    assert not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("command", [("show",), ("html", "-o", "OUT")])
+def test_show_and_html_refuse_a_game_with_syntax_errors_in_hindi(tmp_path: Path, command: tuple[str, ...]) -> None:
+    bad = tmp_path / "bad.gwy"
+    bad.write_text("%gwy 1\n%game 1\n[Seats \"N E S W\"]\nfoo bar ((\n", encoding="utf-8")
+    args = [str(tmp_path / "page.html") if a == "OUT" else a for a in command]
+    r = run_cli(*args, str(bad), "--game", "1", "--lang", HINDI)
+    assert r.returncode == 1 and r.stdout == "", r.stderr  # a record that cannot be shown: 1, as before
+    assert _last_error(r) == hi("{file}: game {number} has syntax errors (run getaway-ref check {file})", file=bad,
+                                number=1)
+    assert not (tmp_path / "page.html").exists()
+
+
+def test_check_with_a_dask_address_it_cannot_reach_refuses_in_hindi() -> None:
+    pytest.importorskip("distributed", reason="the dask extra is part of the test extra")
+    from referee.archive.dask import EXAMPLE
+
+    said = _refused_in_hindi("check", "--dask", "inproc://x", str(RECORD))
+    assert said == hi("{option} cannot reach '{address}': an {scheme} scheduler is inside the process that started "
+                      "it; give a scheduler's network address, such as {example}", option="--dask",
+                      address="inproc://x", scheme="inproc://", example=EXAMPLE)
+
+
+def test_site_without_its_runtime_refuses_in_hindi(tmp_path: Path) -> None:
+    from referee.site import INSTALL_HINT
+
+    nowhere = tmp_path / "nowhere"
+    said = _refused_in_hindi("site", "-o", str(tmp_path / "site"), "--pyodide", str(nowhere))
+    assert said == hi("the Pyodide runtime is not in {folder}: run `{command}` (or give {option})", folder=nowhere,
+                      command=INSTALL_HINT, option="--pyodide PATH")
+    assert not (tmp_path / "site").exists()  # nothing written

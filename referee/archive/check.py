@@ -26,6 +26,7 @@ from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
 from referee.commands.pipes import EXIT_CLOSED, closed_pipe, end_now, same_terminal
 from referee.engine.rules import RuleSet
+from referee.files import reason_of
 from referee.notation.reader import ReadError
 from referee.reports.diagnostics import NOTE
 from referee.reports.select import Policy
@@ -133,7 +134,7 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
                 raise  # the report's reader went away, not the file (run_check)
             except OSError as e:
                 # "no such file", as every command says it (not the system's capitalised words)
-                problem = "no such file" if isinstance(e, FileNotFoundError) else str(e.strerror or e).lower()
+                problem = reason_of(e)
             except WorkerFailed as e:
                 failed = f"{name}: {e}"
                 break

@@ -42,9 +42,11 @@ PER_THREAD = 4
 # workers (2026-11-25): slices of 512 KB, 1.25 MB and 2.5 MB took 6.81, 6.67 and 6.56 s.
 TASKS_PER_THREAD = 8
 MOST_BYTES = 4 << 20
-MISSING_HINT = "--dask needs the dask extra: pip install 'getaway-ref[dask]'"
+EXAMPLE = "tcp://10.0.0.5:8786"  # a scheduler's address as a user types it, in the refusals
+MISSING_HINT = L.N_("{what} needs the dask extra: pip install 'getaway-ref[dask]'")
 # How long a slice may wait while the cluster has no worker to run it, in seconds.
 NO_WORKER_WAIT = 30.0
+WAIT_VARIABLE = "GETAWAY_DASK_WAIT"  # the environment's setting of it
 # How often the wait for a slice looks at the cluster, in seconds.
 POLL = 1.0
 # The loggers of distributed and of what it runs on: their lines are not the user's report.
@@ -77,7 +79,7 @@ def _client_class() -> tuple[Callable[..., _Client], Callable[[str], object]]:
         from distributed import Client
         from distributed.comm.addressing import get_address_host_port
     except ImportError:
-        raise WorkerFailed(MISSING_HINT) from None
+        raise WorkerFailed(L.gettext(MISSING_HINT).format(what="--dask")) from None
     if not os.environ.get("GETAWAY_DASK_LOG"):
         _quiet_logs()
     return cast(Callable[..., _Client], Client), cast(Callable[[str], object], get_address_host_port)
@@ -99,7 +101,7 @@ def _quiet_logs() -> None:
 
 def _wait_limit() -> float:
     try:
-        return max(0.0, float(os.environ.get("GETAWAY_DASK_WAIT", NO_WORKER_WAIT)))
+        return max(0.0, float(os.environ.get(WAIT_VARIABLE, NO_WORKER_WAIT)))
     except ValueError:
         return NO_WORKER_WAIT
 
@@ -115,17 +117,21 @@ class DaskRunner:
         # it, and this process makes none.
         scheme = address.partition("://")[0].lower() if "://" in address else ""
         if scheme == "inproc":
-            raise WorkerFailed(f"--dask cannot reach '{address}': an inproc:// scheduler is inside the process "
-                               "that started it; give a scheduler's network address, such as tcp://10.0.0.5:8786")
+            raise WorkerFailed(L.gettext("{option} cannot reach '{address}': an {scheme} scheduler is inside the "
+                                         "process that started it; give a scheduler's network address, such as "
+                                         "{example}").format(option="--dask", address=address, scheme=f"{scheme}://",
+                                                             example=EXAMPLE))
         try:
             host_port(address)
         except (ValueError, TypeError) as e:
-            raise WorkerFailed(f"--dask takes a scheduler's address, such as tcp://10.0.0.5:8786, "
-                               f"not '{address}': {e}") from None
+            raise WorkerFailed(L.gettext("{option} takes a scheduler's address, such as {example}, not '{address}': "
+                                         "{why}").format(option="--dask", example=EXAMPLE, address=address,
+                                                         why=e)) from None
         try:
             self.client: _Client = Client(address, timeout="10s", set_as_default=False)
         except Exception as e:  # OSError, TimeoutError
-            raise WorkerFailed(f"cannot reach the Dask scheduler at {address}: {e}") from None
+            raise WorkerFailed(L.gettext("cannot reach the Dask scheduler at {address}: {why}").format(
+                address=address, why=e)) from None
         self.address = address
         self.settings = (default, overrides or {}, force)
         self.wait = _wait_limit()
@@ -155,8 +161,10 @@ class DaskRunner:
                 if isinstance(e, OSError) and not type(e).__module__.startswith("distributed"):
                     raise  # the worker could not read the file: said of the file, as locally
                 if self.client.status != "running" or isinstance(e, OSError):
-                    raise WorkerFailed(f"lost the Dask scheduler at {self.address}") from None
-                raise WorkerFailed(f"the Dask cluster failed on a slice: {type(e).__name__}: {e}") from None
+                    raise WorkerFailed(L.gettext("lost the Dask scheduler at {address}").format(
+                        address=self.address)) from None
+                raise WorkerFailed(L.gettext("the Dask cluster failed on a slice: {why}").format(
+                    why=f"{type(e).__name__}: {e}")) from None
             if self.client.status != "running":
                 continue  # reconnecting: the future is cancelled if that fails
             try:
@@ -169,8 +177,9 @@ class DaskRunner:
             elif idle_since is None:
                 idle_since = now
             elif now - idle_since >= self.wait:
-                raise WorkerFailed(f"the Dask scheduler at {self.address} has had no worker for "
-                                   f"{self.wait:g} s (GETAWAY_DASK_WAIT)")
+                raise WorkerFailed(L.gettext("the Dask scheduler at {address} has had no worker for {seconds} s "
+                                             "({variable})").format(address=self.address, seconds=f"{self.wait:g}",
+                                                                    variable=WAIT_VARIABLE))
 
     def __call__(self, work: Iterable[Slice]) -> Iterator[Judged]:
         default, overrides, force = self.settings

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from referee.archive.inputs import problem
+from referee.archive.inputs import holds_no_game, problem
+from referee.engine import language as L
 from referee.files import recover
 from referee.notation.reader import ReadError, readable_part
 from referee.notation.record import Game
@@ -33,8 +34,27 @@ def read_clean_game(file: Path, game: int | None) -> Game:
     """The game, or a TableError if it has syntax errors (show and legal judge whole games)."""
     g = read_game(file, game)
     if g.errors:
-        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+        raise TableError(game_has_syntax_errors(file, g.number), 1, g.errors)
     return g
+
+
+def game_has_syntax_errors(file: Path | str, number: int) -> str:
+    """A game that cannot be shown for its syntax errors, and the command that lists them
+    (show, legal, html, review, live)."""
+    return L.gettext("{file}: game {number} has syntax errors (run getaway-ref check {file})").format(
+        file=file, number=number)
+
+
+def not_a_record(file: Path | str, why: str) -> str:
+    """A file whose header cannot be read, so not a record; the reader's reason after ours."""
+    return L.gettext("{file}: not a .gwy record: {why}").format(file=file, why=why)
+
+
+def no_such_game(file: Path | str, number: int | None, count: int) -> str:
+    """A game number past the file's last game, and how many it holds (show, html, export --game)."""
+    return L.ngettext("{file}: there is no game {number} (the file holds {n} game)",
+                      "{file}: there is no game {number} (the file holds {n} games)", count).format(
+        file=file, number=number, n=count)
 
 
 def read_judgeable_game(file: Path, game: int | None) -> Game:
@@ -43,7 +63,7 @@ def read_judgeable_game(file: Path, game: int | None) -> Game:
     TableError if its header or deal cannot be read."""
     g = read_game(file, game)
     if g.errors and readable_part(g) is None:
-        raise TableError(f"{file}: game {g.number} has syntax errors (run getaway-ref check)", 1, g.errors)
+        raise TableError(game_has_syntax_errors(file, g.number), 1, g.errors)
     return g
 
 
@@ -61,7 +81,7 @@ def read_game(path: Path, number: int | None = None) -> Game:
     if found.game is not None:
         return found.game
     if found.count:
-        raise TableError(f"{path}: there is no game {number} (the file holds {found.count})")
+        raise TableError(no_such_game(path, number, found.count))
     if found.prelude is not None and found.prelude.errors:
-        raise TableError(f"{path}: not a .gwy record: {found.prelude.errors[0].message}", 2, found.prelude.errors)
-    raise TableError(f"{path}: the file holds no game")
+        raise TableError(not_a_record(path, found.prelude.errors[0].message), 2, found.prelude.errors)
+    raise TableError(holds_no_game(path))

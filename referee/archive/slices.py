@@ -106,7 +106,18 @@ Judged = tuple[list[Diagnostic], list[GameOutcome]]  # a slice's prelude diagnos
 
 class WorkerFailed(Exception):
     """A worker died (killed by the system, out of memory) or crashed: the run cannot be
-    trusted, and ends with exit 2."""
+    trusted, and ends with exit 2. Its message is a sentence of the catalogue; the
+    exception's own words, if any, after ours."""
+
+
+def worker_died() -> WorkerFailed:
+    """A worker process gone without a word (the pool is broken): said alike wherever it is seen."""
+    return WorkerFailed(L.gettext("a worker process died (killed by the system, or out of memory?)"))
+
+
+def worker_crashed(e: BaseException) -> WorkerFailed:
+    """A crash inside a worker (a bug): our sentence, the exception's name and words after it."""
+    return WorkerFailed(L.gettext("a worker failed: {why}").format(why=f"{type(e).__name__}: {e}"))
 
 
 class Runner(Protocol):

@@ -38,7 +38,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from referee.archive.slices import Judged, Slice, WorkerFailed, judge_range
+from referee.archive.slices import Judged, Slice, judge_range, worker_crashed, worker_died
 from referee.engine import language as L
 from referee.notation.reader import RANGE_BYTES, ReadError
 
@@ -159,18 +159,18 @@ class PoolRunner:
                     with _sigint_held():
                         pending.append(self.pool.submit(task, nxt))
                 except BrokenProcessPool:
-                    raise WorkerFailed("a worker process died (killed by the system, or out of memory?)") from None
+                    raise worker_died() from None
             if not pending:
                 return
             fut = pending.popleft()
             try:
                 result = fut.result()
             except BrokenProcessPool:
-                raise WorkerFailed("a worker process died (killed by the system, or out of memory?)") from None
+                raise worker_died() from None
             except (ReadError, OSError):
                 raise
             except Exception as e:  # a crash inside a worker: a bug, said plainly
-                raise WorkerFailed(f"a worker failed: {type(e).__name__}: {e}") from None
+                raise worker_crashed(e) from None
             yield result
 
     def slice_bytes(self, file_bytes: int) -> int:

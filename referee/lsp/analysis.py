@@ -26,6 +26,7 @@ from referee.archive.slices import GameOutcome
 from referee.config import ConfigError, config_for
 from referee.engine.cards import CARD_COUNT, card_str, parse_card, sort_cards
 from referee.engine.codes import Code
+from referee.engine.language import gettext as _
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, parse_spec
 from referee.engine.state import Engine, Phase
 from referee.judging import wording as W
@@ -103,10 +104,11 @@ def settings_for(path: str) -> Settings:
                         ignore=parse_codes(cfg.ignore or [], f"{where}: ignore"))
         rules = parse_spec(cfg.rules) if cfg.rules else None
         overrides: dict[str, object] = {}
+        sets_at = f"{where}: set"  # the settings' key as written, as check names it
         for k, v in cfg.sets.items():
             key = k.strip().lower().replace("-", "_")
             if key not in OPTIONS:
-                raise ConfigError(f"{where}: set: unknown option '{k}'")
+                raise ConfigError(_("{where}: unknown option '{option}'").format(where=sets_at, option=k))
             overrides[key] = coerce(key, v)
     except (ConfigError, SelectError, ValueError) as e:
         return Settings(error=str(e))

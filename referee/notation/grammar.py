@@ -23,10 +23,13 @@ from typing import Any
 import lark
 from lark import Lark
 
+from referee.engine.language import gettext as _
+
 _PACKAGE = Path(__file__).resolve().parent.parent  # the referee package
+NAME = "gwy.lark"
 CANDIDATES = (
-    _PACKAGE / "grammar" / "gwy.lark",  # installed from a wheel
-    _PACKAGE.parent / "grammar" / "gwy.lark",  # editable install or checkout
+    _PACKAGE / "grammar" / NAME,  # installed from a wheel
+    _PACKAGE.parent / "grammar" / NAME,  # editable install or checkout
 )
 
 OPTIONS: dict[str, Any] = {
@@ -46,11 +49,8 @@ def grammar_path() -> Path:
     for p in CANDIDATES:
         if p.is_file():
             return p
-    raise GrammarNotFound(
-        "the notation's grammar gwy.lark is missing; looked in "
-        + ", ".join(str(p) for p in CANDIDATES)
-        + " (reinstall getaway-ref)"
-    )
+    raise GrammarNotFound(_("the notation's grammar {name} is missing (looked in {places}); reinstall getaway-ref").format(
+        name=NAME, places=", ".join(str(p) for p in CANDIDATES)))
 
 
 def grammar_text() -> str:

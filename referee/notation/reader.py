@@ -91,7 +91,7 @@ def unopened(path: str, e: OSError) -> ReadError:
 def undecodable(path: str, byte: int, offset: int, line: int) -> ReadError:
     """A file whose bytes are not UTF-8: the first bad byte, where it is and on which line."""
     return ReadError(path, _("not UTF-8 text: byte {byte} at byte offset {offset} (line {line}) cannot be decoded").format(
-        byte=f"0x{byte:02x}", offset=offset, line=line))
+        byte=hex(byte), offset=offset, line=line))
 
 
 # ---- markers the line-by-line path hands to the assembler ---------------------------------
@@ -735,8 +735,8 @@ class LineTooLong(ReadError):
     """A line longer than LINE_MOST bytes: the file is refused there. ``line``: its number."""
 
     def __init__(self, path: str, line: int) -> None:
-        super().__init__(path, f"line {line}, column 1: the line is longer than {LINE_MOST:,} bytes, the most a line "
-                               "of a record may hold; the file is not read past it")
+        super().__init__(path, _("line {line}, column 1: the line is longer than {most} bytes, the most a line of a "
+                                 "record may hold; the file is not read past it").format(line=line, most=f"{LINE_MOST:,}"))
         self.line = line
 
     def __reduce__(self) -> tuple[type[LineTooLong], tuple[str, int]]:  # type: ignore[override]

@@ -14,7 +14,7 @@ import zipfile
 from importlib import metadata, resources
 from pathlib import Path, PurePosixPath
 
-from referee.commands.options import UsageError
+from referee.commands.options import UsageError, cannot_write
 from referee.engine import language as L
 from referee.notation.grammar import grammar_path
 from referee.reports.docs import doc_text
@@ -62,14 +62,17 @@ def find_runtime(given: Path | None) -> Path:
         except (OSError, ValueError):
             version = None
         if version != PYODIDE_VERSION:
-            raise SiteError(f"{folder} holds pyodide {version}, the site is built with {PYODIDE_VERSION}: "
-                            f"run `{INSTALL_HINT}`")
+            raise SiteError(L.gettext("{folder} holds pyodide {version}, the site is built with {pinned}: run "
+                                      "`{command}`").format(folder=folder, version=version, pinned=PYODIDE_VERSION,
+                                                            command=INSTALL_HINT))
         missing = [f for f in RUNTIME if not (folder / f).is_file()]
         if missing:
-            raise SiteError(f"{folder} lacks {', '.join(missing)}: run `{INSTALL_HINT}`")
+            raise SiteError(L.gettext("{folder} lacks {files}: run `{command}`").format(
+                folder=folder, files=", ".join(missing), command=INSTALL_HINT))
         return folder
     where = str(candidates[0])
-    raise SiteError(f"the Pyodide runtime is not in {where}: run `{INSTALL_HINT}` (or give --pyodide PATH)")
+    raise SiteError(L.gettext("the Pyodide runtime is not in {folder}: run `{command}` (or give {option})").format(
+        folder=where, command=INSTALL_HINT, option="--pyodide PATH"))
 
 
 def _entries() -> list[tuple[str, bytes]]:
@@ -217,9 +220,10 @@ def build_site(out: Path, pyodide: Path | None = None) -> list[str]:
     """Write the site into ``out``; the files written, relative to it."""
     runtime = find_runtime(pyodide)
     if out.exists() and not out.is_dir():
-        raise SiteError(f"{out} is a file, not a folder")
+        raise SiteError(L.gettext("{folder} is a file, not a folder").format(folder=out))
     if out.is_dir() and any(out.iterdir()) and not (out / MARK).is_file():
-        raise SiteError(f"{out} is not empty and is not a site this command wrote: choose another folder")
+        raise SiteError(L.gettext("{folder} is not empty and is not a site this command wrote: choose another "
+                                  "folder").format(folder=out))
     (out / "pyodide").mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     catalogues = {lang: catalogue_files(lang) for lang in L.shipped() if lang != L.ENGLISH}
@@ -276,8 +280,10 @@ def site_command(out: Path, pyodide: Path | None = None) -> int:
     try:
         files = build_site(out, pyodide)
     except (SiteError, OSError) as e:
-        raise UsageError(str(e) if isinstance(e, SiteError) else f"{out}: {e.strerror or e}") from None
+        raise UsageError(str(e) if isinstance(e, SiteError) else cannot_write(out, e.strerror or e)) from None
     size = sum((out / f).stat().st_size for f in files)
-    print(f"wrote {out}/ ({len(files)} files, {size / 1e6:.1f} MB; pyodide {PYODIDE_VERSION}): "
-          f"serve it with any web server and open index.html")
+    print(L.ngettext("wrote {folder}/ ({n} file, {size} MB; pyodide {version}): serve it with any web server and "
+                     "open {page}", "wrote {folder}/ ({n} files, {size} MB; pyodide {version}): serve it with any web "
+                     "server and open {page}", len(files)).format(folder=out, n=len(files), size=f"{size / 1e6:.1f}",
+                                                                  version=PYODIDE_VERSION, page=INDEX_PAGE))
     return 0

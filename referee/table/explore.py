@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from referee.archive.query import connect, tables_of
 from referee.commands import UsageError
+from referee.commands.options import cannot_write
 from referee.engine import language as L
 from referee.engine.codes import CODES, said_title
 from referee.files import WriteError, write_text
@@ -240,7 +241,7 @@ def explore_command(archive: Path, output: Path | None) -> int:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(L.gettext("cannot write {file}: {why}").format(file=out, why=ex.strerror or ex)) from None
+        raise UsageError(cannot_write(out, ex.strerror or ex)) from None
     t = data["totals"]
     found = sum(r["total"] for r in data["matrix"])
     print(L.gettext("wrote {file}: {games} ({finished} finished), {players}, {found}").format(

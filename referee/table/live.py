@@ -46,6 +46,7 @@ from rich.text import Text
 if TYPE_CHECKING:  # the prompt is the terminal's only: imported where it is made (the site's Worker has none)
     from prompt_toolkit import PromptSession
 
+from referee.archive.games import not_a_record
 from referee.engine import cards as C
 from referee.engine import events as EV
 from referee.engine import state as E
@@ -54,7 +55,17 @@ from referee.engine.events import Event
 from referee.engine.language import N_, ngettext
 from referee.engine.language import gettext as _
 from referee.engine.rules import RulesError, RuleSet, parse_spec
-from referee.files import ABSENT, Changed, Snapshot, WriteError, changed, read_snapshot, recover, write_text
+from referee.files import (
+    ABSENT,
+    Changed,
+    Snapshot,
+    WriteError,
+    changed,
+    read_snapshot,
+    reason_of,
+    recover,
+    write_text,
+)
 from referee.judging import wording as W
 from referee.judging.referee import GameResult, Referee
 from referee.notation.format import format_game
@@ -433,17 +444,20 @@ class Session:
             else:
                 last = (number, chunk, first_line, offset)
         if reader.prelude.errors:
-            raise LiveError(f"{path} is not a .gwy record: {reader.prelude.errors[0].message}")
+            raise LiveError(not_a_record(path, reader.prelude.errors[0].message))
         if last is None:
             return None  # a record with no game yet: start one
         number, chunk, first_line, offset = last
         game = reader.parse_game(chunk, number, first_line, offset)
         if game.errors:
             d = game.errors[0]
-            raise LiveError(f"{path}: game {number} has {len(game.errors)} syntax error(s), the first at line "
-                            f"{d.span.line if d.span else '?'}: {d.message} (see getaway-ref check {path})")
+            raise LiveError(ngettext(
+                "{file}: game {number} has {n} syntax error, at line {line}: {why} (see getaway-ref check {file})",
+                "{file}: game {number} has {n} syntax errors, the first at line {line}: {why} (see getaway-ref "
+                "check {file})", len(game.errors)).format(file=path, number=number, n=len(game.errors),
+                                                          line=d.span.line if d.span else "?", why=d.message))
         if game.setup is None:
-            raise LiveError(f"{path}: game {number} has no deal or position")
+            raise LiveError(_("{file}: game {number} has no deal or position").format(file=path, number=number))
         lines = chunk.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
@@ -1193,7 +1207,7 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
                 except UnicodeDecodeError:
                     raise LiveError(_("{file} is not UTF-8 text: not a .gwy record").format(file=path)) from None
                 except OSError as ex:
-                    raise LiveError(f"{path}: {ex.strerror or ex}") from None
+                    raise LiveError(f"{path}: {reason_of(ex)}") from None
                 if text.startswith("\ufeff"):
                     text = text[1:]
                 mode = path.stat().st_mode & 0o777

@@ -238,7 +238,8 @@ def engine_of(game: Game, res: GameResult) -> E.Engine:
     """The engine at the end of a replay judged with ``keep_engine=True``; a TableError
     (exit 1) for a game that cannot be replayed at all."""
     if res.engine is None:
-        raise TableError(f"{game.path}: game {game.number} cannot be replayed: {res.stopped}", 1, res.diagnostics)
+        raise TableError(_("{file}: game {number} cannot be replayed: {why}").format(
+            file=game.path, number=game.number, why=res.stopped), 1, res.diagnostics)
     return res.engine
 
 
@@ -305,10 +306,12 @@ def check_after(game: Game, after: int | None) -> None:
     if not nums:
         return
     if after > nums[-1]:
-        raise TableError(f"--after {after}: game {game.number} ends at trick {nums[-1]}")
+        raise TableError(_("{option} {after}: game {number} ends at trick {last}").format(
+            option="--after", after=after, number=game.number, last=nums[-1]))
     if after < nums[0] - 1:
-        raise TableError(f"--after {after}: game {game.number} starts at trick {nums[0]} "
-                         f"(--after {nums[0] - 1} is its starting position)")
+        raise TableError(_("{option} {after}: game {number} starts at trick {first} ({option} {start} is its "
+                           "starting position)").format(option="--after", after=after, number=game.number,
+                                                        first=nums[0], start=nums[0] - 1))
 
 
 # ---- reading the engine ---------------------------------------------------------------------------
