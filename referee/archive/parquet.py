@@ -487,7 +487,7 @@ class Rows:
         record (the replay pushed each of them, and none was found at fault), each trick's
         ending in its place, and no penalty or mistake; if it does not, None (the caller
         reads the game item by item). Returns the takes and draws counted, and no finding's
-        place. The log is sorted by its entries' kinds in C (``compress``, ``map``), so no
+        place. The log is sifted by its entries' kinds in C (``compress``, ``map``), so no
         Python code runs a play or an event; a trick costs a few list appends."""
         g = res.game
         seats = g.seats
