@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RECORDS, ROOT, run_cli
+from test_i18n_refusals import HINDI, hi
 
 SERIES = RECORDS / "series.gwy"  # 5 finished games
 
@@ -72,12 +73,13 @@ def test_a_killed_worker_ends_the_run_with_exit_2_naming_the_file(tmp_path):
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the workers through /proc (Linux)")
 def test_ctrl_c_stops_every_worker_at_once(tmp_path):
     big = repeat(tmp_path / "archive.gwy", 20000)
-    p = _start_check(big)
+    p = _start_check(big, "--lang", HINDI)  # and says so in the language chosen
     kids = _wait_for_workers(p)
     os.killpg(p.pid, signal.SIGINT)  # what the terminal sends to the whole group
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, (out, err)
-    assert "interrupted" in err and "Traceback" not in err
+    assert err.splitlines()[-1] == hi("interrupted: the check was not finished"), err
+    assert "Traceback" not in err
     for _ in range(100):
         alive = [k for k in kids if Path(f"/proc/{k}").exists() and "zombie" not in
                  Path(f"/proc/{k}/status").read_text(errors="replace").lower()]

@@ -8,11 +8,14 @@ written is checked too: the log's field names, the SQL names, DuckDB's own words
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -240,6 +243,26 @@ def test_every_fault_the_engine_sends_is_said_by_each_page_in_its_language() -> 
         words = json.loads(block.group(1))
         for msgid in faults.values():
             assert words[msgid] == hi(msgid), (script, msgid)
+
+
+@pytest.mark.skipif(not Path("/proc/self/syscall").exists(), reason="sees the read through /proc (Linux)")
+def test_ctrl_c_is_said_in_the_language_chosen() -> None:
+    # check waiting for a record on standard input, stopped by Ctrl-C: one line, exit 130
+    p = subprocess.Popen([sys.executable, "-m", "referee", "check", "--lang", HINDI, "-"], cwd=ROOT,
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1200):  # until it is blocked reading its standard input (read(0, ...))
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{p.pid}/syscall").read_text().split()[:2] == ["0", "0x0"]:
+                    break
+            time.sleep(0.05)
+        else:
+            pytest.fail("check never read its standard input")
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert (p.returncode, out, err) == (130, "", hi("interrupted") + "\n")
 
 
 # ---- 5. every refusal of the command line is a sentence of the catalogue --------------------------

@@ -25,6 +25,7 @@ from referee.archive.dask import DaskRunner
 from referee.archive.inputs import problem as refuse
 from referee.archive.slices import GameOutcome, InProcess, Runner, WorkerFailed, init, slices
 from referee.commands.pipes import EXIT_CLOSED, closed_pipe, end_now, same_terminal
+from referee.engine import language as L
 from referee.engine.rules import RuleSet
 from referee.files import reason_of
 from referee.notation.reader import ReadError
@@ -160,11 +161,11 @@ def _run_check(files: list[Path], fmt: str, default: RuleSet | None, overrides: 
         raise closed
     if failed == "interrupted":
         sys.stdout.flush()
-        sys.stderr.write("interrupted: the check was not finished\n")
+        sys.stderr.write(L.gettext("interrupted: the check was not finished") + "\n")
         return 130 if ended else end_now(130)
     if failed is not None:
         sys.stdout.flush()
-        _say_error(f"{failed}; the check was not finished")
+        _say_error(L.gettext("{why}; the check was not finished").format(why=failed))
         return 2 if ended else end_now(2)
     # What the policy counted as it kept each diagnostic: errors and mistakes fail the
     # check, notes never do (referee.reports.select).

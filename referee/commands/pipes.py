@@ -13,6 +13,8 @@ import os
 import sys
 from typing import NoReturn
 
+from referee.engine import language as L
+
 EXIT_CLOSED = 2  # the output was not all delivered: an I/O error
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 
@@ -59,7 +61,7 @@ def interrupted() -> int:
     except (BrokenPipeError, ValueError):
         closed_pipe()
     try:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write(L.gettext("interrupted") + "\n")
     except OSError:
         pass
     return EXIT_INTERRUPTED
