@@ -1259,7 +1259,7 @@ def live_command(file: Path | None, seats: str | None = None, rules: str | None 
         sys.stderr.write(f"error: {safe(str(ex))}\n")
         return 2
     except OSError as ex:
-        sys.stderr.write(f"error: {safe_path(path or file or '.')}: {ex.strerror or ex}\n")
+        sys.stderr.write(f"error: {safe_path(path or file or '.')}: {reason_of(ex)}\n")
         return 2
     err.flush()
     try:
