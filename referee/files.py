@@ -278,6 +278,8 @@ def _stdout_is_a_file() -> bool:
 def reason_of(e: OSError) -> str:
     """Why a read or a write failed, in a few words (no such file, a full disk, a file size
     limit, ...)."""
+    if isinstance(e, WriteError):
+        return e.why  # said in our words where it was raised, what became of the file included
     ours = _REASONS.get(e.errno or 0)  # in the language chosen; the system's own words as it says them
     return L.gettext(ours) if ours else (e.strerror or str(e)).lower()
 

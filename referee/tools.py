@@ -108,7 +108,7 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             # the output held back in a temporary file until the record has read cleanly
             problem_text = gettext("cannot hold the output in a temporary file: {why}").format(why=reason_of(e))
         else:
-            problem_text = e.strerror or str(e)
+            problem_text = reason_of(e)
     finally:
         if spooled is not None:
             spooled.unlink(missing_ok=True)

@@ -1026,7 +1026,7 @@ def write_archive(files: list[Path], out: Path, *, batch_rows: int = BATCH_ROWS,
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".partial", dir=parent))
     except OSError as e:
-        raise UsageError(cannot_write(out, e.strerror or e)) from None
+        raise UsageError(cannot_write(out, e)) from None
     try:
         w = _Writer(tmp, batch_rows, max(group_rows, batch_rows), review is not None)
         rows = Rows(review=review)
@@ -1117,7 +1117,7 @@ def export_parquet_command(paths: list[Path], output: Path | None, jobs: str = "
     try:
         counts = write_archive(files, output, jobs=processes, review=review)
     except OSError as e:
-        raise UsageError(cannot_write(output, e.strerror or e)) from None
+        raise UsageError(cannot_write(output, e)) from None
     rows = counts.rows
     print((L.gettext("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}, {verdicts}") if review is not None
            else L.gettext("wrote {folder}: {games}, {seats}, {tricks}, {plays}, {diagnostics}")).format(

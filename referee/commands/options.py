@@ -26,6 +26,7 @@ from referee.engine import language as L
 from referee.engine.language import N_
 from referee.engine.language import gettext as _
 from referee.engine.rules import OPTIONS, RulesError, RuleSet, coerce, load_file, parse_spec
+from referee.files import reason_of
 from referee.reports.sink import FORMATS
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -36,10 +37,11 @@ class UsageError(Exception):
     the catalogue in the chosen language (``tests/test_i18n_refusals.py`` reads every one)."""
 
 
-def cannot_write(path: Path | str, why: object) -> str:
-    """A file or folder a command could not write, the system's reason after ours: said
-    alike by every command that writes (import, puzzles, export)."""
-    return _("cannot write {file}: {why}").format(file=path, why=why)
+def cannot_write(path: Path | str, e: OSError) -> str:
+    """A file or folder a command could not write, and why (:func:`referee.files.reason_of`:
+    our words for the usual reasons): said alike by every command that writes (import,
+    puzzles, export, html, explore, site)."""
+    return _("cannot write {file}: {why}").format(file=path, why=reason_of(e))
 
 
 def expand(paths: Sequence[Path]) -> list[Path]:

@@ -280,7 +280,7 @@ def site_command(out: Path, pyodide: Path | None = None) -> int:
     try:
         files = build_site(out, pyodide)
     except (SiteError, OSError) as e:
-        raise UsageError(str(e) if isinstance(e, SiteError) else cannot_write(out, e.strerror or e)) from None
+        raise UsageError(str(e) if isinstance(e, SiteError) else cannot_write(out, e)) from None
     size = sum((out / f).stat().st_size for f in files)
     print(L.ngettext("wrote {folder}/ ({n} file, {size} MB; pyodide {version}): serve it with any web server and "
                      "open {page}", "wrote {folder}/ ({n} files, {size} MB; pyodide {version}): serve it with any web "

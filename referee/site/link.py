@@ -13,6 +13,7 @@ from pathlib import Path
 from referee.archive.inputs import holds_no_game, not_text
 from referee.commands.options import UsageError
 from referee.engine.language import ngettext
+from referee.files import reason_of
 from referee.notation.seek import game_starts
 from referee.site import FRAGMENT
 
@@ -23,7 +24,7 @@ def game_text(path: Path, number: int | None) -> str:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise UsageError(f"{path}: {e.strerror or e}") from None
+        raise UsageError(f"{path}: {reason_of(e)}") from None
     starts = [p.start for p in game_starts(io.BytesIO(data), str(path))]
     if not starts:
         raise UsageError(holds_no_game(path))

@@ -222,7 +222,7 @@ def puzzles_command(archive: Path, output: Path, seat: str | None = None, rules:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(cannot_write(output, ex.strerror or ex)) from None
+        raise UsageError(cannot_write(output, ex)) from None
     finally:
         if made_dir and not entries:
             try:

@@ -241,7 +241,7 @@ def explore_command(archive: Path, output: Path | None) -> int:
     except WriteError as ex:
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(cannot_write(out, ex.strerror or ex)) from None
+        raise UsageError(cannot_write(out, ex)) from None
     t = data["totals"]
     found = sum(r["total"] for r in data["matrix"])
     print(L.gettext("wrote {file}: {games} ({finished} finished), {players}, {found}").format(

@@ -519,7 +519,7 @@ def html_command(file: Path, output: Path | None = None, game: int | None = None
     except WriteError as ex:  # its own one line, naming the page
         raise UsageError(str(ex)) from None
     except OSError as ex:
-        raise UsageError(cannot_write(out, ex.strerror or ex)) from None
+        raise UsageError(cannot_write(out, ex)) from None
     stops = L.gettext(_STOPS).split("{", 1)[0]  # the page's words for a replay that stopped, in its language
     stopped = [str(d["end"]) for d in games if not d["positions"] or str(d["end"]).startswith(stops)]
     steps = sum(max(0, len(d["positions"]) - 1) for d in games if isinstance(d["positions"], list))

@@ -67,7 +67,7 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
     try:
         write_text(output, got.text, inputs=[file])
     except (WriteError, OSError) as e:
-        raise UsageError(cannot_write(output, getattr(e, "strerror", None) or e)) from None
+        raise UsageError(cannot_write(output, e)) from None
     departures = len(got.departures)
     print(L.ngettext("wrote {file}: 1 game, {n} play, rules {rules}", "wrote {file}: 1 game, {n} plays, rules {rules}",
                      got.plays).format(file=output, n=got.plays, rules=got.spec)
