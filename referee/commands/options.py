@@ -37,6 +37,11 @@ class UsageError(Exception):
     the catalogue in the chosen language (``tests/test_i18n_refusals.py`` reads every one)."""
 
 
+def exists_already(path: Path | str) -> str:
+    """A file a command would replace only when told to (import, simulate)."""
+    return _("{file} exists; give --force to replace it").format(file=path)
+
+
 def cannot_write(path: Path | str, e: OSError) -> str:
     """A file or folder a command could not write, and why (:func:`referee.files.reason_of`:
     our words for the usual reasons): said alike by every command that writes (import,

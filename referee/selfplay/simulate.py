@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from referee.commands import UsageError, rules_options
+from referee.commands.options import exists_already
 from referee.commands.pipes import closed_pipe, same_terminal
 from referee.engine import language as L
 from referee.engine.rules import PRESETS, RuleSet
@@ -168,7 +169,7 @@ def simulate_command(*, players: int = 4, games: int = 1, seed: int = 0, rules: 
     except ValueError as ex:
         raise UsageError(str(ex)) from None
     if output is not None and output.exists() and not force:
-        raise UsageError(L.gettext("{file} exists; give --force to replace it").format(file=output))
+        raise UsageError(exists_already(output))
     inputs = [rules_file] if rules_file is not None else []
     if output is not None:
         recover([output])  # a rewrite cut short by a kill: put back first

@@ -18,7 +18,7 @@ from referee.archive.imports.thulla_ai import read_thulla_ai
 from referee.archive.imports.thulla_masters import read_thulla_masters
 from referee.archive.inputs import not_text
 from referee.commands import UsageError
-from referee.commands.options import cannot_write
+from referee.commands.options import cannot_write, exists_already
 from referee.engine import language as L
 from referee.files import WriteError, io_error, write_text
 
@@ -63,7 +63,7 @@ def import_command(fmt: str, file: Path, output: Path | None = None, force: bool
         print(got.text, end="")
         return 0
     if output.exists() and not force:
-        raise UsageError(L.gettext("{file} exists; give --force to replace it").format(file=output))
+        raise UsageError(exists_already(output))
     try:
         write_text(output, got.text, inputs=[file])
     except (WriteError, OSError) as e:
