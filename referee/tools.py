@@ -94,10 +94,6 @@ def _fmt_one(path: Path, err: Console, *, check_only: bool, write: bool, diff: b
             # (a cast: referee.files gives its file as IO[str], format_stream asks for TextIO)
             res = format_stream(f, name, out=cast(TextIO, target.file) if target else (None if diff or check_only else shown),
                                 diff=shown if diff else None)
-    except FileNotFoundError:
-        problem_text = gettext("no such file")
-    except IsADirectoryError:
-        problem_text = gettext("is a directory")
     except ReadError as e:
         problem_text = e.message
     except OSError as e:
@@ -168,10 +164,6 @@ def export_command(file: Path, *, lines: bool = False, game: int | None = None) 
         else:
             with open(spooled or file, "rb") as f:
                 errors = write_export(f, name, lambda t: sys.stdout.write(json_safe(t)), lines=lines)
-    except FileNotFoundError:
-        raise UsageError(gettext("{file}: no such file").format(file=name)) from None
-    except IsADirectoryError:
-        raise UsageError(gettext("{file}: is a directory").format(file=name)) from None
     except ReadError as e:
         raise UsageError(f"{name}: {e.message}") from None
     except BrokenPipeError:
